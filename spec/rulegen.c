@@ -1,0 +1,332 @@
+/* rulegen.c - turn the rule catalogue (the YAML files in spec/rules) into the C rule table and the
+ * human rule reference. Run by the build; any defect in the catalogue fails the build.
+ *
+ * usage: rulegen OUT.h OUT.c OUT.md CATALOGUE.yaml...
+ *
+ * Catalogue file: a mapping with `format:` and `rules:`, a sequence of flat mappings with the
+ * keys id, name, severity, versions, source, section, text, message, rationale, and optionally
+ * strict (severity under --strict), basis, tolerance, derivation. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+enum field {
+  F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
+  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_COUNT
+};
+
+static const char *const field_names[F_COUNT] = {
+  "id", "name", "severity", "versions", "source", "section", "text", "message",
+  "rationale", "strict", "basis", "tolerance", "derivation"
+};
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
+
+struct rule {
+  char *f[F_COUNT];
+  char *format;
+  char *file;
+  int line;
+};
+
+static struct rule *rules;
+static size_t nrules, caprules;
+static int failed;
+
+static void fail(const char *file, int line, const char *what, const char *detail)
+{
+  fprintf(stderr, "%s:%d: catalogue error: %s%s%s\n", file, line, what, detail ? ": " : "",
+          detail ? detail : "");
+  failed = 1;
+}
+
+static const char *scalar(yaml_document_t *doc, yaml_node_t *n)
+{
+  (void)doc;
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int severity_index(const char *s)
+{
+  for (int i = 0; i < 5; i++)
+    if (!strcmp(s, severities[i]))
+      return i;
+  return -1;
+}
+
+static int id_well_formed(const char *id)
+{
+  /* FMT-AREA-NNN: upper-case letters/digits, a dash, letters/digits, a dash, three digits */
+  const char *p = id;
+  int parts = 0;
+  while (*p) {
+    const char *start = p;
+    while (*p && *p != '-') {
+      if (!isupper((unsigned char)*p) && !isdigit((unsigned char)*p))
+        return 0;
+      p++;
+    }
+    if (p == start)
+      return 0;
+    parts++;
+    if (*p == '-')
+      p++;
+    if (parts == 3)
+      return *p == 0 && p - start == 3 && isdigit((unsigned char)start[0]) &&
+             isdigit((unsigned char)start[1]) && isdigit((unsigned char)start[2]);
+  }
+  return 0;
+}
+
+static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format, const char *file)
+{
+  struct rule r;
+  memset(&r, 0, sizeof r);
+  r.file = strdup(file);
+  r.line = (int)map->start_mark.line + 1;
+  r.format = strdup(format);
+  if (map->type != YAML_MAPPING_NODE) {
+    fail(file, r.line, "rule is not a mapping", NULL);
+    return;
+  }
+  for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    const char *k = scalar(doc, yaml_document_get_node(doc, p->key));
+    yaml_node_t *vn = yaml_document_get_node(doc, p->value);
+    const char *v = scalar(doc, vn);
+    int found = 0;
+    if (!k || !v) {
+      fail(file, (int)vn->start_mark.line + 1, "rule keys and values must be scalars", k);
+      continue;
+    }
+    for (int i = 0; i < F_COUNT; i++) {
+      if (!strcmp(k, field_names[i])) {
+        if (r.f[i])
+          fail(file, (int)vn->start_mark.line + 1, "duplicate key", k);
+        free(r.f[i]);
+        r.f[i] = strdup(v);
+        found = 1;
+      }
+    }
+    if (!found)
+      fail(file, (int)vn->start_mark.line + 1, "unknown key", k);
+  }
+  for (int i = 0; i < F_COUNT; i++)
+    if (field_required[i] && (!r.f[i] || !*r.f[i]))
+      fail(file, r.line, "missing required key", field_names[i]);
+  if (r.f[F_ID] && !id_well_formed(r.f[F_ID]))
+    fail(file, r.line, "id is not of the form FMT-AREA-NNN", r.f[F_ID]);
+  if (r.f[F_SEVERITY] && severity_index(r.f[F_SEVERITY]) < 0)
+    fail(file, r.line, "unknown severity", r.f[F_SEVERITY]);
+  if (r.f[F_STRICT] && severity_index(r.f[F_STRICT]) < 0)
+    fail(file, r.line, "unknown strict severity", r.f[F_STRICT]);
+  if (r.f[F_DERIVATION] && !r.f[F_TOLERANCE])
+    fail(file, r.line, "derivation without tolerance", NULL);
+  if (r.f[F_TOLERANCE] && !r.f[F_DERIVATION])
+    fail(file, r.line, "tolerance without derivation", NULL);
+  for (size_t i = 0; i < nrules; i++) {
+    if (r.f[F_ID] && rules[i].f[F_ID] && !strcmp(r.f[F_ID], rules[i].f[F_ID]))
+      fail(file, r.line, "duplicate rule id", r.f[F_ID]);
+    if (r.f[F_NAME] && rules[i].f[F_NAME] && !strcmp(r.format, rules[i].format) &&
+        !strcmp(r.f[F_NAME], rules[i].f[F_NAME]))
+      fail(file, r.line, "duplicate rule name in format", r.f[F_NAME]);
+  }
+  if (nrules == caprules) {
+    caprules = caprules ? caprules * 2 : 256;
+    rules = realloc(rules, caprules * sizeof *rules);
+    if (!rules) {
+      perror("rulegen");
+      exit(2);
+    }
+  }
+  rules[nrules++] = r;
+}
+
+static void load_file(const char *file)
+{
+  FILE *fp = fopen(file, "rb");
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  yaml_node_t *root;
+  const char *format = NULL;
+  yaml_node_t *list = NULL;
+
+  if (!fp) {
+    perror(file);
+    exit(2);
+  }
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_file(&parser, fp);
+  if (!yaml_parser_load(&parser, &doc)) {
+    fprintf(stderr, "%s:%lu:%lu: YAML error: %s\n", file, (unsigned long)parser.problem_mark.line + 1,
+            (unsigned long)parser.problem_mark.column + 1, parser.problem ? parser.problem : "?");
+    exit(2);
+  }
+  root = yaml_document_get_root_node(&doc);
+  if (!root || root->type != YAML_MAPPING_NODE) {
+    fail(file, 1, "top level must be a mapping with format and rules", NULL);
+  } else {
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+      const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));
+      yaml_node_t *v = yaml_document_get_node(&doc, p->value);
+      if (k && !strcmp(k, "format"))
+        format = scalar(&doc, v);
+      else if (k && !strcmp(k, "rules"))
+        list = v;
+      else if (k && !strcmp(k, "notes"))
+        ; /* free text for readers of the catalogue */
+      else
+        fail(file, (int)v->start_mark.line + 1, "unknown top-level key", k);
+    }
+  }
+  if (!format || !list || list->type != YAML_SEQUENCE_NODE) {
+    fail(file, 1, "needs `format:` and a `rules:` sequence", NULL);
+  } else {
+    for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++)
+      load_rule(&doc, yaml_document_get_node(&doc, *it), format, file);
+  }
+  yaml_document_delete(&doc);
+  yaml_parser_delete(&parser);
+  fclose(fp);
+}
+
+static void c_string(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c == '\n')
+      fputs("\\n", out);
+    else if (c < 0x20)
+      fprintf(out, "\\%03o", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+static void enum_name(FILE *out, const struct rule *r)
+{
+  fputs("RULE_", out);
+  for (const char *s = r->format; *s; s++)
+    fputc(isalnum((unsigned char)*s) ? toupper((unsigned char)*s) : '_', out);
+  fputc('_', out);
+  for (const char *s = r->f[F_NAME]; *s; s++)
+    fputc(isalnum((unsigned char)*s) ? toupper((unsigned char)*s) : '_', out);
+}
+
+static const char *sev_enum(const char *s)
+{
+  static const char *const names[] = {"MDL_FATAL", "MDL_ERROR", "MDL_WARNING", "MDL_INFO", "MDL_HINT"};
+  return names[severity_index(s)];
+}
+
+static void md_cell(FILE *out, const char *s)
+{
+  for (; s && *s; s++) {
+    if (*s == '|')
+      fputs("\\|", out);
+    else if (*s == '\n')
+      fputc(' ', out);
+    else
+      fputc(*s, out);
+  }
+}
+
+static void write_outputs(const char *h, const char *c, const char *md)
+{
+  FILE *oh = fopen(h, "w"), *oc = fopen(c, "w"), *om = fopen(md, "w");
+  const char *last_format = "";
+  if (!oh || !oc || !om) {
+    perror("rulegen: output");
+    exit(2);
+  }
+  fputs("/* Generated by spec/rulegen from the spec/rules catalogue. Do not edit. */\n"
+        "#ifndef MDL_RULES_GEN_H\n#define MDL_RULES_GEN_H\n\nenum rule_index {\n", oh);
+  for (size_t i = 0; i < nrules; i++) {
+    fputs("  ", oh);
+    enum_name(oh, &rules[i]);
+    fprintf(oh, ", /* %s */\n", rules[i].f[F_ID]);
+  }
+  fprintf(oh, "  RULE_COUNT\n};\n\n#endif\n");
+
+  fputs("/* Generated by spec/rulegen from the spec/rules catalogue. Do not edit. */\n"
+        "#include \"mdlcheck.h\"\n#include \"rules_gen.h\"\n\n"
+        "const mdl_rule mdl_rule_table[RULE_COUNT] = {\n", oc);
+  for (size_t i = 0; i < nrules; i++) {
+    const struct rule *r = &rules[i];
+    char tol[8192];
+    snprintf(tol, sizeof tol, "%s%s%s", r->f[F_TOLERANCE] ? r->f[F_TOLERANCE] : "",
+             r->f[F_DERIVATION] ? " -- derivation: " : "", r->f[F_DERIVATION] ? r->f[F_DERIVATION] : "");
+    char source[1024];
+    snprintf(source, sizeof source, "%s %s", r->f[F_SOURCE], r->f[F_SECTION]);
+    fputs("  {", oc);
+    c_string(oc, r->f[F_ID]);
+    fputs(", ", oc);
+    c_string(oc, r->f[F_NAME]);
+    fputs(", ", oc);
+    c_string(oc, r->format);
+    fprintf(oc, ", %s,\n   ", sev_enum(r->f[F_SEVERITY]));
+    c_string(oc, r->f[F_VERSIONS]);
+    fputs(", ", oc);
+    c_string(oc, source);
+    fputs(",\n   ", oc);
+    c_string(oc, r->f[F_TEXT]);
+    fputs(",\n   ", oc);
+    c_string(oc, r->f[F_MESSAGE]);
+    fputs(",\n   ", oc);
+    c_string(oc, r->f[F_RATIONALE]);
+    fputs(",\n   ", oc);
+    c_string(oc, tol);
+    fputs(", ", oc);
+    c_string(oc, r->f[F_BASIS] ? r->f[F_BASIS] : "spec");
+    fprintf(oc, ", %s},\n", sev_enum(r->f[F_STRICT] ? r->f[F_STRICT] : r->f[F_SEVERITY]));
+  }
+  fputs("};\n", oc);
+
+  fputs("# mdlcheck rule reference\n\nGenerated from `spec/rules/*.yaml` by `spec/rulegen`; "
+        "do not edit. Each rule: id, default severity (and under `--strict`), versions, the spec "
+        "clause it enforces, what it requires, and why.\n", om);
+  for (size_t i = 0; i < nrules; i++) {
+    const struct rule *r = &rules[i];
+    if (strcmp(last_format, r->format)) {
+      fprintf(om, "\n## %s\n\n| id | name | severity | versions | source | rule |\n"
+                  "|---|---|---|---|---|---|\n", r->format);
+      last_format = r->format;
+    }
+    fprintf(om, "| %s | %s | %s", r->f[F_ID], r->f[F_NAME], r->f[F_SEVERITY]);
+    if (r->f[F_STRICT] && strcmp(r->f[F_STRICT], r->f[F_SEVERITY]))
+      fprintf(om, " (strict: %s)", r->f[F_STRICT]);
+    fprintf(om, " | %s | `%s` %s | ", r->f[F_VERSIONS], r->f[F_SOURCE], r->f[F_SECTION]);
+    md_cell(om, r->f[F_TEXT]);
+    fputs(" *Why:* ", om);
+    md_cell(om, r->f[F_RATIONALE]);
+    if (r->f[F_TOLERANCE]) {
+      fputs(" *Tolerance:* ", om);
+      md_cell(om, r->f[F_TOLERANCE]);
+      fputs(" *Derivation:* ", om);
+      md_cell(om, r->f[F_DERIVATION]);
+    }
+    fputs(" |\n", om);
+  }
+  fclose(oh);
+  fclose(oc);
+  fclose(om);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 5) {
+    fprintf(stderr, "usage: rulegen OUT.h OUT.c OUT.md CATALOGUE.yaml...\n");
+    return 2;
+  }
+  for (int i = 4; i < argc; i++)
+    load_file(argv[i]);
+  if (failed)
+    return 1;
+  write_outputs(argv[1], argv[2], argv[3]);
+  return 0;
+}

@@ -1,0 +1,49 @@
+/* cli.h - shared option parsing and the subcommands of the mdlcheck tool. */
+#ifndef MDL_CLI_H
+#define MDL_CLI_H
+
+#include "config_file.h"
+#include "mdlcheck.h"
+#include "report.h"
+
+/* Exit codes (README "Exit codes"). */
+enum {
+  EXIT_VALID = 0,
+  EXIT_INVALID = 1,
+  EXIT_USAGE = 2,
+  EXIT_IO = 3,
+  EXIT_INTERNAL = 70
+};
+
+enum output_format { OUT_TEXT, OUT_JSON, OUT_SARIF };
+
+struct cli {
+  const char *command;        /* "validate", "poses", ... */
+  enum output_format output;
+  const char *output_path;    /* -o FILE, or NULL for stdout */
+  int quiet;
+  int list_rules;
+  const char *config_path;
+  const char *version;        /* --version for convert (target format version) */
+  mdl_options lib;
+  struct mdl_config config;
+  mdl_policy *policy;         /* from config and --ignore/--only/--severity */
+  mdl_severity fail_on;
+  const char **args;          /* positional arguments */
+  int nargs;
+};
+
+/* Parse argv (after the subcommand name, if any). Return 0, or EXIT_USAGE after printing why.
+ * Configuration diagnostics are printed as a report. */
+int cli_parse(struct cli *c, int argc, char **argv);
+void cli_free(struct cli *c);
+FILE *cli_open_output(const struct cli *c);
+void cli_close_output(const struct cli *c, FILE *out);
+void cli_usage(FILE *out);
+
+int cmd_validate(struct cli *c);
+int cmd_rules(struct cli *c);
+int cmd_poses(struct cli *c);
+int cmd_convert(struct cli *c);
+
+#endif

@@ -1,0 +1,265 @@
+/* cli_options.c - the option parsing every subcommand shares. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_MAX_PER_RULE 50
+
+enum {
+  OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
+  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION
+};
+
+void cli_usage(FILE *out)
+{
+  fputs("usage: mdlcheck [validate] [options] FILE...\n"
+        "       mdlcheck poses [options] FILE\n"
+        "       mdlcheck convert [options] [--version V] IN OUT\n"
+        "       mdlcheck rules [--format=json]   (same as --list-rules)\n"
+        "\n"
+        "options:\n"
+        "  -f, --format=text|json|sarif  report format (default text)\n"
+        "  -o, --output=FILE             write the report to FILE\n"
+        "  -q, --quiet                   print errors and fatals only\n"
+        "      --assume-format=FMT       skip detection (iqm, iqe, egg, qmsh, x42)\n"
+        "      --config=FILE             YAML configuration (ignore, only, severity, ...)\n"
+        "      --ignore=PATTERN          drop rules: an id, a prefix ending in *, or a format\n"
+        "      --only=PATTERN            report only matching rules\n"
+        "      --severity=PATTERN=SEV    report matching rules at SEV\n"
+        "      --fail-on=SEV             lowest severity that makes a file invalid (default error)\n"
+        "      --max-issues=N            stop reporting after N diagnostics per file\n"
+        "      --max-per-rule=N          fold repeats of one rule beyond N (default 50, 0: never)\n"
+        "      --strict                  raise rules to their strict severity\n"
+        "      --profile=NAME            format profile (e.g. engine, panda)\n"
+        "      --list-rules              print the rule catalogue\n"
+        "      --version                 print the version (convert: target format version)\n"
+        "\n"
+        "exit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
+        "            3 input could not be read, 70 internal error\n",
+        out);
+}
+
+static int parse_count(const char *s, unsigned long *out)
+{
+  char *end;
+  unsigned long v;
+  if (!s || !*s || *s == '-')
+    return -1;
+  errno = 0;
+  v = strtoul(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+  fprintf(stderr, "mdlcheck: %s%s%s\n(try 'mdlcheck --help')\n", what, arg ? ": " : "", arg ? arg : "");
+  return EXIT_USAGE;
+}
+
+static int add_severity(mdl_policy *p, const char *arg)
+{
+  char pat[128];
+  const char *eq = strrchr(arg, '=');
+  mdl_severity sev;
+  if (!eq || (size_t)(eq - arg) >= sizeof pat || eq == arg)
+    return usage_error("--severity takes PATTERN=SEVERITY", arg);
+  memcpy(pat, arg, (size_t)(eq - arg));
+  pat[eq - arg] = 0;
+  sev = mdl_severity_parse(eq + 1);
+  if (sev == MDL_SEVERITY_COUNT)
+    return usage_error("unknown severity (fatal, error, warning, info, hint)", eq + 1);
+  if (mdl_policy_override(p, pat, sev) < 0)
+    return usage_error("pattern matches no catalogued rule", pat);
+  return 0;
+}
+
+static void print_config_diag(const mdl_diag *d, void *user)
+{
+  const char *path = user;
+  fprintf(stderr, "%s:%u:%u: %s[%s]: %s\n", path, d->line, d->column,
+          mdl_severity_name(d->severity), d->rule->id, d->message);
+}
+
+/* The config file is applied first; command-line options then override it. */
+static int load_config(struct cli *c)
+{
+  int errors = config_load(&c->config, c->config_path, print_config_diag, (void *)c->config_path);
+  if (errors < 0) {
+    fprintf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path, strerror(errno));
+    return EXIT_IO;
+  }
+  if (errors > 0)
+    return EXIT_USAGE;
+  return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+  const char *command = c->command;
+  int converting = command && !strcmp(command, "convert");
+  static const struct option longopts[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"assume-format", required_argument, NULL, OPT_ASSUME},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"max-issues", required_argument, NULL, OPT_MAX_ISSUES},
+    {"max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE},
+    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+    {"ignore", required_argument, NULL, OPT_IGNORE},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"severity", required_argument, NULL, OPT_SEVERITY},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"list-rules", no_argument, NULL, OPT_LIST_RULES},
+    {"version", optional_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+  };
+  int opt, rc;
+  int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
+  const char *profile = NULL;
+
+  memset(c, 0, sizeof *c);
+  c->command = command;
+  mdl_options_init(&c->lib);
+  config_init(&c->config);
+  c->policy = mdl_policy_new();
+  c->fail_on = MDL_ERROR;
+  c->lib.max_per_rule = DEFAULT_MAX_PER_RULE;
+  if (!c->policy)
+    return EXIT_INTERNAL;
+
+  /* First pass: only --config, so the file is applied before the options that override it. */
+  opterr = 0;
+  optind = 1;
+  while ((opt = getopt_long(argc, argv, "+f:o:qh", longopts, NULL)) != -1)
+    if (opt == OPT_CONFIG)
+      c->config_path = optarg;
+  if (c->config_path && (rc = load_config(c)) != 0)
+    return rc;
+  if (c->config.policy) {
+    mdl_policy_free(c->policy);
+    c->policy = c->config.policy;
+    c->config.policy = NULL;
+  }
+
+  opterr = 1;
+  optind = 1;
+  while ((opt = getopt_long(argc, argv, "f:o:qh", longopts, NULL)) != -1) {
+    switch (opt) {
+    case 'f':
+      if (!strcmp(optarg, "text"))
+        c->output = OUT_TEXT;
+      else if (!strcmp(optarg, "json"))
+        c->output = OUT_JSON;
+      else if (!strcmp(optarg, "sarif"))
+        c->output = OUT_SARIF;
+      else
+        return usage_error("unknown report format (text, json, sarif)", optarg);
+      break;
+    case 'o': c->output_path = optarg; break;
+    case 'q': c->quiet = 1; break;
+    case 'h': cli_usage(stdout); return -1;
+    case OPT_ASSUME: c->lib.assume_format = optarg; break;
+    case OPT_CONFIG: break;
+    case OPT_MAX_ISSUES:
+      if (parse_count(optarg, &c->lib.max_issues) < 0)
+        return usage_error("--max-issues takes a whole number", optarg);
+      set_max_issues = 1;
+      break;
+    case OPT_MAX_PER_RULE:
+      if (parse_count(optarg, &c->lib.max_per_rule) < 0)
+        return usage_error("--max-per-rule takes a whole number", optarg);
+      set_max_per_rule = 1;
+      break;
+    case OPT_FAIL_ON:
+      c->fail_on = mdl_severity_parse(optarg);
+      if (c->fail_on == MDL_SEVERITY_COUNT)
+        return usage_error("unknown severity (fatal, error, warning, info, hint)", optarg);
+      set_fail_on = 1;
+      break;
+    case OPT_IGNORE:
+      if (mdl_policy_ignore(c->policy, optarg) < 0)
+        return usage_error("pattern matches no catalogued rule", optarg);
+      break;
+    case OPT_ONLY:
+      if (mdl_policy_only(c->policy, optarg) < 0)
+        return usage_error("pattern matches no catalogued rule", optarg);
+      break;
+    case OPT_SEVERITY:
+      if ((rc = add_severity(c->policy, optarg)) != 0)
+        return rc;
+      break;
+    case OPT_STRICT: c->lib.strict = 1; set_strict = 1; break;
+    case OPT_PROFILE: profile = optarg; break;
+    case OPT_LIST_RULES: c->list_rules = 1; break;
+    case OPT_VERSION:
+      if (converting) {
+        if (!optarg && optind < argc && argv[optind][0] != '-')
+          optarg = argv[optind++];
+        if (!optarg)
+          return usage_error("convert --version takes the target format version", NULL);
+        c->version = optarg;
+        break;
+      }
+      printf("mdlcheck %s\n", MDL_VERSION_STRING);
+      return -1;
+    default:
+      return usage_error("bad option", NULL);
+    }
+  }
+  if (!set_max_issues && c->config.max_issues)
+    c->lib.max_issues = c->config.max_issues;
+  if (!set_max_per_rule && c->config.max_per_rule)
+    c->lib.max_per_rule = c->config.max_per_rule;
+  if (!set_fail_on && c->config.fail_on >= 0)
+    c->fail_on = (mdl_severity)c->config.fail_on;
+  if (!set_strict && c->config.strict > 0)
+    c->lib.strict = 1;
+  if (!profile && c->config.profile[0])
+    profile = c->config.profile;
+  c->lib.profile = profile;
+  c->lib.policy = c->policy;
+  if (c->lib.assume_format) {
+    int known = 0;
+    for (const char *const *n = mdl_format_names(); *n; n++)
+      known |= !strcmp(*n, c->lib.assume_format);
+    if (!known)
+      return usage_error("unknown format for --assume-format", c->lib.assume_format);
+  }
+  c->args = (const char **)argv + optind;
+  c->nargs = argc - optind;
+  return 0;
+}
+
+void cli_free(struct cli *c)
+{
+  mdl_policy_free(c->policy);
+  config_free(&c->config);
+}
+
+FILE *cli_open_output(const struct cli *c)
+{
+  FILE *out;
+  if (!c->output_path)
+    return stdout;
+  out = fopen(c->output_path, "w");
+  if (!out)
+    fprintf(stderr, "mdlcheck: cannot write %s: %s\n", c->output_path, strerror(errno));
+  return out;
+}
+
+void cli_close_output(const struct cli *c, FILE *out)
+{
+  if (c->output_path && out)
+    fclose(out);
+  else
+    fflush(out);
+}

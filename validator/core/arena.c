@@ -1,0 +1,76 @@
+/* arena.c - bump allocation in blocks; large requests get a block of their own. */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_BLOCK 65536
+
+struct arena_block {
+  struct arena_block *next;
+  size_t cap, used;
+  max_align_t data[];
+};
+
+void arena_init(struct arena *a)
+{
+  a->head = NULL;
+  a->used_total = 0;
+}
+
+void arena_free(struct arena *a)
+{
+  struct arena_block *b = a->head;
+  while (b) {
+    struct arena_block *next = b->next;
+    free(b);
+    b = next;
+  }
+  a->head = NULL;
+  a->used_total = 0;
+}
+
+void *arena_calloc(struct arena *a, size_t count, size_t size)
+{
+  struct arena_block *b = a->head;
+  size_t n;
+  unsigned char *p;
+  if (size && count > SIZE_MAX / size)
+    return NULL;
+  n = count * size;
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (n == 0)
+    n = sizeof(max_align_t);
+  if (!b || b->cap - b->used < n) {
+    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    if (cap > SIZE_MAX - sizeof *b)
+      return NULL;
+    b = malloc(sizeof *b + cap);
+    if (!b)
+      return NULL;
+    b->cap = cap;
+    b->used = 0;
+    if (n > ARENA_BLOCK && a->head) {
+      /* keep the current small block at the head for further small requests */
+      b->next = a->head->next;
+      a->head->next = b;
+    } else {
+      b->next = a->head;
+      a->head = b;
+    }
+  }
+  p = (unsigned char *)b->data + b->used;
+  b->used += n;
+  a->used_total += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+  char *p = arena_calloc(a, n + 1, 1);
+  if (p)
+    memcpy(p, s, n);
+  return p;
+}

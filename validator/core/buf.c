@@ -1,0 +1,115 @@
+/* buf.c - growable byte buffer with little-endian writers. */
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void buf_init(struct byte_buf *b)
+{
+  memset(b, 0, sizeof *b);
+}
+
+void buf_free(struct byte_buf *b)
+{
+  free(b->data);
+  buf_init(b);
+}
+
+static int reserve(struct byte_buf *b, size_t n)
+{
+  size_t cap;
+  unsigned char *p;
+  if (b->oom)
+    return 0;
+  if (n <= b->cap - b->size)
+    return 1;
+  if (n > SIZE_MAX / 2 - b->size) {
+    b->oom = 1;
+    return 0;
+  }
+  cap = b->cap ? b->cap : 256;
+  while (cap - b->size < n)
+    cap *= 2;
+  p = realloc(b->data, cap);
+  if (!p) {
+    b->oom = 1;
+    return 0;
+  }
+  b->data = p;
+  b->cap = cap;
+  return 1;
+}
+
+void buf_put(struct byte_buf *b, const void *p, size_t n)
+{
+  if (n && reserve(b, n)) {
+    memcpy(b->data + b->size, p, n);
+    b->size += n;
+  }
+}
+
+void buf_zero(struct byte_buf *b, size_t n)
+{
+  if (n && reserve(b, n)) {
+    memset(b->data + b->size, 0, n);
+    b->size += n;
+  }
+}
+
+static void put_le(struct byte_buf *b, uint64_t v, unsigned n)
+{
+  unsigned char tmp[8];
+  for (unsigned i = 0; i < n; i++)
+    tmp[i] = (unsigned char)(v >> (8 * i));
+  buf_put(b, tmp, n);
+}
+
+void buf_u8(struct byte_buf *b, uint8_t v) { put_le(b, v, 1); }
+void buf_u16(struct byte_buf *b, uint16_t v) { put_le(b, v, 2); }
+void buf_u32(struct byte_buf *b, uint32_t v) { put_le(b, v, 4); }
+void buf_i32(struct byte_buf *b, int32_t v) { put_le(b, (uint32_t)v, 4); }
+
+void buf_f32(struct byte_buf *b, float v)
+{
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  put_le(b, u, 4);
+}
+
+void buf_f64(struct byte_buf *b, double v)
+{
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  put_le(b, u, 8);
+}
+
+void buf_patch_u32(struct byte_buf *b, size_t off, uint32_t v)
+{
+  if (b->oom || off > b->size || b->size - off < 4)
+    return;
+  for (unsigned i = 0; i < 4; i++)
+    b->data[off + i] = (unsigned char)(v >> (8 * i));
+}
+
+void buf_align(struct byte_buf *b, size_t alignment)
+{
+  if (alignment > 1 && b->size % alignment)
+    buf_zero(b, alignment - b->size % alignment);
+}
+
+void buf_printf(struct byte_buf *b, const char *fmt, ...)
+{
+  va_list ap;
+  int n;
+  va_start(ap, fmt);
+  n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0 || !reserve(b, (size_t)n + 1))
+    return;
+  va_start(ap, fmt);
+  vsnprintf((char *)b->data + b->size, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  b->size += (size_t)n;
+}

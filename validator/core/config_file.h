@@ -1,0 +1,24 @@
+/* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
+ * max-per-rule, fail-on, profile, strict. Mistakes in it are diagnostics with line:column. */
+#ifndef MDL_CONFIG_FILE_H
+#define MDL_CONFIG_FILE_H
+
+#include "mdlcheck.h"
+
+struct mdl_config {
+  mdl_policy *policy;          /* owned */
+  unsigned long max_issues;    /* 0: unset */
+  unsigned long max_per_rule;  /* 0: unset */
+  int fail_on;                 /* mdl_severity, or -1 when unset */
+  char profile[32];            /* "" when unset */
+  int strict;                  /* -1 unset, 0, 1 */
+};
+
+void config_init(struct mdl_config *c);
+void config_free(struct mdl_config *c);
+/* Load path into c. Every problem is reported through on_diag (rules MDL-CFG-*), with the
+ * line and column in the file. Return the number of error diagnostics (0: usable), or -1 when
+ * the file cannot be read. */
+int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, void *user);
+
+#endif

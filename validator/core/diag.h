@@ -1,0 +1,52 @@
+/* diag.h - the diagnostic sink: decoders and checks emit here; the sink applies the policy,
+ * folds repeats, counts, truncates and forwards to the caller's callback. */
+#ifndef MDL_DIAG_H
+#define MDL_DIAG_H
+
+#include <stdint.h>
+
+#include "mdlcheck.h"
+#include "rules_gen.h"
+
+#define LOC_PATH_MAX 128
+
+/* Where a diagnostic points: a byte offset (binary), a line and column (text), or both. */
+struct mdl_loc {
+  long long offset; /* -1 when none */
+  unsigned line, column;
+  char path[LOC_PATH_MAX];
+};
+
+struct mdl_loc loc_bin(uint64_t offset, const char *path_fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+struct mdl_loc loc_text(unsigned line, unsigned column, const char *path_fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+struct mdl_loc loc_none(void);
+
+struct diag_sink {
+  const mdl_options *options;
+  unsigned long counts[MDL_SEVERITY_COUNT];
+  unsigned long reported;   /* forwarded to the callback */
+  unsigned long *per_rule;  /* occurrences per rule index */
+  int truncated;
+  int fatal_seen;
+};
+
+int diag_sink_init(struct diag_sink *sink, const mdl_options *options);
+/* Emit the fold summaries and release the sink. */
+void diag_sink_finish(struct diag_sink *sink);
+
+/* Emit one diagnostic for catalogue rule `rule`. `expected` is plain text (may be NULL);
+ * the actual value is formatted from actual_fmt (may be NULL). */
+void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_loc *loc,
+               const char *expected, const char *actual_fmt, ...)
+  __attribute__((format(printf, 5, 6)));
+
+/* Number of diagnostics of severity error or fatal seen so far (after the policy). */
+unsigned long diag_errors(const struct diag_sink *sink);
+
+/* Render a catalogue template, replacing {actual}, {expected} and {path}. */
+void diag_render(char *out, size_t cap, const char *tmpl, const char *actual,
+                 const char *expected, const char *path);
+
+#endif

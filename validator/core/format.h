@@ -1,0 +1,45 @@
+/* format.h - what a format plugs in: detection, a decoder into the common model, a writer.
+ * A format registers itself in formats.c; nothing else needs to know it exists. */
+#ifndef MDL_FORMAT_H
+#define MDL_FORMAT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "model.h"
+#include "reader.h"
+
+struct decode_ctx {
+  struct reader in;          /* the whole input */
+  struct diag_sink *diag;
+  const mdl_options *options;
+  const char *name_hint;     /* file name or NULL */
+  char version[32];          /* filled by the decoder: the format version as text */
+  int keep_frames;           /* decode the animation strip into model.frames */
+};
+
+struct write_opts {
+  const char *version; /* target version, or NULL for the format's current one */
+};
+
+struct mdl_format {
+  const char *name;
+  const char *description;
+  const char *const *extensions; /* lower case, with the dot; NULL-terminated */
+  /* Confidence 0..100 that data is this format, from content alone. */
+  int (*detect)(const unsigned char *data, size_t size);
+  /* Decode and check. Return 0 when the model is usable, -1 when decoding gave up
+   * (a fatal diagnostic has been emitted). */
+  int (*decode)(struct decode_ctx *ctx, struct model *m);
+  /* Serialise the model; 0 or -1 (with a reason in out->error). NULL when unsupported. */
+  int (*write)(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+};
+
+extern const struct mdl_format *const mdl_format_table[];
+
+const struct mdl_format *format_find(const char *name);
+/* Best match by content, then by the name's extension; NULL when nothing matches. */
+const struct mdl_format *format_detect(const unsigned char *data, size_t size, const char *name_hint);
+
+#endif

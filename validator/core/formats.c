@@ -1,0 +1,65 @@
+/* formats.c - the one registration table of formats, and detection over it. */
+#include "format.h"
+
+#include <ctype.h>
+#include <string.h>
+
+extern const struct mdl_format iqm_format, iqe_format, egg_format, qmsh_format, x42_format;
+
+const struct mdl_format *const mdl_format_table[] = {
+  &iqm_format,
+  &iqe_format,
+  &egg_format,
+  &qmsh_format,
+  &x42_format,
+  NULL
+};
+
+const char *const *mdl_format_names(void)
+{
+  static const char *names[sizeof mdl_format_table / sizeof mdl_format_table[0]];
+  for (size_t i = 0; mdl_format_table[i]; i++)
+    names[i] = mdl_format_table[i]->name;
+  return names;
+}
+
+const struct mdl_format *format_find(const char *name)
+{
+  for (size_t i = 0; mdl_format_table[i]; i++)
+    if (!strcmp(mdl_format_table[i]->name, name))
+      return mdl_format_table[i];
+  return NULL;
+}
+
+static int has_suffix_ci(const char *s, const char *suffix)
+{
+  size_t n = strlen(s), k = strlen(suffix);
+  if (k > n)
+    return 0;
+  for (size_t i = 0; i < k; i++)
+    if (tolower((unsigned char)s[n - k + i]) != suffix[i])
+      return 0;
+  return 1;
+}
+
+const struct mdl_format *format_detect(const unsigned char *data, size_t size, const char *name_hint)
+{
+  const struct mdl_format *best = NULL;
+  int best_score = 0;
+  for (size_t i = 0; mdl_format_table[i]; i++) {
+    int score = mdl_format_table[i]->detect(data, size);
+    if (score > best_score) {
+      best = mdl_format_table[i];
+      best_score = score;
+    }
+  }
+  if (best && best_score >= 50)
+    return best;
+  if (name_hint) {
+    for (size_t i = 0; mdl_format_table[i]; i++)
+      for (const char *const *e = mdl_format_table[i]->extensions; e && *e; e++)
+        if (has_suffix_ci(name_hint, *e))
+          return mdl_format_table[i];
+  }
+  return best;
+}

@@ -1,0 +1,111 @@
+/* model.h - the common model every decoder fills and every writer reads:
+ * skeleton, base pose, animations with decoded frames, meshes, vertex arrays, triangles. */
+#ifndef MDL_MODEL_H
+#define MDL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* A local transform in double precision: output = (input * scale) * rotation + translation. */
+struct trs {
+  double t[3];
+  double r[4]; /* quaternion x, y, z, w */
+  double s[3];
+};
+
+struct model_joint {
+  const char *name;
+  int32_t parent; /* < 0: root */
+  struct trs pose;
+};
+
+struct model_anim {
+  const char *name;
+  uint32_t first_frame, num_frames; /* into the model's global frame strip */
+  double framerate;
+  uint32_t flags; /* MODEL_ANIM_LOOP */
+};
+#define MODEL_ANIM_LOOP 1u
+
+/* Component formats, numbered as IQM's (the widest set among the formats). */
+enum vformat {
+  VF_BYTE, VF_UBYTE, VF_SHORT, VF_USHORT, VF_INT, VF_UINT, VF_HALF, VF_FLOAT, VF_DOUBLE, VF_COUNT
+};
+/* Vertex array types, numbered as IQM's; VT_CUSTOM and above carry a name. */
+enum vtype {
+  VT_POSITION, VT_TEXCOORD, VT_NORMAL, VT_TANGENT, VT_BLENDINDEXES, VT_BLENDWEIGHTS, VT_COLOR,
+  VT_CUSTOM = 16
+};
+
+struct model_varray {
+  uint32_t type;          /* enum vtype, or >= VT_CUSTOM */
+  const char *name;       /* custom name, or NULL */
+  uint32_t flags;
+  uint32_t format;        /* enum vformat */
+  uint32_t size;          /* components per vertex */
+  const unsigned char *data; /* num_vertexes * size little-endian components */
+};
+
+struct model_mesh {
+  const char *name, *material;
+  uint32_t first_vertex, num_vertexes;
+  uint32_t first_triangle, num_triangles;
+};
+
+struct model_bounds {
+  double bbmin[3], bbmax[3];
+  double xyradius, radius;
+};
+
+/* Per-channel quantization of a decoded frame strip (IQM-style offset + sample * scale),
+ * kept so round trips and comparisons can use the bound the format implies. */
+struct model_channels {
+  uint32_t mask;
+  double offset[10], scale[10];
+};
+
+struct model {
+  struct arena arena;
+
+  uint32_t num_joints;
+  struct model_joint *joints;
+
+  /* Animated transforms: one pose record per animated bone. */
+  uint32_t num_poses;
+  int32_t *pose_parents;            /* num_poses */
+  struct model_channels *channels;  /* num_poses, or NULL when the format does not quantize */
+
+  uint32_t num_frames;              /* global strip */
+  struct trs *frames;               /* num_frames * num_poses, or NULL when not decoded */
+
+  uint32_t num_anims;
+  struct model_anim *anims;
+
+  uint32_t num_vertexes;
+  uint32_t num_varrays;
+  struct model_varray *varrays;
+
+  uint32_t num_triangles;
+  const unsigned char *triangles;   /* num_triangles * 3 little-endian u32 */
+  const unsigned char *adjacency;   /* same shape, or NULL */
+
+  uint32_t num_meshes;
+  struct model_mesh *meshes;
+
+  struct model_bounds *bounds;      /* num_frames, or NULL */
+
+  const unsigned char *comment;
+  uint32_t comment_size;
+
+  uint32_t flags;                   /* format header flags, kept for byte-exact round trips */
+};
+
+void model_init(struct model *m);
+void model_free(struct model *m);
+
+/* Frame f of pose p (global strip), or NULL. */
+const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);
+
+#endif

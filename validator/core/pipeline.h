@@ -1,0 +1,21 @@
+/* pipeline.h - bytes -> detection -> decoder (diagnostics + model) -> result.
+ * Shared by validation, pose decoding, conversion and comparison. */
+#ifndef MDL_PIPELINE_H
+#define MDL_PIPELINE_H
+
+#include "format.h"
+
+struct pipeline_run {
+  const struct mdl_format *format; /* NULL when none matched */
+  struct model model;
+  int decoded;                     /* the model is usable */
+  mdl_result result;
+};
+
+/* Decode data into run->model, reporting through options. keep_frames asks for the
+ * animation strip in double precision. Always call pipeline_release afterwards. */
+mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
+                           const mdl_options *options, int keep_frames, struct pipeline_run *run);
+void pipeline_release(struct pipeline_run *run);
+
+#endif

@@ -1,0 +1,114 @@
+/* policy.c - which rules are reported, and at which severity.
+ * Patterns: an exact rule id, a prefix ending in '*', or a format name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdlcheck.h"
+
+enum policy_action { POLICY_IGNORE, POLICY_ONLY, POLICY_OVERRIDE };
+
+struct policy_entry {
+  enum policy_action action;
+  char *pattern;
+  mdl_severity severity;
+};
+
+struct mdl_policy {
+  struct policy_entry *entries;
+  size_t count, cap;
+  int has_only;
+};
+
+mdl_policy *mdl_policy_new(void)
+{
+  return calloc(1, sizeof(mdl_policy));
+}
+
+void mdl_policy_free(mdl_policy *policy)
+{
+  if (!policy)
+    return;
+  for (size_t i = 0; i < policy->count; i++)
+    free(policy->entries[i].pattern);
+  free(policy->entries);
+  free(policy);
+}
+
+static int pattern_matches(const char *pattern, const mdl_rule *rule)
+{
+  size_t n = strlen(pattern);
+  if (n && pattern[n - 1] == '*')
+    return !strncmp(pattern, rule->id, n - 1);
+  return !strcmp(pattern, rule->id) || !strcmp(pattern, rule->format);
+}
+
+static int pattern_known(const char *pattern)
+{
+  for (size_t i = 0; i < mdl_rule_count(); i++)
+    if (pattern_matches(pattern, mdl_rule_at(i)))
+      return 1;
+  return 0;
+}
+
+static int add(mdl_policy *p, enum policy_action action, const char *pattern, mdl_severity sev)
+{
+  struct policy_entry *e;
+  if (!pattern_known(pattern))
+    return -1;
+  if (p->count == p->cap) {
+    size_t cap = p->cap ? p->cap * 2 : 8;
+    e = realloc(p->entries, cap * sizeof *e);
+    if (!e)
+      return -1;
+    p->entries = e;
+    p->cap = cap;
+  }
+  e = &p->entries[p->count];
+  e->pattern = strdup(pattern);
+  if (!e->pattern)
+    return -1;
+  e->action = action;
+  e->severity = sev;
+  p->count++;
+  if (action == POLICY_ONLY)
+    p->has_only = 1;
+  return 0;
+}
+
+int mdl_policy_ignore(mdl_policy *policy, const char *pattern)
+{
+  return add(policy, POLICY_IGNORE, pattern, MDL_SEVERITY_COUNT);
+}
+
+int mdl_policy_only(mdl_policy *policy, const char *pattern)
+{
+  return add(policy, POLICY_ONLY, pattern, MDL_SEVERITY_COUNT);
+}
+
+int mdl_policy_override(mdl_policy *policy, const char *pattern, mdl_severity severity)
+{
+  if ((unsigned)severity >= MDL_SEVERITY_COUNT)
+    return -1;
+  return add(policy, POLICY_OVERRIDE, pattern, severity);
+}
+
+mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
+{
+  mdl_severity sev = rule->severity;
+  int selected = !policy->has_only;
+  for (size_t i = 0; i < policy->count; i++) {
+    const struct policy_entry *e = &policy->entries[i];
+    if (!pattern_matches(e->pattern, rule))
+      continue;
+    if (e->action == POLICY_IGNORE)
+      return MDL_SEVERITY_COUNT;
+    if (e->action == POLICY_ONLY)
+      selected = 1;
+    else
+      sev = e->severity;
+  }
+  /* the tool's own rules (format "core") are never hidden by `only` */
+  if (!selected && strcmp(rule->format, "core"))
+    return MDL_SEVERITY_COUNT;
+  return sev;
+}

@@ -1,0 +1,100 @@
+/* report.c - collect diagnostics per file. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void report_init(struct report *r)
+{
+  memset(r, 0, sizeof *r);
+  r->fail_on = MDL_ERROR;
+}
+
+static void file_free(struct report_file *f)
+{
+  for (size_t i = 0; i < f->nmsgs; i++) {
+    free(f->msgs[i].message);
+    free(f->msgs[i].path);
+    free(f->msgs[i].actual);
+    free(f->msgs[i].expected);
+  }
+  free(f->msgs);
+  free(f->path);
+}
+
+void report_free(struct report *r)
+{
+  for (size_t i = 0; i < r->nfiles; i++)
+    file_free(&r->files[i]);
+  free(r->files);
+  memset(r, 0, sizeof *r);
+}
+
+static char *dup_or_empty(const char *s)
+{
+  char *p = strdup(s ? s : "");
+  if (!p)
+    abort(); /* out of memory while reporting: nothing sensible is left to do */
+  return p;
+}
+
+struct report_file *report_add_file(struct report *r, const char *path)
+{
+  struct report_file *f;
+  if (r->nfiles == r->capfiles) {
+    size_t cap = r->capfiles ? r->capfiles * 2 : 8;
+    struct report_file *p = realloc(r->files, cap * sizeof *p);
+    if (!p)
+      abort();
+    r->files = p;
+    r->capfiles = cap;
+  }
+  f = &r->files[r->nfiles++];
+  memset(f, 0, sizeof *f);
+  f->path = dup_or_empty(path);
+  f->format = "unknown";
+  return f;
+}
+
+void report_collect(const mdl_diag *d, void *user)
+{
+  struct report_file *f = user;
+  struct report_msg *m;
+  if (f->nmsgs == f->capmsgs) {
+    size_t cap = f->capmsgs ? f->capmsgs * 2 : 16;
+    struct report_msg *p = realloc(f->msgs, cap * sizeof *p);
+    if (!p)
+      abort();
+    f->msgs = p;
+    f->capmsgs = cap;
+  }
+  m = &f->msgs[f->nmsgs++];
+  m->rule = d->rule;
+  m->severity = d->severity;
+  m->message = dup_or_empty(d->message);
+  m->offset = d->offset;
+  m->line = d->line;
+  m->column = d->column;
+  m->path = dup_or_empty(d->path);
+  m->actual = dup_or_empty(d->actual);
+  m->expected = dup_or_empty(d->expected);
+  m->folded = d->folded;
+}
+
+void report_set_result(struct report_file *f, const mdl_result *res)
+{
+  f->format = res->format ? res->format : "unknown";
+  memcpy(f->version, res->version, sizeof f->version);
+  memcpy(f->counts, res->counts, sizeof f->counts);
+  f->truncated = res->truncated;
+}
+
+int report_file_invalid(const struct report *r, const struct report_file *f)
+{
+  if (f->io_failed)
+    return 1;
+  for (int s = 0; s <= (int)r->fail_on && s < MDL_SEVERITY_COUNT; s++)
+    if (f->counts[s])
+      return 1;
+  return 0;
+}

@@ -1,0 +1,52 @@
+/* report.h - diagnostics collected per file, and the report writers (text, JSON, SARIF). */
+#ifndef MDL_REPORT_H
+#define MDL_REPORT_H
+
+#include <stdio.h>
+
+#include "mdlcheck.h"
+
+struct report_msg {
+  const mdl_rule *rule;
+  mdl_severity severity;
+  char *message;
+  long long offset;      /* -1 when none */
+  unsigned line, column; /* 0 when none */
+  char *path, *actual, *expected;
+  unsigned long folded;
+};
+
+struct report_file {
+  char *path;
+  const char *format;    /* "unknown" when not recognised */
+  char version[32];
+  unsigned long counts[MDL_SEVERITY_COUNT];
+  int truncated;
+  int io_failed;         /* the file could not be read (exit code 3) */
+  struct report_msg *msgs;
+  size_t nmsgs, capmsgs;
+};
+
+struct report {
+  struct report_file *files;
+  size_t nfiles, capfiles;
+  mdl_severity fail_on;  /* a file is invalid when it has a diagnostic at or above this */
+};
+
+void report_init(struct report *r);
+void report_free(struct report *r);
+/* Add a file entry; diagnostics are then collected into it by report_collect. */
+struct report_file *report_add_file(struct report *r, const char *path);
+/* An mdl_diag_fn: user is the struct report_file to append to. */
+void report_collect(const mdl_diag *diag, void *user);
+/* Copy the validation result (format, version, counts, truncation) into the file entry. */
+void report_set_result(struct report_file *f, const mdl_result *result);
+/* 1 when the file is invalid under r->fail_on (or could not be read). */
+int report_file_invalid(const struct report *r, const struct report_file *f);
+
+/* Writers. quiet: text only, print errors and fatals only. */
+void report_write_text(FILE *out, const struct report *r, int quiet);
+void report_write_json(FILE *out, const struct report *r);
+void report_write_sarif(FILE *out, const struct report *r);
+
+#endif

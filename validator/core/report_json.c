@@ -1,0 +1,65 @@
+/* report_json.c - the JSON report; its schema is spec/report.schema.json. */
+#include "json_write.h"
+#include "report.h"
+
+static void write_msg(struct json_writer *w, const struct report_msg *m)
+{
+  json_object_begin(w);
+  json_kv_string(w, "id", m->rule->id);
+  json_kv_string(w, "severity", mdl_severity_name(m->severity));
+  json_kv_string(w, "message", m->message);
+  if (m->line) {
+    json_kv_uint(w, "line", m->line);
+    json_kv_uint(w, "column", m->column ? m->column : 1);
+  } else if (m->offset >= 0) {
+    json_kv_int(w, "offset", m->offset);
+  }
+  json_kv_string(w, "path", m->path);
+  json_kv_string(w, "spec", m->rule->source);
+  if (m->actual[0])
+    json_kv_string(w, "actual", m->actual);
+  if (m->expected[0])
+    json_kv_string(w, "expected", m->expected);
+  if (m->folded)
+    json_kv_uint(w, "folded", m->folded);
+  json_object_end(w);
+}
+
+void report_write_json(FILE *out, const struct report *r)
+{
+  static const char *const sev[MDL_SEVERITY_COUNT] = {"fatal", "error", "warning", "info", "hint"};
+  struct json_writer w;
+  json_init(&w, out, 1);
+  json_object_begin(&w);
+  json_key(&w, "tool");
+  json_object_begin(&w);
+  json_kv_string(&w, "name", "mdlcheck");
+  json_kv_string(&w, "version", MDL_VERSION_STRING);
+  json_object_end(&w);
+  json_kv_string(&w, "fail_on", sev[r->fail_on]);
+  json_key(&w, "files");
+  json_array_begin(&w);
+  for (size_t i = 0; i < r->nfiles; i++) {
+    const struct report_file *f = &r->files[i];
+    json_object_begin(&w);
+    json_kv_string(&w, "path", f->path);
+    json_kv_string(&w, "format", f->format);
+    json_kv_string(&w, "version", f->version);
+    json_kv_string(&w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
+    json_key(&w, "counts");
+    json_object_begin(&w);
+    for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
+      json_kv_uint(&w, sev[s], f->counts[s]);
+    json_object_end(&w);
+    json_kv_bool(&w, "truncated", f->truncated);
+    json_key(&w, "messages");
+    json_array_begin(&w);
+    for (size_t k = 0; k < f->nmsgs; k++)
+      write_msg(&w, &f->msgs[k]);
+    json_array_end(&w);
+    json_object_end(&w);
+  }
+  json_array_end(&w);
+  json_object_end(&w);
+  json_end(&w);
+}

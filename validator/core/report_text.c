@@ -1,0 +1,54 @@
+/* report_text.c - compiler-style text: file:line:col: severity[ID]: message (path). */
+#include <stdio.h>
+
+#include "report.h"
+
+static void write_location(FILE *out, const struct report_file *f, const struct report_msg *m)
+{
+  fputs(f->path, out);
+  if (m->line)
+    fprintf(out, ":%u:%u", m->line, m->column ? m->column : 1);
+  else if (m->offset >= 0)
+    fprintf(out, ":%lld", m->offset);
+  fputs(": ", out);
+}
+
+static void write_counts(FILE *out, const unsigned long *c)
+{
+  static const char *const names[MDL_SEVERITY_COUNT][2] = {
+    {"fatal", "fatals"}, {"error", "errors"}, {"warning", "warnings"}, {"info", "infos"}, {"hint", "hints"}
+  };
+  const char *sep = "";
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++) {
+    if (!c[s] && s != MDL_ERROR && s != MDL_WARNING)
+      continue;
+    fprintf(out, "%s%lu %s", sep, c[s], names[s][c[s] != 1]);
+    sep = ", ";
+  }
+}
+
+void report_write_text(FILE *out, const struct report *r, int quiet)
+{
+  for (size_t i = 0; i < r->nfiles; i++) {
+    const struct report_file *f = &r->files[i];
+    int invalid = report_file_invalid(r, f);
+    for (size_t k = 0; k < f->nmsgs; k++) {
+      const struct report_msg *m = &f->msgs[k];
+      if (quiet && m->severity > MDL_ERROR)
+        continue;
+      write_location(out, f, m);
+      fprintf(out, "%s[%s]: %s", mdl_severity_name(m->severity), m->rule->id, m->message);
+      if (m->path[0])
+        fprintf(out, " [%s]", m->path);
+      fputc('\n', out);
+    }
+    if (quiet)
+      continue;
+    if (f->truncated)
+      fprintf(out, "%s: note: output truncated by --max-issues\n", f->path);
+    fprintf(out, "%s: %s %s%s%s: ", f->path, invalid ? "invalid" : "valid", f->format,
+            f->version[0] ? " " : "", f->version);
+    write_counts(out, f->counts);
+    fputc('\n', out);
+  }
+}

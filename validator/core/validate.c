@@ -1,0 +1,95 @@
+/* validate.c - the public validation entry points over the pipeline. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "input.h"
+#include "pipeline.h"
+
+void mdl_options_init(mdl_options *options)
+{
+  memset(options, 0, sizeof *options);
+  options->max_per_rule = 0;
+}
+
+mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
+                           const mdl_options *options, int keep_frames, struct pipeline_run *run)
+{
+  struct diag_sink sink;
+  struct decode_ctx ctx;
+  mdl_options defaults;
+
+  if (!options) {
+    mdl_options_init(&defaults);
+    options = &defaults;
+  }
+  memset(run, 0, sizeof *run);
+  model_init(&run->model);
+  run->result.format = "unknown";
+  if (diag_sink_init(&sink, options) < 0)
+    return MDL_EINTERNAL;
+
+  if (options->assume_format) {
+    run->format = format_find(options->assume_format);
+    if (!run->format) {
+      struct mdl_loc loc = loc_none();
+      diag_emit(&sink, RULE_CORE_UNKNOWN_ASSUMED_FORMAT, &loc, NULL, "%s", options->assume_format);
+    }
+  } else {
+    run->format = format_detect(data, size, name_hint);
+    if (!run->format) {
+      struct mdl_loc loc = loc_bin(0, NULL);
+      diag_emit(&sink, RULE_CORE_UNRECOGNISED_FORMAT, &loc, NULL, "%s", size ? "unrecognised content" : "empty input");
+    }
+  }
+
+  if (run->format) {
+    memset(&ctx, 0, sizeof ctx);
+    reader_init(&ctx.in, data, size);
+    ctx.diag = &sink;
+    ctx.options = options;
+    ctx.name_hint = name_hint;
+    ctx.keep_frames = keep_frames;
+    run->result.format = run->format->name;
+    run->decoded = run->format->decode(&ctx, &run->model) == 0;
+    memcpy(run->result.version, ctx.version, sizeof run->result.version);
+    run->result.version[sizeof run->result.version - 1] = 0;
+  }
+
+  diag_sink_finish(&sink);
+  memcpy(run->result.counts, sink.counts, sizeof sink.counts);
+  run->result.truncated = sink.truncated;
+  return MDL_OK;
+}
+
+void pipeline_release(struct pipeline_run *run)
+{
+  model_free(&run->model);
+}
+
+mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
+                               const mdl_options *options, mdl_result *result)
+{
+  struct pipeline_run run;
+  mdl_status st = pipeline_decode(data, size, name_hint, options, 0, &run);
+  if (result)
+    *result = run.result;
+  pipeline_release(&run);
+  return st;
+}
+
+mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result)
+{
+  struct mdl_input in;
+  mdl_status st;
+  if (input_open(path, &in) != 0) {
+    if (result) {
+      memset(result, 0, sizeof *result);
+      result->format = "unknown";
+    }
+    return MDL_EIO;
+  }
+  st = mdl_validate_buffer(in.data, in.size, path, options, result);
+  input_close(&in);
+  return st;
+}

@@ -1,0 +1,3 @@
+# Inter-Quake Export (text)
+validator_libmdlcheck_a_SOURCES += \
+  validator/formats/iqe/iqe_format.c

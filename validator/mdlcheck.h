@@ -1,0 +1,113 @@
+/* mdlcheck.h - the public API of libmdlcheck, a strict validator for skeletal model formats.
+ *
+ * One entry point validates a file or a caller's buffer; every diagnostic reaches the caller
+ * through one callback, already filtered and re-graded by the caller's policy. */
+#ifndef MDLCHECK_H
+#define MDLCHECK_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MDL_VERSION_STRING "0.1.0"
+
+typedef enum mdl_severity {
+  MDL_FATAL = 0, /* decoding cannot go on */
+  MDL_ERROR,
+  MDL_WARNING,
+  MDL_INFO,
+  MDL_HINT,
+  MDL_SEVERITY_COUNT
+} mdl_severity;
+
+/* One catalogue entry, generated from spec/rules/<format>.yaml. */
+typedef struct mdl_rule {
+  const char *id;        /* "IQM-JNT-002": stable, never reused */
+  const char *name;      /* "joint-parent-range" */
+  const char *format;    /* "iqm", "core", ... */
+  mdl_severity severity; /* default severity */
+  const char *versions;  /* "1-2", "2" ... */
+  const char *source;    /* "iqm.txt:98" */
+  const char *text;      /* short normative text */
+  const char *message;   /* template with {actual} {expected} {path} */
+  const char *rationale;
+  const char *tolerance; /* "" unless numeric: the bound and its derivation */
+  const char *basis;     /* what grounds the rule: "spec", "writer", "loaders", "inferred", ... */
+  mdl_severity strict_severity; /* severity under --strict */
+} mdl_rule;
+
+typedef struct mdl_diag {
+  const mdl_rule *rule;
+  mdl_severity severity; /* after the policy's overrides */
+  const char *message;   /* rendered message */
+  long long offset;      /* byte offset, or -1 */
+  unsigned line, column; /* 1-based text position, or 0 */
+  const char *path;      /* structural path such as "joints[3].parent", or "" */
+  const char *actual;    /* actual value as text, or "" */
+  const char *expected;  /* expected value as text, or "" */
+  unsigned long folded;  /* > 0: a summary standing for this many further repeats */
+} mdl_diag;
+
+typedef void (*mdl_diag_fn)(const mdl_diag *diag, void *user);
+
+/* Which rules are reported and at which severity (built from the config file or options). */
+typedef struct mdl_policy mdl_policy;
+
+mdl_policy *mdl_policy_new(void);
+void mdl_policy_free(mdl_policy *policy);
+/* pattern: a rule id, a prefix ending in '*' ("IQM-JNT-*"), or a format name ("iqm").
+ * Return 0, or -1 when the pattern matches no catalogued rule. */
+int mdl_policy_ignore(mdl_policy *policy, const char *pattern);
+int mdl_policy_only(mdl_policy *policy, const char *pattern);
+int mdl_policy_override(mdl_policy *policy, const char *pattern, mdl_severity severity);
+/* The severity a rule is reported at, or MDL_SEVERITY_COUNT when the policy drops it. */
+mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule);
+
+typedef struct mdl_options {
+  const char *assume_format;  /* format name, or NULL to detect */
+  const char *profile;        /* format profile ("engine", "panda", ...), or NULL */
+  int strict;                 /* raise inferred rules to their strict severity */
+  unsigned long max_issues;   /* stop reporting after this many (0: no limit) */
+  unsigned long max_per_rule; /* fold repeats of one rule beyond this (0: no folding) */
+  const mdl_policy *policy;   /* NULL: every rule at its default severity */
+  mdl_diag_fn on_diag;
+  void *user;
+} mdl_options;
+
+void mdl_options_init(mdl_options *options);
+
+typedef struct mdl_result {
+  const char *format;                       /* detected or assumed format name, or "unknown" */
+  char version[32];                         /* format version as text, or "" */
+  unsigned long counts[MDL_SEVERITY_COUNT]; /* reported diagnostics per severity (incl. folded) */
+  int truncated;                            /* max_issues was reached */
+} mdl_result;
+
+typedef enum mdl_status {
+  MDL_OK = 0,       /* validated (the file may still be invalid: see counts) */
+  MDL_EIO = 3,      /* the file could not be read */
+  MDL_EINTERNAL = 70
+} mdl_status;
+
+mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result);
+mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
+                               const mdl_options *options, mdl_result *result);
+
+/* The catalogue. */
+size_t mdl_rule_count(void);
+const mdl_rule *mdl_rule_at(size_t index);
+const mdl_rule *mdl_rule_find(const char *id);
+
+const char *mdl_severity_name(mdl_severity severity);
+/* Parse "fatal", "error", ...; return MDL_SEVERITY_COUNT when unknown. */
+mdl_severity mdl_severity_parse(const char *name);
+
+/* Names of the formats this build knows, NULL-terminated. */
+const char *const *mdl_format_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
