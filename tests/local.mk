@@ -2,4 +2,8 @@
 include tests/unit/local.mk
 include tests/cli/local.mk
 include tests/conformance/local.mk
+include tests/samples/local.mk
 include tests/bench/local.mk
+include tests/roundtrip/local.mk
+include tests/fuzz/local.mk
+include tests/regress/local.mk

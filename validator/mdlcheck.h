@@ -69,6 +69,7 @@ typedef struct mdl_options {
   const char *assume_format;  /* format name, or NULL to detect */
   const char *profile;        /* format profile ("engine", "panda", ...), or NULL */
   int strict;                 /* raise inferred rules to their strict severity */
+  const char *layout_file;    /* a user's declared layout profile (X42 legacy), or NULL */
   unsigned long max_issues;   /* stop reporting after this many (0: no limit) */
   unsigned long max_per_rule; /* fold repeats of one rule beyond this (0: no folding) */
   const mdl_policy *policy;   /* NULL: every rule at its default severity */

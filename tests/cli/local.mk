@@ -1,1 +1,12 @@
-# tests/cli
+# tests/cli: shell tests of the mdlcheck command (exit codes, rule listing, output control,
+# policy options, the configuration file, JSON and SARIF against their schemas).
+CLI_TESTS = \
+  tests/cli/exit-codes.sh \
+  tests/cli/list-rules.sh \
+  tests/cli/output-control.sh \
+  tests/cli/policy.sh \
+  tests/cli/config.sh \
+  tests/cli/schemas.sh
+TESTS += $(CLI_TESTS)
+EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
+  spec/sarif-subset.schema.json

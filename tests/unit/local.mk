@@ -1,1 +1,34 @@
-# tests/unit
+# tests/unit: one check suite per core module (run by `make check` when check is installed).
+if HAVE_CHECK
+UNIT_TESTS = \
+  tests/unit/test_reader \
+  tests/unit/test_diag \
+  tests/unit/test_policy \
+  tests/unit/test_json_write \
+  tests/unit/test_report \
+  tests/unit/test_config
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+UNIT_LDADD = $(MDL_LIBS) $(CHECK_LIBS)
+
+tests_unit_test_reader_SOURCES = tests/unit/test_reader.c tests/unit/unit.h
+tests_unit_test_reader_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_reader_LDADD = $(UNIT_LDADD)
+tests_unit_test_diag_SOURCES = tests/unit/test_diag.c tests/unit/unit.h
+tests_unit_test_diag_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_diag_LDADD = $(UNIT_LDADD)
+tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/unit/unit.h
+tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_policy_LDADD = $(UNIT_LDADD)
+tests_unit_test_json_write_SOURCES = tests/unit/test_json_write.c tests/unit/unit.h
+tests_unit_test_json_write_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_json_write_LDADD = $(UNIT_LDADD)
+tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/unit.h
+tests_unit_test_report_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_report_LDADD = $(UNIT_LDADD)
+tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/unit.h
+tests_unit_test_config_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_config_LDADD = $(UNIT_LDADD)
+endif

@@ -15,7 +15,7 @@ enum {
   EXIT_INTERNAL = 70
 };
 
-enum output_format { OUT_TEXT, OUT_JSON, OUT_SARIF };
+enum output_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_GITHUB, OUT_MARKDOWN /* diff only */ };
 
 struct cli {
   const char *command;        /* "validate", "poses", ... */
@@ -23,7 +23,9 @@ struct cli {
   const char *output_path;    /* -o FILE, or NULL for stdout */
   int quiet;
   int list_rules;
+  unsigned jobs;               /* -j N: files validated in parallel */
   const char *config_path;
+  const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --version for convert (target format version) */
   mdl_options lib;
   struct mdl_config config;
@@ -45,5 +47,7 @@ int cmd_validate(struct cli *c);
 int cmd_rules(struct cli *c);
 int cmd_poses(struct cli *c);
 int cmd_convert(struct cli *c);
+int cmd_compare(struct cli *c);
+int cmd_diff(struct cli *c);
 
 #endif

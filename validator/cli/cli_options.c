@@ -10,7 +10,7 @@
 
 enum {
   OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
-  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION
+  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE
 };
 
 void cli_usage(FILE *out)
@@ -18,10 +18,13 @@ void cli_usage(FILE *out)
   fputs("usage: mdlcheck [validate] [options] FILE...\n"
         "       mdlcheck poses [options] FILE\n"
         "       mdlcheck convert [options] [--version V] IN OUT\n"
+        "       mdlcheck compare [options] A B   (two files of one model: skeleton, poses, counts)\n"
         "       mdlcheck rules [--format=json]   (same as --list-rules)\n"
+        "       mdlcheck diff [--format=text|json|markdown] OLD.json NEW.json\n"
         "\n"
         "options:\n"
-        "  -f, --format=text|json|sarif  report format (default text)\n"
+        "  -f, --format=FMT              report: text (default), json, sarif, github\n"
+        "  -j, --jobs=N                  validate N files in parallel\n"
         "  -o, --output=FILE             write the report to FILE\n"
         "  -q, --quiet                   print errors and fatals only\n"
         "      --assume-format=FMT       skip detection (iqm, iqe, egg, qmsh, x42)\n"
@@ -30,10 +33,12 @@ void cli_usage(FILE *out)
         "      --only=PATTERN            report only matching rules\n"
         "      --severity=PATTERN=SEV    report matching rules at SEV\n"
         "      --fail-on=SEV             lowest severity that makes a file invalid (default error)\n"
+        "      --baseline=REPORT.json    accept the diagnostics a previous JSON report recorded\n"
         "      --max-issues=N            stop reporting after N diagnostics per file\n"
         "      --max-per-rule=N          fold repeats of one rule beyond N (default 50, 0: never)\n"
         "      --strict                  raise rules to their strict severity\n"
         "      --profile=NAME            format profile (e.g. engine, panda)\n"
+        "      --x42-layout=FILE         a declared X42 legacy layout profile (YAML, spec/x42/)\n"
         "      --list-rules              print the rule catalogue\n"
         "      --version                 print the version (convert: target format version)\n"
         "\n"
@@ -107,6 +112,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
+    {"jobs", required_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},
     {"assume-format", required_argument, NULL, OPT_ASSUME},
     {"config", required_argument, NULL, OPT_CONFIG},
@@ -119,12 +125,22 @@ int cli_parse(struct cli *c, int argc, char **argv)
     {"strict", no_argument, NULL, OPT_STRICT},
     {"profile", required_argument, NULL, OPT_PROFILE},
     {"list-rules", no_argument, NULL, OPT_LIST_RULES},
+    {"x42-layout", required_argument, NULL, OPT_X42_LAYOUT},
     {"version", optional_argument, NULL, OPT_VERSION},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
     {NULL, 0, NULL, 0}
   };
   int opt, rc;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL;
+  /* convert's --version takes a value: required, so `convert IN OUT --version 1` survives
+   * getopt's argument permutation (a hand-taken optional argument does not) */
+  struct option opts[sizeof longopts / sizeof longopts[0]];
+
+  memcpy(opts, longopts, sizeof opts);
+  for (size_t i = 0; converting && opts[i].name; i++)
+    if (!strcmp(opts[i].name, "version"))
+      opts[i].has_arg = required_argument;
 
   memset(c, 0, sizeof *c);
   c->command = command;
@@ -137,9 +153,10 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return EXIT_INTERNAL;
 
   /* First pass: only --config, so the file is applied before the options that override it. */
+  /* optind = 0 makes glibc reinitialise fully (ordering and permutation state) between passes */
   opterr = 0;
-  optind = 1;
-  while ((opt = getopt_long(argc, argv, "+f:o:qh", longopts, NULL)) != -1)
+  optind = 0;
+  while ((opt = getopt_long(argc, argv, "f:o:qhj:", opts, NULL)) != -1)
     if (opt == OPT_CONFIG)
       c->config_path = optarg;
   if (c->config_path && (rc = load_config(c)) != 0)
@@ -151,8 +168,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
   }
 
   opterr = 1;
-  optind = 1;
-  while ((opt = getopt_long(argc, argv, "f:o:qh", longopts, NULL)) != -1) {
+  optind = 0;
+  while ((opt = getopt_long(argc, argv, "f:o:qhj:", opts, NULL)) != -1) {
     switch (opt) {
     case 'f':
       if (!strcmp(optarg, "text"))
@@ -161,14 +178,26 @@ int cli_parse(struct cli *c, int argc, char **argv)
         c->output = OUT_JSON;
       else if (!strcmp(optarg, "sarif"))
         c->output = OUT_SARIF;
+      else if (!strcmp(optarg, "github"))
+        c->output = OUT_GITHUB;
+      else if (!strcmp(optarg, "markdown") && command && !strcmp(command, "diff"))
+        c->output = OUT_MARKDOWN;
       else
-        return usage_error("unknown report format (text, json, sarif)", optarg);
+        return usage_error("unknown report format (text, json, sarif, github)", optarg);
       break;
     case 'o': c->output_path = optarg; break;
     case 'q': c->quiet = 1; break;
+    case 'j': {
+      unsigned long j;
+      if (parse_count(optarg, &j) < 0 || j < 1 || j > 64)
+        return usage_error("-j takes a number of jobs from 1 to 64", optarg);
+      c->jobs = (unsigned)j;
+      break;
+    }
     case 'h': cli_usage(stdout); return -1;
     case OPT_ASSUME: c->lib.assume_format = optarg; break;
     case OPT_CONFIG: break;
+    case OPT_BASELINE: c->baseline_path = optarg; break;
     case OPT_MAX_ISSUES:
       if (parse_count(optarg, &c->lib.max_issues) < 0)
         return usage_error("--max-issues takes a whole number", optarg);
@@ -200,6 +229,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_STRICT: c->lib.strict = 1; set_strict = 1; break;
     case OPT_PROFILE: profile = optarg; break;
     case OPT_LIST_RULES: c->list_rules = 1; break;
+    case OPT_X42_LAYOUT: c->lib.layout_file = optarg; break;
     case OPT_VERSION:
       if (converting) {
         if (!optarg && optind < argc && argv[optind][0] != '-')

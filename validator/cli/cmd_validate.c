@@ -1,19 +1,33 @@
-/* cmd_validate.c - validate files and print one report. */
+/* cmd_validate.c - validate files (expanded from files, directories, globs, "-"), in parallel
+ * with -j N, and print one report; a progress line on a terminal, a summary for batches. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "baseline.h"
+#include "batch.h"
 #include "cli.h"
 #include "rules_gen.h"
+
+struct batch_run {
+  const struct cli *cli;
+  struct report *rep;
+  atomic_size_t next;
+  atomic_size_t done;
+  atomic_int internal_error;
+  int progress;
+};
 
 static void report_io_failure(struct report_file *f, int err)
 {
   mdl_diag d;
   char msg[512];
-  const mdl_rule *rule = mdl_rule_at(RULE_CORE_READ_FAILED);
   snprintf(msg, sizeof msg, "cannot read input: %s", strerror(err));
   memset(&d, 0, sizeof d);
-  d.rule = rule;
+  d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
   d.severity = MDL_FATAL;
   d.message = msg;
   d.offset = -1;
@@ -24,9 +38,64 @@ static void report_io_failure(struct report_file *f, int err)
   f->io_failed = 1;
 }
 
+static void validate_one(struct batch_run *b, struct report_file *f)
+{
+  mdl_options o = b->cli->lib;
+  mdl_result res;
+  mdl_status st;
+  o.on_diag = report_collect;
+  o.user = f;
+  errno = 0;
+  st = mdl_validate_file(f->path, &o, &res);
+  if (st == MDL_EIO)
+    report_io_failure(f, errno ? errno : EIO);
+  else if (st != MDL_OK)
+    atomic_store(&b->internal_error, 1);
+  else
+    report_set_result(f, &res);
+}
+
+static void *worker(void *arg)
+{
+  struct batch_run *b = arg;
+  size_t n = b->rep->nfiles;
+  for (;;) {
+    size_t i = atomic_fetch_add(&b->next, 1);
+    size_t done;
+    if (i >= n)
+      break;
+    validate_one(b, &b->rep->files[i]);
+    done = atomic_fetch_add(&b->done, 1) + 1;
+    if (b->progress && (done % 16 == 0 || done == n))
+      fprintf(stderr, "\rmdlcheck: %zu/%zu files", done, n);
+  }
+  return NULL;
+}
+
+static void run_parallel(struct batch_run *b, unsigned jobs)
+{
+  pthread_t threads[64];
+  unsigned started = 0;
+  if (jobs > 64)
+    jobs = 64;
+  if (jobs > b->rep->nfiles)
+    jobs = (unsigned)b->rep->nfiles;
+  for (unsigned i = 1; i < jobs; i++)
+    if (pthread_create(&threads[started], NULL, worker, b) == 0)
+      started++;
+  worker(b);
+  for (unsigned i = 0; i < started; i++)
+    pthread_join(threads[i], NULL);
+  if (b->progress)
+    fputc('\n', stderr);
+}
+
 int cmd_validate(struct cli *c)
 {
   struct report rep;
+  struct file_list files = {0};
+  struct batch_run b;
+  struct baseline *base = NULL;
   int rc = EXIT_VALID, io = 0;
   FILE *out;
 
@@ -34,28 +103,41 @@ int cmd_validate(struct cli *c)
     fprintf(stderr, "mdlcheck: no input files (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
+  for (int i = 0; i < c->nargs; i++) {
+    if (file_list_add(&files, c->args[i]) < 0) {
+      file_list_free(&files);
+      return EXIT_USAGE;
+    }
+  }
+  if (c->baseline_path) {
+    char why[600];
+    if (!(base = baseline_load(c->baseline_path, why, sizeof why))) {
+      fprintf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
+      file_list_free(&files);
+      return EXIT_USAGE;
+    }
+  }
   report_init(&rep);
   rep.fail_on = c->fail_on;
-  for (int i = 0; i < c->nargs; i++) {
-    struct report_file *f = report_add_file(&rep, c->args[i]);
-    mdl_options o = c->lib;
-    mdl_result res;
-    mdl_status st;
-    o.on_diag = report_collect;
-    o.user = f;
-    errno = 0;
-    st = mdl_validate_file(c->args[i], &o, &res);
-    if (st == MDL_EIO) {
-      report_io_failure(f, errno ? errno : EIO);
+  for (size_t i = 0; i < files.count; i++)
+    report_add_file(&rep, files.paths[i]);
+  rep.skipped = files.skipped;
+  file_list_free(&files);
+
+  memset(&b, 0, sizeof b);
+  b.cli = c;
+  b.rep = &rep;
+  b.progress = rep.nfiles > 32 && isatty(STDERR_FILENO);
+  run_parallel(&b, c->jobs ? c->jobs : 1);
+  if (base) {
+    baseline_apply(base, &rep);
+    baseline_free(base);
+  }
+
+  for (size_t i = 0; i < rep.nfiles; i++) {
+    if (rep.files[i].io_failed)
       io = 1;
-      continue;
-    }
-    if (st != MDL_OK) {
-      rc = EXIT_INTERNAL;
-      continue;
-    }
-    report_set_result(f, &res);
-    if (report_file_invalid(&rep, f) && rc == EXIT_VALID)
+    else if (report_file_invalid(&rep, &rep.files[i]))
       rc = EXIT_INVALID;
   }
   out = cli_open_output(c);
@@ -66,11 +148,16 @@ int cmd_validate(struct cli *c)
   switch (c->output) {
   case OUT_JSON: report_write_json(out, &rep); break;
   case OUT_SARIF: report_write_sarif(out, &rep); break;
-  default: report_write_text(out, &rep, c->quiet); break;
+  case OUT_GITHUB: report_write_github(out, &rep); break;
+  default:
+    report_write_text(out, &rep, c->quiet);
+    if (rep.nfiles > 1 && !c->quiet)
+      report_write_summary(out, &rep);
+    break;
   }
   cli_close_output(c, out);
   report_free(&rep);
-  if (rc == EXIT_INTERNAL)
-    return rc;
+  if (atomic_load(&b.internal_error))
+    return EXIT_INTERNAL;
   return io ? EXIT_IO : rc;
 }

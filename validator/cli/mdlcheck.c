@@ -13,7 +13,9 @@ static const struct command commands[] = {
   {"validate", cmd_validate},
   {"poses", cmd_poses},
   {"convert", cmd_convert},
+  {"compare", cmd_compare},
   {"rules", cmd_rules},
+  {"diff", cmd_diff},
   {NULL, NULL}
 };
 

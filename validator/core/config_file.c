@@ -1,7 +1,483 @@
-/* config.c - PLACEHOLDER: YAML configuration loading is being written (see issue 2). */
-#include <string.h>
-
+/* config_file.c - load the YAML configuration file with libyaml.
+ *
+ * The file is parsed into a libyaml document so every node keeps its mark; each mistake becomes
+ * one MDL-CFG-* diagnostic at the line:column of the offending node, and loading goes on so one
+ * run reports every mistake in the file. */
 #include "config_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "diag.h"
+
+/* A configuration is a handful of lines; the cap bounds what a hostile file can make us allocate. */
+#define CONFIG_MAX_BYTES (1024 * 1024)
+/* libyaml's scanner is quadratic in flow nesting, so depth is checked first (a configuration
+ * needs 2 levels); lists are capped so duplicate checks and policy building stay cheap. */
+#define CONFIG_MAX_DEPTH 16
+#define CONFIG_MAX_ENTRIES 1024
+#define ACTUAL_MAX 80
+
+static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
+                                               "max-per-rule", "fail-on", "profile", "strict"};
+#define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
+static const char config_keys[] =
+  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict";
+
+struct config_ctx {
+  struct mdl_config *c;
+  yaml_document_t *doc;
+  const unsigned char *text;
+  size_t size;
+  mdl_diag_fn on_diag;
+  void *user;
+  int errors;
+};
+
+/* Copy s for a message: bounded, one line, no control characters. */
+static void actual_copy(char *out, size_t cap, const char *s)
+{
+  size_t n = 0, len = strlen(s);
+  for (size_t i = 0; i < len && n + 1 < cap; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    out[n++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+  }
+  out[n] = 0;
+  if (len >= cap && cap > 4)
+    memcpy(out + cap - 4, "...", 4);
+}
+
+static void report(struct config_ctx *x, enum rule_index rule, unsigned line, unsigned column,
+                   const char *path, const char *actual, const char *expected)
+{
+  const mdl_rule *r = mdl_rule_at((size_t)rule);
+  char act[ACTUAL_MAX + 1];
+  char message[512];
+  mdl_diag d;
+
+  actual_copy(act, sizeof act, actual ? actual : "");
+  if (!expected)
+    expected = "";
+  if (!path)
+    path = "";
+  diag_render(message, sizeof message, r->message, act, expected, path);
+  memset(&d, 0, sizeof d);
+  d.rule = r;
+  d.severity = r->severity;
+  d.message = message;
+  d.offset = -1;
+  d.line = line;
+  d.column = column;
+  d.path = path;
+  d.actual = act;
+  d.expected = expected;
+  if (r->severity <= MDL_ERROR)
+    x->errors++;
+  if (x->on_diag)
+    x->on_diag(&d, x->user);
+}
+
+static void report_at(struct config_ctx *x, enum rule_index rule, const yaml_node_t *n,
+                      const char *path, const char *actual, const char *expected)
+{
+  report(x, rule, (unsigned)n->start_mark.line + 1, (unsigned)n->start_mark.column + 1, path, actual,
+         expected);
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+  switch (n->type) {
+  case YAML_SEQUENCE_NODE: return "a list";
+  case YAML_MAPPING_NODE: return "a mapping";
+  default: return "nothing";
+  }
+}
+
+static const char *scalar_text(const yaml_node_t *n)
+{
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* What a node is, for a message: the scalar itself (quoted when it was quoted, so "5" reads as
+ * the string it is), or its kind. */
+static const char *node_text(const yaml_node_t *n, char *buf, size_t cap)
+{
+  const char *s = scalar_text(n);
+  if (!s)
+    return node_kind(n);
+  if (n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+    return *s ? s : "null";
+  snprintf(buf, cap, "\"%.*s\"", ACTUAL_MAX, s);
+  return buf;
+}
+
+static int scalar_is_plain(const yaml_node_t *n)
+{
+  return n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+/* A non-negative decimal integer written as a plain scalar (a quoted "10" is a string). */
+static int parse_count(const yaml_node_t *n, unsigned long *out)
+{
+  const char *s = scalar_text(n);
+  unsigned long v = 0;
+  if (!s || !scalar_is_plain(n) || !*s)
+    return -1;
+  if (*s == '+')
+    s++;
+  if (!*s)
+    return -1;
+  for (; *s; s++) {
+    unsigned d;
+    if (!isdigit((unsigned char)*s))
+      return -1;
+    d = (unsigned)(*s - '0');
+    if (v > (~0UL - d) / 10)
+      return -1;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int parse_bool(const yaml_node_t *n, int *out)
+{
+  static const char *const yes[] = {"true", "True", "TRUE"};
+  static const char *const no[] = {"false", "False", "FALSE"};
+  const char *s = scalar_text(n);
+  if (!s || !scalar_is_plain(n))
+    return -1;
+  for (size_t i = 0; i < 3; i++) {
+    if (!strcmp(s, yes[i])) {
+      *out = 1;
+      return 0;
+    }
+    if (!strcmp(s, no[i])) {
+      *out = 0;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+static int profile_ok(const char *s)
+{
+  size_t n = strlen(s);
+  if (n == 0 || n >= sizeof ((struct mdl_config *)0)->profile)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
+      return 0;
+  return 1;
+}
+
+static mdl_policy *policy_of(struct config_ctx *x)
+{
+  if (!x->c->policy)
+    x->c->policy = mdl_policy_new();
+  if (!x->c->policy)
+    abort(); /* out of memory while reading a few lines of configuration */
+  return x->c->policy;
+}
+
+static int too_many(struct config_ctx *x, const yaml_node_t *n, const char *key, ptrdiff_t count)
+{
+  char what[48];
+  if (count <= CONFIG_MAX_ENTRIES)
+    return 0;
+  snprintf(what, sizeof what, "%td entries", count);
+  report_at(x, RULE_CORE_CONFIG_BAD_VALUE, n, key, what, "at most 1024 entries");
+  return 1;
+}
+
+/* ignore: / only: a list of rule patterns. */
+static void load_patterns(struct config_ctx *x, const char *key, const yaml_node_t *value, int only)
+{
+  char path[64], tb[ACTUAL_MAX + 3];
+  int i = 0;
+  if (value->type != YAML_SEQUENCE_NODE) {
+    report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+              "a list of rule patterns, e.g. [IQM-JNT-002, IQM-VA-*]");
+    return;
+  }
+  if (too_many(x, value, key, value->data.sequence.items.top - value->data.sequence.items.start))
+    return;
+  for (yaml_node_item_t *it = value->data.sequence.items.start;
+       it < value->data.sequence.items.top; it++, i++) {
+    const yaml_node_t *item = yaml_document_get_node(x->doc, *it);
+    const char *pattern = scalar_text(item);
+    int rc;
+    snprintf(path, sizeof path, "%s[%d]", key, i);
+    if (!item)
+      continue;
+    if (!pattern || !*pattern) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, item, path, node_text(item, tb, sizeof tb),
+                "a rule id, a prefix ending in *, or a format name");
+      continue;
+    }
+    rc = only ? mdl_policy_only(policy_of(x), pattern) : mdl_policy_ignore(policy_of(x), pattern);
+    if (rc < 0)
+      report_at(x, RULE_CORE_CONFIG_UNKNOWN_RULE, item, path, pattern, NULL);
+  }
+}
+
+/* Duplicate keys make a mapping ill-formed YAML (YAML 1.2, 3.2.1.1). Return 1 when reported. */
+static int duplicate_key(struct config_ctx *x, const yaml_node_t *map, const yaml_node_pair_t *pair)
+{
+  const char *k = scalar_text(yaml_document_get_node(x->doc, pair->key));
+  if (!k)
+    return 0;
+  for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < pair; p++) {
+    const char *other = scalar_text(yaml_document_get_node(x->doc, p->key));
+    if (other && !strcmp(other, k)) {
+      char what[ACTUAL_MAX + 32];
+      snprintf(what, sizeof what, "duplicate key '%.*s'", ACTUAL_MAX, k);
+      report_at(x, RULE_CORE_CONFIG_SYNTAX, yaml_document_get_node(x->doc, pair->key), k, what, NULL);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* severity: a mapping pattern -> severity name. */
+static void load_severity(struct config_ctx *x, const yaml_node_t *value)
+{
+  char path[128], tb[ACTUAL_MAX + 3];
+  if (value->type != YAML_MAPPING_NODE) {
+    report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, "severity", node_text(value, tb, sizeof tb),
+              "a mapping of rule pattern to severity, e.g. {IQM-VA-005: error}");
+    return;
+  }
+  if (too_many(x, value, "severity", value->data.mapping.pairs.top - value->data.mapping.pairs.start))
+    return;
+  for (yaml_node_pair_t *p = value->data.mapping.pairs.start; p < value->data.mapping.pairs.top; p++) {
+    const yaml_node_t *k = yaml_document_get_node(x->doc, p->key);
+    const yaml_node_t *v = yaml_document_get_node(x->doc, p->value);
+    const char *pattern = scalar_text(k);
+    const char *sevname = scalar_text(v);
+    mdl_severity sev;
+    if (!k || !v)
+      continue;
+    if (duplicate_key(x, value, p))
+      continue;
+    if (!pattern || !*pattern) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, k, "severity", node_text(k, tb, sizeof tb),
+                "a rule id, a prefix ending in *, or a format name as key");
+      continue;
+    }
+    snprintf(path, sizeof path, "severity.%.100s", pattern);
+    sev = sevname ? mdl_severity_parse(sevname) : MDL_SEVERITY_COUNT;
+    if (sev == MDL_SEVERITY_COUNT) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, v, path, node_text(v, tb, sizeof tb),
+                "one of fatal, error, warning, info, hint");
+      continue;
+    }
+    if (mdl_policy_override(policy_of(x), pattern, sev) < 0)
+      report_at(x, RULE_CORE_CONFIG_UNKNOWN_RULE, k, path, pattern, NULL);
+  }
+}
+
+static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *value)
+{
+  struct mdl_config *c = x->c;
+  char tb[ACTUAL_MAX + 3];
+  unsigned long n;
+  int b;
+
+  if (!strcmp(key, "ignore") || !strcmp(key, "only")) {
+    load_patterns(x, key, value, key[0] == 'o');
+  } else if (!strcmp(key, "severity")) {
+    load_severity(x, value);
+  } else if (!strcmp(key, "max-issues") || !strcmp(key, "max-per-rule")) {
+    if (parse_count(value, &n) < 0) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "a non-negative whole number");
+      return;
+    }
+    if (!strcmp(key, "max-issues"))
+      c->max_issues = n;
+    else
+      c->max_per_rule = n;
+  } else if (!strcmp(key, "fail-on")) {
+    const char *s = scalar_text(value);
+    mdl_severity sev = s ? mdl_severity_parse(s) : MDL_SEVERITY_COUNT;
+    if (sev == MDL_SEVERITY_COUNT) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "one of fatal, error, warning, info, hint");
+      return;
+    }
+    c->fail_on = (int)sev;
+  } else if (!strcmp(key, "profile")) {
+    const char *s = scalar_text(value);
+    if (!s || !profile_ok(s)) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "a profile name of letters, digits, '-' or '_' (at most 31)");
+      return;
+    }
+    strcpy(c->profile, s);
+  } else if (!strcmp(key, "strict")) {
+    if (parse_bool(value, &b) < 0) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "true or false");
+      return;
+    }
+    c->strict = b;
+  } else {
+    /* the caller checked the key against the list; unreachable */
+  }
+}
+
+/* Index of key in config_key_names, or -1. */
+static int key_index(const char *key)
+{
+  for (size_t i = 0; i < CONFIG_KEY_COUNT; i++)
+    if (!strcmp(config_key_names[i], key))
+      return (int)i;
+  return -1;
+}
+
+static void load_root(struct config_ctx *x, const yaml_node_t *root)
+{
+  char tb[ACTUAL_MAX + 3];
+  unsigned seen = 0; /* bit i: config_key_names[i] already given */
+  if (root->type == YAML_SCALAR_NODE && scalar_is_plain(root) && !root->data.scalar.value[0])
+    return; /* an explicit empty document ("---") configures nothing */
+  if (root->type != YAML_MAPPING_NODE) {
+    char what[ACTUAL_MAX + 48];
+    snprintf(what, sizeof what, "the top level is %s, not a mapping of keys",
+             root->type == YAML_SCALAR_NODE ? "a scalar" : node_kind(root));
+    report_at(x, RULE_CORE_CONFIG_SYNTAX, root, "", what, NULL);
+    return;
+  }
+  for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+    const yaml_node_t *k = yaml_document_get_node(x->doc, p->key);
+    const yaml_node_t *v = yaml_document_get_node(x->doc, p->value);
+    const char *key = scalar_text(k);
+    int i;
+    if (!k || !v)
+      continue;
+    i = key ? key_index(key) : -1;
+    if (i < 0) {
+      report_at(x, RULE_CORE_CONFIG_UNKNOWN_KEY, k, "", node_text(k, tb, sizeof tb), config_keys);
+      continue;
+    }
+    if (seen & (1u << i)) { /* ill-formed YAML (keys are unique, YAML 1.2 3.2.1.1) */
+      char what[64];
+      snprintf(what, sizeof what, "duplicate key '%s'", key);
+      report_at(x, RULE_CORE_CONFIG_SYNTAX, k, key, what, NULL);
+      continue;
+    }
+    seen |= 1u << i;
+    load_key(x, key, v);
+  }
+}
+
+/* libyaml gives reader errors (bad encoding) as a byte offset only: turn it into line:column. */
+static void offset_position(const unsigned char *text, size_t size, size_t offset, unsigned *line,
+                            unsigned *column)
+{
+  unsigned l = 1, col = 1;
+  if (offset > size)
+    offset = size;
+  for (size_t i = 0; i < offset; i++) {
+    if (text[i] == '\n') {
+      l++;
+      col = 1;
+    } else if ((text[i] & 0xc0) != 0x80) {
+      col++; /* count characters, not UTF-8 continuation bytes */
+    }
+  }
+  *line = l;
+  *column = col;
+}
+
+static void report_parser_error(struct config_ctx *x, const yaml_parser_t *parser)
+{
+  char what[256];
+  unsigned line, column;
+  const char *problem = parser->problem ? parser->problem : "cannot parse";
+  if (parser->error == YAML_READER_ERROR) {
+    offset_position(x->text, x->size, parser->problem_offset, &line, &column);
+    snprintf(what, sizeof what, "%s", problem);
+  } else if (parser->error == YAML_MEMORY_ERROR) {
+    line = column = 1;
+    snprintf(what, sizeof what, "out of memory");
+  } else {
+    line = (unsigned)parser->problem_mark.line + 1;
+    column = (unsigned)parser->problem_mark.column + 1;
+    if (parser->context)
+      snprintf(what, sizeof what, "%s %s", problem, parser->context);
+    else
+      snprintf(what, sizeof what, "%s", problem);
+  }
+  report(x, RULE_CORE_CONFIG_SYNTAX, line, column, "", what, NULL);
+}
+
+/* First pass over the events: refuse nesting deeper than CONFIG_MAX_DEPTH before libyaml's
+ * loader meets it. Return 1 when reported; syntax errors are left to the loader to report. */
+static int depth_exceeded(struct config_ctx *x)
+{
+  yaml_parser_t parser;
+  yaml_event_t ev;
+  int depth = 0, found = 0;
+  if (!yaml_parser_initialize(&parser))
+    return 0;
+  yaml_parser_set_input_string(&parser, x->text, x->size);
+  while (yaml_parser_parse(&parser, &ev)) {
+    yaml_event_type_t type = ev.type;
+    if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+      if (++depth > CONFIG_MAX_DEPTH) {
+        char what[64];
+        snprintf(what, sizeof what, "nesting deeper than %d levels", CONFIG_MAX_DEPTH);
+        report(x, RULE_CORE_CONFIG_SYNTAX, (unsigned)ev.start_mark.line + 1,
+               (unsigned)ev.start_mark.column + 1, "", what, NULL);
+        found = 1;
+      }
+    } else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+      depth--;
+    }
+    yaml_event_delete(&ev);
+    if (found || type == YAML_STREAM_END_EVENT)
+      break;
+  }
+  yaml_parser_delete(&parser);
+  return found;
+}
+
+/* Read the whole file once; NULL with errno set when it cannot be read. */
+static unsigned char *file_slurp(const char *path, size_t *size, int *too_big)
+{
+  FILE *f = fopen(path, "rb");
+  unsigned char *buf;
+  size_t n;
+  int err;
+  *too_big = 0;
+  if (!f)
+    return NULL;
+  buf = malloc(CONFIG_MAX_BYTES + 1);
+  if (!buf) {
+    fclose(f);
+    errno = ENOMEM;
+    return NULL;
+  }
+  n = fread(buf, 1, CONFIG_MAX_BYTES + 1, f);
+  if (ferror(f)) {
+    err = errno ? errno : EIO;
+    fclose(f);
+    free(buf);
+    errno = err;
+    return NULL;
+  }
+  fclose(f);
+  if (n > CONFIG_MAX_BYTES)
+    *too_big = 1;
+  *size = n;
+  return buf;
+}
 
 void config_init(struct mdl_config *c)
 {
@@ -16,8 +492,74 @@ void config_free(struct mdl_config *c)
   c->policy = NULL;
 }
 
+int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,
+                       void *user)
+{
+  struct config_ctx x;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  int documents = 0;
+
+  memset(&x, 0, sizeof x);
+  x.c = c;
+  x.text = data;
+  x.size = size;
+  x.on_diag = on_diag;
+  x.user = user;
+  if (depth_exceeded(&x))
+    return x.errors;
+  if (!yaml_parser_initialize(&parser)) {
+    report(&x, RULE_CORE_CONFIG_SYNTAX, 1, 1, "", "out of memory", NULL);
+    return x.errors;
+  }
+  yaml_parser_set_input_string(&parser, x.text, size);
+  for (;;) {
+    yaml_node_t *root;
+    if (!yaml_parser_load(&parser, &doc)) {
+      report_parser_error(&x, &parser);
+      break;
+    }
+    root = yaml_document_get_root_node(&doc);
+    if (!root) { /* end of the stream */
+      yaml_document_delete(&doc);
+      break;
+    }
+    if (documents++ == 0) {
+      x.doc = &doc;
+      load_root(&x, root);
+      x.doc = NULL;
+    } else {
+      report(&x, RULE_CORE_CONFIG_SYNTAX, (unsigned)doc.start_mark.line + 1,
+             (unsigned)doc.start_mark.column + 1, "",
+             "a second YAML document; the configuration is one document", NULL);
+      yaml_document_delete(&doc);
+      break;
+    }
+    yaml_document_delete(&doc);
+  }
+  yaml_parser_delete(&parser);
+  return x.errors;
+}
+
 int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, void *user)
 {
-  (void)c; (void)path; (void)on_diag; (void)user;
-  return -1;
+  size_t size = 0;
+  int too_big, errors;
+  unsigned char *text = file_slurp(path, &size, &too_big);
+  if (!text)
+    return -1;
+  if (too_big) {
+    struct config_ctx x;
+    char what[64];
+    memset(&x, 0, sizeof x);
+    x.on_diag = on_diag;
+    x.user = user;
+    snprintf(what, sizeof what, "the file is larger than %d bytes", CONFIG_MAX_BYTES);
+    report(&x, RULE_CORE_CONFIG_SYNTAX, 1, 1, "", what, NULL);
+    free(text);
+    return x.errors;
+  }
+  errors = config_load_buffer(c, text, size, on_diag, user);
+  free(text);
+  return errors;
 }

@@ -3,6 +3,8 @@
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
 
+#include <stddef.h>
+
 #include "mdlcheck.h"
 
 struct mdl_config {
@@ -20,5 +22,8 @@ void config_free(struct mdl_config *c);
  * line and column in the file. Return the number of error diagnostics (0: usable), or -1 when
  * the file cannot be read. */
 int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, void *user);
+/* The same over a caller's bytes (the file is read once by config_load; tests use this). */
+int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,
+                       void *user);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+__attribute__((format(printf, 2, 0)))
 static void vpath(char *out, const char *fmt, va_list ap)
 {
   out[0] = 0;

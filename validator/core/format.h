@@ -39,6 +39,8 @@ struct mdl_format {
 extern const struct mdl_format *const mdl_format_table[];
 
 const struct mdl_format *format_find(const char *name);
+/* The format whose extension the name ends with, or NULL. */
+const struct mdl_format *format_by_extension(const char *name);
 /* Best match by content, then by the name's extension; NULL when nothing matches. */
 const struct mdl_format *format_detect(const unsigned char *data, size_t size, const char *name_hint);
 

@@ -42,6 +42,15 @@ static int has_suffix_ci(const char *s, const char *suffix)
   return 1;
 }
 
+const struct mdl_format *format_by_extension(const char *name)
+{
+  for (size_t i = 0; mdl_format_table[i]; i++)
+    for (const char *const *e = mdl_format_table[i]->extensions; e && *e; e++)
+      if (has_suffix_ci(name, *e))
+        return mdl_format_table[i];
+  return NULL;
+}
+
 const struct mdl_format *format_detect(const unsigned char *data, size_t size, const char *name_hint)
 {
   const struct mdl_format *best = NULL;
@@ -56,10 +65,9 @@ const struct mdl_format *format_detect(const unsigned char *data, size_t size, c
   if (best && best_score >= 50)
     return best;
   if (name_hint) {
-    for (size_t i = 0; mdl_format_table[i]; i++)
-      for (const char *const *e = mdl_format_table[i]->extensions; e && *e; e++)
-        if (has_suffix_ci(name_hint, *e))
-          return mdl_format_table[i];
+    const struct mdl_format *by_name = format_by_extension(name_hint);
+    if (by_name)
+      return by_name;
   }
   return best;
 }

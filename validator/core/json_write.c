@@ -41,6 +41,8 @@ static void container_open(struct json_writer *w, char c)
   fputc(c, w->out);
   if (w->depth + 1 < JSON_MAX_DEPTH)
     w->depth++;
+  else
+    w->misuse = 1;
   w->count[w->depth] = 0;
 }
 
@@ -49,6 +51,8 @@ static void container_close(struct json_writer *w, char c)
   int had = w->count[w->depth];
   if (w->depth > 0)
     w->depth--;
+  else
+    w->misuse = 1;
   if (had)
     indent(w);
   fputc(c, w->out);
@@ -59,10 +63,50 @@ void json_object_end(struct json_writer *w) { container_close(w, '}'); }
 void json_array_begin(struct json_writer *w) { container_open(w, '['); }
 void json_array_end(struct json_writer *w) { container_close(w, ']'); }
 
+/* Length of the well-formed UTF-8 sequence starting at p (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF), or 0 when ill-formed. p[0] >= 0x80. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+  size_t len;
+  unsigned lo = 0x80, hi = 0xbf;
+  if (p[0] >= 0xc2 && p[0] <= 0xdf)
+    len = 2;
+  else if (p[0] >= 0xe0 && p[0] <= 0xef)
+    len = 3;
+  else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+    len = 4;
+  else
+    return 0;
+  if (p[0] == 0xe0)
+    lo = 0xa0;
+  else if (p[0] == 0xed)
+    hi = 0x9f;
+  else if (p[0] == 0xf0)
+    lo = 0x90;
+  else if (p[0] == 0xf4)
+    hi = 0x8f;
+  if (p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t i = 2; i < len; i++) /* a NUL stops here too: it is not a continuation byte */
+    if (p[i] < 0x80 || p[i] > 0xbf)
+      return 0;
+  return len;
+}
+
 static void put_string(FILE *out, const char *s)
 {
   fputc('"', out);
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (*p >= 0x80) {
+      size_t len = utf8_sequence(p);
+      if (len) {
+        fwrite(p, 1, len, out);
+        p += len - 1;
+      } else {
+        fputs("\\ufffd", out); /* one replacement per ill-formed byte */
+      }
+      continue;
+    }
     switch (*p) {
     case '"': fputs("\\\"", out); break;
     case '\\': fputs("\\\\", out); break;
@@ -133,9 +177,10 @@ void json_null(struct json_writer *w)
   fputs("null", w->out);
 }
 
-void json_end(struct json_writer *w)
+int json_end(struct json_writer *w)
 {
   fputc('\n', w->out);
+  return w->misuse || w->depth != 0 || ferror(w->out) ? -1 : 0;
 }
 
 void json_kv_string(struct json_writer *w, const char *key, const char *s) { json_key(w, key); json_string(w, s); }

@@ -100,6 +100,8 @@ struct model {
   uint32_t comment_size;
 
   uint32_t flags;                   /* format header flags, kept for byte-exact round trips */
+  void *format_data;                /* decoder-private data a writer may use (in the arena), or NULL */
+  const char *format_data_owner;    /* name of the format that set format_data (writers check it) */
 };
 
 void model_init(struct model *m);

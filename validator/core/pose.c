@@ -70,3 +70,66 @@ void mat4_mul(double o[16], const double a[16], const double b[16])
                      a[i * 4 + 2] * b[2 * 4 + j] + a[i * 4 + 3] * b[3 * 4 + j];
   memcpy(o, r, sizeof r);
 }
+
+double trs_channel(const struct trs *p, unsigned c)
+{
+  if (c < 3)
+    return p->t[c];
+  if (c < 7)
+    return p->r[c - 3];
+  return c < TRS_CHANNELS ? p->s[c - 7] : 0;
+}
+
+void trs_set_channel(struct trs *p, unsigned c, double v)
+{
+  if (c < 3)
+    p->t[c] = v;
+  else if (c < 7)
+    p->r[c - 3] = v;
+  else if (c < TRS_CHANNELS)
+    p->s[c - 7] = v;
+}
+
+double quant_bound(double offset, double scale)
+{
+  /* half a step, plus float rounding of offset, scale and the decode sum (iqm-notes 3.4);
+   * a negative scale (legal, if odd) steps downwards by as much */
+  double b;
+  scale = fabs(scale);
+  b = 0.5 * scale + 1.5 * ldexp(1.0, -23) * (fabs(offset) + 65535.0 * scale);
+  if (scale == 0)
+    b += 1e-10;
+  return b;
+}
+
+int strip_compare(const struct model *a, const struct model *b, struct strip_error *err)
+{
+  memset(err, 0, sizeof *err);
+  if (a->num_frames != b->num_frames || a->num_poses != b->num_poses)
+    return -1;
+  if (a->num_frames == 0 || a->num_poses == 0)
+    return 0;
+  if (!a->frames || !b->frames || !b->channels)
+    return -1;
+  for (uint32_t f = 0; f < a->num_frames; f++) {
+    for (uint32_t p = 0; p < a->num_poses; p++) {
+      const struct trs *x = model_frame(a, f, p), *y = model_frame(b, f, p);
+      const struct model_channels *ch = &b->channels[p];
+      for (unsigned c = 0; c < TRS_CHANNELS; c++) {
+        double d = fabs(trs_channel(x, c) - trs_channel(y, c));
+        double scale = (ch->mask >> c) & 1 ? ch->scale[c] : 0;
+        double bound = quant_bound(ch->offset[c], scale);
+        double ratio = isnan(d) ? INFINITY : d / bound;
+        if (ratio > err->ratio) {
+          err->ratio = ratio;
+          err->abs_error = d;
+          err->bound = bound;
+          err->frame = f;
+          err->pose = p;
+          err->channel = c;
+        }
+      }
+    }
+  }
+  return 0;
+}

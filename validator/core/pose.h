@@ -1,4 +1,5 @@
-/* pose.h - pose math in double precision: quaternions, TRS, 4x4 matrices. */
+/* pose.h - pose math in double precision: quaternions, TRS, 4x4 matrices, and the channel view
+ * (Tx Ty Tz Qx Qy Qz Qw Sx Sy Sz) that quantizing formats store. */
 #ifndef MDL_POSE_H
 #define MDL_POSE_H
 
@@ -12,5 +13,29 @@ void quat_mul(double out[4], const double a[4], const double b[4]);
 void trs_to_matrix(const struct trs *p, double m[16]);
 void mat4_mul(double out[16], const double a[16], const double b[16]);
 void trs_identity(struct trs *p);
+
+/* The ten channels of a transform, numbered as IQM's pose channels. */
+#define TRS_CHANNELS 10
+double trs_channel(const struct trs *p, unsigned c);
+void trs_set_channel(struct trs *p, unsigned c, double v);
+
+/* Largest distance between a source value and its decoding from a channel quantized like the
+ * IQM reference compiler (offset = min, scale = range / 65535 in float, samples rounded half up,
+ * decoded as offset + sample * scale): 0.5*scale + 1.5*2^-23*(|offset| + 65535*scale).
+ * A constant channel (scale 0) adds the compiler's 1e-10 range threshold. */
+double quant_bound(double offset, double scale);
+
+/* Where two frame strips differ most, relative to the bound of the decoded copy's channels. */
+struct strip_error {
+  double ratio;     /* max |a - b| / bound over every frame, pose and channel (0 when equal) */
+  double abs_error; /* |a - b| at that place */
+  double bound;     /* the bound there */
+  uint32_t frame, pose;
+  unsigned channel;
+};
+
+/* Compare the frames of a source model a with those of b, decoded from a quantized copy that
+ * carries channels. Return 0, or -1 when the strips differ in shape or b has no channels. */
+int strip_compare(const struct model *a, const struct model *b, struct strip_error *err);
 
 #endif

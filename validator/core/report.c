@@ -79,10 +79,31 @@ void report_collect(const mdl_diag *d, void *user)
   m->actual = dup_or_empty(d->actual);
   m->expected = dup_or_empty(d->expected);
   m->folded = d->folded;
+  m->baselined = 0;
+  m->seq = f->nmsgs - 1;
+}
+
+/* Position order: text line/column, else byte offset; unlocated and fold summaries last.
+ * Ties keep emission order (the index is the last key), so the sort is stable. */
+static int msg_order(const void *pa, const void *pb)
+{
+  const struct report_msg *a = pa, *b = pb;
+  unsigned long long ka = a->line ? a->line : a->offset >= 0 ? (unsigned long long)a->offset : ~0ull;
+  unsigned long long kb = b->line ? b->line : b->offset >= 0 ? (unsigned long long)b->offset : ~0ull;
+  if (!!a->folded != !!b->folded)
+    return a->folded ? 1 : -1;
+  if (ka != kb)
+    return ka < kb ? -1 : 1;
+  if (a->column != b->column)
+    return a->column < b->column ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 void report_set_result(struct report_file *f, const mdl_result *res)
 {
+  if (f->nmsgs > 1) /* msgs is NULL when there are none, and qsort must not see NULL */
+    if (f->nmsgs > 1)
+    qsort(f->msgs, f->nmsgs, sizeof *f->msgs, msg_order);
   f->format = res->format ? res->format : "unknown";
   memcpy(f->version, res->version, sizeof f->version);
   memcpy(f->counts, res->counts, sizeof f->counts);

@@ -14,6 +14,8 @@ struct report_msg {
   unsigned line, column; /* 0 when none */
   char *path, *actual, *expected;
   unsigned long folded;
+  int baselined;         /* accepted by --baseline: shown, but not counted */
+  size_t seq;            /* emission order, to keep the position sort stable */
 };
 
 struct report_file {
@@ -31,6 +33,7 @@ struct report {
   struct report_file *files;
   size_t nfiles, capfiles;
   mdl_severity fail_on;  /* a file is invalid when it has a diagnostic at or above this */
+  size_t skipped;        /* files in walked directories that have no model extension */
 };
 
 void report_init(struct report *r);
@@ -39,7 +42,8 @@ void report_free(struct report *r);
 struct report_file *report_add_file(struct report *r, const char *path);
 /* An mdl_diag_fn: user is the struct report_file to append to. */
 void report_collect(const mdl_diag *diag, void *user);
-/* Copy the validation result (format, version, counts, truncation) into the file entry. */
+/* Copy the validation result (format, version, counts, truncation) into the file entry and
+ * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
 /* 1 when the file is invalid under r->fail_on (or could not be read). */
 int report_file_invalid(const struct report *r, const struct report_file *f);
@@ -48,5 +52,9 @@ int report_file_invalid(const struct report *r, const struct report_file *f);
 void report_write_text(FILE *out, const struct report *r, int quiet);
 void report_write_json(FILE *out, const struct report *r);
 void report_write_sarif(FILE *out, const struct report *r);
+/* GitHub Actions workflow commands (annotations). */
+void report_write_github(FILE *out, const struct report *r);
+/* The end-of-batch summary (text). */
+void report_write_summary(FILE *out, const struct report *r);
 
 #endif

@@ -1,4 +1,5 @@
-/* report_json.c - the JSON report; its schema is spec/report.schema.json. */
+/* report_json.c - the JSON report. Its schema, spec/report.schema.json, closes every object:
+ * a key added here must be added (and described) there, or tests/cli/schemas.sh fails. */
 #include "json_write.h"
 #include "report.h"
 
@@ -22,12 +23,13 @@ static void write_msg(struct json_writer *w, const struct report_msg *m)
     json_kv_string(w, "expected", m->expected);
   if (m->folded)
     json_kv_uint(w, "folded", m->folded);
+  if (m->baselined)
+    json_kv_bool(w, "baselined", 1);
   json_object_end(w);
 }
 
 void report_write_json(FILE *out, const struct report *r)
 {
-  static const char *const sev[MDL_SEVERITY_COUNT] = {"fatal", "error", "warning", "info", "hint"};
   struct json_writer w;
   json_init(&w, out, 1);
   json_object_begin(&w);
@@ -36,7 +38,7 @@ void report_write_json(FILE *out, const struct report *r)
   json_kv_string(&w, "name", "mdlcheck");
   json_kv_string(&w, "version", MDL_VERSION_STRING);
   json_object_end(&w);
-  json_kv_string(&w, "fail_on", sev[r->fail_on]);
+  json_kv_string(&w, "fail_on", mdl_severity_name(r->fail_on));
   json_key(&w, "files");
   json_array_begin(&w);
   for (size_t i = 0; i < r->nfiles; i++) {
@@ -49,7 +51,7 @@ void report_write_json(FILE *out, const struct report *r)
     json_key(&w, "counts");
     json_object_begin(&w);
     for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
-      json_kv_uint(&w, sev[s], f->counts[s]);
+      json_kv_uint(&w, mdl_severity_name((mdl_severity)s), f->counts[s]);
     json_object_end(&w);
     json_kv_bool(&w, "truncated", f->truncated);
     json_key(&w, "messages");

@@ -40,6 +40,8 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
       fprintf(out, "%s[%s]: %s", mdl_severity_name(m->severity), m->rule->id, m->message);
       if (m->path[0])
         fprintf(out, " [%s]", m->path);
+      if (m->baselined)
+        fputs(" (baselined)", out);
       fputc('\n', out);
     }
     if (quiet)

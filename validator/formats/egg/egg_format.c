@@ -1,24 +1,232 @@
-/* egg_format.c - PLACEHOLDER registration: the egg checker is being written. Until then a
- * recognised file gets MDL-FMT-003 (an error), never a silent pass. */
+/* egg_format.c - Panda3D egg registration: content detection, the decode pipeline (inflate,
+ * parse, checks, animation tables into the model) and profile-aware diagnostics. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "format.h"
+#include "egg.h"
 
 static const char *const egg_extensions[] = {".egg", ".egg.pz", ".pz", NULL};
 
+/* Rules that make Panda3D's EggData::read() fail (notes §3.2). Under --profile=panda these
+ * stay errors; every other error is a spec-only rule and becomes a warning there. */
+static const enum rule_index panda_rejects[] = {
+  RULE_EGG_SYNTAX, RULE_EGG_ARITY, RULE_EGG_NOT_A_NUMBER, RULE_EGG_VALUE_ORDER,
+  RULE_EGG_PLACEMENT, RULE_EGG_UNKNOWN_KEYWORD, RULE_EGG_UNUSED_KEYWORD, RULE_EGG_GLUED_KEYWORD,
+  RULE_EGG_BYTE_ORDER_MARK, RULE_EGG_NESTING_DEPTH, RULE_EGG_UNEXPECTED_EOF,
+  RULE_EGG_STRAY_BRACE, RULE_EGG_UNTERMINATED_QUOTE, RULE_EGG_UNCLOSED_COMMENT,
+  RULE_EGG_NAME_REQUIRED, RULE_EGG_STRING_REQUIRED, RULE_EGG_LEGACY_FILE_WORD,
+  RULE_EGG_VERTEX_INDEX_NEGATIVE, RULE_EGG_TWO_POOLS, RULE_EGG_COMPONENT_NOT_COMPOSITE,
+  RULE_EGG_COMPONENT_RANGE, RULE_EGG_UNKNOWN_TEXTURE, RULE_EGG_UNKNOWN_MATERIAL,
+  RULE_EGG_UNKNOWN_GROUP, RULE_EGG_REF_OUTSIDE_INSTANCE, RULE_EGG_TEXTURE_SCALE,
+  RULE_EGG_NUM_VIEWS, RULE_EGG_UNDEFINED_POOL, RULE_EGG_UNDEFINED_VERTEX,
+  RULE_EGG_ZLIB,
+};
+
+static int is_panda_reject(enum rule_index rule)
+{
+  for (size_t i = 0; i < sizeof panda_rejects / sizeof panda_rejects[0]; i++)
+    if (panda_rejects[i] == rule)
+      return 1;
+  return 0;
+}
+
+void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
+              const char *expected, const char *fmt, ...)
+{
+  char actual[256];
+  struct mdl_loc loc;
+  va_list ap;
+  actual[0] = 0;
+  if (fmt) {
+    va_start(ap, fmt);
+    vsnprintf(actual, sizeof actual, fmt, ap);
+    va_end(ap);
+  }
+  loc = line ? loc_text(line, col, NULL) : loc_none();
+  if (doc->panda) {
+    const mdl_rule *r = mdl_rule_at((size_t)rule);
+    /* Panda3D stops at its first syntax error: nothing after it is ever reported */
+    if (doc->syntax_failed &&
+        (!line || line > doc->fail_line || (line == doc->fail_line && col > doc->fail_col)))
+      return;
+    if (r->severity <= MDL_ERROR && !is_panda_reject(rule)) {
+      char msg[512];
+      diag_render(msg, sizeof msg, r->message, actual, expected ? expected : "", "");
+      diag_emit(doc->ctx->diag, RULE_EGG_SPEC_ONLY, &loc, r->id, "%s", msg);
+      return;
+    }
+  }
+  diag_emit(doc->ctx->diag, rule, &loc, expected, "%s", actual);
+}
+
+int egg_name_eq(const char *a, size_t alen, const char *b)
+{
+  size_t blen = strlen(b);
+  if (alen != blen)
+    return 0;
+  for (size_t i = 0; i < alen; i++) {
+    unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+    if (x >= 'A' && x <= 'Z')
+      x = (unsigned char)(x + 32);
+    if (y >= 'A' && y <= 'Z')
+      y = (unsigned char)(y + 32);
+    if (x == '-')
+      x = '_';
+    if (y == '-')
+      y = '_';
+    if (x != y)
+      return 0;
+  }
+  return 1;
+}
+
+int egg_node_name_is(const struct egg_node *n, const char *s)
+{
+  return n->name && n->name_len == strlen(s) && !memcmp(n->name, s, n->name_len);
+}
+
+struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root)
+{
+  if (n->first)
+    return n->first;
+  while (n && n != root) {
+    if (n->next)
+      return n->next;
+    n = n->parent;
+  }
+  return NULL;
+}
+
+void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user)
+{
+  struct egg_node *n = root->first;
+  while (n) {
+    fn(n, 0, user);
+    if (n->first) {
+      n = n->first;
+      continue;
+    }
+    for (;;) {
+      fn(n, 1, user);
+      if (n->next) {
+        n = n->next;
+        break;
+      }
+      n = n->parent;
+      if (!n || n == root) {
+        n = NULL;
+        break;
+      }
+    }
+  }
+}
+
+int64_t egg_value_int(const struct egg_value *v)
+{
+  if (v->type == V_ULONG)
+    return v->ul > INT64_MAX ? INT64_MAX : (int64_t)v->ul;
+  if (!(v->d == v->d) || v->d <= -9.2e18)
+    return INT64_MIN;
+  if (v->d >= 9.2e18)
+    return INT64_MAX;
+  return (int64_t)v->d;
+}
+
+int egg_value_is_number(const struct egg_value *v)
+{
+  return v->type == V_NUMBER || v->type == V_ULONG;
+}
+
+const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name)
+{
+  const struct egg_node *found = NULL;
+  for (const struct egg_node *c = n->first; c; c = c->next)
+    if (c->spec == S_SCALAR && c->name && egg_name_eq(c->name, c->name_len, name))
+      found = c; /* the later one wins */
+  return found;
+}
+
+/* Text egg: optional whitespace and comments, then a `<Keyword>`. */
+static int detect_text(const unsigned char *d, size_t n)
+{
+  size_t i = 0;
+  if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
+    i = 3; /* recognised, so the byte order mark can be reported (EGG-LEX-004) */
+  for (;;) {
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n'))
+      i++;
+    if (i + 1 < n && d[i] == '/' && d[i + 1] == '/') {
+      while (i < n && d[i] != '\n' && d[i] != '\r')
+        i++;
+      continue;
+    }
+    if (i + 2 < n && d[i] == '/' && d[i + 1] == '*' &&
+        (d[i + 2] == ' ' || d[i + 2] == '\t' || d[i + 2] == '\n' || d[i + 2] == '\r')) {
+      i += 2;
+      while (i + 1 < n && !(d[i] == '*' && d[i + 1] == '/'))
+        i++;
+      if (i + 1 >= n)
+        return 0;
+      i += 2;
+      continue;
+    }
+    break;
+  }
+  if (i < n && d[i] == '<') {
+    size_t j = i + 1;
+    while (j < n && j - i < 24 && d[j] != '>')
+      j++;
+    if (j < n && d[j] == '>' && egg_kw_lookup((const char *)d + i, j - i + 1))
+      return 90;
+    return 40;
+  }
+  return 0;
+}
+
 static int egg_detect(const unsigned char *data, size_t size)
 {
-  (void)data; (void)size; return 0;
+  if (egg_pz_is_zlib(data, size))
+    return 60; /* a zlib stream: egg is the only zlib-wrapped format we know */
+  return detect_text(data, size);
 }
 
 static int egg_decode(struct decode_ctx *ctx, struct model *m)
 {
-  struct mdl_loc loc = loc_bin(0, NULL);
-  (void)m;
-  diag_emit(ctx->diag, RULE_CORE_FORMAT_NOT_CHECKED, &loc, NULL, "%s", "egg");
-  return -1;
+  struct egg_doc *doc = arena_calloc(&m->arena, 1, sizeof *doc);
+  struct egg_private *priv = arena_calloc(&m->arena, 1, sizeof *priv);
+  const unsigned char *data;
+  size_t size = ctx->in.size;
+  if (!doc || !priv)
+    return -1;
+  doc->ctx = ctx;
+  doc->arena = &m->arena;
+  doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
+  data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
+  if (egg_pz_is_zlib(data, size)) {
+    data = egg_pz_inflate(doc, data, size, &size);
+    if (!data)
+      return -1;
+    snprintf(ctx->version, sizeof ctx->version, "%s", "pz");
+  }
+  if (egg_parse(doc, data, size) < 0) {
+    struct mdl_loc loc = loc_none();
+    diag_emit(ctx->diag, RULE_CORE_READ_FAILED, &loc, NULL, "%s", "out of memory while parsing the egg text");
+    return -1;
+  }
+  egg_check_refs(doc);
+  egg_check_vertices(doc);
+  egg_check_scalars(doc);
+  egg_check_nurbs(doc);
+  egg_check_anim(doc);
+  priv->magic = EGG_PRIVATE_MAGIC;
+  priv->root = doc->root;
+  m->format_data = priv;
+  m->format_data_owner = "egg";
+  egg_anim_decode(doc, m);
+  return 0;
 }
 
 const struct mdl_format egg_format = {
-  "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, NULL
+  "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write
 };

@@ -1,4 +1,16 @@
 # IQM (Inter-Quake Model), versions 1 and 2.
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/iqm.yaml
 validator_libmdlcheck_a_SOURCES += \
-  validator/formats/iqm/iqm_format.c
+  validator/formats/iqm/iqm.h \
+  validator/formats/iqm/iqm_format.c \
+  validator/formats/iqm/iqm_header.c \
+  validator/formats/iqm/iqm_sections.c \
+  validator/formats/iqm/iqm_layout.c \
+  validator/formats/iqm/iqm_text.c \
+  validator/formats/iqm/iqm_vertex.c \
+  validator/formats/iqm/iqm_mesh.c \
+  validator/formats/iqm/iqm_skeleton.c \
+  validator/formats/iqm/iqm_anim.c \
+  validator/formats/iqm/iqm_extra.c \
+  validator/formats/iqm/iqm_write.c \
+  validator/formats/iqm/iqm_write.h

@@ -1,3 +1,21 @@
-# CaRpg QMSH (binary)
+# CaRpg QMSH (binary), versions 12-22: checker, writer, keyframe poses.
+RULE_CATALOGUE += $(top_srcdir)/spec/rules/qmsh.yaml
 validator_libmdlcheck_a_SOURCES += \
-  validator/formats/qmsh/qmsh_format.c
+  validator/formats/qmsh/qmsh.h \
+  validator/formats/qmsh/qmsh_format.c \
+  validator/formats/qmsh/qmsh_header.c \
+  validator/formats/qmsh/qmsh_mesh.c \
+  validator/formats/qmsh/qmsh_bones.c \
+  validator/formats/qmsh/qmsh_anim.c \
+  validator/formats/qmsh/qmsh_points.c \
+  validator/formats/qmsh/qmsh_model.c \
+  validator/formats/qmsh/qmsh_convert.c \
+  validator/formats/qmsh/qmsh_write.c
+
+# Tests: the writer against the corpus bases and damaged inputs; the real samples.
+check_PROGRAMS += tests/qmsh/test_qmsh_write
+tests_qmsh_test_qmsh_write_SOURCES = tests/qmsh/test_qmsh_write.c
+tests_qmsh_test_qmsh_write_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/formats/qmsh
+tests_qmsh_test_qmsh_write_LDADD = $(MDL_LIBS)
+TESTS += tests/qmsh/test_qmsh_write tests/samples/qmsh.test
+EXTRA_DIST += tests/samples/qmsh.test tests/corpus-tools/make_qmsh_bases.py

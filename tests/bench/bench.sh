@@ -1,0 +1,273 @@
+#!/bin/sh
+# bench.sh - `make bench`: time mdlcheck on a large generated file of every format against the
+# floor for reading it (map + sum for all; tokenize, and tokenize + strtod, for text formats),
+# check linearity (a half-size file), batch throughput (10,000 small files with -j 2), compare
+# with the baseline file and write the report.
+#
+# Environment (set by tests/bench/local.mk): MDLCHECK, BENCH_GEN, BENCH_BASELINE, BENCH_RUN,
+# BENCH_TEXT, BENCH_DATA (directory for generated files, reused when present), BENCH_REPORT
+# (markdown report), BENCH_BASELINE_JSON (results to compare against; written when missing or
+# when BENCH_SAVE=1), BENCH_RUNS (timed runs per program, at least 5; medians are reported),
+# BENCH_FORMATS (default: all), BENCH_BATCH (number of small files, default 10000).
+set -eu
+: "${MDLCHECK:=./validator/mdlcheck}" "${BENCH_GEN:=./tests/bench/bench_gen}"
+: "${BENCH_BASELINE:=./tests/bench/bench_baseline}" "${BENCH_RUN:=./tests/bench/bench_run}"
+: "${BENCH_TEXT:=./tests/bench/bench_text}" "${BENCH_DATA:=./bench-data}"
+: "${BENCH_REPORT:=./reports/bench.md}" "${BENCH_BASELINE_JSON:=./reports/bench-baseline.json}"
+: "${BENCH_RUNS:=5}" "${BENCH_FORMATS:=iqm iqe egg qmsh x42}" "${BENCH_BATCH:=10000}"
+: "${BENCH_SAVE:=0}"
+[ "$BENCH_RUNS" -ge 5 ] || BENCH_RUNS=5
+mkdir -p "$BENCH_DATA"
+# absolute paths: the batch run works inside its directory
+abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
+MDLCHECK=$(abs "$MDLCHECK") BENCH_RUN=$(abs "$BENCH_RUN") BENCH_DATA=$(abs "$BENCH_DATA")
+tab="$BENCH_DATA/results.txt" # one "key value" per line: the numbers of this run
+: >"$tab"
+
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+put() { echo "$1 $2" >>"$tab"; }
+get() { sed -n "s/^$1 //p" "$tab" | head -n 1; }
+
+# gen FMT UNITS FILE: generate once; a file of the current generator is kept between runs
+gen() {
+  if [ -s "$3" ]; then
+    echo "bench: reusing $3"
+  else
+    echo "bench: generating $3 (once)"
+    "$BENCH_GEN" "$1" "$3" "$2"
+  fi
+}
+
+# measure CMD...: BENCH_RUNS timed runs after one warm-up (page cache); prints
+# "median_cpu_seconds median_rss_kib median_wall_seconds all_cpu_seconds". CPU time (user +
+# system of the child) is the measure: wall time on a loaded shared machine is mostly waiting.
+measure() {
+  "$BENCH_RUN" "$@" >/dev/null
+  i=0
+  : >"$BENCH_DATA/runs.txt"
+  while [ "$i" -lt "$BENCH_RUNS" ]; do
+    "$BENCH_RUN" "$@" >>"$BENCH_DATA/runs.txt"
+    i=$((i + 1))
+  done
+  mid=$(( (BENCH_RUNS + 1) / 2 ))
+  t=$(sort -n -k4,4 "$BENCH_DATA/runs.txt" | sed -n "${mid}p" | cut -d' ' -f4)
+  r=$(sort -n -k2,2 "$BENCH_DATA/runs.txt" | sed -n "${mid}p" | cut -d' ' -f2)
+  w=$(sort -n -k1,1 "$BENCH_DATA/runs.txt" | sed -n "${mid}p" | cut -d' ' -f1)
+  all=$(cut -d' ' -f4 "$BENCH_DATA/runs.txt" | tr '\n' ' ')
+  echo "$t $r $w $all"
+}
+
+# verdict FILE: "valid (exit 0); counts ..." - the timing is of a full validation of a valid file
+verdict() {
+  set +e
+  "$MDLCHECK" -q "$1" >"$BENCH_DATA/verdict.txt" 2>&1
+  st=$?
+  set -e
+  c=$("$MDLCHECK" --format=json "$1" 2>/dev/null | tr -d ' \n' |
+    sed -n 's/.*"counts":{\([^}]*\)}.*/\1/p' | tr -d '"' | sed 's/,/, /g')
+  ids=$("$MDLCHECK" "$1" 2>/dev/null | grep -o '\(error\|warning\|fatal\)\[[A-Za-z0-9-]*\]' |
+    sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')
+  [ -z "$ids" ] || c="$c ($ids)"
+  case $st in
+    0) v="valid (exit 0)" ;;
+    1) v="INVALID (exit 1)" ;;
+    *) v="mdlcheck failed (exit $st)" ;;
+  esac
+  [ "$st" -eq 0 ] || head -n 20 "$BENCH_DATA/verdict.txt" >&2
+  echo "$v; counts: ${c:-?}"
+}
+
+for fmt in $BENCH_FORMATS; do
+  file="$BENCH_DATA/bench.$fmt"
+  half="$BENCH_DATA/bench-half.$fmt"
+  gen "$fmt" 2 "$file"
+  gen "$fmt" 1 "$half"
+  bytes=$(wc -c <"$file" | tr -d ' ')
+  put "$fmt.bytes" "$bytes"
+  put "$fmt.half_bytes" "$(wc -c <"$half" | tr -d ' ')"
+  v=$(verdict "$file")
+  put "$fmt.verdict" "$v"
+  echo "bench: $fmt: $v"
+
+  set -- $(measure "$MDLCHECK" -q "$file")
+  put "$fmt.mdlcheck_s" "$1"; put "$fmt.mdlcheck_rss" "$2"; put "$fmt.mdlcheck_wall" "$3"
+  shift 3; put "$fmt.mdlcheck_all" "$*"
+  set -- $(measure "$BENCH_BASELINE" "$file")
+  put "$fmt.sum_s" "$1"; put "$fmt.sum_rss" "$2"; shift 3; put "$fmt.sum_all" "$*"
+  case $fmt in
+    iqe | egg)
+      set -- $(measure "$BENCH_TEXT" tokens "$file")
+      put "$fmt.tok_s" "$1"; shift 3; put "$fmt.tok_all" "$*"
+      set -- $(measure "$BENCH_TEXT" strtod "$file")
+      put "$fmt.strtod_s" "$1"; shift 3; put "$fmt.strtod_all" "$*"
+      ;;
+  esac
+  set -- $(measure "$MDLCHECK" -q "$half")
+  put "$fmt.half_s" "$1"; shift 3; put "$fmt.half_all" "$*"
+  echo "bench: $fmt: mdlcheck $(get "$fmt.mdlcheck_s") s, map+sum $(get "$fmt.sum_s") s," \
+    "half-size file $(get "$fmt.half_s") s"
+done
+
+# Batch: BENCH_BATCH small files of every format, validated in one -j 2 run.
+batch="$BENCH_DATA/batch"
+if [ ! -f "$batch/.done-$BENCH_BATCH" ]; then
+  echo "bench: generating $BENCH_BATCH small files in $batch (once)"
+  rm -rf "$batch"
+  mkdir -p "$batch"
+  "$BENCH_GEN" batch "$batch" "$BENCH_BATCH"
+  : >"$batch/.done-$BENCH_BATCH"
+fi
+bv=$(cd "$batch" && { "$MDLCHECK" -q -j 2 ./* >"$BENCH_DATA/verdict.txt" 2>&1; echo $?; })
+[ "$bv" -eq 0 ] || head -n 20 "$BENCH_DATA/verdict.txt" >&2
+set -- $(cd "$batch" && measure "$MDLCHECK" -q -j 2 ./*)
+put batch.s "$1"; put batch.rss "$2"; put batch.wall "$3"; shift 3; put batch.all "$*"
+put batch.exit "$bv"
+echo "bench: batch: $BENCH_BATCH files in $(get batch.s) s (exit $bv)"
+
+# ---- report ---------------------------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+[ -n "$cpu" ] || cpu=$(uname -p)
+date=$(date -u '+%Y-%m-%d %H:%M UTC')
+version=$("$MDLCHECK" --version 2>/dev/null || echo "mdlcheck ?")
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)
+
+# old KEY: the value in the baseline file, or empty
+old() {
+  [ -f "$BENCH_BASELINE_JSON" ] || return 0
+  sed -n "s/^ *\"$1\": *\([0-9.e+-]*\),*$/\1/p" "$BENCH_BASELINE_JSON" | head -n 1
+}
+# change KEY NEW: "+12.3%" against the baseline file, or "new"
+change() {
+  o=$(old "$1")
+  if [ -z "$o" ]; then echo "new"; else calc "%+.1f%%" "($2 - $o) / $o * 100"; fi
+}
+
+md="$BENCH_DATA/report.md"
+{
+  echo "# mdlcheck benchmark"
+  echo
+  echo "Generated by \`make bench\` (tests/bench/bench.sh) on $date."
+  echo
+  echo "| machine | |"
+  echo "|---|---|"
+  echo "| uname | $(uname -srvm) |"
+  echo "| CPU | $cpu |"
+  echo "| nproc | $(nproc 2>/dev/null || echo ?) |"
+  echo "| load average at the end | $load |"
+  echo "| tool | $version |"
+  echo
+  echo "Each program ran once to warm the page cache, then $BENCH_RUNS times; medians below. Times"
+  echo "are **CPU seconds** (user + system of the child, tests/bench/bench_run): this machine is"
+  echo "shared with other builds, and wall time there mostly measures the wait for a core (the"
+  echo "median wall time of mdlcheck is listed too). Peak RSS is the child's \`ru_maxrss\`."
+  echo "*map+sum* (bench_baseline) maps"
+  echo "the file and sums it as 8-byte words; *tokens* (bench_text) splits a text file into tokens;"
+  echo "*tok+strtod* also converts every numeric token with \`strtod\`. Inputs come from"
+  echo "\`tests/bench/bench_gen\` (fixed seed) and are cached in bench-data/."
+  echo
+  echo "## Per format"
+  echo
+  echo "| format | MB | mdlcheck CPU s | MB/s | wall s | peak RSS MiB | RSS target MiB | map+sum s | ratio to map+sum | tokens s | tok+strtod s | ratio to tok+strtod | target met | vs baseline file |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >"$md"
+for fmt in $BENCH_FORMATS; do
+  bytes=$(get "$fmt.bytes"); t=$(get "$fmt.mdlcheck_s"); s=$(get "$fmt.sum_s")
+  rss=$(get "$fmt.mdlcheck_rss")
+  mb=$(calc "%.1f" "$bytes / 1e6"); mbs=$(calc "%.0f" "$bytes / 1e6 / $t")
+  rmib=$(calc "%.1f" "$rss / 1024"); ratio=$(calc "%.1f" "$t / $s")
+  case $fmt in
+    iqe | egg)
+      tok=$(get "$fmt.tok_s"); sd=$(get "$fmt.strtod_s")
+      rt=$(calc "%.2f" "$t / $sd")
+      rlim=$(calc "%.1f" "3 * $bytes / 1048576")
+      met=$(awk "BEGIN { print ($t < $sd ? \"time yes\" : \"time NO\") \", \" ($rss / 1024 <= $rlim ? \"RSS yes\" : \"RSS NO\") }")
+      ;;
+    *)
+      tok="-"; sd="-"; rt="-"
+      rlim=$(calc "%.1f" "$bytes / 1048576 + 32")
+      met=$(awk "BEGIN { print ($t <= 10 * $s ? \"time yes\" : \"time NO\") \", \" ($rss / 1024 <= $rlim ? \"RSS yes\" : \"RSS NO\") }")
+      ;;
+  esac
+  echo "| $fmt | $mb | $t | $mbs | $(get "$fmt.mdlcheck_wall") | $rmib | $rlim | $s | $ratio | $tok | $sd | $rt | $met | $(change "$fmt.mdlcheck_s" "$t") |" >>"$md"
+done
+{
+  echo
+  echo "Targets: binary (iqm, qmsh, x42) ≤ 10 × map+sum and RSS ≤ file + 32 MiB; text (iqe, egg)"
+  echo "faster than tok+strtod and RSS ≤ 3 × file. *vs baseline file* is the change of the median"
+  echo "mdlcheck CPU time against reports/bench-baseline.json (negative is faster). CPU times on"
+  echo "this shared machine still move by up to ±30 % between runs with the load of other jobs."
+  echo
+  echo "## Linearity"
+  echo
+  echo "| format | half-size MB | half-size s | full MB | full s | size ratio | time ratio | ≤ 2.2 × |"
+  echo "|---|---|---|---|---|---|---|---|"
+} >>"$md"
+for fmt in $BENCH_FORMATS; do
+  hb=$(get "$fmt.half_bytes"); fb=$(get "$fmt.bytes"); ht=$(get "$fmt.half_s"); ft=$(get "$fmt.mdlcheck_s")
+  sr=$(calc "%.2f" "$fb / $hb"); tr=$(calc "%.2f" "$ft / $ht")
+  ok=$(awk "BEGIN { print ($ft / $ht <= 1.1 * $fb / $hb ? \"yes\" : \"NO\") }")
+  echo "| $fmt | $(calc "%.1f" "$hb / 1e6") | $ht | $(calc "%.1f" "$fb / 1e6") | $ft | $sr | $tr | $ok |" >>"$md"
+done
+bt=$(get batch.s)
+{
+  echo
+  echo "## Batch"
+  echo
+  echo "$BENCH_BATCH small files (every format in turn, \`bench_gen batch\`), one \`mdlcheck -q -j 2\`"
+  echo "run: **$(calc "%.0f" "$BENCH_BATCH / $bt") files per CPU second** (median $bt CPU s, wall"
+  echo "$(get batch.wall) s: $(calc "%.0f" "$BENCH_BATCH / $(get batch.wall)") files/s of wall time; peak RSS"
+  echo "$(calc "%.1f" "$(get batch.rss) / 1024") MiB, exit $(get batch.exit); CPU time against the baseline"
+  echo "file: $(change batch.s "$bt"))."
+  echo
+  echo "## Verdicts on the inputs"
+  echo
+  for fmt in $BENCH_FORMATS; do
+    echo "- $fmt: $(get "$fmt.bytes") bytes: $(get "$fmt.verdict")"
+  done
+  echo
+  echo "## Raw times (s)"
+  echo
+  for fmt in $BENCH_FORMATS; do
+    echo "- $fmt: mdlcheck $(get "$fmt.mdlcheck_all"); map+sum $(get "$fmt.sum_all");" \
+      "half $(get "$fmt.half_all")$( [ -z "$(get "$fmt.tok_all")" ] ||
+        echo "; tokens $(get "$fmt.tok_all"); tok+strtod $(get "$fmt.strtod_all")")"
+  done
+  echo "- batch: $(get batch.all)"
+} >>"$md"
+
+# The analysis below the marker in the report is written by hand and kept across runs.
+mkdir -p "$(dirname "$BENCH_REPORT")"
+marker='<!-- analysis: kept by bench.sh -->'
+if [ -f "$BENCH_REPORT" ] && grep -q "^$marker" "$BENCH_REPORT"; then
+  { echo; sed -n "/^$marker/,\$p" "$BENCH_REPORT"; } >>"$md"
+fi
+cp "$md" "$BENCH_REPORT"
+
+# Baseline file: flat JSON, one number per line (read back by old() above).
+json="$BENCH_DATA/baseline.json"
+{
+  echo "{"
+  echo "  \"date\": \"$date\","
+  for fmt in $BENCH_FORMATS; do
+    for k in bytes mdlcheck_s mdlcheck_rss mdlcheck_wall sum_s half_s tok_s strtod_s; do
+      v=$(get "$fmt.$k")
+      [ -z "$v" ] || echo "  \"$fmt.$k\": $v,"
+    done
+  done
+  echo "  \"batch.files\": $BENCH_BATCH,"
+  echo "  \"batch.s\": $bt"
+  echo "}"
+} >"$json"
+
+echo
+sed -n '/^## Per format/,/^Targets/p' "$md" | grep '^|' | cut -d'|' -f2,4,5,7,10,13,14,15 | column -t -s'|' 2>/dev/null ||
+  sed -n '/^## Per format/,/^Targets/p' "$md"
+sed -n '/^## Linearity/,/^## Batch/p' "$md" | grep '^|' | cut -d'|' -f2,8,9
+echo "batch: $(calc "%.0f" "$BENCH_BATCH / $bt") files per CPU second (time against the baseline file: $(change batch.s "$bt"))"
+if [ ! -f "$BENCH_BASELINE_JSON" ] || [ "$BENCH_SAVE" = 1 ]; then
+  cp "$json" "$BENCH_BASELINE_JSON"
+  echo "bench: baseline written to $BENCH_BASELINE_JSON"
+else
+  echo "bench: compared with $BENCH_BASELINE_JSON (make bench BENCH_SAVE=1 to replace it)"
+fi
+echo "bench: report written to $BENCH_REPORT"

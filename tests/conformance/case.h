@@ -1,0 +1,105 @@
+/* case.h - one conformance case (corpus/README.md) as the runner holds it after parsing.
+ *
+ * Every element keeps the line it came from so a mistake in a case file is reported as
+ * file:line, like a compiler error. Strings point into the loaded YAML document. */
+#ifndef CASE_H
+#define CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "mdlcheck.h"
+
+enum patch_kind {
+  PATCH_U8, PATCH_U16, PATCH_U32, PATCH_I32, PATCH_F32, PATCH_F64, PATCH_HEX,
+  PATCH_TRUNCATE, PATCH_APPEND
+};
+
+struct case_patch {
+  enum patch_kind kind;
+  int line;
+  uint64_t at;        /* write position (write kinds) */
+  int value_is_size;  /* integer value `size`: the data's length when the patch applies */
+  int64_t ival;       /* integer kinds; truncate length */
+  double fval;        /* f32, f64 */
+  unsigned char *bytes; /* hex, append */
+  size_t nbytes;
+};
+
+enum input_kind { INPUT_NONE, INPUT_FILE, INPUT_BASE, INPUT_TEXT, INPUT_HEX };
+
+struct case_expect {
+  int line;
+  const char *id;
+  const mdl_rule *rule; /* NULL when the id is not catalogued (the case then fails) */
+  int has_severity, has_offset, has_line, has_column, has_count;
+  mdl_severity severity;
+  long long offset;
+  unsigned long lineno, column, count;
+  const char *path; /* NULL: not checked */
+  unsigned long matched;
+};
+
+/* One expected decoded transform. frame < 0: the base (bind) pose of the joint. */
+struct case_pose {
+  int line;
+  long long frame;
+  const char *anim; /* frame counts from this animation's first frame, or NULL */
+  uint32_t joint;
+  int has[3];       /* t, r, s given */
+  double t[3], r[4], s[3];
+};
+
+enum others_mode { OTHERS_NONE, OTHERS_ERRORS, OTHERS_ANY };
+
+struct conf_case {
+  const char *file; /* the case file as given */
+  char *dir;        /* its folder, for relative input paths */
+  yaml_document_t doc;
+  int doc_loaded;
+  int errors;       /* mistakes found in the case file itself */
+
+  const char *description;
+  enum input_kind input;
+  int input_line;
+  const char *input_path; /* file, base: relative to dir */
+  const char *input_text; /* text, hex */
+  size_t input_text_len;
+  struct case_patch *patches;
+  size_t npatches;
+  const char *name;
+
+  const char *assume_format, *profile;
+  int strict;
+
+  struct case_expect *expects;
+  size_t nexpects;
+  enum others_mode others;
+  int verdict; /* -1: not checked, 0: valid, 1: invalid */
+
+  int has_poses, poses_line;
+  int tol_bound;  /* tolerance: "bound" */
+  double tol;
+  struct case_pose *poses;
+  size_t nposes;
+
+  int roundtrip, roundtrip_line;
+};
+
+/* Report a mistake in the case file (file:line: message) and count it. */
+void case_error(struct conf_case *c, int line, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+
+/* Load and check the case file. Return 0 when it was read (mistakes, YAML syntax included,
+ * are counted in c->errors), -1 when it could not be opened. */
+int case_load(struct conf_case *c, const char *file);
+void case_free(struct conf_case *c);
+
+/* Build the input bytes (file, base + patches, text, hex). Return 0, or -1 after case_error. */
+int case_build_input(struct conf_case *c, unsigned char **data, size_t *size);
+
+/* Parse hex digits (blanks between bytes allowed). Return 0, or -1 on a bad digit or odd count. */
+int hex_decode(const char *s, unsigned char **out, size_t *n);
+
+#endif

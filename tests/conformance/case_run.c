@@ -1,0 +1,143 @@
+/* case_run.c - run one conformance case (corpus/README.md) against the library.
+ *
+ * usage: case_run CASE.yaml                 run the case: exit 0 pass, 1 fail, 99 hard error
+ *        case_run --dump-input CASE.yaml    print the input the case builds, as hex
+ *        case_run --expected-ids CASE...    print "ID<TAB>CASE" for every expect entry
+ *        case_run --rules                   print "ID<TAB>FORMAT" for every catalogued rule
+ *
+ * It is the LOG_COMPILER of the *.yaml tests: each case is one test in `make check`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "case_check.h"
+
+static int usage(void)
+{
+  fprintf(stderr, "usage: case_run CASE.yaml | --dump-input CASE.yaml | --expected-ids CASE... | "
+                  "--rules\n");
+  return 99;
+}
+
+static int list_rules(void)
+{
+  for (size_t i = 0; i < mdl_rule_count(); i++) {
+    const mdl_rule *r = mdl_rule_at(i);
+    printf("%s\t%s\n", r->id, r->format);
+  }
+  return 0;
+}
+
+static int expected_ids(int argc, char **argv)
+{
+  int status = 0;
+  for (int i = 0; i < argc; i++) {
+    struct conf_case c;
+    if (case_load(&c, argv[i]) < 0) {
+      status = 1;
+    } else {
+      for (size_t k = 0; k < c.nexpects; k++)
+        printf("%s\t%s\n", c.expects[k].id, argv[i]);
+    }
+    case_free(&c);
+  }
+  return status;
+}
+
+static int dump_input(const char *file)
+{
+  struct conf_case c;
+  unsigned char *data;
+  size_t size;
+  int status = 1;
+  if (case_load(&c, file) == 0 && c.errors == 0 && case_build_input(&c, &data, &size) == 0) {
+    for (size_t i = 0; i < size; i++)
+      printf("%02x", data[i]);
+    printf("\n");
+    free(data);
+    status = 0;
+  }
+  case_free(&c);
+  return status;
+}
+
+static int run_case(const char *file)
+{
+  struct conf_case c;
+  unsigned char *data = NULL;
+  size_t size = 0;
+  struct seen_list seen = {NULL, 0};
+  struct pipeline_run run;
+  mdl_options opts;
+  const char *hint;
+  unsigned failed;
+
+  if (case_load(&c, file) < 0) {
+    case_free(&c);
+    return 99;
+  }
+  if (c.errors) {
+    fprintf(stderr, "%s: FAIL: %d mistake%s in the case file\n", file, c.errors,
+            c.errors == 1 ? "" : "s");
+    case_free(&c);
+    return 1;
+  }
+  printf("%s: %s\n", file, c.description);
+  if (case_build_input(&c, &data, &size) < 0) {
+    fprintf(stderr, "%s: FAIL: the input could not be built\n", file);
+    case_free(&c);
+    return 1;
+  }
+
+  mdl_options_init(&opts);
+  opts.assume_format = c.assume_format;
+  opts.profile = c.profile;
+  opts.strict = c.strict;
+  opts.max_issues = 0;
+  opts.max_per_rule = 0; /* every occurrence is seen: counts are exact */
+  opts.on_diag = seen_collect;
+  opts.user = &seen;
+  hint = c.name ? c.name : c.input_path;
+
+  if (pipeline_decode(data, size, hint, &opts, c.has_poses || c.roundtrip, &run) != MDL_OK) {
+    fprintf(stderr, "%s: internal error in the pipeline\n", file);
+    pipeline_release(&run);
+    free(data);
+    seen_free(&seen);
+    case_free(&c);
+    return 99;
+  }
+
+  failed = check_expectations(&c, &seen, &run.result);
+  failed += check_poses(&c, &run);
+  failed += check_roundtrip(&c, &run, &opts, hint);
+
+  if (failed) {
+    fprintf(stderr, "%s: FAIL (%u check%s failed; format %s, %zu input bytes)\n", file, failed,
+            failed == 1 ? "" : "s", run.result.format, size);
+    seen_print(&seen, "diagnostics seen");
+  } else {
+    printf("%s: PASS (format %s, %zu diagnostic%s)\n", file, run.result.format, seen.count,
+           seen.count == 1 ? "" : "s");
+  }
+  pipeline_release(&run);
+  free(data);
+  seen_free(&seen);
+  case_free(&c);
+  return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+  setvbuf(stdout, NULL, _IOLBF, 0); /* keep stdout and stderr in order in the test log */
+  if (argc == 2 && !strcmp(argv[1], "--rules"))
+    return list_rules();
+  if (argc >= 2 && !strcmp(argv[1], "--expected-ids"))
+    return expected_ids(argc - 2, argv + 2);
+  if (argc == 3 && !strcmp(argv[1], "--dump-input"))
+    return dump_input(argv[2]);
+  if (argc != 2 || argv[1][0] == '-')
+    return usage();
+  return run_case(argv[1]);
+}

@@ -1,0 +1,44 @@
+/* report_read.h - a JSON report (spec/report.schema.json) read back: the input of baselines
+ * (--baseline) and of `mdlcheck diff`. Rule ids are kept as text, so a report written by another
+ * version of mdlcheck, naming rules this build does not know, still reads. */
+#ifndef MDL_REPORT_READ_H
+#define MDL_REPORT_READ_H
+
+#include <stddef.h>
+
+#include "mdlcheck.h"
+
+struct saved_msg {
+  char *id;
+  mdl_severity severity;
+  char *message;
+  long long offset;      /* -1 when none */
+  unsigned line, column; /* 0 when none */
+  char *path;            /* structural path, "" when none */
+  unsigned long folded;  /* > 0 on a fold summary */
+  int baselined;
+};
+
+struct saved_file {
+  char *path;            /* normalised by report_path_normalize */
+  char *format, *version;
+  int invalid;
+  struct saved_msg *msgs;
+  size_t nmsgs;
+};
+
+struct saved_report {
+  struct saved_file *files;
+  size_t nfiles;
+};
+
+/* Read the JSON report at `path` ("-": standard input). Return 0, or -1 with a one-line reason
+ * in err (the report is then empty and needs no free). */
+int saved_report_load(struct saved_report *r, const char *path, char *err, size_t errcap);
+void saved_report_free(struct saved_report *r);
+
+/* The file path as a matching key: leading "./" and repeated slashes removed, in place, so
+ * `mdlcheck dir` and `mdlcheck ./dir/` name a file alike. */
+void report_path_normalize(char *path);
+
+#endif

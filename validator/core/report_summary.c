@@ -1,0 +1,91 @@
+/* report_summary.c - the end-of-batch summary: files, verdicts, formats and versions, top rules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct tally {
+  const char *key;    /* rule id, or "format version" */
+  char label[48];
+  unsigned long files, invalid, hits;
+};
+
+static struct tally *tally_get(struct tally **t, size_t *n, size_t *cap, const char *label)
+{
+  for (size_t i = 0; i < *n; i++)
+    if (!strcmp((*t)[i].label, label))
+      return &(*t)[i];
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 16;
+    struct tally *p = realloc(*t, c * sizeof *p);
+    if (!p)
+      abort();
+    *t = p;
+    *cap = c;
+  }
+  memset(&(*t)[*n], 0, sizeof **t);
+  snprintf((*t)[*n].label, sizeof (*t)[*n].label, "%s", label);
+  return &(*t)[(*n)++];
+}
+
+static int by_hits(const void *a, const void *b)
+{
+  const struct tally *x = a, *y = b;
+  if (x->files != y->files)
+    return x->files < y->files ? 1 : -1;
+  return strcmp(x->label, y->label);
+}
+
+void report_write_summary(FILE *out, const struct report *r)
+{
+  struct tally *formats = NULL, *rules = NULL;
+  size_t nf = 0, cf = 0, nr = 0, cr = 0;
+  unsigned long valid = 0, invalid = 0, unreadable = 0;
+
+  for (size_t i = 0; i < r->nfiles; i++) {
+    const struct report_file *f = &r->files[i];
+    char label[48];
+    struct tally *t;
+    int bad = report_file_invalid(r, f);
+    if (f->io_failed)
+      unreadable++;
+    else if (bad)
+      invalid++;
+    else
+      valid++;
+    snprintf(label, sizeof label, "%s%s%s", f->format, f->version[0] ? " " : "", f->version);
+    t = tally_get(&formats, &nf, &cf, label);
+    t->files++;
+    t->invalid += bad;
+    for (size_t k = 0; k < f->nmsgs; k++) {
+      size_t before = nr;
+      if (f->msgs[k].baselined)
+        continue; /* accepted problems are not what a summary should point at */
+      int seen = 0;
+      t = tally_get(&rules, &nr, &cr, f->msgs[k].rule->id);
+      /* count each rule once per file */
+      for (size_t j = 0; j < k && !seen; j++)
+        seen = f->msgs[j].rule == f->msgs[k].rule;
+      if (!seen || nr > before)
+        t->files++;
+      t->hits += f->msgs[k].folded ? f->msgs[k].folded : 1;
+    }
+  }
+  fprintf(out, "summary: %zu files, %lu valid, %lu invalid, %lu unreadable", r->nfiles, valid,
+          invalid, unreadable);
+  if (r->skipped)
+    fprintf(out, "; %zu files in directories skipped (no model extension)", r->skipped);
+  fputc('\n', out);
+  qsort(formats, nf, sizeof *formats, by_hits);
+  for (size_t i = 0; i < nf; i++)
+    fprintf(out, "  %-12s %lu files, %lu invalid\n", formats[i].label, formats[i].files, formats[i].invalid);
+  qsort(rules, nr, sizeof *rules, by_hits);
+  if (nr)
+    fputs("  top rules:", out);
+  for (size_t i = 0; i < nr && i < 10; i++)
+    fprintf(out, "%s %s (%lu files, %lu hits)", i ? "," : "", rules[i].label, rules[i].files, rules[i].hits);
+  if (nr)
+    fputc('\n', out);
+  free(formats);
+  free(rules);
+}

@@ -1,0 +1,235 @@
+/* egg.h - Panda3D egg: tokens, the parsed tree, the grammar table and the checks over it.
+ *
+ * The lexer follows Panda3D's flex rules byte for byte (notes §1); the parser builds a generic
+ * tree `<Kw> [name] { values children }` and the grammar table (egg_grammar.c) says, per
+ * parent context and keyword, what a legal entry looks like. Checks run over the finished tree. */
+#ifndef MDL_EGG_H
+#define MDL_EGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "format.h"
+
+#define EGG_MAX_TOKEN 65536u  /* longest token accepted (bytes) */
+#define EGG_MAX_DEPTH 256u    /* deepest nesting of entries the parser follows */
+#define EGG_PANDA_DEPTH 200u  /* Panda3D's bison stack overflows at 200 nested groups */
+
+/* --- keywords: every spelling Panda3D's lexer knows (notes §1.4) ------------------------- */
+enum egg_kw {
+  KW_NONE = 0,
+  KW_ANIMPRELOAD, KW_AUX, KW_BFACE, KW_BILLBOARD, KW_BILLBOARDCENTER, KW_BINORMAL, KW_BUNDLE,
+  KW_SCALAR, KW_COLLIDE, KW_COMMENT, KW_COMPONENT, KW_COORDSYSTEM, KW_DART, KW_DNORMAL,
+  KW_DRGBA, KW_DUV, KW_DXYZ, KW_DCS, KW_DISTANCE, KW_FILE, KW_GROUP, KW_DEFAULTPOSE, KW_JOINT,
+  KW_KNOTS, KW_INSTANCE, KW_LINE, KW_LOOP, KW_MATERIAL, KW_MATRIX3, KW_MATRIX4, KW_MODEL,
+  KW_MREF, KW_NORMAL, KW_NURBSCURVE, KW_NURBSSURFACE, KW_OBJECTTYPE, KW_ORDER, KW_PATCH,
+  KW_POINTLIGHT, KW_POLYGON, KW_REF, KW_RGBA, KW_ROTATE, KW_ROTX, KW_ROTY, KW_ROTZ, KW_SANIM,
+  KW_SCALE, KW_SWITCH, KW_SWITCHCONDITION, KW_TABLE, KW_V, KW_TAG, KW_TANGENT, KW_TEXLIST,
+  KW_TEXTURE, KW_TRANSFORM, KW_TRANSLATE, KW_TREF, KW_TRIANGLEFAN, KW_TRIANGLESTRIP, KW_TRIM,
+  KW_UKNOTS, KW_UV, KW_VKNOTS, KW_VERTEX, KW_VERTEXPOOL, KW_VERTEXREF, KW_XFMANIM, KW_XFMSANIM,
+  /* lexed by Panda3D but used by no grammar rule: always a syntax error */
+  KW_BEZIERCURVE, KW_CLOSED, KW_CV, KW_DTREF, KW_DYNAMICVERTEXPOOL, KW_INCLUDE, KW_OUTTANGENT,
+  KW_SEQUENCE, KW_SHADING, KW_TLENGTHS, KW_TXT, KW_VERTEXANIM,
+  KW_COUNT
+};
+#define KW_FIRST_UNUSED KW_BEZIERCURVE
+
+/* Canonical spelling of a keyword, "<Group>". */
+const char *egg_kw_spelling(int kw);
+/* Keyword of a `<...>` spelling (case-insensitive), or KW_NONE. */
+int egg_kw_lookup(const char *s, size_t len);
+
+/* --- tokens --------------------------------------------------------------------------------- */
+enum egg_tok { T_EOF, T_LBRACE, T_RBRACE, T_KEYWORD, T_NUMBER, T_ULONG, T_QSTRING, T_WORD };
+
+#define TOKF_INF 1u       /* inf / 1.#inf spelling */
+#define TOKF_NANBITS 2u   /* nan0x... raw bits */
+#define TOKF_MULTILINE 4u /* quoted string spanning lines */
+#define TOKF_BOM 8u       /* bare word starting with a UTF-8 byte order mark */
+#define TOKF_CONTROL 16u  /* bare word holding a control byte */
+#define TOKF_GLUED 32u    /* bare word that starts with a keyword glued to more text */
+
+struct egg_token {
+  int type;
+  int kw;                /* T_KEYWORD */
+  const char *s;         /* the token's bytes (quoted: without the quotes) */
+  size_t len;
+  double num;            /* T_NUMBER, T_ULONG */
+  uint64_t ul;           /* T_ULONG */
+  unsigned line, col;
+  unsigned flags;
+};
+
+struct egg_doc;
+
+struct egg_lexer {
+  const unsigned char *data;
+  size_t size, pos;
+  unsigned line, col;
+  struct egg_doc *doc;
+};
+
+void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc);
+void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
+
+/* --- the tree ------------------------------------------------------------------------------- */
+enum egg_vtype { V_NUMBER, V_ULONG, V_QSTRING, V_WORD };
+
+struct egg_value {
+  double d;
+  uint64_t ul;
+  const char *s; /* strings only (arena copy) */
+  uint32_t len;
+  uint32_t line, col;
+  uint8_t type;
+  uint8_t flags; /* TOKF_INF, TOKF_NANBITS */
+};
+
+struct egg_node {
+  uint16_t spec;        /* index in egg_specs[] */
+  uint16_t kw;
+  uint32_t line, col;   /* of the keyword */
+  const char *name;     /* header name (arena copy), or NULL */
+  uint32_t name_len;
+  uint32_t name_line, name_col;
+  uint8_t name_quoted, name_numeric;
+  uint8_t bad;          /* a syntax error inside: its contents are incomplete */
+  uint8_t legacy_group; /* `group <File> ...` */
+  uint8_t dart;         /* cached character test: 0 unknown, 1 no, 2 yes */
+  struct egg_value *vals;
+  uint32_t nvals;
+  uint32_t close_line, close_col;
+  struct egg_node *parent, *first, *last, *next;
+  int64_t index;        /* <Vertex>: its number; <Component>: its number */
+};
+
+/* Shapes of the values inside an entry's braces. */
+enum egg_vals {
+  VALS_NONE,      /* no values */
+  VALS_REAL,      /* numbers; count in `counts` */
+  VALS_INT,       /* integers */
+  VALS_STRING,    /* any token (word, quoted, number) */
+  VALS_ONE,       /* <Scalar>: exactly one token of any kind */
+  VALS_INT_OR_WORD, /* <DCS>, <Dart> */
+  VALS_MORPH      /* <Dxyz> [name] { [name] x y z }: the name may open the body */
+};
+
+enum egg_name { NAME_NONE, NAME_OPT, NAME_REQ, NAME_INT_OPT, NAME_INT_REQ };
+
+/* Parent contexts: which children a body may hold. */
+enum egg_ctx {
+  C_LEAF, C_TOP, C_GROUP, C_TEXTURE, C_MATERIAL, C_VPOOL, C_VERTEX, C_UV, C_NORMAL, C_RGBA,
+  C_PRIM, C_COMPONENT, C_NURBS_S, C_NURBS_C, C_TRIM, C_LOOP, C_TRANSFORM, C_VREF_GROUP,
+  C_VREF_PRIM, C_SWITCHCOND, C_DISTANCE, C_TABLE, C_XFMS, C_SANIM, C_XFM, C_PRELOAD,
+  C_COUNT
+};
+
+/* The kinds of entry (one keyword may mean different kinds in different parents). */
+enum egg_spec {
+  S_ROOT, S_COORDSYS, S_COMMENT, S_TEXTURE, S_TEXTURE_INLINE, S_MATERIAL, S_FILE, S_VPOOL,
+  S_VERTEX, S_UV, S_AUX, S_NORMAL, S_RGBA, S_TANGENT, S_BINORMAL, S_DXYZ, S_DNORMAL, S_DRGBA,
+  S_DUV, S_GROUP, S_JOINT, S_INSTANCE, S_POLYGON, S_PATCH, S_TRIFAN, S_TRISTRIP, S_POINTLIGHT,
+  S_LINE, S_NURBS_S, S_NURBS_C, S_TABLE, S_BUNDLE, S_ANIMPRELOAD, S_SCALAR, S_BILLBOARD,
+  S_BILLBOARDCENTER, S_COLLIDE, S_DCS, S_DART, S_SWITCH, S_MODEL, S_TEXLIST, S_OBJECTTYPE,
+  S_TAG, S_TRANSFORM, S_DEFAULTPOSE, S_TRANSLATE, S_ROTATE, S_ROTX, S_ROTY, S_ROTZ, S_SCALE,
+  S_MATRIX3, S_MATRIX4, S_VREF_GROUP, S_VREF_PRIM, S_REF, S_SWITCHCOND, S_DISTANCE,
+  S_DIST_VERTEX, S_TREF, S_MREF, S_BFACE, S_COMPONENT, S_ORDER_C, S_ORDER_S, S_KNOTS, S_UKNOTS,
+  S_VKNOTS, S_TRIM, S_LOOP, S_SANIM, S_XFMANIM, S_XFMSANIM, S_V,
+  S_COUNT
+};
+
+struct egg_spec_info {
+  const char *what;      /* "<Vertex> in a <VertexPool>" */
+  uint8_t name;          /* enum egg_name */
+  uint8_t vals;          /* enum egg_vals */
+  uint32_t counts;       /* bit n: n values allowed; 0xffffffff: any number */
+  uint8_t body;          /* enum egg_ctx of the body */
+  uint8_t req_string;    /* 0 values: "String required." / "Name required." rather than arity */
+};
+#define COUNTS_ANY 0xffffffffu
+extern const struct egg_spec_info egg_specs[S_COUNT];
+
+/* The spec of keyword kw as a child of context ctx, or -1 when not allowed there. */
+int egg_grammar_child(int ctx, int kw);
+/* The contexts (bitmask) where keyword kw may appear, for messages. */
+const char *egg_grammar_where(int kw);
+
+/* --- document ------------------------------------------------------------------------------- */
+struct egg_doc {
+  struct decode_ctx *ctx;
+  struct arena *arena;
+  struct egg_node *root;
+  int panda;              /* --profile=panda */
+  int syntax_failed;      /* a syntax error has been reported */
+  unsigned fail_line, fail_col; /* where the first one was (Panda3D stops there) */
+  unsigned eof_line;
+  unsigned long nodes;
+  int coordsys;           /* enum egg_cs */
+};
+
+enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
+
+/* Emit a diagnostic, re-routed per profile: a spec-only error is a warning under
+ * --profile=panda; after Panda3D's parser would have stopped, later errors are dropped there. */
+void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
+              const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size);
+
+/* Case-insensitive comparison with '-' == '_' (Panda3D's cmp_nocase_uh). */
+int egg_name_eq(const char *a, size_t alen, const char *b);
+/* Quote a token for messages, truncated. */
+const char *egg_show(char *out, size_t cap, const char *s, size_t len);
+
+/* Checks over the tree, by area. */
+void egg_check_refs(struct egg_doc *doc);
+void egg_check_vertices(struct egg_doc *doc);
+void egg_check_scalars(struct egg_doc *doc);
+void egg_check_anim(struct egg_doc *doc);
+void egg_check_nurbs(struct egg_doc *doc);
+
+/* Animation tables and joints into the common model (egg_anim.c). */
+int egg_anim_decode(struct egg_doc *doc, struct model *m);
+/* Rows of an <Xfm$Anim> / <Xfm$Anim_S$> table as Panda3D counts them (notes §4.2). */
+uint32_t egg_xform_rows(const struct egg_node *x);
+/* A bundle's frame rate and frame count as the loader derives them (notes §4.1, §4.4). */
+double egg_bundle_fps(const struct egg_node *bundle);
+uint32_t egg_bundle_frames(const struct egg_node *bundle);
+/* The decoded matrix of frame f of pose p (Panda's row-vector convention), if kept. */
+int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16]);
+
+/* zlib (.egg.pz): inflate into the arena; NULL with a diagnostic on failure. */
+const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
+                                    size_t *out_size);
+int egg_pz_is_zlib(const unsigned char *data, size_t size);
+
+/* Canonical writer. */
+int egg_write_tree(const struct egg_node *root, struct byte_buf *out);
+/* 1 when two trees hold the same entries, names and values (what a round trip preserves). */
+int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why, size_t cap);
+int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+
+/* Private data kept on the model. */
+#define EGG_PRIVATE_MAGIC 0x21474745u /* "EGG!": format_data may belong to another format */
+struct egg_private {
+  uint32_t magic;
+  struct egg_node *root;
+  uint32_t num_poses, num_frames;
+  double *matrices; /* num_frames * num_poses * 16 (row-vector), or NULL */
+};
+
+/* Tree helpers. */
+typedef void (*egg_visit_fn)(struct egg_node *n, int leaving, void *user);
+/* Visit every node below root in file order: fn(n, 0) on entry, fn(n, 1) after its children. */
+void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user);
+/* A value as an integer, truncated toward zero and saturated (NaN gives INT64_MIN). */
+int64_t egg_value_int(const struct egg_value *v);
+/* 1 when a value is numeric (decimal or hex/binary). */
+int egg_value_is_number(const struct egg_value *v);
+struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root);
+int egg_node_name_is(const struct egg_node *n, const char *s);
+/* Value of the first <Scalar> child named `name` (cmp_nocase_uh), or NULL. */
+const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name);
+
+#endif

@@ -1,0 +1,523 @@
+/* egg_anim.c - joints and animation tables into the common model (notes §4).
+ *
+ * Matrices follow Panda3D's row-vector convention (p' = p * M, translation in row 3) and are
+ * composed exactly as EggXfmSAnim::get_value / compose_with_order do, per coordinate system;
+ * they are kept in the format-private data, and each is also decomposed into the model's
+ * column-vector TRS (exact when the matrix has no shear). */
+#include <math.h>
+#include <string.h>
+
+#include "egg.h"
+#include "egg_map.h"
+
+static const char component_letters[] = "ijkabchprxyz";
+static const double component_defaults[12] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+#define MAX_ANIM_CELLS 1000000u /* frames * poses kept in the model (bounded: tables replicate) */
+
+static void mat_identity(double m[16])
+{
+  memset(m, 0, 16 * sizeof *m);
+  m[0] = m[5] = m[10] = m[15] = 1;
+}
+
+/* out = a * b (row-major storage). */
+static void mat_mul(double out[16], const double a[16], const double b[16])
+{
+  double t[16];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) {
+      double s = 0;
+      for (int k = 0; k < 4; k++)
+        s += a[r * 4 + k] * b[k * 4 + c];
+      t[r * 4 + c] = s;
+    }
+  memcpy(out, t, sizeof t);
+}
+
+static void rot_axis(double m[16], int axis, double degrees)
+{
+  double a = degrees * (M_PI / 180.0), c = cos(a), s = sin(a);
+  mat_identity(m);
+  switch (axis) {
+  case 0: m[5] = c; m[6] = s; m[9] = -s; m[10] = c; break;  /* Rx */
+  case 1: m[0] = c; m[2] = -s; m[8] = s; m[10] = c; break;  /* Ry */
+  default: m[0] = c; m[1] = s; m[4] = -s; m[5] = c; break;  /* Rz */
+  }
+}
+
+/* Panda3D's ROT(theta, axis) for any unit axis (lmatrix4_src.cxx rotate_mat, right-handed). */
+static void rot_general(double m[16], double degrees, double x, double y, double z)
+{
+  double len = sqrt(x * x + y * y + z * z), a, c, s, t;
+  mat_identity(m);
+  if (len == 0)
+    return;
+  x /= len;
+  y /= len;
+  z /= len;
+  a = degrees * (M_PI / 180.0);
+  c = cos(a);
+  s = sin(a);
+  t = 1 - c;
+  m[0] = t * x * x + c;     m[1] = t * x * y + s * z; m[2] = t * x * z - s * y;
+  m[4] = t * y * x - s * z; m[5] = t * y * y + c;     m[6] = t * y * z + s * x;
+  m[8] = t * z * x + s * y; m[9] = t * z * y - s * x; m[10] = t * z * z + c;
+}
+
+/* compose_with_order (eggXfmSAnim.cxx:200-251), row-vector. */
+static void compose(double out[16], const double v[12], const char *order, size_t olen, int cs)
+{
+  int zup = cs == CS_ZUP_RIGHT || cs == CS_ZUP_LEFT;
+  int left = cs == CS_ZUP_LEFT || cs == CS_YUP_LEFT;
+  int reverse_roll = olen == 5 && !memcmp(order, "sphrt", 5);
+  double x[16];
+  mat_identity(out);
+  for (size_t i = 0; i < olen; i++) {
+    double sx = v[0], sy = v[1], sz = v[2], a = v[3], b = v[4], c = v[5];
+    double h = v[6], p = v[7], r = reverse_roll ? -v[8] : v[8];
+    mat_identity(x);
+    switch (order[i]) {
+    case 's':
+      if (zup) {
+        x[0] = sx; x[1] = a * sx; x[2] = 0;
+        x[4] = 0; x[5] = sy; x[6] = 0;
+        x[8] = (left ? -b : b) * sz; x[9] = (left ? -c : c) * sz; x[10] = sz;
+      } else {
+        x[0] = sx; x[1] = 0; x[2] = (left ? -b : b) * sx;
+        x[4] = a * sy; x[5] = sy; x[6] = (left ? -c : c) * sy;
+        x[8] = 0; x[9] = 0; x[10] = sz;
+      }
+      break;
+    case 'h': rot_axis(x, zup ? 2 : 1, left ? -h : h); break;
+    case 'p': rot_axis(x, 0, left ? -p : p); break;
+    case 'r': rot_axis(x, zup ? 1 : 2, zup ? r : -r); break;
+    case 't': x[12] = v[9]; x[13] = v[10]; x[14] = v[11]; break;
+    default: continue; /* Panda3D warns and skips the letter */
+    }
+    mat_mul(out, out, x);
+  }
+}
+
+/* Row-vector matrix to the model's column-vector TRS. */
+static void matrix_to_trs(const double m[16], struct trs *p)
+{
+  double s[3], r[3][3], tr;
+  for (int i = 0; i < 3; i++) {
+    s[i] = sqrt(m[i * 4] * m[i * 4] + m[i * 4 + 1] * m[i * 4 + 1] + m[i * 4 + 2] * m[i * 4 + 2]);
+  }
+  {
+    double det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+                 m[2] * (m[4] * m[9] - m[5] * m[8]);
+    if (det < 0)
+      s[0] = -s[0];
+  }
+  /* column-vector rotation R[c][k] = M[k][c] / s[k] */
+  for (int k = 0; k < 3; k++)
+    for (int c = 0; c < 3; c++)
+      r[c][k] = s[k] != 0 ? m[k * 4 + c] / s[k] : (c == k);
+  tr = r[0][0] + r[1][1] + r[2][2];
+  if (tr > 0) {
+    double q = sqrt(tr + 1.0) * 2;
+    p->r[3] = 0.25 * q;
+    p->r[0] = (r[2][1] - r[1][2]) / q;
+    p->r[1] = (r[0][2] - r[2][0]) / q;
+    p->r[2] = (r[1][0] - r[0][1]) / q;
+  } else if (r[0][0] > r[1][1] && r[0][0] > r[2][2]) {
+    double q = sqrt(1.0 + r[0][0] - r[1][1] - r[2][2]) * 2;
+    p->r[3] = (r[2][1] - r[1][2]) / q;
+    p->r[0] = 0.25 * q;
+    p->r[1] = (r[0][1] + r[1][0]) / q;
+    p->r[2] = (r[0][2] + r[2][0]) / q;
+  } else if (r[1][1] > r[2][2]) {
+    double q = sqrt(1.0 + r[1][1] - r[0][0] - r[2][2]) * 2;
+    p->r[3] = (r[0][2] - r[2][0]) / q;
+    p->r[0] = (r[0][1] + r[1][0]) / q;
+    p->r[1] = 0.25 * q;
+    p->r[2] = (r[1][2] + r[2][1]) / q;
+  } else {
+    double q = sqrt(1.0 + r[2][2] - r[0][0] - r[1][1]) * 2;
+    p->r[3] = (r[1][0] - r[0][1]) / q;
+    p->r[0] = (r[0][2] + r[2][0]) / q;
+    p->r[1] = (r[1][2] + r[2][1]) / q;
+    p->r[2] = 0.25 * q;
+  }
+  p->s[0] = s[0];
+  p->s[1] = s[1];
+  p->s[2] = s[2];
+  p->t[0] = m[12];
+  p->t[1] = m[13];
+  p->t[2] = m[14];
+}
+
+/* A <Transform>/<DefaultPose> body: components applied in order, each post-multiplied. */
+static void transform_matrix(const struct egg_node *t, double out[16])
+{
+  double x[16];
+  mat_identity(out);
+  for (const struct egg_node *c = t->first; c; c = c->next) {
+    const struct egg_value *v = c->vals;
+    if (c->bad)
+      continue;
+    mat_identity(x);
+    switch (c->spec) {
+    case S_TRANSLATE:
+      x[12] = v[0].d;
+      x[13] = v[1].d;
+      x[14] = c->nvals == 3 ? v[2].d : 0;
+      break;
+    case S_ROTATE:
+      if (c->nvals == 4)
+        rot_general(x, v[0].d, v[1].d, v[2].d, v[3].d);
+      else
+        rot_axis(x, 2, v[0].d);
+      break;
+    case S_ROTX: rot_axis(x, 0, v[0].d); break;
+    case S_ROTY: rot_axis(x, 1, v[0].d); break;
+    case S_ROTZ: rot_axis(x, 2, v[0].d); break;
+    case S_SCALE:
+      x[0] = v[0].d;
+      x[5] = c->nvals >= 2 ? v[1].d : v[0].d;
+      x[10] = c->nvals == 3 ? v[2].d : c->nvals == 1 ? v[0].d : 1;
+      break;
+    case S_MATRIX4:
+      if (c->nvals == 16)
+        for (int i = 0; i < 16; i++)
+          x[i] = v[i].d;
+      break;
+    case S_MATRIX3:
+      if (c->nvals == 9) { /* 2-D affine: rows (a b 0) (c d 0) (tx ty 1) */
+        x[0] = v[0].d; x[1] = v[1].d; x[4] = v[3].d; x[5] = v[4].d;
+        x[12] = v[6].d; x[13] = v[7].d;
+      }
+      break;
+    default:
+      continue;
+    }
+    mat_mul(out, out, x);
+  }
+}
+
+static const struct egg_node *last_v(const struct egg_node *n)
+{
+  const struct egg_node *v = NULL;
+  for (const struct egg_node *c = n->first; c; c = c->next)
+    if (c->spec == S_V)
+      v = c; /* a second <V> silently replaces the first */
+  return v;
+}
+
+static void scalar_string(const struct egg_node *n, const char *name, const char **s, size_t *len)
+{
+  const struct egg_node *sc = egg_scalar_child(n, name);
+  *s = "";
+  *len = 0;
+  if (sc && sc->nvals && sc->vals[0].s) {
+    *s = sc->vals[0].s;
+    *len = sc->vals[0].len;
+  }
+}
+
+static int letter_index(char c)
+{
+  const char *p = c ? strchr(component_letters, c) : NULL;
+  return p ? (int)(p - component_letters) : -1;
+}
+
+/* Rows of an xform table (notes §4.2). */
+uint32_t egg_xform_rows(const struct egg_node *x)
+{
+  if (x->spec == S_XFMANIM) {
+    const char *contents;
+    size_t ncols;
+    const struct egg_node *v = last_v(x);
+    scalar_string(x, "contents", &contents, &ncols);
+    return ncols && v ? (uint32_t)(v->nvals / ncols) : 0;
+  }
+  {
+    uint32_t rows = 1;
+    for (const struct egg_node *c = x->first; c; c = c->next) {
+      const struct egg_node *v;
+      if (c->spec != S_SANIM)
+        continue;
+      v = last_v(c);
+      if (v && v->nvals > 1)
+        rows = v->nvals; /* the last multi-row child, as get_num_rows really does */
+    }
+    return rows;
+  }
+}
+
+/* Matrix of row `row` of an xform table. */
+static void xform_row(const struct egg_node *x, uint32_t row, int cs, double out[16])
+{
+  double v[12];
+  const char *order;
+  size_t olen;
+  memcpy(v, component_defaults, sizeof v);
+  scalar_string(x, "order", &order, &olen);
+  if (!olen) {
+    order = "srpht";
+    olen = 5;
+  }
+  if (x->spec == S_XFMANIM) {
+    const char *contents;
+    size_t ncols;
+    const struct egg_node *vn = last_v(x);
+    scalar_string(x, "contents", &contents, &ncols);
+    if (vn && ncols && (uint64_t)(row + 1) * ncols <= vn->nvals)
+      for (size_t c = 0; c < ncols; c++) {
+        int k = letter_index(contents[c]);
+        if (k >= 0)
+          v[k] = vn->vals[(size_t)row * ncols + c].d;
+      }
+  } else {
+    for (const struct egg_node *c = x->first; c; c = c->next) {
+      const struct egg_node *vn;
+      int k;
+      if (c->spec != S_SANIM)
+        continue;
+      vn = last_v(c);
+      if (!vn || !vn->nvals)
+        break; /* an empty table stops all later columns */
+      k = c->name && c->name_len ? letter_index(c->name[0]) : -1;
+      if (k < 0)
+        continue;
+      v[k] = vn->nvals == 1 ? vn->vals[0].d : vn->vals[row < vn->nvals ? row : vn->nvals - 1].d;
+    }
+  }
+  compose(out, v, order, olen, cs);
+}
+
+static const struct egg_node *find_xform(const struct egg_node *table)
+{
+  for (const struct egg_node *c = table->first; c; c = c->next)
+    if ((c->spec == S_XFMANIM || c->spec == S_XFMSANIM) && egg_node_name_is(c, "xform"))
+      return c;
+  return NULL;
+}
+
+static const struct egg_node *skeleton_of(const struct egg_node *bundle)
+{
+  for (const struct egg_node *c = bundle->first; c; c = c->next)
+    if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
+      return c;
+  return NULL;
+}
+
+/* Bundle fps as the loader picks it: the first non-zero, the minimum on conflict, else 24. */
+double egg_bundle_fps(const struct egg_node *bundle)
+{
+  double fps = 0;
+  for (const struct egg_node *n = bundle->first; n; n = egg_next_pre(n, bundle)) {
+    const struct egg_node *s;
+    if (n->spec != S_XFMANIM && n->spec != S_XFMSANIM && n->spec != S_SANIM)
+      continue;
+    s = egg_scalar_child(n, "fps");
+    if (s && s->nvals && egg_value_is_number(&s->vals[0]) && s->vals[0].d > 0 &&
+        (fps == 0 || s->vals[0].d < fps))
+      fps = s->vals[0].d;
+  }
+  return fps > 0 ? fps : 24;
+}
+
+/* Frames of a bundle: the common length of its multi-row tables (the minimum on conflict). */
+uint32_t egg_bundle_frames(const struct egg_node *bundle)
+{
+  uint32_t frames = 0;
+  for (const struct egg_node *n = bundle->first; n; n = egg_next_pre(n, bundle)) {
+    uint32_t rows;
+    if (n->spec == S_XFMANIM || n->spec == S_XFMSANIM)
+      rows = egg_xform_rows(n);
+    else if (n->spec == S_SANIM && n->parent->spec != S_XFMSANIM && last_v(n))
+      rows = last_v(n)->nvals;
+    else
+      continue;
+    if (rows > 1 && (frames == 0 || rows < frames))
+      frames = rows;
+  }
+  return frames ? frames : 1;
+}
+
+struct joint_list {
+  const struct egg_node **nodes;
+  int32_t *parents;
+  uint32_t count;
+};
+
+static int is_dart_joint_parent(const struct egg_node *n)
+{
+  return n->spec == S_JOINT;
+}
+
+static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
+{
+  uint32_t n = 0, k = 0;
+  for (const struct egg_node *x = doc->root; x; x = egg_next_pre(x, doc->root))
+    n += x->spec == S_JOINT;
+  jl->count = 0;
+  if (!n)
+    return 0;
+  jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
+  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
+  if (!jl->nodes || !jl->parents)
+    return -1;
+  for (const struct egg_node *x = doc->root; x; x = egg_next_pre(x, doc->root)) {
+    const struct egg_node *p;
+    if (x->spec != S_JOINT)
+      continue;
+    jl->nodes[k] = x;
+    jl->parents[k] = -1;
+    for (p = x->parent; p && !is_dart_joint_parent(p); p = p->parent)
+      ;
+    if (p) /* pre-order: the parent joint is already numbered (in its index field) */
+      jl->parents[k] = (int32_t)p->index;
+    ((struct egg_node *)(uintptr_t)x)->index = k;
+    k++;
+  }
+  jl->count = k;
+  return 0;
+}
+
+static int collect_tables(struct egg_doc *doc, const struct egg_node *skel, struct joint_list *jl)
+{
+  uint32_t n = 0, k = 0;
+  for (const struct egg_node *x = skel->first ? skel->first : NULL; x; x = egg_next_pre(x, skel))
+    n += x->spec == S_TABLE;
+  jl->count = 0;
+  if (!n)
+    return 0;
+  jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
+  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
+  if (!jl->nodes || !jl->parents)
+    return -1;
+  for (const struct egg_node *x = skel->first; x; x = egg_next_pre(x, skel)) {
+    if (x->spec != S_TABLE)
+      continue;
+    jl->nodes[k] = x;
+    jl->parents[k] = x->parent != skel && x->parent->spec == S_TABLE ? (int32_t)x->parent->index : -1;
+    ((struct egg_node *)(uintptr_t)x)->index = k;
+    k++;
+  }
+  jl->count = k;
+  return 0;
+}
+
+int egg_anim_decode(struct egg_doc *doc, struct model *m)
+{
+  struct egg_private *priv = m->format_data;
+  struct joint_list jl;
+  uint32_t nbundles = 0, total = 0, a = 0, first = 0;
+  const struct egg_node *first_bundle = NULL;
+  double *rest;
+  memset(&jl, 0, sizeof jl);
+
+  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root))
+    if (n->spec == S_BUNDLE) {
+      if (!first_bundle)
+        first_bundle = n;
+      nbundles++;
+      total += egg_bundle_frames(n);
+    }
+  if (collect_joints(doc, &jl) < 0)
+    return -1;
+  if (!jl.count && first_bundle && skeleton_of(first_bundle) &&
+      collect_tables(doc, skeleton_of(first_bundle), &jl) < 0)
+    return -1;
+
+  /* joints and their rest transforms */
+  m->num_joints = jl.count;
+  m->joints = jl.count ? arena_calloc(&m->arena, jl.count, sizeof *m->joints) : NULL;
+  rest = jl.count ? arena_calloc(&m->arena, jl.count, 16 * sizeof *rest) : NULL;
+  if (jl.count && (!m->joints || !rest))
+    return -1;
+  for (uint32_t j = 0; j < jl.count; j++) {
+    const struct egg_node *jn = jl.nodes[j], *t = NULL;
+    double *r = rest + 16 * (size_t)j;
+    for (const struct egg_node *c = jn->first; c; c = c->next)
+      if (c->spec == S_TRANSFORM)
+        t = c;
+    mat_identity(r);
+    if (t && jn->spec == S_JOINT)
+      transform_matrix(t, r);
+    m->joints[j].name = jn->name ? arena_strndup(&m->arena, jn->name, jn->name_len) : "";
+    m->joints[j].parent = jl.parents[j];
+    matrix_to_trs(r, &m->joints[j].pose);
+  }
+  if (!nbundles || !jl.count || !doc->ctx->keep_frames)
+    return 0;
+
+  /* one animation per bundle, all on one global frame strip */
+  if ((uint64_t)total * jl.count > MAX_ANIM_CELLS)
+    return 0;
+  m->num_poses = jl.count;
+  m->pose_parents = arena_calloc(&m->arena, jl.count, sizeof *m->pose_parents);
+  m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
+  m->frames = arena_calloc(&m->arena, (size_t)total * jl.count, sizeof *m->frames);
+  priv->matrices = arena_calloc(&m->arena, (size_t)total * jl.count, 16 * sizeof *priv->matrices);
+  if (!m->pose_parents || !m->anims || !m->frames || !priv->matrices)
+    return -1;
+  memcpy(m->pose_parents, jl.parents, jl.count * sizeof *jl.parents);
+  m->num_anims = nbundles;
+  m->num_frames = total;
+  priv->num_poses = jl.count;
+  priv->num_frames = total;
+  for (const struct egg_node *b = doc->root; b; b = egg_next_pre(b, doc->root)) {
+    const struct egg_node *skel, **xf;
+    struct egg_map names;
+    uint32_t frames;
+    if (b->spec != S_BUNDLE)
+      continue;
+    frames = egg_bundle_frames(b);
+    m->anims[a].name = b->name ? arena_strndup(&m->arena, b->name, b->name_len) : "";
+    m->anims[a].first_frame = first;
+    m->anims[a].num_frames = frames;
+    m->anims[a].framerate = egg_bundle_fps(b);
+    xf = arena_calloc(&m->arena, jl.count, sizeof *xf);
+    if (!xf)
+      return -1;
+    /* tables bind to joints by name (the first table of a name wins) */
+    egg_map_init(&names);
+    for (uint32_t j = 0; j < jl.count; j++) {
+      const struct egg_node *jn = jl.nodes[j];
+      struct egg_map_ent *e = egg_map_at(&names, jn->name ? jn->name : "", jn->name ? jn->name_len : 0);
+      if (e && !e->val)
+        e->val = (void *)(uintptr_t)(j + 1);
+    }
+    skel = skeleton_of(b);
+    for (const struct egg_node *t = skel ? skel->first : NULL; t; t = egg_next_pre(t, skel)) {
+      struct egg_map_ent *e;
+      if (t->spec != S_TABLE)
+        continue;
+      e = egg_map_find(&names, t->name ? t->name : "", t->name ? t->name_len : 0);
+      if (e && e->val && !xf[(uintptr_t)e->val - 1])
+        xf[(uintptr_t)e->val - 1] = find_xform(t);
+    }
+    egg_map_free(&names);
+    for (uint32_t f = 0; f < frames; f++)
+      for (uint32_t j = 0; j < jl.count; j++) {
+        size_t cell = (size_t)(first + f) * jl.count + j;
+        double *mat = priv->matrices + 16 * cell;
+        if (xf[j]) {
+          uint32_t rows = egg_xform_rows(xf[j]);
+          xform_row(xf[j], rows > 1 ? (f < rows ? f : rows - 1) : 0, doc->coordsys, mat);
+        } else {
+          memcpy(mat, rest + 16 * (size_t)j, 16 * sizeof *mat);
+        }
+        matrix_to_trs(mat, &m->frames[cell]);
+      }
+    first += frames;
+    a++;
+  }
+  return 0;
+}
+
+int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16])
+{
+  const struct egg_private *priv = m->format_data;
+  if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
+      priv->magic != EGG_PRIVATE_MAGIC || !priv->matrices || f >= priv->num_frames || p >= priv->num_poses)
+    return -1;
+  memcpy(out, priv->matrices + 16 * ((size_t)f * priv->num_poses + p), 16 * sizeof *out);
+  return 0;
+}

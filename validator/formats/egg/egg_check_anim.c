@@ -1,0 +1,382 @@
+/* egg_check_anim.c - characters and animation bundles (notes §4, §5 F1-F3, I1-I10): <Dart>
+ * groups and joints, the "<skeleton>" table, xform tables, component letters, order and
+ * contents strings, frame counts and rates, and the joint tree against the table tree. */
+#include <string.h>
+
+#include "egg.h"
+#include "egg_map.h"
+
+static const char letters[] = "ijkabchprxyz";
+
+static const char *node_label(char *buf, size_t cap, const struct egg_node *n)
+{
+  if (!n->name)
+    return "(unnamed)";
+  return egg_show(buf, cap, n->name, n->name_len);
+}
+
+/* A group is a character when it holds a non-zero <Dart> (the last one wins). */
+static int dart_value(const struct egg_node *g)
+{
+  const struct egg_node *d = NULL;
+  if (g->spec != S_GROUP && g->spec != S_JOINT && g->spec != S_INSTANCE)
+    return 0;
+  for (const struct egg_node *c = g->first; c; c = c->next)
+    if (c->spec == S_DART)
+      d = c;
+  if (!d || !d->nvals)
+    return 0;
+  if (d->vals[0].s)
+    return !egg_name_eq(d->vals[0].s, d->vals[0].len, "default");
+  return d->vals[0].d != 0;
+}
+
+/* Cached per node: ancestors are asked once per descendant joint. */
+static int is_dart(const struct egg_node *g)
+{
+  struct egg_node *w = (struct egg_node *)(uintptr_t)g;
+  if (!w->dart)
+    w->dart = (uint8_t)(dart_value(g) ? 2 : 1);
+  return w->dart == 2;
+}
+
+static const struct egg_node *dart_ancestor(const struct egg_node *n)
+{
+  for (const struct egg_node *p = n->parent; p; p = p->parent)
+    if (is_dart(p))
+      return p;
+  return NULL;
+}
+
+static const struct egg_node *last_v(const struct egg_node *n)
+{
+  const struct egg_node *v = NULL;
+  for (const struct egg_node *c = n->first; c; c = c->next)
+    if (c->spec == S_V)
+      v = c;
+  return v;
+}
+
+static void check_order(struct egg_doc *doc, const struct egg_node *x)
+{
+  const struct egg_node *s = egg_scalar_child(x, "order");
+  char buf[96];
+  if (!s || !s->nvals || !s->vals[0].s)
+    return;
+  for (uint32_t i = 0; i < s->vals[0].len; i++)
+    if (!strchr("shprt", s->vals[0].s[i]) || !s->vals[0].s[i]) {
+      egg_emit(doc, RULE_EGG_ORDER_INVALID, s->vals[0].line, s->vals[0].col, NULL, "%s",
+               egg_show(buf, sizeof buf, s->vals[0].s, s->vals[0].len));
+      return;
+    }
+}
+
+struct bundle_state {
+  struct egg_doc *doc;
+  const struct egg_node *bundle;
+  uint32_t frames;         /* first multi-row length seen */
+  const struct egg_node *frames_at;
+  double fps;
+};
+
+static void note_rows(struct bundle_state *bs, const struct egg_node *table, uint32_t rows)
+{
+  char buf[96], act[160], exp[96];
+  if (rows <= 1)
+    return;
+  if (!bs->frames) {
+    bs->frames = rows;
+    bs->frames_at = table;
+    return;
+  }
+  if (rows != bs->frames) {
+    snprintf(act, sizeof act, "%s has %u frames", node_label(buf, sizeof buf, table), (unsigned)rows);
+    snprintf(exp, sizeof exp, "%u like the table at line %u (or 1)", (unsigned)bs->frames,
+             (unsigned)bs->frames_at->line);
+    egg_emit(bs->doc, RULE_EGG_FRAME_COUNT, table->line, table->col, exp, "%s", act);
+  }
+}
+
+static void check_fps(struct bundle_state *bs, const struct egg_node *x)
+{
+  const struct egg_node *s = egg_scalar_child(x, "fps");
+  char buf[96], exp[40];
+  double fps = s && s->nvals && egg_value_is_number(&s->vals[0]) ? s->vals[0].d : 0;
+  if (!(fps > 0)) {
+    const struct egg_node *owner = x->parent ? x->parent : x;
+    egg_emit(bs->doc, RULE_EGG_FPS_MISSING, x->line, x->col, NULL, "table %s",
+             node_label(buf, sizeof buf, owner));
+    return;
+  }
+  if (bs->fps == 0) {
+    bs->fps = fps;
+  } else if (fps != bs->fps) {
+    snprintf(exp, sizeof exp, "%g", bs->fps);
+    egg_emit(bs->doc, RULE_EGG_FPS_MISMATCH, s->vals[0].line, s->vals[0].col, exp, "%g", fps);
+  }
+}
+
+static void check_xfms(struct bundle_state *bs, const struct egg_node *x)
+{
+  struct egg_doc *doc = bs->doc;
+  int seen[12] = {0};
+  char buf[96];
+  check_order(doc, x);
+  check_fps(bs, x);
+  for (const struct egg_node *c = x->first; c; c = c->next) {
+    const struct egg_node *v;
+    const char *p;
+    if (c->spec != S_SANIM)
+      continue;
+    v = last_v(c);
+    if (!v || !v->nvals) {
+      egg_emit(doc, RULE_EGG_EMPTY_TABLE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
+      continue;
+    }
+    note_rows(bs, c, v->nvals);
+    p = c->name && c->name_len == 1 ? strchr(letters, c->name[0]) : NULL;
+    if (!p || !c->name[0]) {
+      egg_emit(doc, RULE_EGG_SANIM_NAME, c->line, c->col, "i j k a b c h p r x y z", "%s",
+               node_label(buf, sizeof buf, c));
+      continue;
+    }
+    if (seen[p - letters]++)
+      egg_emit(doc, RULE_EGG_SANIM_DUPLICATE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
+  }
+}
+
+static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
+{
+  struct egg_doc *doc = bs->doc;
+  const struct egg_node *s = egg_scalar_child(x, "contents"), *v = last_v(x);
+  char buf[96], act[160], exp[96];
+  size_t ncols = 0;
+  check_order(doc, x);
+  check_fps(bs, x);
+  if (!s || !s->nvals || !s->vals[0].s || !s->vals[0].len) {
+    egg_emit(doc, RULE_EGG_CONTENTS_INVALID, x->line, x->col, "a non-empty string of i j k a b c h p r x y z",
+             "%s", "missing or empty");
+  } else {
+    const struct egg_value *cv = &s->vals[0];
+    ncols = cv->len;
+    for (uint32_t i = 0; i < cv->len; i++)
+      if (!cv->s[i] || !strchr(letters, cv->s[i])) {
+        egg_emit(doc, RULE_EGG_CONTENTS_INVALID, cv->line, cv->col, "letters from i j k a b c h p r x y z",
+                 "%s", egg_show(buf, sizeof buf, cv->s, cv->len));
+        break;
+      }
+  }
+  if (!v || !v->nvals) {
+    egg_emit(doc, RULE_EGG_EMPTY_TABLE, x->line, x->col, NULL, "%s", node_label(buf, sizeof buf, x));
+    return;
+  }
+  if (ncols && v->nvals % ncols) {
+    snprintf(act, sizeof act, "%u", (unsigned)v->nvals);
+    snprintf(exp, sizeof exp, "a multiple of %zu (the length of contents)", ncols);
+    egg_emit(doc, RULE_EGG_V_LENGTH, v->line, v->col, exp, "%s", act);
+  }
+  if (ncols)
+    note_rows(bs, x, (uint32_t)(v->nvals / ncols));
+}
+
+static void check_table(struct bundle_state *bs, const struct egg_node *t)
+{
+  unsigned xforms = 0;
+  char buf[96];
+  for (const struct egg_node *c = t->first; c; c = c->next) {
+    if (!egg_node_name_is(c, "xform"))
+      continue;
+    if (c->spec == S_XFMANIM || c->spec == S_XFMSANIM) {
+      if (++xforms == 2)
+        egg_emit(bs->doc, RULE_EGG_DUPLICATE_XFORM, c->line, c->col, NULL, "%s",
+                 node_label(buf, sizeof buf, t));
+    } else {
+      egg_emit(bs->doc, RULE_EGG_XFORM_WRONG_TYPE, c->line, c->col, NULL, "%s", egg_specs[c->spec].what);
+    }
+  }
+}
+
+static void check_bundle(struct egg_doc *doc, const struct egg_node *b)
+{
+  struct bundle_state bs;
+  int skeleton = 0;
+  char buf[96];
+  memset(&bs, 0, sizeof bs);
+  bs.doc = doc;
+  bs.bundle = b;
+  for (const struct egg_node *c = b->first; c; c = c->next) {
+    if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
+      skeleton = 1;
+    else if (c->spec != S_TABLE)
+      egg_emit(doc, RULE_EGG_BUNDLE_HOLDS_NON_TABLE, c->line, c->col, NULL, "%s", egg_specs[c->spec].what);
+  }
+  if (!skeleton)
+    egg_emit(doc, RULE_EGG_BUNDLE_NO_SKELETON, b->line, b->col, NULL, "%s", node_label(buf, sizeof buf, b));
+  for (const struct egg_node *n = b->first; n; n = egg_next_pre(n, b)) {
+    switch (n->spec) {
+    case S_TABLE: check_table(&bs, n); break;
+    case S_XFMSANIM: check_xfms(&bs, n); break;
+    case S_XFMANIM: check_xfm(&bs, n); break;
+    case S_SANIM:
+      if (n->parent->spec != S_XFMSANIM) {
+        const struct egg_node *v = last_v(n);
+        if (!v || !v->nvals)
+          egg_emit(doc, RULE_EGG_EMPTY_TABLE, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+        else
+          note_rows(&bs, n, v->nvals);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/* Compare the children of a joint (or the character) with those of a table, by name. */
+static int tree_compare(struct egg_doc *doc, const struct egg_node *joint_parent,
+                        const struct egg_node *table, int depth)
+{
+  char a[96], act[200], exp[200];
+  if (depth > (int)EGG_MAX_DEPTH)
+    return 0;
+  /* every joint has a table */
+  for (const struct egg_node *n = joint_parent->first; n; n = egg_next_pre(n, joint_parent)) {
+    const struct egg_node *t, *p;
+    if (n->spec != S_JOINT)
+      continue;
+    for (p = n->parent; p != joint_parent && p->spec != S_JOINT; p = p->parent)
+      ;
+    if (p != joint_parent)
+      continue; /* a deeper joint: checked under its parent */
+    for (t = table->first; t; t = t->next)
+      if (t->spec == S_TABLE && n->name && t->name && n->name_len == t->name_len &&
+          !memcmp(n->name, t->name, n->name_len))
+        break;
+    if (!t) {
+      snprintf(act, sizeof act, "<Joint> %s has no <Table> under %s", node_label(a, sizeof a, n),
+               table->name ? table->name : "(unnamed)");
+      snprintf(exp, sizeof exp, "the \"<skeleton>\" table tree to mirror the joint tree");
+      egg_emit(doc, RULE_EGG_SKELETON_MISMATCH, n->line, n->col, exp, "%s", act);
+      return 1;
+    }
+    if (tree_compare(doc, n, t, depth + 1))
+      return 1;
+  }
+  /* extra tables are tolerated: real exporters write tables for joints they dropped and
+   * Panda3D binds such bundles (the remaining channels are simply unused) */
+  return 0;
+}
+
+static void check_characters(struct egg_doc *doc)
+{
+  const struct egg_node *darts[64];
+  unsigned ndarts = 0, nbundles = 0;
+  uint64_t njoints = 0;
+  const struct egg_node *bundle = NULL;
+  char buf[96];
+  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+    switch (n->spec) {
+    case S_JOINT:
+      njoints++;
+      if (!dart_ancestor(n))
+        egg_emit(doc, RULE_EGG_JOINT_OUTSIDE_DART, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+      break;
+    case S_ANIMPRELOAD:
+      if (!is_dart(n->parent) && !dart_ancestor(n))
+        egg_emit(doc, RULE_EGG_ANIMPRELOAD_OUTSIDE_DART, n->line, n->col, NULL, "%s",
+                 node_label(buf, sizeof buf, n));
+      break;
+    case S_BUNDLE:
+      nbundles++;
+      if (!bundle)
+        bundle = n;
+      break;
+    default:
+      break;
+    }
+    if (is_dart(n)) {
+      int joints = 0;
+      if (dart_ancestor(n))
+        egg_emit(doc, RULE_EGG_DART_NESTED, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+      for (const struct egg_node *c = n->first; c && !joints; c = egg_next_pre(c, n))
+        joints = c->spec == S_JOINT;
+      if (!joints)
+        egg_emit(doc, RULE_EGG_DART_NO_JOINTS, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+      if (ndarts < 64)
+        darts[ndarts++] = n;
+    }
+  }
+  /* one character and one bundle in the same file: names and trees should agree */
+  if (ndarts == 1 && nbundles == 1 && (uint64_t)njoints * doc->nodes < 50000000u) {
+    const struct egg_node *d = darts[0], *skel = NULL;
+    if (bundle->name && d->name && (bundle->name_len != d->name_len ||
+                                    memcmp(bundle->name, d->name, d->name_len))) {
+      char exp[96];
+      egg_emit(doc, RULE_EGG_BUNDLE_NAME_MISMATCH, bundle->line, bundle->col,
+               egg_show(exp, sizeof exp, d->name, d->name_len), "%s", node_label(buf, sizeof buf, bundle));
+    }
+    for (const struct egg_node *c = bundle->first; c; c = c->next)
+      if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
+        skel = c;
+    if (skel)
+      tree_compare(doc, d, skel, 0);
+  }
+}
+
+/* Morph targets used by vertices against the slider tables of the bundles. */
+static void check_morphs(struct egg_doc *doc)
+{
+  struct egg_map targets, sliders;
+  int any_table = 0;
+  char buf[96], act[200];
+  egg_map_init(&targets);
+  egg_map_init(&sliders);
+  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+    if (n->spec == S_DXYZ || n->spec == S_DNORMAL || n->spec == S_DRGBA || n->spec == S_DUV) {
+      const char *s = n->name ? n->name : n->nvals && n->vals[0].s ? n->vals[0].s : NULL;
+      size_t len = n->name ? n->name_len : n->nvals && n->vals[0].s ? n->vals[0].len : 0;
+      struct egg_map_ent *e;
+      if (s && (e = egg_map_at(&targets, s, len)) && !e->val)
+        e->val = (void *)(uintptr_t)n;
+    } else if (n->spec == S_TABLE && egg_node_name_is(n, "morph") && n->parent->spec == S_BUNDLE) {
+      any_table = 1;
+      for (const struct egg_node *c = n->first; c; c = c->next)
+        if (c->spec == S_SANIM && c->name) {
+          struct egg_map_ent *e = egg_map_at(&sliders, c->name, c->name_len);
+          if (e && !e->val)
+            e->val = (void *)(uintptr_t)c;
+        }
+    }
+  }
+  if (any_table && targets.count) {
+    for (size_t i = 0; i < sliders.cap; i++) {
+      const struct egg_map_ent *e = &sliders.ents[i];
+      const struct egg_node *c = e->val;
+      if (!e->key || !c || egg_map_find(&targets, e->key, e->len))
+        continue;
+      snprintf(act, sizeof act, "morph slider %s names no morph target in the file",
+               egg_show(buf, sizeof buf, e->key, e->len));
+      egg_emit(doc, RULE_EGG_MORPH_TABLE, c->line, c->col, NULL, "%s", act);
+    }
+    for (size_t i = 0; i < targets.cap; i++) {
+      const struct egg_map_ent *e = &targets.ents[i];
+      const struct egg_node *c = e->val;
+      if (!e->key || !c || egg_map_find(&sliders, e->key, e->len))
+        continue;
+      snprintf(act, sizeof act, "morph target %s has no slider in the morph table",
+               egg_show(buf, sizeof buf, e->key, e->len));
+      egg_emit(doc, RULE_EGG_MORPH_TABLE, c->line, c->col, NULL, "%s", act);
+    }
+  }
+  egg_map_free(&targets);
+  egg_map_free(&sliders);
+}
+
+void egg_check_anim(struct egg_doc *doc)
+{
+  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root))
+    if (n->spec == S_BUNDLE)
+      check_bundle(doc, n);
+  check_characters(doc);
+  check_morphs(doc);
+}

@@ -1,0 +1,274 @@
+/* egg_grammar.c - the egg grammar as data: keyword spellings, the shape of every kind of entry,
+ * and which entries each kind of body may hold (panda/src/egg/parser.yxx; notes §2). */
+#include <string.h>
+
+#include "egg.h"
+
+/* Every spelling the lexer knows (notes §1.4); aliases map to one keyword. */
+static const struct { const char *spelling; int kw; } kw_spellings[] = {
+  {"<AnimPreload>", KW_ANIMPRELOAD}, {"<Aux>", KW_AUX}, {"<BFace>", KW_BFACE},
+  {"<Billboard>", KW_BILLBOARD}, {"<BillboardCenter>", KW_BILLBOARDCENTER},
+  {"<Binormal>", KW_BINORMAL}, {"<Bundle>", KW_BUNDLE}, {"<Scalar>", KW_SCALAR},
+  {"<Char*>", KW_SCALAR}, {"<Collide>", KW_COLLIDE}, {"<Comment>", KW_COMMENT},
+  {"<Component>", KW_COMPONENT}, {"<CoordinateSystem>", KW_COORDSYSTEM}, {"<Dart>", KW_DART},
+  {"<DNormal>", KW_DNORMAL}, {"<DRGBA>", KW_DRGBA}, {"<DUV>", KW_DUV}, {"<Dxyz>", KW_DXYZ},
+  {"<DCS>", KW_DCS}, {"<Distance>", KW_DISTANCE}, {"<File>", KW_FILE}, {"<Group>", KW_GROUP},
+  {"<DefaultPose>", KW_DEFAULTPOSE}, {"<Joint>", KW_JOINT}, {"<Knots>", KW_KNOTS},
+  {"<Instance>", KW_INSTANCE}, {"<Line>", KW_LINE}, {"<Loop>", KW_LOOP},
+  {"<Material>", KW_MATERIAL}, {"<Matrix3>", KW_MATRIX3}, {"<Matrix4>", KW_MATRIX4},
+  {"<Model>", KW_MODEL}, {"<MRef>", KW_MREF}, {"<Normal>", KW_NORMAL},
+  {"<NURBSCurve>", KW_NURBSCURVE}, {"<NURBSSurface>", KW_NURBSSURFACE},
+  {"<ObjectType>", KW_OBJECTTYPE}, {"<Order>", KW_ORDER}, {"<Patch>", KW_PATCH},
+  {"<PointLight>", KW_POINTLIGHT}, {"<Polygon>", KW_POLYGON}, {"<Ref>", KW_REF},
+  {"<RGBA>", KW_RGBA}, {"<Rotate>", KW_ROTATE}, {"<RotX>", KW_ROTX}, {"<RotY>", KW_ROTY},
+  {"<RotZ>", KW_ROTZ}, {"<S$Anim>", KW_SANIM}, {"<Scale>", KW_SCALE}, {"<Switch>", KW_SWITCH},
+  {"<SwitchCondition>", KW_SWITCHCONDITION}, {"<Table>", KW_TABLE}, {"<V>", KW_V},
+  {"<Tag>", KW_TAG}, {"<Tangent>", KW_TANGENT}, {"<TexList>", KW_TEXLIST},
+  {"<Texture>", KW_TEXTURE}, {"<Transform>", KW_TRANSFORM}, {"<Translate>", KW_TRANSLATE},
+  {"<TRef>", KW_TREF}, {"<TriangleFan>", KW_TRIANGLEFAN}, {"<TriangleStrip>", KW_TRIANGLESTRIP},
+  {"<Trim>", KW_TRIM}, {"<U-Knots>", KW_UKNOTS}, {"<U_Knots>", KW_UKNOTS}, {"<UV>", KW_UV},
+  {"<V-Knots>", KW_VKNOTS}, {"<V_Knots>", KW_VKNOTS}, {"<Vertex>", KW_VERTEX},
+  {"<VertexPool>", KW_VERTEXPOOL}, {"<VertexRef>", KW_VERTEXREF}, {"<Xfm$Anim>", KW_XFMANIM},
+  {"<Xfm$Anim_S$>", KW_XFMSANIM},
+  {"<BezierCurve>", KW_BEZIERCURVE}, {"<Closed>", KW_CLOSED}, {"<CV>", KW_CV},
+  {"<DTRef>", KW_DTREF}, {"<DynamicVertexPool>", KW_DYNAMICVERTEXPOOL},
+  {"<Include>", KW_INCLUDE}, {"<OutTangent>", KW_OUTTANGENT}, {"<Sequence>", KW_SEQUENCE},
+  {"<Shading>", KW_SHADING}, {"<TLengths>", KW_TLENGTHS}, {"<Txt>", KW_TXT},
+  {"<VertexAnim>", KW_VERTEXANIM},
+};
+#define NUM_SPELLINGS (sizeof kw_spellings / sizeof kw_spellings[0])
+
+const char *egg_kw_spelling(int kw)
+{
+  for (size_t i = 0; i < NUM_SPELLINGS; i++)
+    if (kw_spellings[i].kw == kw)
+      return kw_spellings[i].spelling;
+  return "<?>";
+}
+
+int egg_kw_lookup(const char *s, size_t len)
+{
+  if (len < 3 || len > 20 || s[0] != '<' || s[len - 1] != '>')
+    return KW_NONE; /* every spelling is "<...>" of 3 to 20 bytes */
+  for (size_t i = 0; i < NUM_SPELLINGS; i++) {
+    const char *k = kw_spellings[i].spelling;
+    size_t j;
+    unsigned char a1 = (unsigned char)s[1], k1 = (unsigned char)k[1];
+    /* the second byte first: a strnlen of all 85 spellings per keyword was a tenth of a parse */
+    if ((a1 >= 'A' && a1 <= 'Z' ? a1 + 32 : a1) != (k1 >= 'A' && k1 <= 'Z' ? k1 + 32 : k1))
+      continue;
+    if (strnlen(k, len + 1) != len)
+      continue;
+    for (j = 0; j < len; j++) {
+      unsigned char a = (unsigned char)s[j], b = (unsigned char)k[j];
+      if (a >= 'A' && a <= 'Z')
+        a = (unsigned char)(a + 32);
+      if (b >= 'A' && b <= 'Z')
+        b = (unsigned char)(b + 32);
+      if (a != b)
+        break;
+    }
+    if (j == len)
+      return kw_spellings[i].kw;
+  }
+  return KW_NONE;
+}
+
+#define N(n) (1u << (n))
+
+/* The shape of every kind of entry. */
+const struct egg_spec_info egg_specs[S_COUNT] = {
+  [S_ROOT] = {"the file", NAME_NONE, VALS_NONE, N(0), C_TOP, 0},
+  [S_COORDSYS] = {"<CoordinateSystem>", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 1},
+  [S_COMMENT] = {"<Comment>", NAME_OPT, VALS_STRING, COUNTS_ANY, C_LEAF, 0},
+  [S_TEXTURE] = {"<Texture>", NAME_REQ, VALS_STRING, N(0) | N(1), C_TEXTURE, 1},
+  [S_TEXTURE_INLINE] = {"inline <Texture> of a primitive", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 2},
+  [S_MATERIAL] = {"<Material>", NAME_REQ, VALS_NONE, N(0), C_MATERIAL, 0},
+  [S_FILE] = {"<File>", NAME_OPT, VALS_STRING, N(0) | N(1), C_LEAF, 1},
+  [S_VPOOL] = {"<VertexPool>", NAME_REQ, VALS_NONE, N(0), C_VPOOL, 0},
+  [S_VERTEX] = {"<Vertex>", NAME_INT_OPT, VALS_REAL, N(1) | N(2) | N(3) | N(4), C_VERTEX, 0},
+  [S_UV] = {"<UV>", NAME_OPT, VALS_REAL, N(2) | N(3), C_UV, 0},
+  [S_AUX] = {"<Aux>", NAME_REQ, VALS_REAL, N(0) | N(4), C_LEAF, 0},
+  [S_NORMAL] = {"<Normal>", NAME_NONE, VALS_REAL, N(3), C_NORMAL, 0},
+  [S_RGBA] = {"<RGBA>", NAME_NONE, VALS_REAL, N(4), C_RGBA, 0},
+  [S_TANGENT] = {"<Tangent>", NAME_NONE, VALS_REAL, N(3) | N(4), C_LEAF, 0},
+  [S_BINORMAL] = {"<Binormal>", NAME_NONE, VALS_REAL, N(3), C_LEAF, 0},
+  [S_DXYZ] = {"<Dxyz>", NAME_OPT, VALS_MORPH, N(3), C_LEAF, 0},
+  [S_DNORMAL] = {"<DNormal>", NAME_OPT, VALS_MORPH, N(3), C_LEAF, 0},
+  [S_DRGBA] = {"<DRGBA>", NAME_OPT, VALS_MORPH, N(4), C_LEAF, 0},
+  [S_DUV] = {"<DUV>", NAME_OPT, VALS_MORPH, N(2) | N(3), C_LEAF, 0},
+  [S_GROUP] = {"<Group>", NAME_OPT, VALS_NONE, N(0), C_GROUP, 0},
+  [S_JOINT] = {"<Joint>", NAME_OPT, VALS_NONE, N(0), C_GROUP, 0},
+  [S_INSTANCE] = {"<Instance>", NAME_OPT, VALS_NONE, N(0), C_GROUP, 0},
+  [S_POLYGON] = {"<Polygon>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_PATCH] = {"<Patch>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_TRIFAN] = {"<TriangleFan>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_TRISTRIP] = {"<TriangleStrip>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_POINTLIGHT] = {"<PointLight>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_LINE] = {"<Line>", NAME_OPT, VALS_NONE, N(0), C_PRIM, 0},
+  [S_NURBS_S] = {"<NURBSSurface>", NAME_OPT, VALS_NONE, N(0), C_NURBS_S, 0},
+  [S_NURBS_C] = {"<NURBSCurve>", NAME_OPT, VALS_NONE, N(0), C_NURBS_C, 0},
+  [S_TABLE] = {"<Table>", NAME_OPT, VALS_NONE, N(0), C_TABLE, 0},
+  [S_BUNDLE] = {"<Bundle>", NAME_OPT, VALS_NONE, N(0), C_TABLE, 0},
+  [S_ANIMPRELOAD] = {"<AnimPreload>", NAME_OPT, VALS_NONE, N(0), C_PRELOAD, 0},
+  [S_SCALAR] = {"<Scalar>", NAME_REQ, VALS_ONE, N(1), C_LEAF, 0},
+  [S_BILLBOARD] = {"<Billboard>", NAME_NONE, VALS_STRING, N(1), C_LEAF, 0},
+  [S_BILLBOARDCENTER] = {"<BillboardCenter>", NAME_NONE, VALS_REAL, N(3), C_LEAF, 0},
+  [S_COLLIDE] = {"<Collide>", NAME_OPT, VALS_STRING, COUNTS_ANY & ~N(0), C_LEAF, 0},
+  [S_DCS] = {"<DCS>", NAME_NONE, VALS_INT_OR_WORD, N(1), C_LEAF, 0},
+  [S_DART] = {"<Dart>", NAME_NONE, VALS_INT_OR_WORD, N(1), C_LEAF, 0},
+  [S_SWITCH] = {"<Switch>", NAME_NONE, VALS_INT, N(1), C_LEAF, 0},
+  [S_MODEL] = {"<Model>", NAME_NONE, VALS_INT, N(1), C_LEAF, 0},
+  [S_TEXLIST] = {"<TexList>", NAME_NONE, VALS_INT, N(1), C_LEAF, 0},
+  [S_OBJECTTYPE] = {"<ObjectType>", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 1},
+  [S_TAG] = {"<Tag>", NAME_OPT, VALS_STRING, COUNTS_ANY, C_LEAF, 0},
+  [S_TRANSFORM] = {"<Transform>", NAME_NONE, VALS_NONE, N(0), C_TRANSFORM, 0},
+  [S_DEFAULTPOSE] = {"<DefaultPose>", NAME_NONE, VALS_NONE, N(0), C_TRANSFORM, 0},
+  [S_TRANSLATE] = {"<Translate>", NAME_NONE, VALS_REAL, N(2) | N(3), C_LEAF, 0},
+  [S_ROTATE] = {"<Rotate>", NAME_NONE, VALS_REAL, N(1) | N(4), C_LEAF, 0},
+  [S_ROTX] = {"<RotX>", NAME_NONE, VALS_REAL, N(1), C_LEAF, 0},
+  [S_ROTY] = {"<RotY>", NAME_NONE, VALS_REAL, N(1), C_LEAF, 0},
+  [S_ROTZ] = {"<RotZ>", NAME_NONE, VALS_REAL, N(1), C_LEAF, 0},
+  [S_SCALE] = {"<Scale>", NAME_NONE, VALS_REAL, N(1) | N(2) | N(3), C_LEAF, 0},
+  [S_MATRIX3] = {"<Matrix3>", NAME_NONE, VALS_REAL, N(0) | N(9), C_LEAF, 0},
+  [S_MATRIX4] = {"<Matrix4>", NAME_NONE, VALS_REAL, N(0) | N(16), C_LEAF, 0},
+  [S_VREF_GROUP] = {"<VertexRef> of a group", NAME_NONE, VALS_INT, COUNTS_ANY, C_VREF_GROUP, 0},
+  [S_VREF_PRIM] = {"<VertexRef> of a primitive", NAME_NONE, VALS_INT, COUNTS_ANY, C_VREF_PRIM, 0},
+  [S_REF] = {"<Ref>", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 2},
+  [S_SWITCHCOND] = {"<SwitchCondition>", NAME_NONE, VALS_NONE, N(0), C_SWITCHCOND, 0},
+  [S_DISTANCE] = {"<Distance>", NAME_NONE, VALS_REAL, N(2) | N(3), C_DISTANCE, 0},
+  [S_DIST_VERTEX] = {"<Vertex> of a <Distance>", NAME_NONE, VALS_REAL, N(3), C_LEAF, 0},
+  [S_TREF] = {"<TRef>", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 2},
+  [S_MREF] = {"<MRef>", NAME_NONE, VALS_STRING, N(0) | N(1), C_LEAF, 2},
+  [S_BFACE] = {"<BFace>", NAME_NONE, VALS_INT, N(1), C_LEAF, 0},
+  [S_COMPONENT] = {"<Component>", NAME_INT_REQ, VALS_NONE, N(0), C_COMPONENT, 0},
+  [S_ORDER_C] = {"<Order> of a <NURBSCurve>", NAME_NONE, VALS_INT, N(1), C_LEAF, 0},
+  [S_ORDER_S] = {"<Order> of a <NURBSSurface>", NAME_NONE, VALS_INT, N(2), C_LEAF, 0},
+  [S_KNOTS] = {"<Knots>", NAME_NONE, VALS_REAL, COUNTS_ANY, C_LEAF, 0},
+  [S_UKNOTS] = {"<U-Knots>", NAME_NONE, VALS_REAL, COUNTS_ANY, C_LEAF, 0},
+  [S_VKNOTS] = {"<V-Knots>", NAME_NONE, VALS_REAL, COUNTS_ANY, C_LEAF, 0},
+  [S_TRIM] = {"<Trim>", NAME_NONE, VALS_NONE, N(0), C_TRIM, 0},
+  [S_LOOP] = {"<Loop>", NAME_NONE, VALS_NONE, N(0), C_LOOP, 0},
+  [S_SANIM] = {"<S$Anim>", NAME_OPT, VALS_NONE, N(0), C_SANIM, 0},
+  [S_XFMANIM] = {"<Xfm$Anim>", NAME_OPT, VALS_NONE, N(0), C_XFM, 0},
+  [S_XFMSANIM] = {"<Xfm$Anim_S$>", NAME_OPT, VALS_NONE, N(0), C_XFMS, 0},
+  [S_V] = {"<V>", NAME_NONE, VALS_REAL, COUNTS_ANY, C_LEAF, 0},
+};
+
+/* Children per context: (keyword, kind) pairs. Top level and group bodies share the node list. */
+struct child { uint8_t kw, spec; };
+
+#define NODES \
+  {KW_COORDSYSTEM, S_COORDSYS}, {KW_COMMENT, S_COMMENT}, {KW_TEXTURE, S_TEXTURE}, \
+  {KW_MATERIAL, S_MATERIAL}, {KW_FILE, S_FILE}, {KW_VERTEXPOOL, S_VPOOL}, \
+  {KW_GROUP, S_GROUP}, {KW_JOINT, S_JOINT}, {KW_INSTANCE, S_INSTANCE}, \
+  {KW_POLYGON, S_POLYGON}, {KW_TRIANGLEFAN, S_TRIFAN}, {KW_TRIANGLESTRIP, S_TRISTRIP}, \
+  {KW_PATCH, S_PATCH}, {KW_POINTLIGHT, S_POINTLIGHT}, {KW_LINE, S_LINE}, \
+  {KW_NURBSSURFACE, S_NURBS_S}, {KW_NURBSCURVE, S_NURBS_C}, {KW_TABLE, S_TABLE}, \
+  {KW_ANIMPRELOAD, S_ANIMPRELOAD}
+
+#define PRIM_ATTRS \
+  {KW_TREF, S_TREF}, {KW_TEXTURE, S_TEXTURE_INLINE}, {KW_MREF, S_MREF}, \
+  {KW_VERTEXREF, S_VREF_PRIM}, {KW_NORMAL, S_NORMAL}, {KW_RGBA, S_RGBA}, \
+  {KW_BFACE, S_BFACE}, {KW_SCALAR, S_SCALAR}
+
+static const struct child ch_top[] = {NODES, {0, 0}};
+static const struct child ch_group[] = {
+  NODES, {KW_SCALAR, S_SCALAR}, {KW_BILLBOARD, S_BILLBOARD},
+  {KW_BILLBOARDCENTER, S_BILLBOARDCENTER}, {KW_COLLIDE, S_COLLIDE}, {KW_DCS, S_DCS},
+  {KW_DART, S_DART}, {KW_SWITCH, S_SWITCH}, {KW_OBJECTTYPE, S_OBJECTTYPE}, {KW_MODEL, S_MODEL},
+  {KW_TAG, S_TAG}, {KW_TEXLIST, S_TEXLIST}, {KW_TRANSFORM, S_TRANSFORM},
+  {KW_DEFAULTPOSE, S_DEFAULTPOSE}, {KW_VERTEXREF, S_VREF_GROUP},
+  {KW_SWITCHCONDITION, S_SWITCHCOND}, {KW_REF, S_REF}, {0, 0}};
+static const struct child ch_texture[] = {{KW_SCALAR, S_SCALAR}, {KW_TRANSFORM, S_TRANSFORM}, {0, 0}};
+static const struct child ch_scalars[] = {{KW_SCALAR, S_SCALAR}, {0, 0}};
+static const struct child ch_vpool[] = {{KW_VERTEX, S_VERTEX}, {0, 0}};
+static const struct child ch_vertex[] = {
+  {KW_UV, S_UV}, {KW_AUX, S_AUX}, {KW_NORMAL, S_NORMAL}, {KW_RGBA, S_RGBA}, {KW_DXYZ, S_DXYZ},
+  {0, 0}};
+static const struct child ch_uv[] = {
+  {KW_TANGENT, S_TANGENT}, {KW_BINORMAL, S_BINORMAL}, {KW_DUV, S_DUV}, {0, 0}};
+static const struct child ch_normal[] = {{KW_DNORMAL, S_DNORMAL}, {0, 0}};
+static const struct child ch_rgba[] = {{KW_DRGBA, S_DRGBA}, {0, 0}};
+static const struct child ch_prim[] = {PRIM_ATTRS, {KW_COMPONENT, S_COMPONENT}, {0, 0}};
+static const struct child ch_component[] = {{KW_NORMAL, S_NORMAL}, {KW_RGBA, S_RGBA}, {0, 0}};
+static const struct child ch_nurbs_s[] = {
+  PRIM_ATTRS, {KW_ORDER, S_ORDER_S}, {KW_UKNOTS, S_UKNOTS}, {KW_VKNOTS, S_VKNOTS},
+  {KW_NURBSCURVE, S_NURBS_C}, {KW_TRIM, S_TRIM}, {0, 0}};
+static const struct child ch_nurbs_c[] = {PRIM_ATTRS, {KW_ORDER, S_ORDER_C}, {KW_KNOTS, S_KNOTS}, {0, 0}};
+static const struct child ch_trim[] = {{KW_LOOP, S_LOOP}, {0, 0}};
+static const struct child ch_loop[] = {{KW_NURBSCURVE, S_NURBS_C}, {0, 0}};
+static const struct child ch_transform[] = {
+  {KW_TRANSLATE, S_TRANSLATE}, {KW_ROTATE, S_ROTATE}, {KW_ROTX, S_ROTX}, {KW_ROTY, S_ROTY},
+  {KW_ROTZ, S_ROTZ}, {KW_SCALE, S_SCALE}, {KW_MATRIX3, S_MATRIX3}, {KW_MATRIX4, S_MATRIX4},
+  {0, 0}};
+static const struct child ch_vref_group[] = {{KW_SCALAR, S_SCALAR}, {KW_REF, S_REF}, {0, 0}};
+static const struct child ch_vref_prim[] = {{KW_REF, S_REF}, {0, 0}};
+static const struct child ch_switchcond[] = {{KW_DISTANCE, S_DISTANCE}, {0, 0}};
+static const struct child ch_distance[] = {{KW_VERTEX, S_DIST_VERTEX}, {0, 0}};
+static const struct child ch_table[] = {
+  {KW_TABLE, S_TABLE}, {KW_BUNDLE, S_BUNDLE}, {KW_SANIM, S_SANIM}, {KW_XFMANIM, S_XFMANIM},
+  {KW_XFMSANIM, S_XFMSANIM}, {0, 0}};
+static const struct child ch_xfms[] = {{KW_SCALAR, S_SCALAR}, {KW_SANIM, S_SANIM}, {0, 0}};
+static const struct child ch_sanim[] = {{KW_SCALAR, S_SCALAR}, {KW_V, S_V}, {0, 0}};
+static const struct child ch_leaf[] = {{0, 0}};
+
+static const struct child *const ctx_children[C_COUNT] = {
+  [C_LEAF] = ch_leaf, [C_TOP] = ch_top, [C_GROUP] = ch_group, [C_TEXTURE] = ch_texture,
+  [C_MATERIAL] = ch_scalars, [C_VPOOL] = ch_vpool, [C_VERTEX] = ch_vertex, [C_UV] = ch_uv,
+  [C_NORMAL] = ch_normal, [C_RGBA] = ch_rgba, [C_PRIM] = ch_prim,
+  [C_COMPONENT] = ch_component, [C_NURBS_S] = ch_nurbs_s, [C_NURBS_C] = ch_nurbs_c,
+  [C_TRIM] = ch_trim, [C_LOOP] = ch_loop, [C_TRANSFORM] = ch_transform,
+  [C_VREF_GROUP] = ch_vref_group, [C_VREF_PRIM] = ch_vref_prim, [C_SWITCHCOND] = ch_switchcond,
+  [C_DISTANCE] = ch_distance, [C_TABLE] = ch_table, [C_XFMS] = ch_xfms, [C_SANIM] = ch_sanim,
+  [C_XFM] = ch_sanim, [C_PRELOAD] = ch_scalars,
+};
+
+/* Where each keyword may appear, for the placement message. */
+static const char *const ctx_names[C_COUNT] = {
+  [C_LEAF] = "nothing", [C_TOP] = "the top level", [C_GROUP] = "<Group>/<Joint>/<Instance>",
+  [C_TEXTURE] = "<Texture>", [C_MATERIAL] = "<Material>", [C_VPOOL] = "<VertexPool>",
+  [C_VERTEX] = "<Vertex>", [C_UV] = "<UV>", [C_NORMAL] = "<Normal>", [C_RGBA] = "<RGBA>",
+  [C_PRIM] = "primitives", [C_COMPONENT] = "<Component>", [C_NURBS_S] = "<NURBSSurface>",
+  [C_NURBS_C] = "<NURBSCurve>", [C_TRIM] = "<Trim>", [C_LOOP] = "<Loop>",
+  [C_TRANSFORM] = "<Transform>/<DefaultPose>", [C_VREF_GROUP] = "<VertexRef>",
+  [C_VREF_PRIM] = "<VertexRef>", [C_SWITCHCOND] = "<SwitchCondition>",
+  [C_DISTANCE] = "<Distance>", [C_TABLE] = "<Table>/<Bundle>", [C_XFMS] = "<Xfm$Anim_S$>",
+  [C_SANIM] = "<S$Anim>", [C_XFM] = "<Xfm$Anim>", [C_PRELOAD] = "<AnimPreload>",
+};
+
+int egg_grammar_child(int ctx, int kw)
+{
+  if (ctx < 0 || ctx >= C_COUNT || !ctx_children[ctx])
+    return -1;
+  for (const struct child *c = ctx_children[ctx]; c->kw; c++)
+    if (c->kw == kw)
+      return c->spec;
+  return -1;
+}
+
+const char *egg_grammar_where(int kw)
+{
+  static char buf[256];
+  size_t n = 0;
+  buf[0] = 0;
+  if (kw >= KW_FIRST_UNUSED)
+    return "nowhere (Panda3D lexes it but no grammar rule uses it)";
+  for (int c = 0; c < C_COUNT; c++) {
+    if (c == C_XFM && egg_grammar_child(C_SANIM, kw) >= 0)
+      continue; /* same list as <S$Anim> */
+    if (egg_grammar_child(c, kw) >= 0 && c != C_VREF_PRIM) {
+      size_t k = strlen(ctx_names[c]);
+      if (n + k + 3 >= sizeof buf)
+        break;
+      if (n) {
+        memcpy(buf + n, ", ", 2);
+        n += 2;
+      }
+      memcpy(buf + n, ctx_names[c], k);
+      n += k;
+      buf[n] = 0;
+    }
+  }
+  return n ? buf : "nowhere";
+}

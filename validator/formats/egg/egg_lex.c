@@ -1,0 +1,285 @@
+/* egg_lex.c - Panda3D's egg lexer (panda/src/egg/lexer.lxx), byte for byte: universal newlines
+ * for line counting, only space/TAB/CR/LF as whitespace, comments only at a token start, the
+ * longest match deciding between keywords, numbers and bare strings. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egg.h"
+
+void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc)
+{
+  lx->data = data;
+  lx->size = size;
+  lx->pos = 0;
+  lx->line = 1;
+  lx->col = 1;
+  lx->doc = doc;
+}
+
+/* Consume one byte; a newline (\n, \r, \r\n or \n\r) counts once. */
+static void lex_advance(struct egg_lexer *lx)
+{
+  unsigned char c = lx->data[lx->pos++];
+  if (c == '\n' || c == '\r') {
+    if (lx->pos < lx->size) {
+      unsigned char d = lx->data[lx->pos];
+      if ((c == '\r' && d == '\n') || (c == '\n' && d == '\r'))
+        lx->pos++;
+    }
+    lx->line++;
+    lx->col = 1;
+  } else {
+    lx->col++;
+  }
+}
+
+static int is_bare(unsigned char c)
+{
+  return !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '"');
+}
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_hex(unsigned char c)
+{
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static int lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static int ieq(const char *s, size_t len, const char *lit)
+{
+  size_t n = strlen(lit);
+  if (n != len)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (lower((unsigned char)s[i]) != lit[i])
+      return 0;
+  return 1;
+}
+
+/* [+-]?(([0-9]+[.]?)|([0-9]*[.][0-9]+))([eE][+-]?[0-9]+)? over the whole run. */
+static int is_numeric(const char *s, size_t n)
+{
+  size_t i = 0, d1 = 0, d2 = 0;
+  if (i < n && (s[i] == '+' || s[i] == '-'))
+    i++;
+  while (i < n && is_digit((unsigned char)s[i]))
+    i++, d1++;
+  if (i < n && s[i] == '.') {
+    i++;
+    while (i < n && is_digit((unsigned char)s[i]))
+      i++, d2++;
+  }
+  if (d1 == 0 && d2 == 0)
+    return 0;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    size_t e = 0;
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+      i++;
+    while (i < n && is_digit((unsigned char)s[i]))
+      i++, e++;
+    if (!e)
+      return 0;
+  }
+  return i == n;
+}
+
+static uint64_t parse_radix(const char *s, size_t n, unsigned radix)
+{
+  /* strtoul semantics: saturate on overflow (unsigned long is 64-bit on LP64) */
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned c = (unsigned char)s[i], d;
+    d = is_digit((unsigned char)c) ? c - '0' : (unsigned)lower((unsigned char)c) - 'a' + 10;
+    if (v > (UINT64_MAX - d) / radix)
+      return UINT64_MAX;
+    v = v * radix + d;
+  }
+  return v;
+}
+
+/* Classify a complete bare run: number, hex/binary, inf, nan bits, keyword, or word. */
+static void lex_classify(struct egg_token *t)
+{
+  const char *s = t->s;
+  size_t n = t->len, i;
+  if (is_numeric(s, n)) {
+    char buf[512];
+    if (n < sizeof buf) {
+      memcpy(buf, s, n);
+      buf[n] = 0;
+      t->num = strtod(buf, NULL);
+    } else {
+      t->num = HUGE_VAL; /* absurdly long digit run: the magnitude is what matters */
+    }
+    t->type = T_NUMBER;
+    return;
+  }
+  if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    for (i = 2; i < n && is_hex((unsigned char)s[i]); i++)
+      ;
+    if (i == n) {
+      t->type = T_ULONG;
+      t->ul = parse_radix(s + 2, n - 2, 16);
+      t->num = (double)t->ul;
+      return;
+    }
+  }
+  if (n >= 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    for (i = 2; i < n && (s[i] == '0' || s[i] == '1'); i++)
+      ;
+    if (i == n) {
+      t->type = T_ULONG;
+      t->ul = parse_radix(s + 2, n - 2, 2);
+      t->num = (double)t->ul;
+      return;
+    }
+  }
+  if (n >= 5 && lower((unsigned char)s[0]) == 'n' && lower((unsigned char)s[1]) == 'a' &&
+      lower((unsigned char)s[2]) == 'n' && s[3] == '0' && (s[4] == 'x' || s[4] == 'X')) {
+    for (i = 5; i < n && is_hex((unsigned char)s[i]); i++)
+      ;
+    if (i == n) {
+      uint64_t bits = parse_radix(s + 5, n - 5, 16);
+      memcpy(&t->num, &bits, sizeof t->num);
+      t->type = T_NUMBER;
+      t->flags |= TOKF_NANBITS;
+      return;
+    }
+  }
+  if (ieq(s, n, "inf") || ieq(s, n, "1.#inf")) {
+    t->type = T_NUMBER;
+    t->num = HUGE_VAL;
+    t->flags |= TOKF_INF;
+    return;
+  }
+  if (ieq(s, n, "-inf") || ieq(s, n, "-1.#inf")) {
+    t->type = T_NUMBER;
+    t->num = -HUGE_VAL;
+    t->flags |= TOKF_INF;
+    return;
+  }
+  if (n >= 3 && s[0] == '<') {
+    int kw = egg_kw_lookup(s, n);
+    if (kw) {
+      t->type = T_KEYWORD;
+      t->kw = kw;
+      return;
+    }
+    /* a keyword glued to more text ("<Group>g"): one bare string, as in Panda3D */
+    for (i = 2; i < n; i++)
+      if (s[i] == '>' && egg_kw_lookup(s, i + 1)) {
+        t->flags |= TOKF_GLUED;
+        break;
+      }
+  }
+  if (n >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
+    t->flags |= TOKF_BOM;
+  for (i = 0; i < n; i++)
+    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+      t->flags |= TOKF_CONTROL;
+      break;
+    }
+  t->type = T_WORD;
+}
+
+/* Skip a C comment opened at the current position (past its opening marker). */
+static void lex_c_comment(struct egg_lexer *lx, unsigned line, unsigned col)
+{
+  int warned = 0;
+  while (lx->pos < lx->size) {
+    unsigned char c = lx->data[lx->pos];
+    if (c == 0)
+      break;
+    if (c == '*' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '/') {
+      lex_advance(lx);
+      lex_advance(lx);
+      return;
+    }
+    if (c == '/' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '*' && !warned) {
+      /* located at the comment's start, as Panda3D does; the message names the nested one */
+      egg_emit(lx->doc, RULE_EGG_NESTED_COMMENT, line, col, NULL, "line %u, column %u", lx->line, lx->col);
+      warned = 1;
+    }
+    lex_advance(lx);
+  }
+  egg_emit(lx->doc, RULE_EGG_UNCLOSED_COMMENT, line, col, NULL, "%s",
+           lx->pos < lx->size ? "a NUL byte" : "end of file");
+  lx->pos = lx->size;
+}
+
+void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
+{
+  memset(t, 0, sizeof *t);
+  for (;;) {
+    unsigned char c;
+    size_t start;
+    while (lx->pos < lx->size &&
+           (lx->data[lx->pos] == ' ' || lx->data[lx->pos] == '\t' ||
+            lx->data[lx->pos] == '\r' || lx->data[lx->pos] == '\n'))
+      lex_advance(lx);
+    t->line = lx->line;
+    t->col = lx->col;
+    if (lx->pos >= lx->size) {
+      t->type = T_EOF;
+      t->col = 0; /* Panda3D reports end of file at column 0 */
+      return;
+    }
+    c = lx->data[lx->pos];
+    if (c == '{' || c == '}') {
+      t->type = c == '{' ? T_LBRACE : T_RBRACE;
+      t->s = (const char *)lx->data + lx->pos;
+      t->len = 1;
+      lex_advance(lx);
+      return;
+    }
+    if (c == '"') {
+      size_t s0;
+      unsigned line0 = lx->line;
+      lex_advance(lx);
+      s0 = lx->pos;
+      while (lx->pos < lx->size && lx->data[lx->pos] != '"' && lx->data[lx->pos] != 0)
+        lex_advance(lx);
+      t->type = T_QSTRING;
+      t->s = (const char *)lx->data + s0;
+      t->len = lx->pos - s0;
+      if (lx->line != line0)
+        t->flags |= TOKF_MULTILINE;
+      if (lx->pos >= lx->size || lx->data[lx->pos] == 0) {
+        egg_emit(lx->doc, RULE_EGG_UNTERMINATED_QUOTE, t->line, t->col, NULL, "%s",
+                 lx->pos < lx->size ? "a NUL byte" : "end of file");
+        lx->pos = lx->size;
+        t->type = T_EOF;
+        t->line = lx->line;
+        t->col = 0;
+        return;
+      }
+      lex_advance(lx); /* closing quote */
+      if (t->len > EGG_MAX_TOKEN)
+        egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
+      return;
+    }
+    /* a bare run; a comment only when it starts with two slashes or is exactly slash-star */
+    start = lx->pos;
+    if (c == '/' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '/') {
+      while (lx->pos < lx->size && lx->data[lx->pos] != '\n' && lx->data[lx->pos] != '\r')
+        lx->pos++, lx->col++;
+      continue;
+    }
+    while (lx->pos < lx->size && is_bare(lx->data[lx->pos])) {
+      lx->pos++;
+      lx->col++;
+    }
+    t->s = (const char *)lx->data + start;
+    t->len = lx->pos - start;
+    if (t->len == 2 && t->s[0] == '/' && t->s[1] == '*') {
+      lex_c_comment(lx, t->line, t->col);
+      continue;
+    }
+    if (t->len > EGG_MAX_TOKEN)
+      egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
+    lex_classify(t);
+    return;
+  }
+}

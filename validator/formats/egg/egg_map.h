@@ -1,0 +1,34 @@
+/* egg_map.h - small open-addressing hash maps for the checks: names to nodes, and
+ * (object, integer) pairs to numbers. Tables grow by doubling, never per element. */
+#ifndef MDL_EGG_MAP_H
+#define MDL_EGG_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct egg_map_ent {
+  const char *key; /* NULL: empty slot */
+  size_t len;
+  uintptr_t obj;   /* pair keys: (obj, num) with key == "" */
+  int64_t num;
+  void *val;
+  double sum;
+};
+
+struct egg_map {
+  struct egg_map_ent *ents;
+  size_t cap, count;
+  int oom;
+};
+
+void egg_map_init(struct egg_map *m);
+void egg_map_free(struct egg_map *m);
+/* The entry for a string key, created (val NULL, sum 0) when absent; NULL only when out of memory. */
+struct egg_map_ent *egg_map_at(struct egg_map *m, const char *key, size_t len);
+struct egg_map_ent *egg_map_find(const struct egg_map *m, const char *key, size_t len);
+/* The entry for a (string, integer) key, created when absent. */
+struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len, int64_t num);
+/* The entry for a pair key, created when absent. */
+struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num);
+
+#endif

@@ -1,0 +1,86 @@
+/* egg_pz.c - .egg.pz: a zlib stream around the text (Panda3D decompresses it transparently).
+ * The output is bounded so a small hostile stream cannot expand without limit. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "egg.h"
+
+#define PZ_MAX_OUTPUT (256u << 20) /* 256 MiB of egg text is far beyond any real model */
+
+int egg_pz_is_zlib(const unsigned char *data, size_t size)
+{
+  if (size < 2)
+    return 0;
+  if (data[0] == 0x1f && data[1] == 0x8b)
+    return 1; /* gzip wrapper, also read by Panda3D's .gz handling */
+  return (data[0] & 0x0f) == 8 && (data[0] >> 4) <= 7 && ((data[0] << 8) | data[1]) % 31 == 0;
+}
+
+const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
+                                    size_t *out_size)
+{
+  z_stream zs;
+  unsigned char *out = NULL;
+  size_t cap = size * 4 + 4096, used = 0;
+  int rc;
+
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) { /* +32: zlib or gzip header */
+    egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "cannot initialise zlib");
+    return NULL;
+  }
+  zs.next_in = (unsigned char *)(uintptr_t)data;
+  zs.avail_in = size > 0xffffffffu ? 0xffffffffu : (uInt)size;
+  for (;;) {
+    if (used == cap || !out) {
+      unsigned char *grown;
+      size_t ncap = out ? cap * 2 : cap;
+      if (ncap > PZ_MAX_OUTPUT)
+        ncap = PZ_MAX_OUTPUT;
+      if (out && ncap == cap) {
+        inflateEnd(&zs);
+        free(out);
+        egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "decompressed text exceeds %u bytes", PZ_MAX_OUTPUT);
+        return NULL;
+      }
+      grown = realloc(out, ncap);
+      if (!grown) {
+        inflateEnd(&zs);
+        free(out);
+        egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
+        return NULL;
+      }
+      out = grown;
+      cap = ncap;
+    }
+    zs.next_out = out + used;
+    zs.avail_out = (uInt)(cap - used > 0xffffffffu ? 0xffffffffu : cap - used);
+    rc = inflate(&zs, Z_NO_FLUSH);
+    used = (size_t)(zs.next_out - out);
+    if (rc == Z_STREAM_END)
+      break;
+    if (rc != Z_OK && !(rc == Z_BUF_ERROR && zs.avail_out == 0)) {
+      inflateEnd(&zs);
+      free(out);
+      egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s at compressed byte %lu",
+               zs.msg ? zs.msg : (rc == Z_BUF_ERROR ? "truncated stream" : "corrupt stream"),
+               (unsigned long)zs.total_in);
+      return NULL;
+    }
+  }
+  inflateEnd(&zs);
+  {
+    unsigned char *copy = arena_calloc(doc->arena, used + 1, 1);
+    if (!copy) {
+      free(out);
+      egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
+      return NULL;
+    }
+    memcpy(copy, out, used);
+    free(out);
+    *out_size = used;
+    return copy;
+  }
+}

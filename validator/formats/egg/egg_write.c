@@ -1,0 +1,211 @@
+/* egg_write.c - the canonical egg pretty-printer: one entry per line, two-space indents,
+ * names bare only when Panda3D's writer would leave them bare ([A-Za-z0-9_.#-]), numbers in
+ * the shortest text that reads back to the same double, and never a bare `nan` (which Panda3D
+ * cannot read back: NaNs are written as nan0x<bits>). Parsing the output gives the same tree. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egg.h"
+
+#define VALUES_PER_LINE 12
+
+static int bare_ok(const char *s, size_t len)
+{
+  if (!len)
+    return 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '_' || c == '.' || c == '#' || c == '-'))
+      return 0;
+  }
+  /* a bare run starting with two slashes would read as a comment */
+  return 1;
+}
+
+static void put_quoted(struct byte_buf *out, const char *s, size_t len)
+{
+  buf_put(out, "\"", 1);
+  buf_put(out, s, len);
+  buf_put(out, "\"", 1);
+}
+
+static void put_name(struct byte_buf *out, const char *s, size_t len)
+{
+  if (bare_ok(s, len))
+    buf_put(out, s, len);
+  else
+    put_quoted(out, s, len);
+}
+
+static void put_number(struct byte_buf *out, double d, unsigned flags)
+{
+  char tmp[48];
+  if (d != d || (flags & TOKF_NANBITS)) {
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    buf_printf(out, "nan0x%llx", (unsigned long long)bits);
+    return;
+  }
+  if (isinf(d)) {
+    buf_printf(out, "%s", d < 0 ? "-inf" : "inf");
+    return;
+  }
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+    if (strtod(tmp, NULL) == d)
+      break;
+  }
+  buf_printf(out, "%s", tmp);
+}
+
+static void put_value(struct byte_buf *out, const struct egg_value *v)
+{
+  switch (v->type) {
+  case V_NUMBER: put_number(out, v->d, v->flags); break;
+  case V_ULONG: buf_printf(out, "0x%llx", (unsigned long long)v->ul); break;
+  case V_QSTRING: put_quoted(out, v->s, v->len); break;
+  default: buf_put(out, v->s, v->len); break;
+  }
+}
+
+static void indent(struct byte_buf *out, unsigned depth)
+{
+  for (unsigned i = 0; i < depth; i++)
+    buf_put(out, "  ", 2);
+}
+
+static void put_header(struct byte_buf *out, const struct egg_node *n)
+{
+  buf_printf(out, "%s", egg_kw_spelling(n->kw));
+  if (n->name) {
+    buf_put(out, " ", 1);
+    if (egg_specs[n->spec].name == NAME_INT_OPT || egg_specs[n->spec].name == NAME_INT_REQ)
+      buf_printf(out, "%lld", (long long)n->index);
+    else
+      put_name(out, n->name, n->name_len);
+  }
+  buf_put(out, " {", 2);
+}
+
+static void put_values(struct byte_buf *out, const struct egg_node *n, unsigned depth, int inline_vals)
+{
+  for (uint32_t i = 0; i < n->nvals; i++) {
+    if (!inline_vals && i % VALUES_PER_LINE == 0) {
+      buf_put(out, "\n", 1);
+      indent(out, depth + 1);
+    } else {
+      buf_put(out, " ", 1);
+    }
+    put_value(out, &n->vals[i]);
+  }
+}
+
+int egg_write_tree(const struct egg_node *root, struct byte_buf *out)
+{
+  const struct egg_node *n = root->first;
+  unsigned depth = 0;
+  while (n) {
+    int inline_vals = n->nvals <= VALUES_PER_LINE;
+    indent(out, depth);
+    put_header(out, n);
+    put_values(out, n, depth, inline_vals);
+    if (n->first) {
+      buf_put(out, "\n", 1);
+      depth++;
+      n = n->first;
+      continue;
+    }
+    if (!inline_vals) {
+      buf_put(out, "\n", 1);
+      indent(out, depth);
+      buf_put(out, "}\n", 2);
+    } else {
+      buf_put(out, " }\n", 3);
+    }
+    while (n && !n->next) {
+      n = n->parent;
+      if (!n || n == root)
+        return out->oom ? -1 : 0;
+      depth--;
+      indent(out, depth);
+      buf_put(out, "}\n", 2);
+    }
+    if (n)
+      n = n->next;
+  }
+  return out->oom ? -1 : 0;
+}
+
+int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out)
+{
+  const struct egg_private *priv = m->format_data;
+  (void)opts;
+  if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
+      priv->magic != EGG_PRIVATE_MAGIC || !priv->root) {
+    snprintf(out->error, sizeof out->error, "%s",
+             "the egg writer prints egg trees; this model was not decoded from an egg file");
+    return -1;
+  }
+  return egg_write_tree(priv->root, out);
+}
+
+static int value_equal(const struct egg_value *a, const struct egg_value *b)
+{
+  if (a->type != b->type)
+    return 0;
+  switch (a->type) {
+  case V_NUMBER: return a->d == b->d || (a->d != a->d && b->d != b->d);
+  case V_ULONG: return a->ul == b->ul;
+  default: return a->len == b->len && !memcmp(a->s, b->s, a->len);
+  }
+}
+
+int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why, size_t cap)
+{
+  const struct egg_node *ra = a, *rb = b;
+  a = a->first;
+  b = b->first;
+  while (a && b) {
+    int names = (!a->name && !b->name) ||
+                (a->name && b->name && a->name_len == b->name_len && !memcmp(a->name, b->name, a->name_len));
+    if (a->spec != b->spec || a->kw != b->kw || !names || a->nvals != b->nvals) {
+      snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(a->kw),
+               (unsigned)a->line, egg_kw_spelling(b->kw), (unsigned)b->line);
+      return 0;
+    }
+    for (uint32_t i = 0; i < a->nvals; i++)
+      if (!value_equal(&a->vals[i], &b->vals[i])) {
+        snprintf(why, cap, "value %u of %s at line %u differs", (unsigned)i, egg_kw_spelling(a->kw),
+                 (unsigned)a->line);
+        return 0;
+      }
+    if (!a->first != !b->first) {
+      snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), (unsigned)a->line);
+      return 0;
+    }
+    if (a->first) {
+      a = a->first;
+      b = b->first;
+      continue;
+    }
+    while (a && b && !a->next && !b->next) {
+      a = a->parent;
+      b = b->parent;
+      if (a == ra || b == rb)
+        return a == ra && b == rb;
+    }
+    if (!a || !b || !a->next || !b->next) {
+      snprintf(why, cap, "%s", "the trees have different numbers of entries");
+      return 0;
+    }
+    a = a->next;
+    b = b->next;
+  }
+  if (a || b) {
+    snprintf(why, cap, "%s", "the trees have different numbers of entries");
+    return 0;
+  }
+  return 1;
+}

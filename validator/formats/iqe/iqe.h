@@ -1,0 +1,292 @@
+/* iqe.h - the IQE (Inter-Quake Export) text checker: lexer, command table, per-area handlers,
+ * whole-file checks, the model builder and the canonical writer.
+ *
+ * The input is read twice: a counting pass sizes every array exactly (no growth, no per-element
+ * allocation), then the checking pass parses each command through its table entry. */
+#ifndef MDL_IQE_H
+#define MDL_IQE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format.h"
+
+/* ---- lexing ----------------------------------------------------------------------------- */
+
+struct iqe_tok {
+  const char *s;     /* token text (for a quoted name: inside the quotes) */
+  uint32_t len;
+  uint32_t col;      /* 1-based byte column of the token's first byte */
+  uint8_t quoted, unterminated;
+};
+
+struct iqe_line {
+  const char *s;     /* line start (no newline, no trailing CR) */
+  size_t len;
+  uint32_t no;       /* 1-based line number */
+  size_t next;       /* offset of the following line */
+};
+
+/* Line cursor over the whole input. Return 0 at end of input. */
+int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t *lineno,
+                  struct iqe_line *ln);
+/* Split a line into tokens; a token starting with '"' runs to the next '"' or end of line.
+ * Return the number of tokens (counting beyond cap; only cap are stored). */
+uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap);
+
+enum iqe_num_status { IQE_NUM_OK, IQE_NUM_BAD, IQE_NUM_NONFINITE };
+/* Decimal number: [+-](digits[.digits]|.digits)([eE][+-]digits); nan/inf give NONFINITE. */
+enum iqe_num_status iqe_parse_real(const char *s, size_t len, double *out);
+/* Base-10 integer within int32. BAD also for a number with a fraction (check with parse_real). */
+enum iqe_num_status iqe_parse_int(const char *s, size_t len, long *out);
+
+/* ---- commands --------------------------------------------------------------------------- */
+
+enum iqe_cmd {
+  CMD_VP, CMD_VT, CMD_VN, CMD_VX, CMD_VB, CMD_VC,
+  CMD_V0, CMD_V1, CMD_V2, CMD_V3, CMD_V4, CMD_V5, CMD_V6, CMD_V7, CMD_V8, CMD_V9,
+  CMD_VS, CMD_VERTEXARRAY, CMD_MESH, CMD_MATERIAL, CMD_FA, CMD_FM, CMD_FS,
+  CMD_SMOOTHUV, CMD_SMOOTHGROUP, CMD_SMOOTHANGLE, CMD_PQ, CMD_PM, CMD_PA, CMD_JOINT,
+  CMD_ANIMATION, CMD_LOOP, CMD_FRAMERATE, CMD_FRAME, CMD_COMMENT, CMD_COUNT
+};
+
+enum iqe_args { ARGS_NONE, ARGS_REALS, ARGS_INTS, ARGS_NAME, ARGS_TEXT };
+
+#define IQE_UNBOUNDED 255
+#define IQE_MAX_VALUES 16
+
+struct iqe_parser;
+
+struct iqe_command {
+  const char *name;
+  enum iqe_cmd id;
+  enum iqe_args args;
+  uint8_t min_args, max_args;      /* values below min: too few (error); above max: surplus */
+  double defaults[IQE_MAX_VALUES]; /* for REALS: values of unspecified trailing arguments */
+  /* vals: parsed values (REALS, with defaults filled up to max_args) or NULL; given: how many
+   * the line supplied. */
+  void (*handle)(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                 uint32_t nargs, const double *vals, uint32_t given);
+};
+
+extern const struct iqe_command iqe_commands[CMD_COUNT];
+const struct iqe_command *iqe_command_find(const char *s, size_t len);
+
+/* ---- parser state ----------------------------------------------------------------------- */
+
+enum iqe_attr {
+  ATTR_VP, ATTR_VT, ATTR_VN, ATTR_VX, ATTR_VB, ATTR_VC,
+  ATTR_V0, ATTR_V9 = ATTR_V0 + 9, ATTR_VS, ATTR_COUNT
+};
+
+/* One per-vertex attribute stream as parsed (values in double). */
+struct iqe_attr_arr {
+  double *v;         /* count * stride */
+  uint32_t stride, count, cap;
+  uint32_t first_line, last_line;
+  int interleaved;   /* written vertex by vertex: checked at each vp */
+  uint32_t delta;    /* 0: written after its vp; 1: before it */
+  uint32_t first_vp; /* vp count when the first element came */
+  int reported;      /* a length mismatch was reported already */
+};
+
+/* Declared layout from `vertexarray`: per IQM type slot (7 standard + 10 custom). */
+struct iqe_layout {
+  int declared;
+  uint32_t format, size;
+  const char *name;
+  uint32_t line;
+};
+#define IQE_SLOTS 17
+
+struct iqe_pair { int32_t index; double weight; };
+
+struct iqe_joint {
+  const char *name;
+  int32_t parent;
+  uint32_t line, name_col, parent_col;
+};
+
+struct iqe_pose {
+  struct trs trs;
+  uint32_t line;
+};
+
+struct iqe_frame {
+  uint32_t first_pose, num_poses;
+  uint32_t line;
+};
+
+struct iqe_anim {
+  const char *name;
+  uint32_t first_frame, num_frames;
+  double framerate;
+  uint32_t flags;
+  uint32_t line;
+};
+
+struct iqe_mesh {
+  const char *name, *material;
+  uint32_t first_vertex, end_vertex;  /* vertices defined inside the mesh's block */
+  uint32_t ref_min, ref_max;          /* vertices its faces reference (ref_min > ref_max: none) */
+  uint32_t first_triangle, num_triangles;
+  uint32_t line;
+};
+
+struct iqe_parser {
+  struct decode_ctx *ctx;
+  struct model *m;
+  struct arena scratch;           /* parse-time arrays, freed after the model is built */
+  const unsigned char *data;
+  size_t size;
+
+  uint32_t counts[CMD_COUNT];     /* from the counting pass */
+  uint32_t max_tokens, vb_pairs, tri_cap;
+  struct iqe_tok *toks;
+
+  struct iqe_attr_arr attr[ATTR_COUNT];
+  uint32_t *vp_lines;             /* line of each vp */
+  struct iqe_pair *pairs;         /* all vb pairs */
+  uint32_t *vb_first, *vb_num;    /* per vb element */
+  uint32_t num_pairs;
+  uint32_t vb_bad_line, vb_bad_col; /* first index >= 0 seen before any joint: checked at end */
+  long vb_bad_index;
+  int vx_forms;                   /* bit 0: tangent+sign seen; bit 1: tangent+bitangent */
+  uint32_t vx_first_line[2];
+
+  struct iqe_layout layout[IQE_SLOTS];
+
+  uint32_t *tris;                 /* 3 per triangle, global indexes */
+  uint32_t num_tris;
+  uint32_t num_faces, num_fs;
+  uint32_t *face_arity, *face_line;
+  uint32_t *fs_arity, *fs_line;
+
+  struct iqe_mesh *meshes;
+  uint32_t num_meshes;
+  int in_mesh;                    /* a mesh command was seen */
+  int mesh_used;                  /* the current mesh has faces */
+
+  struct iqe_joint *joints;
+  uint32_t num_joints;
+
+  struct iqe_pose *poses;         /* base poses then animation poses, in file order */
+  uint32_t num_poses;
+  uint32_t num_base_poses;
+  int in_animation;
+
+  struct iqe_frame *frames;
+  uint32_t num_frames;
+  int frame_open;                 /* the last frame accepts poses */
+  struct iqe_anim *anims;
+  uint32_t num_anims;
+
+  const unsigned char *comment;
+  size_t comment_size;
+
+  size_t *line_starts;            /* offset of each line (1-based), to place column 0 */
+  uint32_t num_lines;
+};
+
+/* Argument helpers: parse one token, emitting IQE-NUM-001/002/005 at its column on failure.
+ * Return 0 when *out holds the value. */
+int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
+                 double *out);
+int iqe_arg_int(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
+                long *out);
+/* A name argument (quoted or one token) copied into the model arena; "" when absent. */
+const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
+                         const struct iqe_tok *args, uint32_t nargs);
+
+/* Diagnostics at a token (line, column) with an optional structural path. */
+void iqe_emit(struct iqe_parser *p, enum rule_index rule, uint32_t line, uint32_t col,
+              const char *expected, const char *actual_fmt, ...)
+  __attribute__((format(printf, 6, 7)));
+void iqe_emit_path(struct iqe_parser *p, enum rule_index rule, uint32_t line, uint32_t col,
+                   const char *path, const char *expected, const char *actual_fmt, ...)
+  __attribute__((format(printf, 7, 8)));
+
+/* Area handlers (the command table points at these). */
+void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                     uint32_t nargs, const double *vals, uint32_t given);
+void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given);
+void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                       uint32_t nargs, const double *vals, uint32_t given);
+void iqe_vertex_array(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given);
+void iqe_face_mesh(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                   uint32_t nargs, const double *vals, uint32_t given);
+void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                       uint32_t nargs, const double *vals, uint32_t given);
+void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                  uint32_t nargs, const double *vals, uint32_t given);
+void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
+                           const struct iqe_tok *args, uint32_t nargs, const double *vals,
+                           uint32_t given);
+void iqe_face_smoothing(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                        uint32_t nargs, const double *vals, uint32_t given);
+void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                        uint32_t nargs, const double *vals, uint32_t given);
+void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                       uint32_t nargs, const double *vals, uint32_t given);
+void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                    uint32_t nargs, const double *vals, uint32_t given);
+void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given);
+void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                    uint32_t nargs, const double *vals, uint32_t given);
+
+/* Called at a vp (before it is appended) and at end of input: interleaved arrays in step. */
+void iqe_vertex_sync(struct iqe_parser *p, uint32_t line, int at_end);
+/* The vertex count faces index: vp count, or the longest array without vp. */
+uint32_t iqe_vertex_count(const struct iqe_parser *p);
+/* Close the open frame at `line` (the command that ends it): an empty frame is reported and
+ * dropped, as the reference compiler drops it. */
+void iqe_anim_close_frame(struct iqe_parser *p, uint32_t line);
+/* Build a pose from pq / pm / pa values with the spec's defaults; checks emit at ln. */
+void iqe_pose_from_pq(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      const double *v, uint32_t given, struct trs *out);
+void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      const double *v, uint32_t given, struct trs *out);
+void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      const double *v, uint32_t given, struct trs *out);
+
+/* Whole-file checks after the last line, then the model. Return 0, or -1 on allocation failure. */
+void iqe_check_finish(struct iqe_parser *p);
+int iqe_model_build(struct iqe_parser *p);
+
+/* Component conversion shared by the model builder and the writer (the reference compiler's
+ * normalised integer mapping; half truncates). */
+void iqe_component_put(unsigned char *dst, uint32_t format, double v, int normalized);
+double iqe_component_get(const unsigned char *src, uint32_t format, int normalized);
+uint32_t iqe_format_bytes(uint32_t format);
+
+/* The canonical writer. */
+int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+
+/* Lines of an IQE file's elements, for reports that point into it (compare), numbered as the
+ * model numbers them: frames of the global strip (implicit first frames counted, empty ones
+ * dropped) and their poses. Built in one pass; free with iqe_index_free. */
+enum iqe_elem { IQE_EL_JOINT, IQE_EL_ANIM, IQE_EL_MESH, IQE_EL_BASEPOSE, IQE_EL_FRAME,
+                IQE_EL_POSE, IQE_EL_COUNT };
+struct iqe_index {
+  uint32_t *lines[IQE_EL_COUNT];
+  uint32_t count[IQE_EL_COUNT];
+  uint32_t *frame_first_pose;      /* per frame: index into lines[IQE_EL_POSE] */
+  size_t *line_offsets;            /* per line number (1-based): its first byte */
+  uint32_t num_lines;
+};
+int iqe_index_build(const unsigned char *data, size_t size, struct iqe_index *ix);
+void iqe_index_free(struct iqe_index *ix);
+/* Line of element n (for IQE_EL_FRAME with pose > 0: line of its pose-th pose, 1-based); 0 when
+ * there is none. */
+uint32_t iqe_index_line(const struct iqe_index *ix, enum iqe_elem e, uint32_t n, uint32_t pose);
+/* Half the last decimal place of each of the ten channel values (Tx Ty Tz Qx Qy Qz Qw Sx Sy Sz)
+ * on pose line `line` (pq: per value; pm, pa: the coarsest on the line): how far the printed
+ * text may be from the value it was printed from. Return 0, or -1 when line is no pose. */
+int iqe_index_resolution(const struct iqe_index *ix, const unsigned char *data, size_t size,
+                         uint32_t line, double res[10]);
+
+#endif

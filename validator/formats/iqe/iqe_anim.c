@@ -1,0 +1,98 @@
+/* iqe_anim.c - animations, keyframes, loop and framerate (iqe.txt "Animations"). Frames of all
+ * animations form one global strip, as in IQM. */
+#include <stdio.h>
+#include <string.h>
+
+#include "iqe.h"
+
+void iqe_anim_close_frame(struct iqe_parser *p, uint32_t line)
+{
+  struct iqe_frame *f;
+  if (!p->frame_open || p->num_frames == 0)
+    return;
+  p->frame_open = 0;
+  f = &p->frames[p->num_frames - 1];
+  if (f->num_poses > 0)
+    return;
+  if (line)
+    iqe_emit(p, RULE_IQE_FRAME_EMPTY, f->line, 0, NULL, "line %u", line);
+  else
+    iqe_emit(p, RULE_IQE_FRAME_EMPTY, f->line, 0, NULL, "%s", "the end of the file");
+  p->num_frames--;
+  p->anims[p->num_anims - 1].num_frames--;
+}
+
+void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                    uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_anim *a;
+  (void)vals;
+  (void)given;
+  iqe_anim_close_frame(p, ln->no);
+  if (p->num_anims >= p->counts[CMD_ANIMATION])
+    return;
+  a = &p->anims[p->num_anims++];
+  memset(a, 0, sizeof *a);
+  a->line = ln->no;
+  a->first_frame = p->num_frames;
+  if (nargs == 0) {
+    /* the spec's "unused dummy name" (the reference compiler writes "") */
+    char name[32], path[32];
+    snprintf(name, sizeof name, "animation%u", p->num_anims - 1);
+    snprintf(path, sizeof path, "animation %u", p->num_anims - 1);
+    a->name = arena_strndup(&p->m->arena, name, strlen(name));
+    iqe_emit_path(p, RULE_IQE_NAME_MISSING, ln->no, args[-1].col, path,
+                  "the spec gives it a dummy name, the reference compiler an empty one", NULL);
+  } else {
+    a->name = iqe_arg_name(p, ln, args, nargs);
+  }
+  p->in_animation = 1;
+  p->frame_open = 0;
+}
+
+void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given)
+{
+  const struct iqe_tok *cmd = args - 1;
+  int is_loop = cmd->len == 4;
+  (void)nargs;
+  if (!p->in_animation || p->num_anims == 0) {
+    iqe_emit(p, RULE_IQE_OUTSIDE_ANIMATION, ln->no, cmd->col, NULL, "%s",
+             is_loop ? "loop" : "framerate");
+    return;
+  }
+  if (is_loop) {
+    p->anims[p->num_anims - 1].flags |= MODEL_ANIM_LOOP;
+    return;
+  }
+  if (given < 1)
+    return;
+  if (vals[0] < 0) {
+    iqe_emit(p, RULE_IQE_FRAMERATE_NEGATIVE, ln->no, args[0].col, NULL, "%g", vals[0]);
+    p->anims[p->num_anims - 1].framerate = 0;
+    return;
+  }
+  p->anims[p->num_anims - 1].framerate = vals[0];
+}
+
+void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                    uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_frame *f;
+  (void)nargs;
+  (void)vals;
+  (void)given;
+  if (!p->in_animation || p->num_anims == 0) {
+    iqe_emit(p, RULE_IQE_OUTSIDE_ANIMATION, ln->no, args[-1].col, NULL, "%s", "frame");
+    return;
+  }
+  iqe_anim_close_frame(p, ln->no);
+  if (p->num_frames >= p->counts[CMD_FRAME] + p->counts[CMD_ANIMATION])
+    return;
+  f = &p->frames[p->num_frames++];
+  f->first_pose = p->num_poses;
+  f->num_poses = 0;
+  f->line = ln->no;
+  p->anims[p->num_anims - 1].num_frames++;
+  p->frame_open = 1;
+}

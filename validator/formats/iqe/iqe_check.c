@@ -1,0 +1,274 @@
+/* iqe_check.c - whole-file checks once every line is read: array lengths, joint hierarchy,
+ * base poses, frames, names, smoothing flags and mesh keys. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iqe.h"
+
+static const char *const attr_names[ATTR_COUNT] = {
+  "vp", "vt", "vn", "vx", "vb", "vc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "vs"
+};
+
+static void arrays_check(struct iqe_parser *p)
+{
+  uint32_t ref = iqe_vertex_count(p);
+  const char *ref_name = p->attr[ATTR_VP].count ? "vp" : "the longest array";
+  iqe_vertex_sync(p, 0, 1);
+  for (int i = 0; i < ATTR_COUNT; i++) {
+    struct iqe_attr_arr *a = &p->attr[i];
+    char actual[96], expected[96];
+    if (a->count == 0 || a->reported || a->count == ref)
+      continue;
+    snprintf(actual, sizeof actual, "%u %s lines", a->count, attr_names[i]);
+    snprintf(expected, sizeof expected, "%s has %u; every present array has the same length",
+             ref_name, ref);
+    a->reported = 1;
+    iqe_emit(p, i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH,
+             a->last_line, 0, expected, "%s", actual);
+  }
+  if (p->num_joints > 0 && p->vb_bad_index >= (long)p->num_joints) {
+    char why[64];
+    snprintf(why, sizeof why, "the file has %u joints", p->num_joints);
+    iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, p->vb_bad_line, p->vb_bad_col, why, "%ld",
+             p->vb_bad_index);
+  }
+  for (int k = 0; k < 10; k++) {
+    const struct iqe_attr_arr *a = &p->attr[ATTR_V0 + k];
+    char type[16];
+    if (a->count == 0 || p->layout[7 + k].declared)
+      continue;
+    snprintf(type, sizeof type, "custom%d", k);
+    iqe_emit(p, RULE_IQE_CUSTOM_UNUSED, a->first_line, 0, type, "v%d", k);
+  }
+}
+
+struct named { const char *name; uint32_t index; };
+
+static int named_cmp(const void *a, const void *b)
+{
+  const struct named *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Sorted (name, index) pairs: duplicates are adjacent; report each later use. */
+static void duplicates_check(struct iqe_parser *p, int joints)
+{
+  uint32_t n = joints ? p->num_joints : p->num_anims;
+  struct named *v;
+  if (n < 2)
+    return;
+  v = arena_calloc(&p->scratch, n, sizeof *v);
+  if (!v)
+    return;
+  for (uint32_t i = 0; i < n; i++) {
+    v[i].name = joints ? p->joints[i].name : p->anims[i].name;
+    v[i].index = i;
+  }
+  qsort(v, n, sizeof *v, named_cmp);
+  for (uint32_t i = 1; i < n; i++) {
+    char first[16];
+    uint32_t k = v[i].index;
+    if (strcmp(v[i].name, v[i - 1].name))
+      continue;
+    snprintf(first, sizeof first, "%u", v[i - 1].index);
+    if (joints)
+      iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line, p->joints[k].name_col, first,
+               "%s", v[i].name);
+    else
+      iqe_emit(p, RULE_IQE_ANIMATION_NAME_DUPLICATE, p->anims[k].line, 0, first, "%s", v[i].name);
+  }
+}
+
+static void joints_check(struct iqe_parser *p)
+{
+  uint32_t n = p->num_joints;
+  uint8_t *state;
+  if (n == 0)
+    return;
+  state = arena_calloc(&p->scratch, n, 1);
+  if (!state)
+    return;
+  for (uint32_t i = 0; i < n; i++) {
+    struct iqe_joint *j = &p->joints[i];
+    if (j->parent >= (int32_t)n) {
+      char path[32], why[64];
+      snprintf(path, sizeof path, "joint %u", i);
+      snprintf(why, sizeof why, "the file has %u joints", n);
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_RANGE, j->line, j->parent_col, path, why, "%d",
+                    j->parent);
+      j->parent = -1;
+      state[i] = 2;
+    }
+  }
+  /* walk each chain; 1 = on the current walk, 2 = known to reach a root */
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = i;
+    while (state[k] == 0) {
+      state[k] = 1;
+      if (p->joints[k].parent < 0) {
+        break;
+      }
+      k = (uint32_t)p->joints[k].parent;
+    }
+    {
+      uint32_t cyc = state[k] == 1 && p->joints[k].parent >= 0 ? k : UINT32_MAX;
+      /* mark this walk done while its parents are intact (the walk ends at a done joint) */
+      for (k = i; state[k] == 1; k = (uint32_t)p->joints[k].parent) {
+        state[k] = 2;
+        if (p->joints[k].parent < 0)
+          break;
+      }
+      if (cyc != UINT32_MAX) {
+        /* cyc is on a cycle: report it there, then cut it there */
+        char path[32];
+        struct iqe_joint *j = &p->joints[cyc];
+        snprintf(path, sizeof path, "joint %u", cyc);
+        iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, j->line, j->parent_col, path, NULL,
+                      "parent %d leads back to joint %u", j->parent, cyc);
+        j->parent = -1;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const struct iqe_joint *j = &p->joints[i];
+    if (j->parent > (int32_t)i) {
+      char path[32];
+      snprintf(path, sizeof path, "joint %u", i);
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_FORWARD, j->line, j->parent_col, path,
+                    "an IQM compiled from it breaks loaders that build poses in one forward pass",
+                    "%d", j->parent);
+    }
+  }
+  duplicates_check(p, 1);
+}
+
+static void poses_check(struct iqe_parser *p)
+{
+  uint32_t nj = p->num_joints;
+  if (nj == 0) {
+    if (p->num_poses > 0)
+      iqe_emit(p, RULE_IQE_POSE_WITHOUT_JOINT, p->poses[0].line, 0, NULL, "%u", p->num_poses);
+  } else if (p->num_base_poses > nj) {
+    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, p->poses[nj].line, 0, "one base pose per joint",
+             "%u base poses for %u joints: this one has no joint", p->num_base_poses, nj);
+  } else if (p->num_base_poses < nj && (p->num_base_poses > 0 || p->num_frames == 0)) {
+    char actual[96];
+    snprintf(actual, sizeof actual, "%u base poses for %u joints: joint %u has none",
+             p->num_base_poses, nj, p->num_base_poses);
+    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, p->joints[p->num_base_poses].line, 0,
+             "one base pose per joint", "%s", actual);
+  }
+  for (uint32_t f = 0; f < p->num_frames && nj > 0; f++) {
+    const struct iqe_frame *fr = &p->frames[f];
+    char expected[48];
+    if (fr->num_poses == nj)
+      continue;
+    snprintf(expected, sizeof expected, "one pose for each of the %u joints", nj);
+    if (fr->num_poses > nj)
+      iqe_emit(p, RULE_IQE_FRAME_POSE_COUNT, p->poses[fr->first_pose + nj].line, 0, expected,
+               "frame %u has %u poses", f, fr->num_poses);
+    else
+      iqe_emit(p, RULE_IQE_FRAME_POSE_COUNT, fr->line, 0, expected, "frame %u has %u poses", f,
+               fr->num_poses);
+  }
+  for (uint32_t a = 0; a < p->num_anims; a++)
+    if (p->anims[a].num_frames == 0)
+      iqe_emit(p, RULE_IQE_ANIMATION_EMPTY, p->anims[a].line, 0, NULL, "'%s'", p->anims[a].name);
+  duplicates_check(p, 0);
+}
+
+struct mesh_key { const struct iqe_mesh *me; uint32_t order; };
+
+static int mesh_key_cmp(const void *a, const void *b)
+{
+  const struct mesh_key *x = a, *y = b;
+  int c = strcmp(x->me->name, y->me->name);
+  if (!c)
+    c = strcmp(x->me->material, y->me->material);
+  return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* The compiler merges a repeated (name, material) into the earlier mesh entry and loses the
+ * block's triangles unless it directly follows (among meshes with faces) one with that key. */
+static void meshes_repeated_check(struct iqe_parser *p)
+{
+  struct mesh_key *k = arena_calloc(&p->scratch, (size_t)p->num_meshes + 1, sizeof *k);
+  uint32_t n = 0;
+  if (!k)
+    return;
+  for (uint32_t i = 0; i < p->num_meshes; i++)
+    if (p->meshes[i].num_triangles > 0) {
+      k[n].me = &p->meshes[i];
+      k[n].order = n;
+      n++;
+    }
+  qsort(k, n, sizeof *k, mesh_key_cmp);
+  for (uint32_t i = 1; i < n; i++) {
+    char first[16];
+    if (strcmp(k[i].me->name, k[i - 1].me->name) || strcmp(k[i].me->material, k[i - 1].me->material) ||
+        k[i].order == k[i - 1].order + 1)
+      continue;
+    snprintf(first, sizeof first, "%u", k[i - 1].me->line);
+    iqe_emit(p, RULE_IQE_MESH_REPEATED, k[i].me->line, 0, first, "'%s' / '%s'", k[i].me->name,
+             k[i].me->material);
+  }
+}
+
+static void faces_check(struct iqe_parser *p)
+{
+  uint32_t faces = p->num_faces, fs = p->num_fs, n = faces < fs ? faces : fs;
+  if (fs > 0) {
+    for (uint32_t k = 0; k < n; k++)
+      if (p->fs_arity[k] != p->face_arity[k]) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "face %u (line %u) has %u indexes", k,
+                 p->face_line[k], p->face_arity[k]);
+        iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, p->fs_line[k], 0, expected,
+                 "fs %u has %u flags", k, p->fs_arity[k]);
+        break;
+      }
+    if (fs != faces) {
+      char expected[48];
+      snprintf(expected, sizeof expected, "one fs per face command (%u)", faces);
+      iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, fs > faces ? p->fs_line[faces] : p->face_line[fs],
+               0, expected, "%u fs commands", fs);
+    }
+  }
+  meshes_repeated_check(p);
+  if (p->counts[CMD_FA] + p->counts[CMD_FM] == 0 && iqe_vertex_count(p) > 0) {
+    uint32_t nv = iqe_vertex_count(p), first = 0, last = 0;
+    for (int i = 0; i < ATTR_COUNT; i++)
+      if (p->attr[i].count == nv) {
+        first = p->attr[i].first_line;
+        last = p->attr[i].last_line;
+        break;
+      }
+    iqe_emit(p, RULE_IQE_NO_TRIANGLE_DATA, first, 0, NULL, "%u", nv);
+    if (p->num_meshes == 0) {
+      if (nv % 3)
+        iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, last, 0,
+                 "a multiple of 3 (the last vertexes form no triangle)", "%u", nv);
+    } else {
+      for (uint32_t i = 0; i < p->num_meshes; i++) {
+        const struct iqe_mesh *me = &p->meshes[i];
+        uint32_t k = me->end_vertex - me->first_vertex;
+        if (k % 3)
+          iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, me->line, 0,
+                   "a multiple of 3 (the last vertexes form no triangle)", "%u", k);
+      }
+    }
+  }
+}
+
+void iqe_check_finish(struct iqe_parser *p)
+{
+  iqe_anim_close_frame(p, 0);
+  if (p->num_meshes > 0)
+    p->meshes[p->num_meshes - 1].end_vertex = iqe_vertex_count(p);
+  arrays_check(p);
+  joints_check(p);
+  poses_check(p);
+  faces_check(p);
+}

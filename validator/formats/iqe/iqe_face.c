@@ -1,0 +1,290 @@
+/* iqe_face.c - meshes, materials, faces (fa fm), smoothing flags (fs) and smoothing parameters
+ * (iqe.txt "Meshes", "Triangles", "Smoothing"). Polygons are fanned as (a, b, c), (a, c, d), ... */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iqe.h"
+
+static struct iqe_mesh *mesh_open(struct iqe_parser *p, uint32_t line)
+{
+  struct iqe_mesh *me;
+  if (p->num_meshes > 0)
+    p->meshes[p->num_meshes - 1].end_vertex = iqe_vertex_count(p);
+  me = &p->meshes[p->num_meshes++];
+  memset(me, 0, sizeof *me);
+  me->name = "";
+  me->material = "";
+  me->first_vertex = iqe_vertex_count(p);
+  me->ref_min = UINT32_MAX;
+  me->first_triangle = p->num_tris;
+  me->line = line;
+  return me;
+}
+
+void iqe_face_mesh(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                   uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_mesh *me;
+  (void)vals;
+  (void)given;
+  if (p->num_meshes > p->counts[CMD_MESH])
+    return; /* cannot happen: counted (+1 for an implicit mesh) */
+  me = mesh_open(p, ln->no);
+  me->name = iqe_arg_name(p, ln, args, nargs);
+  p->in_mesh = 1;
+}
+
+void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                       uint32_t nargs, const double *vals, uint32_t given)
+{
+  (void)vals;
+  (void)given;
+  if (!p->in_mesh) {
+    iqe_emit(p, RULE_IQE_MATERIAL_OUTSIDE_MESH, ln->no, args[-1].col, NULL, NULL);
+    if (p->num_meshes == 0)
+      mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
+  }
+  p->meshes[p->num_meshes - 1].material = iqe_arg_name(p, ln, args, nargs);
+}
+
+static const double *position(const struct iqe_parser *p, uint32_t v)
+{
+  const struct iqe_attr_arr *a = &p->attr[ATTR_VP];
+  return v < a->count ? a->v + (size_t)v * a->stride : NULL;
+}
+
+static void sub3(double o[3], const double a[3], const double b[3])
+{
+  o[0] = a[0] - b[0];
+  o[1] = a[1] - b[1];
+  o[2] = a[2] - b[2];
+}
+
+static void cross3(double o[3], const double a[3], const double b[3])
+{
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Planarity and convexity of a polygon with corners idx[0..n) (all positions defined). */
+static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
+                          const struct iqe_tok *args, const uint32_t *idx, uint32_t n)
+{
+  double nrm[3] = {0, 0, 0}, c[3] = {0, 0, 0}, lo[3], hi[3], diam, len;
+  for (uint32_t i = 0; i < n; i++) {
+    const double *a = position(p, idx[i]), *b = position(p, idx[(i + 1) % n]);
+    if (!a || !b)
+      return;
+    nrm[0] += (a[1] - b[1]) * (a[2] + b[2]);
+    nrm[1] += (a[2] - b[2]) * (a[0] + b[0]);
+    nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    for (int k = 0; k < 3; k++) {
+      c[k] += a[k] / n;
+      lo[k] = i == 0 || a[k] < lo[k] ? a[k] : lo[k];
+      hi[k] = i == 0 || a[k] > hi[k] ? a[k] : hi[k];
+    }
+  }
+  /* the bounding box diagonal stands for the diameter: linear in the corner count */
+  {
+    double d[3];
+    sub3(d, hi, lo);
+    diam = sqrt(dot3(d, d));
+  }
+  len = sqrt(dot3(nrm, nrm));
+  if (len == 0 || diam == 0 || !isfinite(len))
+    return; /* no area: reported as degenerate by its triangles */
+  for (int k = 0; k < 3; k++)
+    nrm[k] /= len;
+  {
+    double worst = 0;
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      double d[3], dist;
+      sub3(d, position(p, idx[i]), c);
+      dist = fabs(dot3(d, nrm));
+      if (dist > worst) {
+        worst = dist;
+        at = i;
+      }
+    }
+    if (worst > 1e-3 * diam) {
+      char tol[32];
+      snprintf(tol, sizeof tol, "%.3g", 1e-3 * diam);
+      iqe_emit(p, RULE_IQE_POLYGON_NOT_PLANAR, ln->no, args[at].col, tol, "%.3g", worst);
+      return;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    double e0[3], e1[3], x[3];
+    sub3(e0, position(p, idx[i]), position(p, idx[(i + n - 1) % n]));
+    sub3(e1, position(p, idx[(i + 1) % n]), position(p, idx[i]));
+    cross3(x, e0, e1);
+    if (dot3(x, nrm) < -1e-9 * diam * diam) {
+      iqe_emit(p, RULE_IQE_POLYGON_NOT_CONVEX, ln->no, args[i].col, NULL, "%u (index %.*s)",
+               (unsigned)i, (int)(args[i].len > 20 ? 20 : args[i].len), args[i].s);
+      return;
+    }
+  }
+}
+
+static void triangle_check(struct iqe_parser *p, const struct iqe_line *ln,
+                           const struct iqe_tok *args, const uint32_t *idx, const uint32_t *at)
+{
+  const double *a, *b, *c;
+  double e0[3], e1[3], x[3], l0, l1;
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (idx[i] == idx[j]) {
+        iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, args[at[j]].col, NULL,
+                 "vertex %u is used twice (the reference compiler drops it)", idx[i]);
+        return;
+      }
+  a = position(p, idx[0]);
+  b = position(p, idx[1]);
+  c = position(p, idx[2]);
+  if (!a || !b || !c)
+    return;
+  sub3(e0, b, a);
+  sub3(e1, c, a);
+  cross3(x, e0, e1);
+  l0 = dot3(e0, e0);
+  l1 = dot3(e1, e1);
+  if (sqrt(dot3(x, x)) <= 1e-12 * (l0 > l1 ? l0 : l1))
+    iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, args[at[0]].col, NULL,
+             "corners %u %u %u have zero area", idx[0], idx[1], idx[2]);
+}
+
+void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                  uint32_t nargs, const double *vals, uint32_t given)
+{
+  int relative = args[-1].s[1] == 'm';
+  uint32_t vcount = iqe_vertex_count(p), base = 0, bad = 0;
+  struct iqe_mesh *me;
+  uint32_t stack_idx[64];
+  uint32_t *idx = stack_idx;
+  (void)vals;
+  (void)given;
+
+  if (p->num_faces < p->counts[CMD_FA] + p->counts[CMD_FM]) {
+    p->face_arity[p->num_faces] = nargs;
+    p->face_line[p->num_faces] = ln->no;
+    p->num_faces++;
+  }
+  if (!p->in_mesh && p->num_meshes == 0) {
+    iqe_emit(p, RULE_IQE_FACE_OUTSIDE_MESH, ln->no, args[-1].col, NULL, NULL);
+    mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
+  }
+  me = &p->meshes[p->num_meshes - 1];
+  if (relative)
+    base = me->first_vertex;
+  if (nargs > 64) {
+    idx = arena_calloc(&p->scratch, nargs, sizeof *idx);
+    if (!idx)
+      return;
+  }
+  for (uint32_t i = 0; i < nargs; i++) {
+    long v;
+    int64_t g;
+    if (iqe_arg_int(p, ln, &args[i], &v) < 0) {
+      bad = 1;
+      continue;
+    }
+    g = v < 0 ? (int64_t)vcount + v : (int64_t)base + v;
+    if (g < (int64_t)(relative ? base : 0) || g >= (int64_t)vcount) {
+      char range[128];
+      if (vcount - (relative ? base : 0) == 0)
+        snprintf(range, sizeof range, "the vertices defined so far: there are none%s",
+                 relative ? " in the current mesh" : "");
+      else if (relative)
+        snprintf(range, sizeof range, "the current mesh's %u vertices (0 to %u, or -%u to -1)",
+                 vcount - base, vcount - base ? vcount - base - 1 : 0, vcount - base);
+      else
+        snprintf(range, sizeof range, "the %u vertices defined so far (0 to %u, or -%u to -1)",
+                 vcount, vcount ? vcount - 1 : 0, vcount);
+      iqe_emit(p, RULE_IQE_FACE_INDEX_RANGE, ln->no, args[i].col, range, "%ld", v);
+      bad = 1;
+      continue;
+    }
+    idx[i] = (uint32_t)g;
+  }
+  if (nargs < 3) {
+    iqe_emit(p, RULE_IQE_FACE_TOO_FEW, ln->no, args[-1].col, NULL, "%u", (unsigned)nargs);
+    return;
+  }
+  if (bad)
+    return;
+  if (nargs > 3)
+    polygon_check(p, ln, args, idx, nargs);
+  for (uint32_t i = 1; i + 1 < nargs; i++) {
+    uint32_t tri[3] = {idx[0], idx[i], idx[i + 1]}, at[3] = {0, i, i + 1};
+    if (p->num_tris >= p->tri_cap)
+      break;
+    triangle_check(p, ln, args, tri, at);
+    memcpy(p->tris + (size_t)p->num_tris * 3, tri, sizeof tri);
+    p->num_tris++;
+    me->num_triangles++;
+    for (int k = 0; k < 3; k++) {
+      if (tri[k] < me->ref_min)
+        me->ref_min = tri[k];
+      if (tri[k] > me->ref_max)
+        me->ref_max = tri[k];
+    }
+  }
+}
+
+void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
+                           const struct iqe_tok *args, uint32_t nargs, const double *vals,
+                           uint32_t given)
+{
+  (void)vals;
+  (void)given;
+  for (uint32_t i = 0; i < nargs; i++) {
+    long v;
+    if (iqe_arg_int(p, ln, &args[i], &v) == 0 && v != 0 && v != 1)
+      iqe_emit(p, RULE_IQE_SMOOTH_FLAG_VALUE, ln->no, args[i].col, NULL, "%ld", v);
+  }
+  if (p->num_fs < p->counts[CMD_FS]) {
+    p->fs_arity[p->num_fs] = nargs;
+    p->fs_line[p->num_fs] = ln->no;
+    p->num_fs++;
+  }
+}
+
+void iqe_face_smoothing(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                        uint32_t nargs, const double *vals, uint32_t given)
+{
+  const struct iqe_tok *cmd = args - 1;
+  (void)given;
+  if (cmd->len == 11 && !memcmp(cmd->s, "smoothangle", 11)) {
+    double a = vals[0];
+    if (nargs == 0)
+      return;
+    if (a < 0 || a > 180) {
+      iqe_emit(p, RULE_IQE_SMOOTHANGLE_RANGE, ln->no, args[0].col, NULL, "%g", a);
+    } else if (a > 90) {
+      char as[48];
+      if (a == 180)
+        snprintf(as, sizeof as, "0 (faceted)");
+      else
+        snprintf(as, sizeof as, "%g", 180 - a);
+      iqe_emit(p, RULE_IQE_SMOOTHANGLE_PORTABILITY, ln->no, args[0].col, as, "%g", a);
+    }
+    return;
+  }
+  if (nargs == 0) {
+    if (cmd->len == 8 && !memcmp(cmd->s, "smoothuv", 8))
+      iqe_emit(p, RULE_IQE_SMOOTHUV_MISSING, ln->no, cmd->col, NULL, NULL);
+    return;
+  }
+  {
+    long v;
+    iqe_arg_int(p, ln, &args[0], &v);
+  }
+}

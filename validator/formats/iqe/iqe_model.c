@@ -1,0 +1,407 @@
+/* iqe_model.c - the parsed IQE into the common model, with the conventions of an IQM-decoded
+ * model: vertex arrays in IQM's type order and formats (the spec's defaults or the declared
+ * `vertexarray`), blend data reduced to the biggest 4 influences, one global frame strip. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iqe.h"
+#include "pose.h"
+
+static const uint32_t format_bytes[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
+
+uint32_t iqe_format_bytes(uint32_t format)
+{
+  return format < VF_COUNT ? format_bytes[format] : 0;
+}
+
+static uint16_t float_to_half(float f)
+{
+  /* truncating conversion, as the reference compiler does; out of range becomes infinity */
+  uint32_t x;
+  uint16_t sign;
+  int32_t e;
+  uint32_t mant;
+  memcpy(&x, &f, 4);
+  sign = (uint16_t)((x >> 16) & 0x8000);
+  e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+  mant = x & 0x7fffff;
+  if (((x >> 23) & 0xff) == 0xff)
+    return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 : 0));
+  if (e >= 31)
+    return (uint16_t)(sign | 0x7c00);
+  if (e <= 0) {
+    if (e < -10)
+      return sign;
+    mant |= 0x800000;
+    return (uint16_t)(sign | (mant >> (14 - e)));
+  }
+  return (uint16_t)(sign | ((uint32_t)e << 10) | (mant >> 13));
+}
+
+static double clampd(double v, double lo, double hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void put_le(unsigned char *d, uint64_t v, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    d[i] = (unsigned char)(v >> (8 * i));
+}
+
+void iqe_component_put(unsigned char *d, uint32_t format, double v, int normalized)
+{
+  static const double umax[VF_COUNT] = {0, 255, 0, 65535, 0, 4294967295.0, 0, 0, 0};
+  static const int bits[VF_COUNT] = {8, 0, 16, 0, 32, 0, 0, 0, 0};
+  if (!isfinite(v))
+    v = 0;
+  switch (format) {
+  case VF_UBYTE: case VF_USHORT: case VF_UINT: {
+    double x = normalized ? floor(clampd(0.5 + v * umax[format], 0, umax[format]))
+                          : v;
+    uint64_t u = normalized ? (uint64_t)x : (uint64_t)(int64_t)floor(v); /* raw: wraps */
+    put_le(d, u, format_bytes[format]);
+    break;
+  }
+  case VF_BYTE: case VF_SHORT: case VF_INT: {
+    double lim = ldexp(1, bits[format] - 1), n;
+    int64_t s;
+    if (normalized) {
+      n = v * (ldexp(1, bits[format]) - 1) / 2;
+      n = n < 0 ? ceil(n - 1) : floor(n);
+      s = (int64_t)clampd(n, -lim, lim - 1);
+    } else {
+      s = (int64_t)floor(v);
+    }
+    put_le(d, (uint64_t)s, format_bytes[format]);
+    break;
+  }
+  case VF_HALF:
+    put_le(d, float_to_half((float)v), 2);
+    break;
+  case VF_FLOAT: {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    put_le(d, u, 4);
+    break;
+  }
+  default: {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    put_le(d, u, 8);
+    break;
+  }
+  }
+}
+
+double iqe_component_get(const unsigned char *s, uint32_t format, int normalized)
+{
+  uint64_t u = 0;
+  for (unsigned i = 0; i < format_bytes[format < VF_COUNT ? format : VF_DOUBLE]; i++)
+    u |= (uint64_t)s[i] << (8 * i);
+  switch (format) {
+  case VF_UBYTE: return normalized ? u / 255.0 : (double)u;
+  case VF_USHORT: return normalized ? u / 65535.0 : (double)u;
+  case VF_UINT: return normalized ? u / 4294967295.0 : (double)u;
+  case VF_BYTE: {
+    double c = (int8_t)u;
+    return normalized ? (2 * c + 1) / 255.0 : c;
+  }
+  case VF_SHORT: {
+    double c = (int16_t)u;
+    return normalized ? (2 * c + 1) / 65535.0 : c;
+  }
+  case VF_INT: {
+    double c = (int32_t)(uint32_t)u;
+    return normalized ? (2 * c + 1) / 4294967295.0 : c;
+  }
+  case VF_HALF: return half_to_float((uint16_t)u);
+  case VF_FLOAT: {
+    uint32_t x = (uint32_t)u;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  default: {
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+  }
+  }
+}
+
+/* IQM defaults per slot (iqe.txt "Vertex arrays": the IQM recommendation, but position and
+ * color 3 components). Customs are used only when declared. */
+static const uint32_t slot_format[7] = {VF_FLOAT, VF_FLOAT, VF_FLOAT, VF_FLOAT, VF_UBYTE, VF_UBYTE, VF_UBYTE};
+static const uint32_t slot_size[7] = {3, 2, 3, 4, 4, 4, 3};
+
+/* Biggest 4 influences above 1e-3, descending (ties keep file order), renormalised. */
+static int blend_reduce(const struct iqe_parser *p, uint32_t v, int32_t idx[4], double w[4])
+{
+  int n = 0;
+  double sum = 0;
+  memset(idx, 0, 4 * sizeof *idx);
+  memset(w, 0, 4 * sizeof *w);
+  if (v >= p->attr[ATTR_VB].count)
+    return 0;
+  for (uint32_t k = 0; k < p->vb_num[v]; k++) {
+    const struct iqe_pair *pr = &p->pairs[p->vb_first[v] + k];
+    int at;
+    if (!(pr->weight > 1e-3))
+      continue;
+    for (at = n; at > 0 && w[at - 1] < pr->weight; at--)
+      ;
+    if (at >= 4)
+      continue;
+    for (int s = (n < 4 ? n : 3); s > at; s--) {
+      w[s] = w[s - 1];
+      idx[s] = idx[s - 1];
+    }
+    w[at] = pr->weight;
+    idx[at] = pr->index;
+    if (n < 4)
+      n++;
+  }
+  for (int s = 0; s < n; s++)
+    sum += w[s];
+  for (int s = 0; s < n && sum > 0; s++)
+    w[s] /= sum;
+  return n;
+}
+
+static void blend_ubyte(const double w[4], int n, unsigned char out[4])
+{
+  int sum = 0;
+  memset(out, 0, 4);
+  for (int s = 0; s < n; s++) {
+    out[s] = (unsigned char)clampd(floor(0.5 + w[s] * 255), 0, 255);
+    sum += out[s];
+  }
+  /* make the bytes sum to 255: add from the biggest slot, take from the smallest, so the
+   * slots stay in descending order and a written-and-reread vertex gets the same bytes */
+  for (int s = 0; n > 0 && sum < 255; s = (s + 1) % n)
+    if (out[s] < 255) {
+      out[s]++;
+      sum++;
+    }
+  for (int s = n - 1; n > 0 && sum > 255; s = (s + n - 1) % n)
+    if (out[s] > 0) {
+      out[s]--;
+      sum--;
+    }
+}
+
+static double attr_value(const struct iqe_parser *p, int attr, uint32_t v, uint32_t c)
+{
+  const struct iqe_attr_arr *a = &p->attr[attr];
+  if (v >= a->count || c >= a->stride)
+    return attr == ATTR_VP && c == 3 ? 1 : 0;
+  return a->v[(size_t)v * a->stride + c];
+}
+
+static double tangent_w(const struct iqe_parser *p, uint32_t v)
+{
+  double w = attr_value(p, ATTR_VX, v, 3), n[3], t[3], b[3], x[3];
+  if (!isnan(w))
+    return w;
+  for (int k = 0; k < 3; k++) {
+    n[k] = attr_value(p, ATTR_VN, v, (uint32_t)k);
+    t[k] = attr_value(p, ATTR_VX, v, (uint32_t)k);
+    b[k] = attr_value(p, ATTR_VX, v, 4u + (uint32_t)k);
+  }
+  x[0] = n[1] * t[2] - n[2] * t[1];
+  x[1] = n[2] * t[0] - n[0] * t[2];
+  x[2] = n[0] * t[1] - n[1] * t[0];
+  return x[0] * b[0] + x[1] * b[1] + x[2] * b[2] < 0 ? -1 : 1;
+}
+
+static int varrays_build(struct iqe_parser *p, uint32_t nv)
+{
+  struct model *m = p->m;
+  static const int slot_attr[7] = {ATTR_VP, ATTR_VT, ATTR_VN, ATTR_VX, ATTR_VB, ATTR_VB, ATTR_VC};
+  m->varrays = arena_calloc(&m->arena, IQE_SLOTS, sizeof *m->varrays);
+  if (!m->varrays)
+    return -1;
+  for (uint32_t slot = 0; slot < IQE_SLOTS; slot++) {
+    const struct iqe_layout *l = &p->layout[slot];
+    int attr = slot < 7 ? slot_attr[slot] : ATTR_V0 + (int)(slot - 7);
+    struct model_varray *va;
+    unsigned char *data;
+    uint32_t fmt, size, bytes;
+    if (p->attr[attr].count == 0 || (slot >= 7 && !l->declared))
+      continue;
+    fmt = l->declared && l->format < VF_COUNT ? l->format : slot < 7 ? slot_format[slot] : VF_FLOAT;
+    size = l->declared && l->size ? l->size : slot < 7 ? slot_size[slot] : 4;
+    bytes = format_bytes[fmt];
+    data = arena_calloc(&m->arena, (size_t)nv * size, bytes);
+    if (!data && nv)
+      return -1;
+    for (uint32_t v = 0; v < nv; v++) {
+      unsigned char *d = data + (size_t)v * size * bytes;
+      if (slot == VT_BLENDINDEXES || slot == VT_BLENDWEIGHTS) {
+        int32_t idx[4];
+        double w[4];
+        int n = blend_reduce(p, v, idx, w);
+        if (slot == VT_BLENDWEIGHTS && fmt == VF_UBYTE) {
+          unsigned char b[4];
+          blend_ubyte(w, n, b);
+          memcpy(d, b, size);
+        } else {
+          for (uint32_t c = 0; c < size; c++)
+            iqe_component_put(d + c * bytes, fmt, slot == VT_BLENDINDEXES ? idx[c] : w[c],
+                              slot == VT_BLENDWEIGHTS);
+        }
+        continue;
+      }
+      for (uint32_t c = 0; c < size; c++) {
+        double x = slot == VT_TANGENT && c == 3 ? tangent_w(p, v) : attr_value(p, attr, v, c);
+        iqe_component_put(d + c * bytes, fmt, x, 1);
+      }
+    }
+    va = &m->varrays[m->num_varrays++];
+    va->type = slot < 7 ? slot : VT_CUSTOM + (slot - 7);
+    va->name = slot >= 7 ? l->name : NULL;
+    va->format = fmt;
+    va->size = size;
+    va->data = data;
+  }
+  return 0;
+}
+
+static int mesh_build(struct iqe_parser *p, uint32_t nv)
+{
+  struct model *m = p->m;
+  int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
+  uint32_t nmesh = p->num_meshes, ntri = p->num_tris;
+  unsigned char *tris;
+  if (!faces && nmesh == 0 && nv >= 3) {
+    /* vertex data without any mesh command: one unnamed mesh (groups of 3 vertices) */
+    p->meshes[0].name = p->meshes[0].material = "";
+    p->meshes[0].first_vertex = 0;
+    p->meshes[0].end_vertex = nv;
+    nmesh = p->num_meshes = 1;
+  }
+  if (!faces) {
+    ntri = 0;
+    for (uint32_t i = 0; i < nmesh; i++)
+      ntri += (p->meshes[i].end_vertex - p->meshes[i].first_vertex) / 3;
+  }
+  tris = arena_calloc(&m->arena, (size_t)ntri + 1, 12);
+  m->meshes = arena_calloc(&m->arena, (size_t)nmesh + 1, sizeof *m->meshes);
+  if (!tris || !m->meshes)
+    return -1;
+  ntri = 0;
+  for (uint32_t i = 0; i < nmesh; i++) {
+    struct iqe_mesh *me = &p->meshes[i];
+    struct model_mesh *mm = &m->meshes[i];
+    uint32_t lo = me->first_vertex, hi = me->end_vertex;
+    mm->name = me->name;
+    mm->material = me->material;
+    mm->first_triangle = ntri;
+    if (faces) {
+      for (uint32_t t = 0; t < me->num_triangles; t++)
+        for (int k = 0; k < 3; k++)
+          put_le(tris + ((size_t)ntri + t) * 12 + k * 4, p->tris[((size_t)me->first_triangle + t) * 3 + (size_t)k], 4);
+      ntri += me->num_triangles;
+      if (me->ref_min <= me->ref_max) {
+        if (hi <= lo) {
+          lo = me->ref_min;
+          hi = me->ref_max + 1;
+        } else {
+          lo = lo < me->ref_min ? lo : me->ref_min;
+          hi = hi > me->ref_max + 1 ? hi : me->ref_max + 1;
+        }
+      }
+    } else {
+      for (uint32_t v = lo; v + 2 < hi; v += 3, ntri++)
+        for (uint32_t k = 0; k < 3; k++)
+          put_le(tris + (size_t)ntri * 12 + k * 4, v + k, 4);
+    }
+    mm->num_triangles = ntri - mm->first_triangle;
+    mm->first_vertex = hi > lo ? lo : (lo < nv ? lo : nv);
+    mm->num_vertexes = hi > lo ? hi - lo : 0;
+  }
+  m->num_meshes = nmesh;
+  m->num_triangles = ntri;
+  m->triangles = tris;
+  return 0;
+}
+
+static int anim_build(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  uint32_t nj = p->num_joints, np = nj;
+  m->joints = arena_calloc(&m->arena, (size_t)nj + 1, sizeof *m->joints);
+  if (!m->joints)
+    return -1;
+  for (uint32_t i = 0; i < nj; i++) {
+    m->joints[i].name = p->joints[i].name;
+    m->joints[i].parent = p->joints[i].parent;
+    if (i < p->num_base_poses)
+      m->joints[i].pose = p->poses[i].trs;
+    else
+      trs_identity(&m->joints[i].pose);
+  }
+  m->num_joints = nj;
+  if (np == 0)
+    for (uint32_t f = 0; f < p->num_frames; f++)
+      if (p->frames[f].num_poses > np)
+        np = p->frames[f].num_poses;
+  m->anims = arena_calloc(&m->arena, (size_t)p->num_anims + 1, sizeof *m->anims);
+  if (!m->anims)
+    return -1;
+  for (uint32_t a = 0; a < p->num_anims; a++) {
+    m->anims[a].name = p->anims[a].name;
+    m->anims[a].first_frame = p->anims[a].first_frame;
+    m->anims[a].num_frames = p->anims[a].num_frames;
+    m->anims[a].framerate = p->anims[a].framerate;
+    m->anims[a].flags = p->anims[a].flags;
+  }
+  m->num_anims = p->num_anims;
+  m->num_frames = p->num_frames;
+  if (p->num_frames == 0)
+    np = 0; /* no animation: no animated poses (as the reference compiler writes) */
+  m->num_poses = np;
+  m->pose_parents = arena_calloc(&m->arena, (size_t)np + 1, sizeof *m->pose_parents);
+  if (!m->pose_parents)
+    return -1;
+  for (uint32_t j = 0; j < np; j++)
+    m->pose_parents[j] = j < nj ? p->joints[j].parent : -1;
+  if (p->ctx->keep_frames && np > 0 && p->num_frames > 0) {
+    m->frames = arena_calloc(&m->arena, (size_t)p->num_frames * np, sizeof *m->frames);
+    if (!m->frames)
+      return -1;
+    for (uint32_t f = 0; f < p->num_frames; f++) {
+      const struct iqe_frame *fr = &p->frames[f];
+      for (uint32_t j = 0; j < np; j++) {
+        struct trs *t = &m->frames[(size_t)f * np + j];
+        if (j < fr->num_poses)
+          *t = p->poses[fr->first_pose + j].trs;
+        else
+          trs_identity(t); /* padded as the reference compiler pads short frames */
+      }
+    }
+  }
+  return 0;
+}
+
+int iqe_model_build(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  uint32_t nv = iqe_vertex_count(p);
+  m->num_vertexes = nv;
+  if (varrays_build(p, nv) < 0 || mesh_build(p, nv) < 0 || anim_build(p) < 0)
+    return -1;
+  if (p->comment) {
+    /* NUL-terminated, as IQM stores it */
+    unsigned char *c = arena_calloc(&m->arena, p->comment_size + 1, 1);
+    if (!c)
+      return -1;
+    memcpy(c, p->comment, p->comment_size);
+    m->comment = c;
+    m->comment_size = (uint32_t)(p->comment_size + 1);
+  }
+  return 0;
+}

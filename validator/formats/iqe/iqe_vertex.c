@@ -1,0 +1,326 @@
+/* iqe_vertex.c - vertex attribute commands (vp vt vn vx vb vc v0-v9 vs) and `vertexarray`
+ * (iqe.txt "Vertex attributes", "Vertex arrays"). Arrays are checked to stay in step. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iqe.h"
+
+static const char *const attr_names[ATTR_COUNT] = {
+  "vp", "vt", "vn", "vx", "vb", "vc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "vs"
+};
+
+uint32_t iqe_vertex_count(const struct iqe_parser *p)
+{
+  uint32_t n = 0;
+  if (p->attr[ATTR_VP].count)
+    return p->attr[ATTR_VP].count;
+  for (int i = 0; i < ATTR_COUNT; i++)
+    if (p->attr[i].count > n)
+      n = p->attr[i].count;
+  return n;
+}
+
+static void mismatch(struct iqe_parser *p, int i, uint32_t line, const char *actual)
+{
+  char expected[96];
+  struct iqe_attr_arr *a = &p->attr[i];
+  enum rule_index rule = i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH;
+  snprintf(expected, sizeof expected, "every vertex has one %s when any has", attr_names[i]);
+  a->reported = 1;
+  iqe_emit(p, rule, line, 0, expected, "%s", actual);
+}
+
+void iqe_vertex_sync(struct iqe_parser *p, uint32_t line, int at_end)
+{
+  uint32_t n = p->attr[ATTR_VP].count; /* vertices started so far */
+  if (n == 0)
+    return;
+  if (n == 1 && !at_end) {
+    /* at the second vp: an array with one element per vertex so far is interleaved, written
+     * after each vp (delta 0) or before it (delta 1) */
+    for (int i = 1; i < ATTR_COUNT; i++) {
+      struct iqe_attr_arr *a = &p->attr[i];
+      if (a->count == 1 && a->first_vp == 1) {
+        a->interleaved = 1;
+        a->delta = 0;
+      } else if (a->count == 2 && a->first_vp == 0) {
+        a->interleaved = 1;
+        a->delta = 1;
+      }
+    }
+  }
+  for (int i = 1; i < ATTR_COUNT; i++) {
+    struct iqe_attr_arr *a = &p->attr[i];
+    uint32_t want = at_end ? n : n + a->delta;
+    char actual[128];
+    if (!a->interleaved || a->reported || a->count == want)
+      continue;
+    if (a->count < want) {
+      uint32_t v = a->count, vline = v < n ? p->vp_lines[v] : line;
+      snprintf(actual, sizeof actual, "vertex %u (vp at line %u) has no %s", v, vline, attr_names[i]);
+      mismatch(p, i, vline, actual);
+    } else {
+      snprintf(actual, sizeof actual, "%u %s lines for %u vertices", a->count, attr_names[i], want);
+      mismatch(p, i, a->last_line, actual);
+    }
+  }
+}
+
+static struct iqe_attr_arr *attr_append(struct iqe_parser *p, int i, uint32_t line)
+{
+  struct iqe_attr_arr *a = &p->attr[i];
+  if (a->count >= a->cap)
+    return NULL; /* cannot happen: the counting pass sized it */
+  if (a->count == 0) {
+    a->first_line = line;
+    a->first_vp = p->attr[ATTR_VP].count;
+  } else if (a->interleaved && !a->reported && a->count >= p->attr[ATTR_VP].count + a->delta) {
+    char actual[128];
+    snprintf(actual, sizeof actual, "vertex %u has a second %s",
+             p->attr[ATTR_VP].count + a->delta - 1, attr_names[i]);
+    mismatch(p, i, line, actual);
+  }
+  a->last_line = line;
+  a->count++;
+  return a;
+}
+
+static int attr_of(const struct iqe_tok *cmd)
+{
+  switch (cmd->s[1]) {
+  case 'p': return ATTR_VP;
+  case 't': return ATTR_VT;
+  case 'n': return ATTR_VN;
+  case 'x': return ATTR_VX;
+  case 'c': return ATTR_VC;
+  case 's': return ATTR_VS;
+  default: return ATTR_V0 + (cmd->s[1] - '0');
+  }
+}
+
+void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                     uint32_t nargs, const double *vals, uint32_t given)
+{
+  int i = attr_of(args - 1);
+  struct iqe_attr_arr *a;
+  double *dst;
+  (void)nargs;
+  if (i == ATTR_VP) {
+    iqe_vertex_sync(p, ln->no, 0);
+    p->vp_lines[p->attr[ATTR_VP].count] = ln->no;
+  }
+  a = attr_append(p, i, ln->no);
+  if (!a)
+    return;
+  dst = a->v + (size_t)(a->count - 1) * a->stride;
+  if (i == ATTR_VX) {
+    int form = given >= 5;
+    dst[0] = vals[0];
+    dst[1] = vals[1];
+    dst[2] = vals[2];
+    if (form) {
+      dst[3] = NAN; /* w from sign(dot(cross(n, t), b)), once normals are known */
+      dst[4] = vals[3];
+      dst[5] = vals[4];
+      dst[6] = vals[5];
+      if (given == 5)
+        iqe_emit(p, RULE_IQE_TOO_FEW_VALUES, ln->no, args[4].col + args[4].len,
+                 "vx with a bitangent needs X Y Z A B C (6)", "%u", (unsigned)given);
+    } else {
+      dst[3] = vals[3];
+    }
+    if (!(p->vx_forms & (1 << form)))
+      p->vx_first_line[form] = ln->no;
+    p->vx_forms |= 1 << form;
+    if (p->vx_forms == 3 && p->vx_first_line[form] == ln->no) {
+      char first[16];
+      snprintf(first, sizeof first, "%u", p->vx_first_line[!form]);
+      iqe_emit(p, RULE_IQE_TANGENT_FORMS_MIXED, ln->no, args[0].col, first, "%u", (unsigned)given);
+    }
+    return;
+  }
+  memcpy(dst, vals, a->stride * sizeof *dst);
+}
+
+void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                       uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_attr_arr *a = attr_append(p, ATTR_VS, ln->no);
+  long v = 0;
+  (void)vals;
+  (void)given;
+  if (nargs >= 1)
+    iqe_arg_int(p, ln, &args[0], &v);
+  if (a)
+    a->v[a->count - 1] = (double)v;
+}
+
+void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_attr_arr *a = attr_append(p, ATTR_VB, ln->no);
+  uint32_t first = p->num_pairs, npairs = 0, strong = 0;
+  double sum = 0, max_w = 0;
+  (void)vals;
+  (void)given;
+  if (!a)
+    return;
+  for (uint32_t k = 0; k < nargs; k += 2) {
+    long idx = 0;
+    double w = 0;
+    int idx_ok = iqe_arg_int(p, ln, &args[k], &idx) == 0;
+    if (k + 1 < nargs) {
+      if (iqe_arg_real(p, ln, &args[k + 1], &w) < 0)
+        w = 0;
+    } else {
+      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_MISSING, ln->no, args[k].col, NULL, "%ld", idx);
+    }
+    if (idx_ok) {
+      if (idx < 0) {
+        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, "indexes start at 0",
+                 "%ld", idx);
+      } else if (p->num_joints > 0 && idx >= (long)p->num_joints) {
+        char why[64];
+        snprintf(why, sizeof why, "the file has %u joints", p->num_joints);
+        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, why, "%ld", idx);
+      } else {
+        if (p->num_joints == 0 && idx > p->vb_bad_index) {
+          p->vb_bad_index = idx; /* joints may follow: checked at end */
+          p->vb_bad_line = ln->no;
+          p->vb_bad_col = args[k].col;
+        }
+        if (idx >= 256) {
+          char wrapped[16];
+          snprintf(wrapped, sizeof wrapped, "%ld", idx & 255);
+          iqe_emit(p, RULE_IQE_BLEND_INDEX_WRAPS, ln->no, args[k].col, wrapped, "%ld", idx);
+        }
+      }
+      for (uint32_t j = 0; j < npairs && j < 16; j++) /* bounded: real vb lines hold a few */
+        if (p->pairs[first + j].index == (int32_t)idx) {
+          iqe_emit(p, RULE_IQE_BLEND_INDEX_REPEATED, ln->no, args[k].col, NULL, "%ld", idx);
+          break;
+        }
+    }
+    if (w < 0)
+      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_NEGATIVE, ln->no, args[k + 1].col, NULL, "%g", w);
+    if (p->num_pairs < p->vb_pairs && k + 1 < nargs) {
+      p->pairs[p->num_pairs].index = (int32_t)idx;
+      p->pairs[p->num_pairs].weight = w;
+      p->num_pairs++;
+      npairs++;
+      if (w > 1e-3) {
+        strong++;
+        sum += w;
+        if (w > max_w)
+          max_w = w;
+      }
+    }
+  }
+  p->vb_first[a->count - 1] = first;
+  p->vb_num[a->count - 1] = npairs;
+  if (npairs > 0 && strong == 0)
+    iqe_emit(p, RULE_IQE_BLEND_WEIGHTS_ZERO, ln->no, args[1].col, NULL, "%u pairs", npairs);
+  if (strong > 4) {
+    /* the weights outside the biggest 4 are dropped before renormalising */
+    double top[4] = {0, 0, 0, 0}, kept = 0;
+    char dropped[32];
+    for (uint32_t j = 0; j < npairs; j++) {
+      double w = p->pairs[first + j].weight;
+      for (int s = 0; s < 4; s++)
+        if (w > top[s]) {
+          memmove(top + s + 1, top + s, (size_t)(3 - s) * sizeof *top);
+          top[s] = w;
+          break;
+        }
+    }
+    kept = top[0] + top[1] + top[2] + top[3];
+    snprintf(dropped, sizeof dropped, "%.3g of %.3g", sum - kept, sum);
+    iqe_emit(p, RULE_IQE_BLEND_RENORMALISED, ln->no, args[0].col, dropped, "%u", strong);
+  }
+}
+
+/* ---- vertexarray ------------------------------------------------------------------------ */
+
+static const char *const type_names[IQE_SLOTS] = {
+  "position", "texcoord", "normal", "tangent", "blendindexes", "blendweights", "color",
+  "custom0", "custom1", "custom2", "custom3", "custom4", "custom5", "custom6", "custom7",
+  "custom8", "custom9"
+};
+static const char *const component_names[VF_COUNT] = {
+  "byte", "ubyte", "short", "ushort", "int", "uint", "half", "float", "double"
+};
+
+static int name_index(const struct iqe_tok *t, const char *const *names, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (strlen(names[i]) == t->len && !strncasecmp(names[i], t->s, t->len))
+      return i;
+  return -1;
+}
+
+void iqe_vertex_array(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                      uint32_t nargs, const double *vals, uint32_t given)
+{
+  struct iqe_layout *l;
+  int slot, comp = -1;
+  long size = 0;
+  (void)vals;
+  (void)given;
+  if (nargs == 0) {
+    iqe_emit(p, RULE_IQE_VERTEXARRAY_TYPE, ln->no, args[-1].col + args[-1].len,
+             "position, texcoord, normal, tangent, blendindexes, blendweights, color, custom0-9",
+             "%s", "(missing)");
+    return;
+  }
+  slot = name_index(&args[0], type_names, IQE_SLOTS);
+  if (slot < 0) {
+    iqe_emit(p, RULE_IQE_VERTEXARRAY_TYPE, ln->no, args[0].col,
+             "position, texcoord, normal, tangent, blendindexes, blendweights, color, custom0-9",
+             "%.*s", (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
+    return;
+  }
+  l = &p->layout[slot];
+  if (l->declared) {
+    char first[16];
+    snprintf(first, sizeof first, "%u", l->line);
+    iqe_emit(p, RULE_IQE_VERTEXARRAY_REPEATED, ln->no, args[0].col, first, "%s", type_names[slot]);
+    return;
+  }
+  l->declared = 1;
+  l->line = ln->no;
+  l->format = slot >= 7 ? VF_FLOAT : (uint32_t)-1; /* -1: the type's default, set at build */
+  l->size = 0;
+  l->name = NULL;
+  if (nargs >= 2)
+    comp = name_index(&args[1], component_names, VF_COUNT);
+  if (comp < 0)
+    iqe_emit(p, RULE_IQE_VERTEXARRAY_COMPONENT, nargs >= 2 ? ln->no : ln->no,
+             nargs >= 2 ? args[1].col : args[0].col + args[0].len,
+             "byte, ubyte, short, ushort, int, uint, half, float, double", "%.*s",
+             nargs >= 2 ? (int)(args[1].len > 40 ? 40 : args[1].len) : 9,
+             nargs >= 2 ? args[1].s : "(missing)");
+  else
+    l->format = (uint32_t)comp;
+  if (nargs >= 3 && iqe_parse_int(args[2].s, args[2].len, &size) == IQE_NUM_OK && size >= 1 &&
+      size <= 4) {
+    l->size = (uint32_t)size;
+  } else {
+    uint32_t col = nargs >= 3 ? args[2].col : args[nargs - 1].col + args[nargs - 1].len;
+    iqe_emit(p, RULE_IQE_VERTEXARRAY_SIZE, ln->no, col,
+             "it must be 1 to 4; the type's default size is used", "%.*s",
+             nargs >= 3 ? (int)(args[2].len > 40 ? 40 : args[2].len) : 9,
+             nargs >= 3 ? args[2].s : "(missing)");
+  }
+  if (slot == VT_NORMAL && l->size == 4)
+    iqe_emit(p, RULE_IQE_NORMAL_SIZE_FOUR, ln->no, args[2].col, NULL, "%u", 4u);
+  if (nargs >= 4) {
+    if (args[3].unterminated)
+      iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[3].col, NULL, "\"%.*s",
+               (int)(args[3].len > 40 ? 40 : args[3].len), args[3].s);
+    l->name = arena_strndup(&p->m->arena, args[3].s, args[3].len);
+  }
+  if (!l->name)
+    l->name = type_names[slot];
+}

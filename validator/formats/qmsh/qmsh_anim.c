@@ -1,0 +1,197 @@
+/* qmsh_anim.c - animations: keyframe timing (from 0, strictly increasing, last = length),
+ * KeyframeBone 32 bytes (v <= 21, scalar scale) or 40 bytes (v22, Vec3 scale), unit quaternions. */
+#include <math.h>
+#include <stdio.h>
+
+#include "qmsh.h"
+
+/* The component most likely at fault in a non-unit quaternion: the one whose smallest change
+ * restores unit length (ties go to the later component; when no single one can, the largest). */
+static int quat_culprit(const float q[4])
+{
+  double n2 = 0, best = INFINITY;
+  int c = 3, big = 0;
+  for (int i = 0; i < 4; i++) {
+    n2 += (double)q[i] * q[i];
+    if (fabs(q[i]) >= fabs(q[big]))
+      big = i;
+  }
+  for (int i = 0; i < 4; i++) {
+    double others = n2 - (double)q[i] * q[i], fix, change;
+    if (others > 1)
+      continue;
+    fix = sqrt(1 - others);
+    change = fmin(fabs(q[i] - fix), fabs(q[i] + fix));
+    if (change <= best) {
+      best = change;
+      c = i;
+    }
+  }
+  return isinf(best) ? big : c;
+}
+
+/* n floats of one keyframe field; the path is formatted only when a value is not finite (this
+ * runs for every bone of every frame: an snprintf each time was most of the decode time) */
+static void key_floats(struct qmsh_dec *d, float *out, unsigned n, uint32_t a, uint32_t f,
+                       uint32_t k, const char *field)
+{
+  uint64_t start = d->pos;
+  int finite = 1;
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = qmsh_f32(d);
+    finite &= isfinite(out[i]) != 0;
+  }
+  if (!finite) {
+    char path[LOC_PATH_MAX];
+    snprintf(path, sizeof path, "animations[%u].frames[%u].bones[%u].%s", a, f, k, field);
+    d->pos = start;
+    qmsh_floats(d, out, n, path);
+  }
+}
+
+static int key_read(struct qmsh_dec *d, uint32_t a, uint32_t f, uint32_t k, struct qmsh_key *key)
+{
+  uint64_t rot_off;
+  double len;
+  int finite = 1;
+
+  key_floats(d, key->pos, 3, a, f, k, "pos");
+  rot_off = d->pos;
+  key_floats(d, key->rot, 4, a, f, k, "rot");
+  if (d->q->h.version >= 22) {
+    key_floats(d, key->scale, 3, a, f, k, "scale");
+  } else {
+    key_floats(d, key->scale, 1, a, f, k, "scale");
+    key->scale[1] = key->scale[2] = key->scale[0];
+  }
+  for (int i = 0; i < 4; i++)
+    finite &= isfinite(key->rot[i]) != 0;
+  if (!finite)
+    return 0;
+  len = sqrt((double)key->rot[0] * key->rot[0] + (double)key->rot[1] * key->rot[1] +
+             (double)key->rot[2] * key->rot[2] + (double)key->rot[3] * key->rot[3]);
+  if (fabs(len - 1.0) > QMSH_QUAT_TOL) {
+    struct mdl_loc loc = loc_bin(rot_off + 4u * (uint64_t)quat_culprit(key->rot),
+                                 "animations[%u].frames[%u].bones[%u].rot", a, f, k);
+    diag_emit(d->diag, RULE_QMSH_KEY_QUAT_UNIT, &loc, "1e-4", "%.9g", len);
+  }
+  return 0;
+}
+
+/* Strictly increasing times. A keyframe later than its successor but in order with the one
+ * before it is a spike: blame it rather than the successor. frames_at: offset of frame 0. */
+static void times_check(struct qmsh_dec *d, uint32_t a, uint64_t frames_at)
+{
+  const struct qmsh_anim *an = &d->q->anims[a];
+  uint64_t frame_size = 4 + (uint64_t)d->q->h.n_bones * (d->q->h.version >= 22 ? 40 : 32);
+  for (uint32_t f = 1; f < an->n_frames; f++) {
+    double t = an->frames[f].time, before = an->frames[f - 1].time;
+    uint32_t at = f;
+    char want[48];
+    struct mdl_loc loc;
+    if (!isfinite(t) || !isfinite(before) || t > before)
+      continue;
+    if (f >= 2 && isfinite(an->frames[f - 2].time) && t > an->frames[f - 2].time) {
+      at = f - 1; /* the one before is out of line */
+      snprintf(want, sizeof want, "below the next keyframe's %.9g", t);
+    } else {
+      snprintf(want, sizeof want, "above the previous keyframe's %.9g", before);
+    }
+    loc = loc_bin(frames_at + at * frame_size, "animations[%u].frames[%u].time", a, at);
+    diag_emit(d->diag, RULE_QMSH_KEY_TIME_ORDER, &loc, want, "%.9g", an->frames[at].time);
+    f++; /* one report per disorder */
+  }
+}
+
+/* When length and last time disagree: the last time is the odd one out if the other times are
+ * evenly spaced and length continues that spacing. */
+static int last_time_wrong(const struct qmsh_anim *an)
+{
+  uint32_t n = an->n_frames;
+  double step, eps;
+  if (n < 3)
+    return 0;
+  step = (double)an->frames[1].time - an->frames[0].time;
+  eps = QMSH_BOUND_EPS * fmax(1.0, fabs((double)an->length));
+  for (uint32_t f = 2; f + 1 < n; f++)
+    if (fabs((double)an->frames[f].time - an->frames[f - 1].time - step) > eps)
+      return 0;
+  return fabs((double)an->length - an->frames[n - 2].time - step) <= eps;
+}
+
+static int anim_read(struct qmsh_dec *d, uint32_t a)
+{
+  struct qmsh_mesh *q = d->q;
+  struct qmsh_anim *an = &q->anims[a];
+  uint32_t nb = q->h.n_bones, kb = q->h.version >= 22 ? 40 : 32;
+  char path[LOC_PATH_MAX], count_path[LOC_PATH_MAX];
+  uint64_t length_off, frames_off;
+  float prev = 0;
+  struct qmsh_key *keys;
+
+  snprintf(path, sizeof path, "animations[%u].name", a);
+  if (qmsh_string(d, &an->name, path) < 0)
+    return -1;
+  snprintf(path, sizeof path, "animations[%u]", a);
+  if (qmsh_need(d, 6, path) < 0)
+    return -1;
+  length_off = d->pos;
+  snprintf(path, sizeof path, "animations[%u].length", a);
+  qmsh_floats(d, &an->length, 1, path);
+  frames_off = d->pos;
+  an->n_frames = qmsh_u16(d);
+  snprintf(count_path, sizeof count_path, "animations[%u].n_frames", a);
+  snprintf(path, sizeof path, "animations[%u].frames", a);
+  if (qmsh_need_array(d, an->n_frames, 4 + (uint64_t)nb * kb, path, frames_off, count_path) < 0)
+    return -1;
+  an->frames = arena_calloc(&d->m->arena, (size_t)an->n_frames + 1, sizeof *an->frames);
+  keys = arena_calloc(&d->m->arena, (size_t)an->n_frames * nb + 1, sizeof *keys);
+  if (!an->frames || !keys)
+    return -1;
+  if (an->n_frames == 0) {
+    struct mdl_loc loc = loc_bin(frames_off, "animations[%u].n_frames", a);
+    diag_emit(d->diag, RULE_QMSH_ANIM_NO_FRAMES, &loc, NULL, "0");
+    return 0;
+  }
+  for (uint32_t f = 0; f < an->n_frames; f++) {
+    struct qmsh_frame *fr = &an->frames[f];
+    uint64_t time_off = d->pos;
+    snprintf(path, sizeof path, "animations[%u].frames[%u].time", a, f);
+    qmsh_floats(d, &fr->time, 1, path);
+    if (f == 0 && isfinite(fr->time) && fr->time != 0) {
+      struct mdl_loc loc = loc_bin(time_off, "animations[%u].frames[%u].time", a, f);
+      diag_emit(d->diag, RULE_QMSH_KEY_FIRST_TIME, &loc, "0", "%.9g", (double)fr->time);
+    }
+    prev = fr->time;
+    fr->keys = keys + (size_t)f * nb;
+    for (uint32_t k = 0; k < nb; k++)
+      key_read(d, a, f, k, &fr->keys[k]);
+  }
+  times_check(d, a, frames_off + 2);
+  if (isfinite(an->length) && isfinite(prev) &&
+      fabs((double)an->length - prev) > QMSH_BOUND_EPS * fmax(1.0, fabs((double)prev))) {
+    struct mdl_loc loc = last_time_wrong(an) ?
+      loc_bin(frames_off + 2 + (uint64_t)(an->n_frames - 1) * (4 + (uint64_t)nb * kb),
+              "animations[%u].frames[%u].time", a, an->n_frames - 1) :
+      loc_bin(length_off, "animations[%u].length", a);
+    char want[32];
+    snprintf(want, sizeof want, "%.9g", (double)prev);
+    diag_emit(d->diag, RULE_QMSH_ANIM_LENGTH, &loc, want, "%.9g", (double)an->length);
+  }
+  return 0;
+}
+
+int qmsh_anims_read(struct qmsh_dec *d)
+{
+  struct qmsh_mesh *q = d->q;
+  uint32_t n = q->h.n_anims;
+  if (qmsh_need_array(d, n, 7, "animations", 14, "header.n_anims") < 0)
+    return -1;
+  q->anims = arena_calloc(&d->m->arena, (size_t)n + 1, sizeof *q->anims);
+  if (!q->anims)
+    return -1;
+  for (uint32_t a = 0; a < n; a++)
+    if (anim_read(d, a) < 0)
+      return -1;
+  return 0;
+}

@@ -1,0 +1,609 @@
+/* x42_build.c - a common model into a V5 document: joints as bones, the frame strip as a key
+ * stream (a key at both ends of every run of equal quantized values, so each frame decodes to
+ * its own quantized value), meshes as triangle groups with a blend palette per group, one
+ * influence per skinning joint (meshToBone = inverse bind), one LOD over every group. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "x42.h"
+#include "pose.h"
+
+struct builder {
+  struct arena *a;
+  struct x42_doc *d;
+  char *err;
+  size_t errcap;
+  char *blob;
+  uint32_t blob_len, blob_cap;
+};
+
+static int fail(struct builder *b, const char *msg)
+{
+  snprintf(b->err, b->errcap, "x42: %s", msg);
+  return -1;
+}
+
+/* Index of s in the name blob, appended on first use. */
+static int name_add(struct builder *b, const char *s, uint16_t *out)
+{
+  size_t n = s ? strlen(s) : 0;
+  for (uint32_t i = 0; i + n < b->blob_len; i++)
+    if ((i == 0 || b->blob[i - 1] == 0) && !memcmp(b->blob + i, s ? s : "", n) && b->blob[i + n] == 0) {
+      *out = (uint16_t)i;
+      return 0;
+    }
+  if (b->blob_len + n + 1 > 0xFFFF)
+    return fail(b, "names exceed the 65535-byte name blob");
+  if (b->blob_len + n + 1 > b->blob_cap) {
+    uint32_t cap = b->blob_cap ? b->blob_cap * 2 : 256;
+    char *nb;
+    while (cap < b->blob_len + n + 1)
+      cap *= 2;
+    nb = arena_calloc(b->a, cap, 1);
+    if (!nb)
+      return fail(b, "out of memory");
+    if (b->blob_len)
+      memcpy(nb, b->blob, b->blob_len);
+    b->blob = nb;
+    b->blob_cap = cap;
+  }
+  memcpy(b->blob + b->blob_len, s ? s : "", n + 1);
+  *out = (uint16_t)b->blob_len;
+  b->blob_len += (uint32_t)n + 1;
+  return 0;
+}
+
+static double component(const struct model_varray *va, uint32_t v, uint32_t k)
+{
+  static const unsigned sizes[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
+  unsigned es = va->format < VF_COUNT ? sizes[va->format] : 1;
+  const unsigned char *p = va->data + ((size_t)v * va->size + k) * es;
+  uint64_t u = 0;
+  for (unsigned i = 0; i < es; i++)
+    u |= (uint64_t)p[i] << (8 * i);
+  switch (va->format) {
+  case VF_BYTE: return (int8_t)u;
+  case VF_UBYTE: return (double)u;
+  case VF_SHORT: return (int16_t)u;
+  case VF_USHORT: return (double)u;
+  case VF_INT: return (int32_t)u;
+  case VF_UINT: return (double)u;
+  case VF_HALF: return half_to_float((uint16_t)u);
+  case VF_FLOAT: { uint32_t w = (uint32_t)u; float f; memcpy(&f, &w, 4); return f; }
+  case VF_DOUBLE: { double f; memcpy(&f, &u, 8); return f; }
+  default: return 0;
+  }
+}
+
+static const struct model_varray *varray_find(const struct model *m, uint32_t type, uint32_t min_size)
+{
+  for (uint32_t i = 0; i < m->num_varrays; i++)
+    if (m->varrays[i].type == type && m->varrays[i].size >= min_size && m->varrays[i].data)
+      return &m->varrays[i];
+  return NULL;
+}
+
+static void range_of(double lo, double hi, float out[2])
+{
+  if (!(lo <= hi))
+    lo = hi = 0;
+  out[0] = (float)lo;
+  out[1] = (float)hi;
+  /* float rounding must not shrink the range */
+  if ((double)out[0] > lo)
+    out[0] = nextafterf(out[0], -INFINITY);
+  if ((double)out[1] < hi)
+    out[1] = nextafterf(out[1], INFINITY);
+}
+
+static const struct trs *frame_at(const struct model *m, uint32_t f, uint32_t b)
+{
+  if (m->frames && m->num_poses == m->num_joints && f < m->num_frames)
+    return &m->frames[(size_t)f * m->num_poses + b];
+  return &m->joints[b].pose;
+}
+
+static int same_pose(const struct trs *a, const struct trs *b)
+{
+  for (unsigned c = 0; c < TRS_CHANNELS; c++)
+    if (fabs(trs_channel(a, c) - trs_channel(b, c)) > 1e-9)
+      return 0;
+  return 1;
+}
+
+/* Quantized value of track t of bone b at frame f, as the samples the file will hold. */
+static void track_sample(const struct x42_doc *d, const struct model *m, uint32_t f, uint32_t b, unsigned t,
+                         uint16_t out[4])
+{
+  const struct trs *p = frame_at(m, f, b);
+  memset(out, 0, 4 * sizeof *out);
+  if (t == X42_TRACK_POS) {
+    for (int a = 0; a < 3; a++)
+      out[a] = x42_range_encode(p->t[a], d->anim_pos_pack[a][0], d->anim_pos_pack[a][1]);
+  } else if (t == X42_TRACK_SCALE) {
+    for (int a = 0; a < 3; a++)
+      out[a] = x42_range_encode(p->s[a], d->anim_scale_pack[0], d->anim_scale_pack[1]);
+  } else {
+    double q[4] = {p->r[0], p->r[1], p->r[2], p->r[3]};
+    quat_normalize(q);
+    for (int a = 0; a < 4; a++)
+      out[a] = (uint16_t)x42_s16n_encode(q[a]);
+  }
+}
+
+static int build_keys(struct builder *bd, const struct model *m)
+{
+  struct x42_doc *d = bd->d;
+  uint32_t nb = m->num_joints, nf = d->num_frames, nt = 3u * nb;
+  double plo[3] = {INFINITY, INFINITY, INFINITY}, phi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double slo = INFINITY, shi = -INFINITY;
+  int uniform = 1;
+  uint64_t nkeys = 0, nval[3] = {0, 0, 0};
+  uint32_t *nk, *kf = NULL, *kv = NULL, *kstart, *pushed;
+  uint16_t s0[4], s1[4], s2[4];
+
+  for (uint32_t f = 0; f < nf; f++)
+    for (uint32_t b = 0; b < nb; b++) {
+      const struct trs *p = frame_at(m, f, b);
+      for (int a = 0; a < 3; a++) {
+        plo[a] = fmin(plo[a], p->t[a]);
+        phi[a] = fmax(phi[a], p->t[a]);
+        slo = fmin(slo, p->s[a]);
+        shi = fmax(shi, p->s[a]);
+        if (!isfinite(p->t[a]) || !isfinite(p->s[a]))
+          return fail(bd, "non-finite transform in the frames");
+      }
+      uniform &= p->s[0] == p->s[1] && p->s[1] == p->s[2];
+    }
+  for (int a = 0; a < 3; a++)
+    range_of(plo[a], phi[a], d->anim_pos_pack[a]);
+  range_of(slo, shi, d->anim_scale_pack);
+  if (uniform)
+    d->flags |= X42_MF_UNIFORM_SCALE;
+
+  /* keys per track: both ends of every run of equal samples */
+  nk = arena_calloc(bd->a, (size_t)nt + 1, sizeof *nk);
+  kstart = arena_calloc(bd->a, (size_t)nt + 1, sizeof *kstart);
+  pushed = arena_calloc(bd->a, (size_t)nt + 1, sizeof *pushed);
+  if (!nk || !kstart || !pushed)
+    return fail(bd, "out of memory");
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint32_t t = 0; t < nt; t++) {
+      uint32_t n = 0;
+      for (uint32_t f = 0; f < nf; f++) {
+        int key;
+        track_sample(d, m, f, t / 3, t % 3, s1);
+        key = f == 0 || f + 1 == nf;
+        if (!key) {
+          track_sample(d, m, f - 1, t / 3, t % 3, s0);
+          track_sample(d, m, f + 1, t / 3, t % 3, s2);
+          key = memcmp(s0, s1, sizeof s0) || memcmp(s1, s2, sizeof s1);
+        }
+        if (!key)
+          continue;
+        if (pass == 1) {
+          kf[kstart[t] + n] = f;
+          kv[kstart[t] + n] = UINT32_MAX;
+        }
+        n++;
+      }
+      if (n == 1)
+        n = 2; /* a one-frame track still needs its lower and upper key */
+      if (pass == 0) {
+        nk[t] = n;
+        kstart[t] = (uint32_t)nkeys;
+        nkeys += n;
+      } else if (nk[t] == 2 && nf == 1) {
+        kf[kstart[t] + 1] = 0;
+        kv[kstart[t] + 1] = UINT32_MAX;
+      }
+    }
+    if (pass == 0) {
+      if (nkeys > 0xFFFF)
+        return fail(bd, "the frames need more than 65535 keys");
+      kf = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *kf);
+      kv = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *kv);
+      if (!kf || !kv)
+        return fail(bd, "out of memory");
+    }
+  }
+  /* values: one per key, reusing the previous key's value when the samples are equal */
+  for (uint32_t t = 0; t < nt; t++) {
+    unsigned type = t % 3;
+    for (uint32_t n = 0; n < nk[t]; n++) {
+      uint32_t at = kstart[t] + n;
+      track_sample(d, m, kf[at], t / 3, type, s1);
+      if (n) {
+        track_sample(d, m, kf[at - 1], t / 3, type, s0);
+        if (!memcmp(s0, s1, sizeof s0)) {
+          kv[at] = kv[at - 1];
+          continue;
+        }
+      }
+      kv[at] = (uint32_t)nval[type]++;
+    }
+  }
+  if (nval[0] > 0xFFFF || nval[1] > 0xFFFF || nval[2] > 0xFFFF)
+    return fail(bd, "the frames need more than 65535 values of one kind");
+  d->num_pos = (uint16_t)nval[0];
+  d->num_scale = (uint16_t)nval[1];
+  d->num_rot = (uint16_t)nval[2];
+  d->pos_values = arena_calloc(bd->a, 3u * (size_t)d->num_pos + 1, sizeof *d->pos_values);
+  d->scale_values = arena_calloc(bd->a, 3u * (size_t)d->num_scale + 1, sizeof *d->scale_values);
+  d->rot_values = arena_calloc(bd->a, 4u * (size_t)d->num_rot + 1, sizeof *d->rot_values);
+  d->keys = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *d->keys);
+  if (!d->pos_values || !d->scale_values || !d->rot_values || !d->keys)
+    return fail(bd, "out of memory");
+  for (uint32_t t = 0; t < nt; t++) {
+    unsigned type = t % 3;
+    for (uint32_t n = 0; n < nk[t]; n++) {
+      uint32_t at = kstart[t] + n, v = kv[at];
+      track_sample(d, m, kf[at], t / 3, type, s1);
+      if (type == X42_TRACK_POS)
+        memcpy(d->pos_values + 3u * v, s1, 3 * sizeof *s1);
+      else if (type == X42_TRACK_SCALE && uniform)
+        d->scale_values[v] = s1[0];
+      else if (type == X42_TRACK_SCALE)
+        memcpy(d->scale_values + 3u * v, s1, 3 * sizeof *s1);
+      else
+        for (int a = 0; a < 4; a++)
+          d->rot_values[4u * v + (unsigned)a] = (int16_t)s1[a];
+    }
+  }
+  /* stream: each track's first pair by position, then pushes in the order they are needed */
+  d->key_len = 0;
+  for (uint32_t t = 0; t < nt; t++)
+    for (uint32_t n = 0; n < 2; n++) {
+      uint32_t at = kstart[t] + (n < nk[t] ? n : nk[t] - 1);
+      struct x42_key *k = &d->keys[d->key_len++];
+      k->type = (uint16_t)(t % 3);
+      k->bone = (uint16_t)(t / 3);
+      k->frame = (uint16_t)kf[at];
+      k->value = (uint16_t)kv[at];
+    }
+  for (uint32_t f = 0; f < nf; f++)
+    for (uint32_t t = 0; t < nt; t++) {
+      uint32_t n = 2 + pushed[t];
+      if (n < nk[t] && kf[kstart[t] + n - 1] == f) {
+        uint32_t at = kstart[t] + n;
+        struct x42_key *k = &d->keys[d->key_len++];
+        k->type = (uint16_t)(t % 3);
+        k->bone = (uint16_t)(t / 3);
+        k->frame = (uint16_t)kf[at];
+        k->value = (uint16_t)kv[at];
+        pushed[t]++;
+      }
+    }
+  return 0;
+}
+
+/* Inverse of the joint's bind world transform as an X42 affine (axis0, axis1, axis2, origin). */
+static void inverse_bind(const struct model *m, uint32_t j, float out[12])
+{
+  double w[16], l[16], t[16], inv[12], det;
+  int32_t chain[64];
+  int n = 0;
+  for (int32_t k = (int32_t)j; k >= 0 && n < 64 && (uint32_t)k < m->num_joints; k = m->joints[k].parent)
+    chain[n++] = k;
+  trs_to_matrix(&m->joints[chain[n - 1]].pose, w);
+  for (int i = n - 2; i >= 0; i--) {
+    trs_to_matrix(&m->joints[chain[i]].pose, l);
+    mat4_mul(t, w, l);
+    memcpy(w, t, sizeof t);
+  }
+  /* 3x3 inverse by cofactors, then the origin */
+  det = w[0] * (w[5] * w[10] - w[6] * w[9]) - w[1] * (w[4] * w[10] - w[6] * w[8]) + w[2] * (w[4] * w[9] - w[5] * w[8]);
+  if (fabs(det) < 1e-300)
+    det = 1;
+  inv[0] = (w[5] * w[10] - w[6] * w[9]) / det;
+  inv[1] = (w[2] * w[9] - w[1] * w[10]) / det;
+  inv[2] = (w[1] * w[6] - w[2] * w[5]) / det;
+  inv[4] = (w[6] * w[8] - w[4] * w[10]) / det;
+  inv[5] = (w[0] * w[10] - w[2] * w[8]) / det;
+  inv[6] = (w[2] * w[4] - w[0] * w[6]) / det;
+  inv[8] = (w[4] * w[9] - w[5] * w[8]) / det;
+  inv[9] = (w[1] * w[8] - w[0] * w[9]) / det;
+  inv[10] = (w[0] * w[5] - w[1] * w[4]) / det;
+  for (int r = 0; r < 3; r++)
+    inv[4 * r + 3] = -(inv[4 * r] * w[3] + inv[4 * r + 1] * w[7] + inv[4 * r + 2] * w[11]);
+  for (int c = 0; c < 4; c++)
+    for (int r = 0; r < 3; r++)
+      out[3 * c + r] = (float)inv[4 * r + c];
+}
+
+static int build_mesh(struct builder *bd, const struct model *m)
+{
+  struct x42_doc *d = bd->d;
+  const struct model_varray *pos = varray_find(m, VT_POSITION, 3), *nrm = varray_find(m, VT_NORMAL, 3),
+    *tan = varray_find(m, VT_TANGENT, 3), *tc = varray_find(m, VT_TEXCOORD, 2), *col = varray_find(m, VT_COLOR, 4),
+    *bi = varray_find(m, VT_BLENDINDEXES, 1), *bw = varray_find(m, VT_BLENDWEIGHTS, 1);
+  uint32_t nv = m->num_vertexes;
+  uint16_t *joint_infl;
+  uint64_t blend_len = 0;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double tlo[2] = {INFINITY, INFINITY}, thi[2] = {-INFINITY, -INFINITY};
+
+  if (!m->num_meshes || !nv || !pos)
+    return 0;
+  if (m->num_meshes > 0xFFFF)
+    return fail(bd, "more than 65535 meshes");
+  if (bi && bw && bi->size != bw->size)
+    bi = bw = NULL;
+  d->num_verts = nv;
+  d->flags |= (nrm ? X42_MF_HAS_NORMALS : 0) | (tan && nrm ? X42_MF_HAS_TANGENT_BASIS : 0) |
+              (tc ? X42_MF_HAS_TEXTURE_COORDINATES : 0) | (col ? X42_MF_HAS_COLORS : 0);
+  for (uint32_t v = 0; v < nv; v++) {
+    for (int a = 0; a < 3; a++) {
+      double p = component(pos, v, (uint32_t)a);
+      if (!isfinite(p))
+        return fail(bd, "non-finite vertex position");
+      lo[a] = fmin(lo[a], p);
+      hi[a] = fmax(hi[a], p);
+    }
+    for (int a = 0; tc && a < 2; a++) {
+      tlo[a] = fmin(tlo[a], component(tc, v, (uint32_t)a));
+      thi[a] = fmax(thi[a], component(tc, v, (uint32_t)a));
+    }
+  }
+  for (int a = 0; a < 3; a++) {
+    range_of(lo[a], hi[a], d->vert_pos_pack[a]);
+    d->bbox[a] = (float)lo[a];
+    d->bbox[3 + a] = (float)hi[a];
+    d->sphere[a] = (float)((lo[a] + hi[a]) / 2);
+  }
+  d->sphere[3] = (float)(sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                              (hi[2] - lo[2]) * (hi[2] - lo[2])) / 2 * 1.0001);
+  for (int a = 0; tc && a < 2; a++)
+    range_of(tlo[a], thi[a], d->vert_tc_pack[a]);
+
+  d->vert_pos = arena_calloc(bd->a, 3u * (size_t)nv, sizeof *d->vert_pos);
+  d->normals = nrm ? arena_calloc(bd->a, 3u * (size_t)nv, 1) : NULL;
+  d->tangents = (d->flags & X42_MF_HAS_TANGENT_BASIS) ? arena_calloc(bd->a, 7u * (size_t)nv, 1) : NULL;
+  d->texcoords = tc ? arena_calloc(bd->a, 2u * (size_t)nv, sizeof *d->texcoords) : NULL;
+  d->colors = col ? arena_calloc(bd->a, 4u * (size_t)nv, 1) : NULL;
+  d->groups = arena_calloc(bd->a, m->num_meshes, sizeof *d->groups);
+  joint_infl = arena_calloc(bd->a, (size_t)m->num_joints + 1, sizeof *joint_infl);
+  d->influences = arena_calloc(bd->a, (size_t)m->num_joints + 1, sizeof *d->influences);
+  if (!d->vert_pos || (nrm && !d->normals) || ((d->flags & X42_MF_HAS_TANGENT_BASIS) && !d->tangents) ||
+      (tc && !d->texcoords) || (col && !d->colors) || !d->groups || !joint_infl || !d->influences)
+    return fail(bd, "out of memory");
+  for (uint32_t v = 0; v < nv; v++) {
+    double n[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++)
+      d->vert_pos[3u * v + (unsigned)a] = x42_range_encode(component(pos, v, (uint32_t)a), d->vert_pos_pack[a][0], d->vert_pos_pack[a][1]);
+    for (int a = 0; nrm && a < 3; a++) {
+      n[a] = component(nrm, v, (uint32_t)a);
+      d->normals[3u * v + (unsigned)a] = x42_s8n_encode(n[a]);
+    }
+    if (d->tangents) {
+      double t[3], s = tan->size >= 4 && component(tan, v, 3) < 0 ? -1 : 1, b[3];
+      int8_t *o = d->tangents + 7u * (size_t)v;
+      for (int a = 0; a < 3; a++)
+        t[a] = component(tan, v, (uint32_t)a);
+      /* binormal = nfac * (n x t), so nfac * (t x b) gives n back */
+      b[0] = s * (n[1] * t[2] - n[2] * t[1]);
+      b[1] = s * (n[2] * t[0] - n[0] * t[2]);
+      b[2] = s * (n[0] * t[1] - n[1] * t[0]);
+      for (int a = 0; a < 3; a++) {
+        o[a] = x42_s8n_encode(t[a]);
+        o[4 + a] = x42_s8n_encode(b[a]);
+      }
+      o[3] = s < 0 ? -127 : 127;
+    }
+    for (int a = 0; tc && a < 2; a++)
+      d->texcoords[2u * v + (unsigned)a] = x42_range_encode(component(tc, v, (uint32_t)a), d->vert_tc_pack[a][0], d->vert_tc_pack[a][1]);
+    for (int a = 0; col && a < 4; a++) {
+      double c = component(col, v, (uint32_t)a);
+      d->colors[4u * v + (unsigned)a] = col->format == VF_UBYTE ? (uint8_t)c : x42_u8n_encode(c);
+    }
+  }
+
+  /* groups: palette of the joints each mesh's vertices use */
+  d->num_groups = (uint16_t)m->num_meshes;
+  for (uint32_t i = 0; i < m->num_meshes; i++) {
+    const struct model_mesh *mm = &m->meshes[i];
+    struct x42_group *g = &d->groups[i];
+    unsigned mi = 0;
+    if ((uint64_t)mm->first_vertex + mm->num_vertexes > nv)
+      return fail(bd, "a mesh's vertices lie outside the vertex arrays");
+    if (name_add(bd, mm->material, &g->material) < 0 || name_add(bd, mm->name, &g->surface) < 0)
+      return -1;
+    g->prim = 4;
+    g->first_vert = mm->first_vertex;
+    g->num_verts = mm->num_vertexes;
+    for (uint32_t v = mm->first_vertex; bi && v < mm->first_vertex + mm->num_vertexes; v++) {
+      unsigned used = 0;
+      for (uint32_t k = 0; k < bi->size && k < 4; k++) {
+        double w = component(bw, v, k);
+        uint32_t j = (uint32_t)component(bi, v, k);
+        if (w <= 0)
+          continue;
+        if (j >= m->num_joints)
+          return fail(bd, "a blend index names no joint");
+        used++;
+        if (!joint_infl[j]) {
+          joint_infl[j] = (uint16_t)(d->num_infl + 1);
+          d->influences[d->num_infl].bone = (uint16_t)j;
+          inverse_bind(m, j, d->influences[d->num_infl].m);
+          d->num_infl++;
+        }
+        {
+          unsigned s;
+          for (s = 0; s < g->num_infl && g->palette[s] != joint_infl[j] - 1u; s++)
+            ;
+          if (s == g->num_infl) {
+            if (g->num_infl == X42_MAX_PALETTE)
+              return fail(bd, "a mesh uses more than 60 joints");
+            g->palette[g->num_infl++] = (uint16_t)(joint_infl[j] - 1u);
+          }
+        }
+      }
+      if (used > mi)
+        mi = used;
+    }
+    g->max_infl = (uint16_t)mi;
+    blend_len += mi ? (uint64_t)(2 * mi - 1) * g->num_verts : 0;
+  }
+  d->blend = arena_calloc(bd->a, (size_t)blend_len + 1, 1);
+  if (!d->blend)
+    return fail(bd, "out of memory");
+  d->blend_len = blend_len;
+  blend_len = 0;
+  for (uint32_t i = 0; i < m->num_meshes; i++) {
+    const struct x42_group *g = &d->groups[i];
+    unsigned mi = g->max_infl;
+    for (uint32_t v = g->first_vert; mi && v < g->first_vert + g->num_verts; v++) {
+      uint8_t *e = d->blend + blend_len;
+      unsigned n = 0, sum = 0;
+      double w[4];
+      unsigned slot[4];
+      for (uint32_t k = 0; k < bi->size && k < 4; k++) {
+        double wk = component(bw, v, k);
+        uint32_t j = (uint32_t)component(bi, v, k);
+        unsigned s = 0;
+        if (wk <= 0)
+          continue;
+        while (g->palette[s] != joint_infl[j] - 1u)
+          s++;
+        /* weights as stored: ubyte arrays are 0..255, float ones 0..1 */
+        w[n] = bw->format == VF_UBYTE ? wk / 255.0 : wk;
+        slot[n++] = s;
+      }
+      /* largest weight last: its share is implied, the U8N rounding lands there */
+      for (unsigned a = 0; a + 1 < n; a++)
+        for (unsigned b2 = a + 1; b2 < n; b2++)
+          if (w[b2] < w[a]) {
+            double tw = w[a];
+            unsigned ts = slot[a];
+            w[a] = w[b2], slot[a] = slot[b2];
+            w[b2] = tw, slot[b2] = ts;
+          }
+      for (unsigned k = 0; k < mi; k++) {
+        unsigned src = k + n >= mi ? k + n - mi : 0; /* pad with zero-weight copies of slot 0 */
+        int real = k + n >= mi;
+        e[2 * k] = (uint8_t)(real ? slot[src] : slot[0]);
+        if (k + 1 < mi) {
+          unsigned q = real ? x42_u8n_encode(w[src]) : 0;
+          if (sum + q > 255)
+            q = 255 - sum;
+          sum += q;
+          e[2 * k + 1] = (uint8_t)q;
+        }
+      }
+      blend_len += 2 * mi - 1;
+    }
+  }
+
+  /* indices relative to each group's first vertex */
+  {
+    uint64_t ni = 0;
+    for (uint32_t i = 0; i < m->num_meshes; i++)
+      ni += 3u * (uint64_t)m->meshes[i].num_triangles;
+    if (ni > 0xFFFFFFFFu)
+      return fail(bd, "too many indices");
+    d->indices = arena_calloc(bd->a, (size_t)ni + 1, sizeof *d->indices);
+    if (!d->indices)
+      return fail(bd, "out of memory");
+    for (uint32_t i = 0; i < m->num_meshes; i++) {
+      const struct model_mesh *mm = &m->meshes[i];
+      struct x42_group *g = &d->groups[i];
+      g->first_index = d->num_indices;
+      if ((uint64_t)mm->first_triangle + mm->num_triangles > m->num_triangles)
+        return fail(bd, "a mesh's triangles lie outside the triangle array");
+      for (uint64_t t = 3u * (uint64_t)mm->first_triangle; t < 3u * ((uint64_t)mm->first_triangle + mm->num_triangles); t++) {
+        const unsigned char *p = m->triangles + 4 * t;
+        uint32_t vi = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (vi < mm->first_vertex || vi - mm->first_vertex >= mm->num_vertexes || vi - mm->first_vertex > 0xFFFF)
+          return fail(bd, "a triangle uses a vertex outside its mesh");
+        d->indices[d->num_indices++] = (uint16_t)(vi - mm->first_vertex);
+      }
+      g->num_elems = d->num_indices - g->first_index;
+    }
+  }
+  d->lods = arena_calloc(bd->a, 1, sizeof *d->lods);
+  if (!d->lods || name_add(bd, "lod0", &d->lods[0].name) < 0)
+    return d->lods ? -1 : fail(bd, "out of memory");
+  d->lods[0].num_groups = d->num_groups;
+  d->num_lods = 1;
+  return 0;
+}
+
+int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, char *err, size_t errcap)
+{
+  struct builder bd;
+  uint32_t nb = m->num_joints, nf;
+  memset(d, 0, sizeof *d);
+  memset(&bd, 0, sizeof bd);
+  bd.a = a;
+  bd.d = d;
+  bd.err = err;
+  bd.errcap = errcap;
+  d->magic = X42_DOC_MAGIC;
+  if (nb > 0xFFFE / 6)
+    return fail(&bd, "too many joints for a 16-bit key stream");
+  if (name_add(&bd, "", &d->name_blob_len) < 0) /* index 0: the empty name */
+    return -1;
+  d->bones = arena_calloc(a, (size_t)nb + 1, sizeof *d->bones);
+  d->anim_groups = arena_calloc(a, 1, sizeof *d->anim_groups);
+  d->anims = arena_calloc(a, (size_t)m->num_anims + 1, sizeof *d->anims);
+  d->tags = arena_calloc(a, 1, sizeof *d->tags);
+  if (!d->bones || !d->anim_groups || !d->anims || !d->tags)
+    return fail(&bd, "out of memory");
+  d->num_bones = (uint16_t)nb;
+  for (uint32_t b = 0; b < nb; b++) {
+    int32_t p = m->joints[b].parent;
+    if (p >= (int32_t)b)
+      return fail(&bd, "a joint's parent comes after it (X42 needs parents first)");
+    if (name_add(&bd, m->joints[b].name, &d->bones[b].name) < 0)
+      return -1;
+    d->bones[b].parent = p < 0 ? X42_NONE : (uint16_t)p;
+  }
+  if (nb) {
+    d->num_anim_groups = 1;
+    if (name_add(&bd, "all", &d->anim_groups[0].name) < 0)
+      return -1;
+    d->anim_groups[0].end = (uint16_t)nb;
+  }
+  /* frames: the model's strip, or its base pose as the one frame */
+  nf = m->frames && m->num_poses == nb ? m->num_frames : 0;
+  if (nf > 0xFFFF)
+    return fail(&bd, "more than 65535 frames");
+  d->num_frames = (uint16_t)(nf ? nf : (nb ? 1 : 0));
+  d->base_frame = 0;
+  if (nf) {
+    uint32_t f;
+    for (f = 0; f < nf; f++) {
+      uint32_t b;
+      for (b = 0; b < nb && same_pose(frame_at(m, f, b), &m->joints[b].pose); b++)
+        ;
+      if (b == nb)
+        break;
+    }
+    d->base_frame = f < nf ? (int16_t)(f > 0x7FFF ? 0 : f) : 0;
+  }
+  if (nb && build_keys(&bd, m) < 0)
+    return -1;
+  d->num_anims = (uint16_t)(m->num_anims > 0xFFFF ? 0xFFFF : m->num_anims);
+  for (uint32_t i = 0; i < d->num_anims; i++) {
+    const struct model_anim *ma = &m->anims[i];
+    struct x42_anim *xa = &d->anims[i];
+    uint32_t last = ma->num_frames ? ma->first_frame + ma->num_frames - 1 : ma->first_frame;
+    if (name_add(&bd, ma->name, &xa->name) < 0)
+      return -1;
+    if (last >= d->num_frames)
+      return fail(&bd, "an animation runs past the frames");
+    xa->first = (uint16_t)ma->first_frame;
+    xa->last = (uint16_t)last;
+    xa->loop_start = (ma->flags & MODEL_ANIM_LOOP) ? xa->first : X42_NONE;
+    xa->loop_end = (ma->flags & MODEL_ANIM_LOOP) ? xa->last : X42_NONE;
+    xa->rate = (uint16_t)(ma->framerate >= 1 && ma->framerate < 65535 ? floor(ma->framerate + 0.5) : 1);
+  }
+  if (build_mesh(&bd, m) < 0)
+    return -1;
+  for (uint32_t b = 0; b < nb; b++)
+    d->bones[b].extent = d->sphere[3];
+  d->strings = bd.blob;
+  d->name_blob_len = (uint16_t)bd.blob_len;
+  return 0;
+}

@@ -1,0 +1,241 @@
+/* x42_model.c - a checked V5 document into the common model: bones as joints (base pose from
+ * baseFrame), animations over the global frame strip, groups as meshes, decoded vertex arrays.
+ * Runs after the checks, so indices may still be out of range: every one is clamped here. */
+#include <math.h>
+#include <string.h>
+
+#include "x42.h"
+#include "pose.h"
+
+
+static const char *name_of(struct model *m, const struct x42_doc *d, uint16_t name)
+{
+  if (!x42_name_ok(d, name))
+    return "";
+  return arena_strndup(&m->arena, d->strings + name, strlen(d->strings + name));
+}
+
+static void put_f32(unsigned char *p, double v)
+{
+  float f = (float)v;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  for (int i = 0; i < 4; i++)
+    p[i] = (unsigned char)(u >> (8 * i));
+}
+
+static struct model_varray *varray_add(struct model *m, uint32_t type, uint32_t format, uint32_t size)
+{
+  struct model_varray *va = &m->varrays[m->num_varrays++];
+  size_t esize = format == VF_FLOAT ? 4 : 1;
+  va->type = type;
+  va->format = format;
+  va->size = size;
+  va->data = arena_calloc(&m->arena, (size_t)m->num_vertexes * size + 1, esize);
+  return va->data ? va : NULL;
+}
+
+static int fill_vertices(struct model *m, const struct x42_doc *d)
+{
+  uint32_t nv = d->num_verts;
+  struct model_varray *va;
+  unsigned char *p;
+  m->num_vertexes = nv;
+  m->varrays = arena_calloc(&m->arena, 8, sizeof *m->varrays);
+  if (!m->varrays || !nv)
+    return m->varrays ? 0 : -1;
+  if (!(va = varray_add(m, VT_POSITION, VF_FLOAT, 3)))
+    return -1;
+  p = (unsigned char *)va->data;
+  for (uint32_t v = 0; v < nv; v++)
+    for (int a = 0; a < 3; a++)
+      put_f32(p + 12u * v + 4u * (unsigned)a,
+              x42_range_decode(d->vert_pos[3u * v + (unsigned)a], d->vert_pos_pack[a][0], d->vert_pos_pack[a][1]));
+  if (d->texcoords) {
+    if (!(va = varray_add(m, VT_TEXCOORD, VF_FLOAT, 2)))
+      return -1;
+    p = (unsigned char *)va->data;
+    for (uint32_t v = 0; v < nv; v++)
+      for (int a = 0; a < 2; a++)
+        put_f32(p + 8u * v + 4u * (unsigned)a,
+                x42_range_decode(d->texcoords[2u * v + (unsigned)a], d->vert_tc_pack[a][0], d->vert_tc_pack[a][1]));
+  }
+  if (d->normals) {
+    if (!(va = varray_add(m, VT_NORMAL, VF_FLOAT, 3)))
+      return -1;
+    p = (unsigned char *)va->data;
+    for (uint32_t v = 0; v < 3 * nv; v++)
+      put_f32(p + 4u * v, x42_s8n(d->normals[v]));
+  }
+  if (d->tangents) {
+    if (!(va = varray_add(m, VT_TANGENT, VF_FLOAT, 4)))
+      return -1;
+    p = (unsigned char *)va->data;
+    for (uint32_t v = 0; v < nv; v++) {
+      const int8_t *t = d->tangents + 7u * (size_t)v;
+      for (int a = 0; a < 3; a++)
+        put_f32(p + 16u * v + 4u * (unsigned)a, x42_s8n(t[a]));
+      put_f32(p + 16u * v + 12u, x42_s8n(t[3]));
+    }
+  }
+  if (d->colors) {
+    if (!(va = varray_add(m, VT_COLOR, VF_UBYTE, 4)))
+      return -1;
+    memcpy((unsigned char *)va->data, d->colors, (size_t)nv * 4);
+  }
+  {
+    struct model_varray *bi = varray_add(m, VT_BLENDINDEXES, VF_UBYTE, 4);
+    struct model_varray *bw = varray_add(m, VT_BLENDWEIGHTS, VF_UBYTE, 4);
+    uint64_t pos = 0;
+    if (!bi || !bw)
+      return -1;
+    for (uint32_t gi = 0; gi < d->num_groups; gi++) {
+      const struct x42_group *g = &d->groups[gi];
+      unsigned mi = g->max_infl > 4 ? 0 : g->max_infl, stride = mi ? 2 * mi - 1 : 0;
+      for (uint32_t v = 0; mi && v < g->num_verts && pos + stride <= d->blend_len; v++, pos += stride) {
+        uint64_t vx = (uint64_t)g->first_vert + v;
+        unsigned sum = 0;
+        if (vx >= nv)
+          continue;
+        for (unsigned k = 0; k < mi; k++) {
+          unsigned slot = d->blend[pos + 2 * k], bone = 0, w;
+          if (slot < g->num_infl && slot < X42_MAX_PALETTE && g->palette[slot] < d->num_infl &&
+              d->influences[g->palette[slot]].bone < d->num_bones)
+            bone = d->influences[g->palette[slot]].bone;
+          w = k + 1 < mi ? d->blend[pos + 2 * k + 1] : (sum > 255 ? 0 : 255 - sum);
+          sum += w;
+          ((unsigned char *)bi->data)[4 * vx + k] = (unsigned char)bone;
+          ((unsigned char *)bw->data)[4 * vx + k] = (unsigned char)w;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+static int group_elems_ok(const struct x42_doc *d, const struct x42_group *g)
+{
+  if (g->first_index == 0xFFFFFFFFu)
+    return g->num_elems <= g->num_verts && (uint64_t)g->first_vert + g->num_verts <= d->num_verts;
+  return (uint64_t)g->first_index + g->num_elems <= d->num_indices;
+}
+
+static int fill_meshes(struct model *m, const struct x42_doc *d)
+{
+  uint64_t ntri = 0;
+  uint32_t *tri;
+  int capped = 0;
+  m->meshes = arena_calloc(&m->arena, (size_t)d->num_groups + 1, sizeof *m->meshes);
+  if (!m->meshes)
+    return -1;
+  for (uint32_t gi = 0; gi < d->num_groups; gi++) {
+    const struct x42_group *g = &d->groups[gi];
+    /* only groups whose elements exist (X42-GRP-007) become triangles */
+    if (!group_elems_ok(d, g))
+      continue;
+    if ((g->prim == 4 || g->prim == 5 || g->prim == 6) && g->num_elems >= 3)
+      ntri += g->prim == 4 ? g->num_elems / 3 : g->num_elems - 2;
+  }
+  if (ntri > (1u << 24)) /* overlapping groups could ask for any number: keep the model bounded */
+    capped = 1, ntri = 0;
+  tri = arena_calloc(&m->arena, (size_t)ntri * 3 + 1, sizeof *tri);
+  if (!tri)
+    return -1;
+  for (uint32_t gi = 0; gi < d->num_groups; gi++) {
+    const struct x42_group *g = &d->groups[gi];
+    struct model_mesh *mesh = &m->meshes[m->num_meshes++];
+    int indexed = g->first_index != 0xFFFFFFFFu;
+    mesh->name = name_of(m, d, g->surface);
+    mesh->material = name_of(m, d, g->material);
+    mesh->first_vertex = g->first_vert;
+    mesh->num_vertexes = g->num_verts;
+    mesh->first_triangle = m->num_triangles;
+    if ((g->prim != 4 && g->prim != 5 && g->prim != 6) || !group_elems_ok(d, g) || capped)
+      continue;
+    for (uint32_t e = 0; e + 2 < g->num_elems; e += g->prim == 4 ? 3 : 1) {
+      uint32_t c[3];
+      for (int k = 0; k < 3; k++) {
+        uint32_t at = g->prim == 6 && k == 0 ? 0 : e + (uint32_t)k;
+        uint64_t idx = indexed ? ((uint64_t)g->first_index + at < d->num_indices ? d->indices[g->first_index + at] : 0) : at;
+        c[k] = (uint32_t)((uint64_t)g->first_vert + idx < d->num_verts ? g->first_vert + idx : 0);
+      }
+      if (g->prim == 5 && (e & 1)) {
+        uint32_t s = c[0];
+        c[0] = c[1];
+        c[1] = s;
+      }
+      memcpy(&tri[3u * (size_t)m->num_triangles], c, sizeof c);
+      m->num_triangles++;
+    }
+    mesh->num_triangles = m->num_triangles - mesh->first_triangle;
+  }
+  /* stored as little-endian u32: convert in place */
+  {
+    unsigned char *b = (unsigned char *)tri;
+    for (size_t i = 0; i < 3u * (size_t)m->num_triangles; i++) {
+      uint32_t v = tri[i];
+      for (int k = 0; k < 4; k++)
+        b[4 * i + (size_t)k] = (unsigned char)(v >> (8 * k));
+    }
+  }
+  m->triangles = (const unsigned char *)tri;
+  return 0;
+}
+
+int x42_model_fill(struct x42_ctx *x)
+{
+  struct model *m = x->m;
+  const struct x42_doc *d = x->doc;
+  uint32_t nb = d->num_bones;
+  struct trs *base;
+
+  m->format_data = x->doc;
+  m->format_data_owner = "x42";
+  m->flags = d->flags;
+  m->num_joints = nb;
+  m->joints = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->joints);
+  m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);
+  m->channels = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->channels);
+  base = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *base);
+  if (!m->joints || !m->pose_parents || !m->channels || !base)
+    return -1;
+  x42_pose_at(d, &m->arena, d->base_frame > 0 ? (uint32_t)d->base_frame : 0, base);
+  m->num_poses = nb;
+  for (uint32_t b = 0; b < nb; b++) {
+    struct model_channels *c = &m->channels[b];
+    m->joints[b].name = name_of(m, d, d->bones[b].name);
+    m->joints[b].parent = d->bones[b].parent == X42_NONE ? -1 : (int32_t)d->bones[b].parent;
+    m->joints[b].pose = base[b];
+    m->pose_parents[b] = m->joints[b].parent;
+    /* the quantization each channel went through, for round-trip bounds */
+    c->mask = 0x3FF;
+    for (int a = 0; a < 3; a++) {
+      c->offset[a] = d->anim_pos_pack[a][0];
+      c->scale[a] = fabs((double)d->anim_pos_pack[a][1] - d->anim_pos_pack[a][0]) / X42_RANGE_STEPS;
+      c->offset[7 + a] = d->anim_scale_pack[0];
+      c->scale[7 + a] = fabs((double)d->anim_scale_pack[1] - d->anim_scale_pack[0]) / X42_RANGE_STEPS;
+    }
+    for (int a = 3; a < 7; a++) {
+      c->offset[a] = 0;
+      c->scale[a] = 3.0 / 32767.0; /* S16N step, plus the renormalisation of interpolated keys */
+    }
+  }
+  m->anims = arena_calloc(&m->arena, (size_t)d->num_anims + 1, sizeof *m->anims);
+  if (!m->anims)
+    return -1;
+  m->num_anims = d->num_anims;
+  for (uint32_t i = 0; i < d->num_anims; i++) {
+    const struct x42_anim *a = &d->anims[i];
+    uint32_t lo = a->first < a->last ? a->first : a->last, hi = a->first < a->last ? a->last : a->first;
+    m->anims[i].name = name_of(m, d, a->name);
+    m->anims[i].first_frame = lo;
+    m->anims[i].num_frames = hi - lo + 1;
+    m->anims[i].framerate = a->rate;
+    m->anims[i].flags = a->loop_start != X42_NONE ? MODEL_ANIM_LOOP : 0;
+  }
+  if (x->dc->keep_frames)
+    x42_keys_evaluate(d, m);
+  if (fill_vertices(m, d) < 0 || fill_meshes(m, d) < 0)
+    return -1;
+  return 0;
+}
