@@ -19,16 +19,11 @@
 double pose_bound(const struct model *m, uint32_t pose, int channel)
 {
   const struct model_channels *ch;
-  double scale, off, b;
   if (!m->channels || pose >= m->num_poses)
     return CONST_SLACK; /* no quantization: decoded in double from exact data */
   ch = &m->channels[pose];
-  scale = fabs(ch->scale[channel]);
-  off = ch->offset[channel];
-  b = 0.5 * scale + 1.5 * FLOAT_EPS * (fabs(off) + 65535.0 * scale);
-  if (!(ch->mask & (1u << channel)))
-    b += CONST_SLACK;
-  return b;
+  /* a clear mask bit decodes to the offset alone: the stored scale plays no part */
+  return quant_bound(ch->offset[channel], (ch->mask >> channel) & 1 ? ch->scale[channel] : 0);
 }
 
 /* Bounds for the 10 components of one transform; a rotation is compared after normalisation,

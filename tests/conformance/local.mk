@@ -34,3 +34,10 @@ override TESTS += $(CONFORMANCE_TESTS)
 TESTS += tests/conformance/selftest.test tests/conformance/coverage.test
 EXTRA_DIST += corpus tests/conformance/selftest tests/conformance/selftest.test \
   tests/conformance/coverage.test
+
+# The build tree has corpus/ too (the cases' .log/.trs files), and distdir copies a directory
+# from both trees: keep only the sources.
+dist-hook: dist-hook-corpus
+.PHONY: dist-hook-corpus
+dist-hook-corpus:
+	find $(distdir)/corpus \( -name '*.log' -o -name '*.trs' \) -exec rm -f {} +

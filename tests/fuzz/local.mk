@@ -39,8 +39,8 @@ tests_fuzz_replay_roundtrip_x42_SOURCES = $(FUZZ_COMMON)
 tests_fuzz_replay_roundtrip_x42_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"x42"' -DFUZZ_ROUNDTRIP
 tests_fuzz_replay_roundtrip_x42_LDADD = $(FUZZ_LDADD)
 
-TESTS += tests/fuzz/replay.test
-EXTRA_DIST += tests/fuzz/replay.test tests/fuzz/run.sh tests/fuzz/dict
+TESTS += tests/fuzz/replay.test tests/fuzz/bounds.test
+EXTRA_DIST += tests/fuzz/replay.test tests/fuzz/bounds.test tests/fuzz/run.sh tests/fuzz/dict
 
 # Everything the instrumented fuzz build compiles: the library's sources.
 FUZZ_LIB_SRCS = $(validator_libmdlcheck_a_SOURCES) $(nodist_validator_libmdlcheck_a_SOURCES)

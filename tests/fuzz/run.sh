@@ -16,7 +16,7 @@ command -v afl-clang-fast >/dev/null || { echo "fuzz: afl-clang-fast not found (
 
 work=$top_builddir/fuzz-out
 mkdir -p "$work/bin"
-export AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1
+export AFL_ALLOW_TMP=1 AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_QUIET=1
 
 srcs=""
 for s in $LIB_SOURCES; do
@@ -61,7 +61,7 @@ if [ "$mode" = seeds ]; then
       [ -s "$raw/$b" ] || rm -f "$raw/$b"
     done
     cp "$srcdir/corpus/fuzz/$fmt/seed/"* "$raw/" 2>/dev/null || true
-    AFL_NO_UI=1 afl-cmin -t 2000 -m none -i "$raw" -o "$raw.min" -- "$work/bin/fuzz_$fmt" \
+    AFL_ALLOW_TMP=1 AFL_NO_UI=1 afl-cmin -t 2000 -m none -i "$raw" -o "$raw.min" -- "$work/bin/fuzz_$fmt" \
       >"$work/cmin_$fmt.log" 2>&1 || { echo "fuzz: afl-cmin failed for $fmt, see $work/cmin_$fmt.log"; exit 1; }
     dest=$srcdir/corpus/fuzz/$fmt/seed
     rm -rf "$dest" && mkdir -p "$dest"

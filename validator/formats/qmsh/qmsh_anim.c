@@ -37,8 +37,9 @@ static void key_floats(struct qmsh_dec *d, float *out, unsigned n, uint32_t a, u
 {
   uint64_t start = d->pos;
   int finite = 1;
-  for (unsigned i = 0; i < n; i++) {
-    out[i] = qmsh_f32(d);
+  for (unsigned i = 0; i < n; i++) { /* qmsh_f32, inline: reader_f32_at is inline in reader.h */
+    out[i] = reader_f32_at(d->in, d->pos);
+    d->pos += 4;
     finite &= isfinite(out[i]) != 0;
   }
   if (!finite) {
