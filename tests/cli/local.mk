@@ -6,7 +6,8 @@ CLI_TESTS = \
   tests/cli/output-control.sh \
   tests/cli/policy.sh \
   tests/cli/config.sh \
-  tests/cli/schemas.sh
+  tests/cli/schemas.sh \
+  tests/cli/batch.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Batch runs and format-specific options: directories walked (model files only, others counted),
+# -j 2 gives the same report as -j 1, the summary, github annotations, --x42-layout.
+. "$srcdir/tests/cli/cli-lib.sh"
+
+tree=$work/tree
+mkdir -p "$tree/a/b"
+cp "$srcdir/corpus/iqm/base/anim.iqm" "$tree/a/good.iqm"
+cp "$srcdir/corpus/x42/base/static.x42" "$tree/a/b/good.x42"
+printf 'not a model\n' > "$tree/a/notes.txt"
+printf 'INTERQUAKEMODEL-garbage' > "$tree/a/b/bad.iqm"
+
+run "$tree"
+expect_rc 1 "a directory with one broken model"
+expect_grep out '^summary: 3 files, 2 valid, 1 invalid, 0 unreadable; 1 files in directories skipped' "summary line"
+expect_grep out 'bad\.iqm: invalid iqm' "the broken file is named invalid"
+expect_no_grep out 'notes\.txt' "files without a model extension are not validated in a walk"
+
+run -f json -j 1 "$tree"
+cp "$work/out" "$work/serial.json"
+run -f json -j 2 "$tree"
+if ! cmp -s "$work/out" "$work/serial.json"; then
+  fail "-j 2 and -j 1 reports differ"
+fi
+
+run -f github "$tree/a/b/bad.iqm"
+expect_rc 1
+expect_grep out '^::(error|warning) file=.*bad\.iqm,title=IQM-HDR-00[0-9]::' "github annotation"
+
+run -j 0 "$tree"
+expect_rc 2 "-j 0 is a usage error"
+
+# --x42-layout: a user's profile is used (named in the verdict's assumptions) or reported.
+legacy=$srcdir/corpus/x42/base/legacy-v2a.x42
+run --x42-layout="$srcdir/spec/x42/v2a.yaml" "$legacy"
+expect_rc 0 "legacy V2a file against the declared V2a profile"
+expect_grep out 'X42-ASSUME-' "the verdict names its assumptions"
+printf 'garbage: [\n' > "$work/bad-layout.yaml"
+run --x42-layout="$work/bad-layout.yaml" "$legacy"
+expect_rc 1 "an unusable layout profile"
+expect_grep out 'X42-LEG-002' "the profile problem is a diagnostic"
+
+finish
