@@ -2,12 +2,16 @@
  * LLVMFuzzerTestOneInput form used by libFuzzer and AFL++'s driver.
  *
  * FUZZ_ROUNDTRIP: decode, write with the format's writer, decode the output again; the second
- * decode must succeed with no error, or the writer produced something its own decoder rejects. */
+ * decode must succeed with no error, or the writer produced something its own decoder rejects.
+ *
+ * FUZZ_FORMAT "any": what the CLI does with a file of unknown type: format detection, then the
+ * diagnostics collected and rendered by every report writer (text, JSON, SARIF, GitHub). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "pipeline.h"
+#include "report.h"
 
 #ifndef FUZZ_FORMAT
 #error "define FUZZ_FORMAT"
@@ -21,12 +25,43 @@ static void count_only(const mdl_diag *d, void *user)
   (*(unsigned long *)user)++;
 }
 
+static int fuzz_any(const uint8_t *data, size_t size)
+{
+  static FILE *sink;
+  mdl_options o;
+  struct pipeline_run run;
+  struct report rep;
+  struct report_file *f;
+
+  if (!sink && !(sink = fopen("/dev/null", "w")))
+    abort();
+  mdl_options_init(&o);
+  report_init(&rep);
+  f = report_add_file(&rep, "fuzz.bin");
+  if (!f)
+    abort();
+  o.on_diag = report_collect;
+  o.user = f;
+  pipeline_decode(data, size, "fuzz.bin", &o, 0, &run);
+  report_set_result(f, &run.result);
+  report_write_text(sink, &rep, 0);
+  report_write_json(sink, &rep);
+  report_write_sarif(sink, &rep);
+  report_write_github(sink, &rep);
+  report_write_summary(sink, &rep);
+  pipeline_release(&run);
+  report_free(&rep);
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   mdl_options o;
   struct pipeline_run run;
   unsigned long n = 0;
 
+  if (FUZZ_FORMAT[0] == 'a')
+    return fuzz_any(data, size);
   mdl_options_init(&o);
   o.assume_format = FUZZ_FORMAT;
   o.on_diag = count_only;

@@ -7,7 +7,10 @@ FUZZ_LDADD = $(MDL_LIBS) $(ZLIB_LIBS)
 check_PROGRAMS += tests/fuzz/replay_iqm tests/fuzz/replay_iqe tests/fuzz/replay_egg \
   tests/fuzz/replay_qmsh tests/fuzz/replay_x42 tests/fuzz/replay_roundtrip_iqm \
   tests/fuzz/replay_roundtrip_iqe tests/fuzz/replay_roundtrip_egg tests/fuzz/replay_roundtrip_qmsh \
-  tests/fuzz/replay_roundtrip_x42
+  tests/fuzz/replay_roundtrip_x42 tests/fuzz/replay_any
+tests_fuzz_replay_any_SOURCES = $(FUZZ_COMMON)
+tests_fuzz_replay_any_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"any"'
+tests_fuzz_replay_any_LDADD = $(FUZZ_LDADD)
 tests_fuzz_replay_iqm_SOURCES = $(FUZZ_COMMON)
 tests_fuzz_replay_iqm_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"iqm"'
 tests_fuzz_replay_iqm_LDADD = $(FUZZ_LDADD)
@@ -47,7 +50,7 @@ FUZZ_LIB_SRCS = $(validator_libmdlcheck_a_SOURCES) $(nodist_validator_libmdlchec
 
 # make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="iqm qmsh"]: a bounded AFL++ campaign per target.
 FUZZ_SECONDS = 60
-FUZZ_TARGETS = $(FUZZ_FORMATS) roundtrip_iqm roundtrip_iqe roundtrip_egg roundtrip_qmsh roundtrip_x42
+FUZZ_TARGETS = $(FUZZ_FORMATS) any roundtrip_iqm roundtrip_iqe roundtrip_egg roundtrip_qmsh roundtrip_x42
 .PHONY: fuzz
 fuzz: $(BUILT_SOURCES)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
@@ -55,6 +58,15 @@ fuzz: $(BUILT_SOURCES)
 	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) -lm' \
 	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
 	  $(SHELL) $(srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# make fuzz-build: only build the instrumented targets into fuzz-out/bin/ (for parallel campaigns).
+.PHONY: fuzz-build
+fuzz-build: $(BUILT_SOURCES)
+	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
+	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS)' \
+	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) -lm' \
+	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
+	  $(SHELL) $(srcdir)/tests/fuzz/run.sh --build $(FUZZ_TARGETS)
 
 # make fuzz-seeds [FUZZ_SEED_FORMATS="iqe egg"]: regenerate corpus/fuzz/<fmt>/seed/ in the source
 # tree from the conformance inputs, minimised with afl-cmin (needs afl++ and xxd).

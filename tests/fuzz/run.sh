@@ -7,7 +7,8 @@
 # run.sh --build TARGET...  only build the instrumented targets (fuzz-out/bin/fuzz_<target>).
 # run.sh --seeds FORMAT...  regenerate corpus/fuzz/<fmt>/seed/ (called by `make fuzz-seeds`): the
 #   conformance inputs (CASE_RUN --dump-input, hex) plus the current seeds, minimised with
-#   afl-cmin, then capped to the smallest files within 60 files and 2 MB per format.
+#   afl-cmin, then capped to the smallest files within 60 files and 2 MB per format. Seeds
+#   named keep-* (fuzz regressions that are valid inputs) are always kept.
 set -eu
 mode=run
 case $1 in --build) mode=build; shift ;; --seeds) mode=seeds; shift ;; *) seconds=$1; shift ;; esac
@@ -24,14 +25,21 @@ for s in $LIB_SOURCES; do
 done
 
 # The library is instrumented once (objects in parallel), then linked into each target.
-cflags="-O1 -g -fsanitize=address,undefined -std=c11"
+# UB stops the target (a finding), whatever UBSAN_OPTIONS say.
+cflags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=c11"
 objdir=$work/obj
+# An object is rebuilt when its source is newer; any newer header (generated rule ids included)
+# makes every object stale.
+if [ -f "$objdir/.stamp" ] && [ -n "$(find "$srcdir/validator" validator -name '*.h' -newer "$objdir/.stamp" 2>/dev/null | head -1)" ]; then
+  rm -rf "$objdir"
+fi
 mkdir -p "$objdir"
 export cflags objdir CPPFLAGS
 # shellcheck disable=SC2086
 printf '%s\n' $srcs | xargs -P "$(nproc)" -I{} sh -c \
   'o="$objdir/$(echo "{}" | tr / _).o"; [ "$o" -nt "{}" ] || afl-clang-fast $cflags $CPPFLAGS -c "{}" -o "$o"' \
   2>"$work/build_lib.log" || { echo "fuzz: building the library failed, see $work/build_lib.log"; exit 1; }
+touch "$objdir/.stamp"
 
 build_target() {
   fmt=${1#roundtrip_}
@@ -64,9 +72,14 @@ if [ "$mode" = seeds ]; then
     AFL_ALLOW_TMP=1 AFL_NO_UI=1 afl-cmin -t 2000 -m none -i "$raw" -o "$raw.min" -- "$work/bin/fuzz_$fmt" \
       >"$work/cmin_$fmt.log" 2>&1 || { echo "fuzz: afl-cmin failed for $fmt, see $work/cmin_$fmt.log"; exit 1; }
     dest=$srcdir/corpus/fuzz/$fmt/seed
+    # keep-*: regressions found by fuzzing that are valid after their fix; never dropped.
+    rm -rf "$work/keep_$fmt" && mkdir -p "$work/keep_$fmt"
+    cp "$dest"/keep-* "$work/keep_$fmt/" 2>/dev/null || true
+    rm -f "$raw.min"/keep-*
     rm -rf "$dest" && mkdir -p "$dest"
+    cp "$work/keep_$fmt"/* "$dest/" 2>/dev/null || true
     # Smallest first: small seeds mutate faster and the cap keeps the repository light.
-    total=0 n=0
+    total=$(cat "$dest"/* 2>/dev/null | wc -c) n=$(ls "$dest" | wc -l)
     for f in $(ls -Sr "$raw.min"); do
       sz=$(wc -c <"$raw.min/$f")
       [ $n -lt 60 ] && [ $((total + sz)) -le 2097152 ] || break
@@ -85,7 +98,11 @@ for t in "$@"; do
   fmt=${t#roundtrip_}
   seeds=$work/seeds_$t
   rm -rf "$seeds" && mkdir -p "$seeds"
-  cp "$srcdir/corpus/fuzz/$fmt/seed/"* "$seeds/" 2>/dev/null || true
+  if [ "$fmt" = any ]; then
+    for d in "$srcdir"/corpus/fuzz/*/seed; do cp "$d"/* "$seeds/" 2>/dev/null || true; done
+  else
+    cp "$srcdir/corpus/fuzz/$fmt/seed/"* "$seeds/" 2>/dev/null || true
+  fi
   [ -n "$(ls "$seeds")" ] || printf 'x' > "$seeds/empty"
   dict=""
   [ -f "$srcdir/tests/fuzz/dict/$fmt.dict" ] && dict="-x $srcdir/tests/fuzz/dict/$fmt.dict"

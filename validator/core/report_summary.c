@@ -5,7 +5,6 @@
 #include "report.h"
 
 struct tally {
-  const char *key;    /* rule id, or "format version" */
   char label[48];
   unsigned long files, invalid, hits;
 };
@@ -38,10 +37,14 @@ static int by_hits(const void *a, const void *b)
 
 void report_write_summary(FILE *out, const struct report *r)
 {
-  struct tally *formats = NULL, *rules = NULL;
-  size_t nf = 0, cf = 0, nr = 0, cr = 0;
+  struct tally *formats = NULL, *rules;
+  size_t nf = 0, cf = 0, nr = 0, ncat = mdl_rule_count();
+  size_t *last_file = calloc(ncat ? ncat : 1, sizeof *last_file); /* 1 + index of the last file counted */
   unsigned long valid = 0, invalid = 0, unreadable = 0;
 
+  rules = calloc(ncat ? ncat : 1, sizeof *rules); /* indexed by catalogue position */
+  if (!rules || !last_file)
+    abort();
   for (size_t i = 0; i < r->nfiles; i++) {
     const struct report_file *f = &r->files[i];
     char label[48];
@@ -58,28 +61,37 @@ void report_write_summary(FILE *out, const struct report *r)
     t->files++;
     t->invalid += bad;
     for (size_t k = 0; k < f->nmsgs; k++) {
-      size_t before = nr;
-      if (f->msgs[k].baselined)
+      size_t ri = (size_t)(f->msgs[k].rule - mdl_rule_at(0));
+      if (f->msgs[k].baselined || ri >= ncat)
         continue; /* accepted problems are not what a summary should point at */
-      int seen = 0;
-      t = tally_get(&rules, &nr, &cr, f->msgs[k].rule->id);
-      /* count each rule once per file */
-      for (size_t j = 0; j < k && !seen; j++)
-        seen = f->msgs[j].rule == f->msgs[k].rule;
-      if (!seen || nr > before)
+      t = &rules[ri];
+      if (last_file[ri] != i + 1) { /* count each rule once per file */
+        last_file[ri] = i + 1;
         t->files++;
+      }
       t->hits += f->msgs[k].folded ? f->msgs[k].folded : 1;
     }
   }
+  /* keep the rules that fired, labelled, at the front for sorting */
+  for (size_t ri = 0; ri < ncat; ri++) {
+    if (!rules[ri].files)
+      continue;
+    rules[nr] = rules[ri];
+    snprintf(rules[nr].label, sizeof rules[nr].label, "%s", mdl_rule_at(ri)->id);
+    nr++;
+  }
+  free(last_file);
   fprintf(out, "summary: %zu files, %lu valid, %lu invalid, %lu unreadable", r->nfiles, valid,
           invalid, unreadable);
   if (r->skipped)
     fprintf(out, "; %zu files in directories skipped (no model extension)", r->skipped);
   fputc('\n', out);
-  qsort(formats, nf, sizeof *formats, by_hits);
+  if (nf) /* qsort(NULL, 0, ...) is undefined behaviour */
+    qsort(formats, nf, sizeof *formats, by_hits);
   for (size_t i = 0; i < nf; i++)
     fprintf(out, "  %-12s %lu files, %lu invalid\n", formats[i].label, formats[i].files, formats[i].invalid);
-  qsort(rules, nr, sizeof *rules, by_hits);
+  if (nr)
+    qsort(rules, nr, sizeof *rules, by_hits);
   if (nr)
     fputs("  top rules:", out);
   for (size_t i = 0; i < nr && i < 10; i++)

@@ -31,9 +31,22 @@ static void put_quoted(struct byte_buf *out, const char *s, size_t len)
   buf_put(out, "\"", 1);
 }
 
+/* A quoted string ends at a NUL byte, so a name holding one (read from a bare token) is written
+ * bare again, as long as it has nothing that would split or end a bare token. */
+static int bare_with_nul(const char *s, size_t len)
+{
+  if (!memchr(s, 0, len) || (len >= 2 && s[0] == '/' && (s[1] == '/' || s[1] == '*')))
+    return 0;
+  for (size_t i = 0; i < len; i++)
+    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '{' ||
+        s[i] == '}' || s[i] == '"')
+      return 0;
+  return 1;
+}
+
 static void put_name(struct byte_buf *out, const char *s, size_t len)
 {
-  if (bare_ok(s, len))
+  if (bare_ok(s, len) || bare_with_nul(s, len))
     buf_put(out, s, len);
   else
     put_quoted(out, s, len);

@@ -253,7 +253,8 @@ static void faces_check(struct iqe_parser *p)
     } else {
       for (uint32_t i = 0; i < p->num_meshes; i++) {
         const struct iqe_mesh *me = &p->meshes[i];
-        uint32_t k = me->end_vertex - me->first_vertex;
+        /* the vertex count can shrink once vp appears: an inverted range holds no vertex */
+        uint32_t k = me->end_vertex > me->first_vertex ? me->end_vertex - me->first_vertex : 0;
         if (k % 3)
           iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, me->line, 0,
                    "a multiple of 3 (the last vertexes form no triangle)", "%u", k);

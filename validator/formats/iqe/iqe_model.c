@@ -286,7 +286,8 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv)
   if (!faces) {
     ntri = 0;
     for (uint32_t i = 0; i < nmesh; i++)
-      ntri += (p->meshes[i].end_vertex - p->meshes[i].first_vertex) / 3;
+      if (p->meshes[i].end_vertex > p->meshes[i].first_vertex) /* the vertex count can shrink */
+        ntri += (p->meshes[i].end_vertex - p->meshes[i].first_vertex) / 3;
   }
   tris = arena_calloc(&m->arena, (size_t)ntri + 1, 12);
   m->meshes = arena_calloc(&m->arena, (size_t)nmesh + 1, sizeof *m->meshes);
