@@ -6,7 +6,8 @@ UNIT_TESTS = \
   tests/unit/test_policy \
   tests/unit/test_json_write \
   tests/unit/test_report \
-  tests/unit/test_config
+  tests/unit/test_config \
+  tests/unit/test_number
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -31,4 +32,7 @@ tests_unit_test_report_LDADD = $(UNIT_LDADD)
 tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/unit.h
 tests_unit_test_config_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_config_LDADD = $(UNIT_LDADD)
+tests_unit_test_number_SOURCES = tests/unit/test_number.c tests/unit/unit.h
+tests_unit_test_number_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_number_LDADD = $(UNIT_LDADD)
 endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "number.h"
 
 void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc)
 {
@@ -104,12 +105,21 @@ static void lex_classify(struct egg_token *t)
 {
   const char *s = t->s;
   size_t n = t->len, i;
+  /* number_parse_double's decimal grammar is is_numeric's, so a run it consumes whole (not
+   * hex, inf or nan: those start with a letter or 0x) is a number; one scan, not two */
+  i = n > 1 && (s[0] == '+' || s[0] == '-');
+  if (n && n < 512 && (is_digit((unsigned char)s[i]) || s[i] == '.') &&
+      !(s[i] == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X'))) {
+    double v;
+    if (number_parse_double(s, n, &v) == n) {
+      t->num = v;
+      t->type = T_NUMBER;
+      return;
+    }
+  }
   if (is_numeric(s, n)) {
-    char buf[512];
-    if (n < sizeof buf) {
-      memcpy(buf, s, n);
-      buf[n] = 0;
-      t->num = strtod(buf, NULL);
+    if (n < 512) {
+      number_parse_double(s, n, &t->num);
     } else {
       t->num = HUGE_VAL; /* absurdly long digit run: the magnitude is what matters */
     }
