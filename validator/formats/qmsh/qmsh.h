@@ -66,7 +66,7 @@ struct qmsh_key {
 
 struct qmsh_frame {
   float time;
-  struct qmsh_key *keys; /* n_bones */
+  struct qmsh_key *keys; /* n_bones; NULL when decoded without keep_frames */
 };
 
 struct qmsh_anim {

@@ -2,6 +2,7 @@
  * KeyframeBone 32 bytes (v <= 21, scalar scale) or 40 bytes (v22, Vec3 scale), unit quaternions. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "qmsh.h"
 
@@ -36,13 +37,16 @@ static void key_floats(struct qmsh_dec *d, float *out, unsigned n, uint32_t a, u
                        uint32_t k, const char *field)
 {
   uint64_t start = d->pos;
+  const unsigned char *p = reader_ptr(d->in, d->pos, 4u * n); /* one bounds check per field */
   int finite = 1;
-  for (unsigned i = 0; i < n; i++) { /* qmsh_f32, inline: reader_f32_at is inline in reader.h */
-    out[i] = reader_f32_at(d->in, d->pos);
-    d->pos += 4;
-    finite &= isfinite(out[i]) != 0;
+  for (unsigned i = 0; p && i < n; i++) {
+    uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+                 (uint32_t)p[4 * i + 3] << 24;
+    memcpy(&out[i], &u, 4);
+    finite &= (u & 0x7F800000u) != 0x7F800000u;
   }
-  if (!finite) {
+  d->pos += 4u * n;
+  if (!finite || !p) {
     char path[LOC_PATH_MAX];
     snprintf(path, sizeof path, "animations[%u].frames[%u].bones[%u].%s", a, f, k, field);
     d->pos = start;
@@ -50,12 +54,57 @@ static void key_floats(struct qmsh_dec *d, float *out, unsigned n, uint32_t a, u
   }
 }
 
+/* The whole key at once when every float in it is finite (the common case): one bounds check
+ * and no per-field work. 0 when the fields must be read one by one (nothing consumed then).
+ * n (10 floats in v22, else 8) is a constant once inlined, so the copies are plain loads. */
+static inline int key_fast_n(struct qmsh_dec *d, struct qmsh_key *key, const unsigned n)
+{
+  const unsigned char *p = reader_ptr(d->in, d->pos, 4u * n);
+  uint32_t u[10], odd = 0;
+  if (!p)
+    return 0;
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(u, p, 4u * n);
+#else
+  for (unsigned i = 0; i < n; i++)
+    u[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+           (uint32_t)p[4 * i + 3] << 24;
+#endif
+  for (unsigned i = 0; i < n; i++)
+    odd |= (u[i] & 0x7F800000u) == 0x7F800000u;
+  if (odd)
+    return 0;
+  memcpy(key->pos, u, 3 * sizeof(float));
+  memcpy(key->rot, u + 3, 4 * sizeof(float));
+  if (n == 10) {
+    memcpy(key->scale, u + 7, 3 * sizeof(float));
+  } else {
+    memcpy(&key->scale[0], u + 7, sizeof(float));
+    key->scale[1] = key->scale[2] = key->scale[0];
+  }
+  d->pos += 4u * n;
+  return 1;
+}
+
+static int key_fast(struct qmsh_dec *d, struct qmsh_key *key)
+{
+  return d->q->h.version >= 22 ? key_fast_n(d, key, 10) : key_fast_n(d, key, 8);
+}
+
 static int key_read(struct qmsh_dec *d, uint32_t a, uint32_t f, uint32_t k, struct qmsh_key *key)
 {
-  uint64_t rot_off;
-  double len;
+  uint64_t rot_off = d->pos + 12;
+  double len, len2;
   int finite = 1;
 
+  if (key_fast(d, key)) {
+    len2 = (double)key->rot[0] * key->rot[0] + (double)key->rot[1] * key->rot[1] +
+           (double)key->rot[2] * key->rot[2] + (double)key->rot[3] * key->rot[3];
+    /* well inside (1 -+ tol)^2: the exact test below cannot fail (saves a sqrt per key) */
+    if (len2 >= 0.99980002 && len2 <= 1.00019998)
+      return 0;
+    goto quat;
+  }
   key_floats(d, key->pos, 3, a, f, k, "pos");
   rot_off = d->pos;
   key_floats(d, key->rot, 4, a, f, k, "rot");
@@ -69,6 +118,7 @@ static int key_read(struct qmsh_dec *d, uint32_t a, uint32_t f, uint32_t k, stru
     finite &= isfinite(key->rot[i]) != 0;
   if (!finite)
     return 0;
+quat:
   len = sqrt((double)key->rot[0] * key->rot[0] + (double)key->rot[1] * key->rot[1] +
              (double)key->rot[2] * key->rot[2] + (double)key->rot[3] * key->rot[3]);
   if (fabs(len - 1.0) > QMSH_QUAT_TOL) {
@@ -129,6 +179,9 @@ static int anim_read(struct qmsh_dec *d, uint32_t a)
   uint64_t length_off, frames_off;
   float prev = 0;
   struct qmsh_key *keys;
+  /* the decoded keys are for the model's consumers (all decode with keep_frames); the checks
+   * need one key at a time, so plain validation reuses one frame's worth */
+  int keep = d->ctx->keep_frames;
 
   snprintf(path, sizeof path, "animations[%u].name", a);
   if (qmsh_string(d, &an->name, path) < 0)
@@ -146,7 +199,7 @@ static int anim_read(struct qmsh_dec *d, uint32_t a)
   if (qmsh_need_array(d, an->n_frames, 4 + (uint64_t)nb * kb, path, frames_off, count_path) < 0)
     return -1;
   an->frames = arena_calloc(&d->m->arena, (size_t)an->n_frames + 1, sizeof *an->frames);
-  keys = arena_calloc(&d->m->arena, (size_t)an->n_frames * nb + 1, sizeof *keys);
+  keys = arena_calloc(&d->m->arena, (keep ? (size_t)an->n_frames : 1u) * nb + 1, sizeof *keys);
   if (!an->frames || !keys)
     return -1;
   if (an->n_frames == 0) {
@@ -164,9 +217,9 @@ static int anim_read(struct qmsh_dec *d, uint32_t a)
       diag_emit(d->diag, RULE_QMSH_KEY_FIRST_TIME, &loc, "0", "%.9g", (double)fr->time);
     }
     prev = fr->time;
-    fr->keys = keys + (size_t)f * nb;
+    fr->keys = keep ? keys + (size_t)f * nb : NULL;
     for (uint32_t k = 0; k < nb; k++)
-      key_read(d, a, f, k, &fr->keys[k]);
+      key_read(d, a, f, k, keep ? &fr->keys[k] : &keys[k]);
   }
   times_check(d, a, frames_off + 2);
   if (isfinite(an->length) && isfinite(prev) &&

@@ -242,7 +242,11 @@ int qmsh_model_fill(struct qmsh_dec *d)
     return -1;
   if (d->skeletal && skeleton_fill(d) < 0)
     return -1;
-  m->format_data = d->q;
-  m->format_data_owner = "qmsh";
+  /* without keep_frames the animations' keys were not kept (qmsh_anim.c): the writer must not
+   * take the document as complete then */
+  if (d->ctx->keep_frames) {
+    m->format_data = d->q;
+    m->format_data_owner = "qmsh";
+  }
   return 0;
 }

@@ -62,7 +62,9 @@ struct x42_group {
 };
 
 /* A V5 file as stored: header values and every section's raw samples, so re-encoding is
- * byte-exact (padding is written as zeros). Lives in the model's arena as model.format_data. */
+ * byte-exact (padding is written as zeros). Lives in the model's arena as model.format_data.
+ * Decoded from a file, the vertex arrays, blend data and indices may point into the input
+ * buffer (read-only; it outlives the model), so nothing may write through them. */
 struct x42_doc {
   uint32_t magic; /* X42_DOC_MAGIC */
   uint16_t flags;

@@ -235,6 +235,12 @@ int x42_model_fill(struct x42_ctx *x)
   }
   if (x->dc->keep_frames)
     x42_keys_evaluate(d, m);
+  /* vertex arrays and triangles are for the model's consumers (convert, compare, poses, round
+   * trips: all decode with keep_frames); plain validation drops the model unread, and expanding
+   * 31 bytes of vertex into ~60 was most of its time and memory */
+  m->num_vertexes = d->num_verts;
+  if (!x->dc->keep_frames)
+    return 0;
   if (fill_vertices(m, d) < 0 || fill_meshes(m, d) < 0)
     return -1;
   return 0;

@@ -17,6 +17,37 @@ static void read_affine(struct reader *in, uint64_t off, float m[12])
     m[i] = reader_f32_at(in, off + 4u * (unsigned)i);
 }
 
+/* A byte section in place: the input outlives the model (the pipeline's contract), and nothing
+ * writes through a decoded doc (the writer's docs come from x42_doc_build). */
+static uint8_t *byte_section(struct x42_ctx *x, enum x42_section s)
+{
+  const void *p = reader_ptr(x->in, x->lay.off[s], x->lay.size[s]);
+  static uint8_t empty[1];
+  if (!x->lay.size[s])
+    return empty;
+  return (uint8_t *)(uintptr_t)p;
+}
+
+/* n little-endian u16 in place when the host is little-endian and the section is aligned;
+ * otherwise a decoded copy. */
+static uint16_t *u16_section(struct x42_ctx *x, enum x42_section s, uint64_t n)
+{
+  uint64_t off = x->lay.off[s];
+  const unsigned char *p = reader_ptr(x->in, off, 2 * n);
+  uint16_t *c;
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (p && n && ((uintptr_t)p & 1u) == 0)
+    return (uint16_t *)(uintptr_t)p;
+#endif
+  if (!p && n)
+    return NULL;
+  if (!(c = ALLOC(x, n, uint16_t)))
+    return NULL;
+  for (uint64_t i = 0; i < n; i++)
+    c[i] = reader_u16_at(x->in, off + 2 * i);
+  return c;
+}
+
 int x42_sections_read(struct x42_ctx *x)
 {
   struct x42_doc *d = x->doc;
@@ -36,14 +67,16 @@ int x42_sections_read(struct x42_ctx *x)
   d->influences = ALLOC(x, d->num_infl, struct x42_influence);
   d->lods = ALLOC(x, d->num_lods, struct x42_lod);
   d->groups = ALLOC(x, d->num_groups, struct x42_group);
-  d->vert_pos = ALLOC(x, 3 * nv, uint16_t);
-  d->blend = ALLOC(x, l->size[XS_BLEND], uint8_t);
+  /* the per-vertex sections and the indices are most of the file: the doc points into the
+   * input (which outlives the model) instead of holding a second copy */
+  d->vert_pos = u16_section(x, XS_VERT_POS, 3 * nv);
+  d->blend = byte_section(x, XS_BLEND);
   d->blend_len = l->size[XS_BLEND];
-  d->normals = (d->flags & X42_MF_HAS_NORMALS) ? ALLOC(x, 3 * nv, int8_t) : NULL;
-  d->tangents = (d->flags & X42_MF_HAS_TANGENT_BASIS) ? ALLOC(x, 7 * nv, int8_t) : NULL;
-  d->texcoords = (d->flags & X42_MF_HAS_TEXTURE_COORDINATES) ? ALLOC(x, 2 * nv, uint16_t) : NULL;
-  d->colors = (d->flags & X42_MF_HAS_COLORS) ? ALLOC(x, 4 * nv, uint8_t) : NULL;
-  d->indices = ALLOC(x, d->num_indices, uint16_t);
+  d->normals = (d->flags & X42_MF_HAS_NORMALS) ? (int8_t *)byte_section(x, XS_NORMALS) : NULL;
+  d->tangents = (d->flags & X42_MF_HAS_TANGENT_BASIS) ? (int8_t *)byte_section(x, XS_TANGENTS) : NULL;
+  d->texcoords = (d->flags & X42_MF_HAS_TEXTURE_COORDINATES) ? u16_section(x, XS_TEXCOORDS, 2 * nv) : NULL;
+  d->colors = (d->flags & X42_MF_HAS_COLORS) ? byte_section(x, XS_COLORS) : NULL;
+  d->indices = u16_section(x, XS_INDICES, d->num_indices);
   d->strings = ALLOC(x, (size_t)d->name_blob_len + 1, char);
   if (!d->bones || !d->anim_groups || !d->pos_values || !d->scale_values || !d->rot_values ||
       !d->keys || !d->anims || !d->tags || !d->influences || !d->lods || !d->groups ||
@@ -125,20 +158,6 @@ int x42_sections_read(struct x42_ctx *x)
     g->first_index = reader_u32_at(in, o + 140);
     g->num_elems = reader_u32_at(in, o + 144);
   }
-  for (uint64_t i = 0; i < 3 * nv; i++)
-    d->vert_pos[i] = reader_u16_at(in, l->off[XS_VERT_POS] + 2 * i);
-  memcpy(d->blend, reader_ptr(in, l->off[XS_BLEND], l->size[XS_BLEND]) ? reader_ptr(in, l->off[XS_BLEND], l->size[XS_BLEND]) : d->blend,
-         (size_t)l->size[XS_BLEND]);
-  for (uint64_t i = 0; d->normals && i < 3 * nv; i++)
-    d->normals[i] = (int8_t)reader_u8_at(in, l->off[XS_NORMALS] + i);
-  for (uint64_t i = 0; d->tangents && i < 7 * nv; i++)
-    d->tangents[i] = (int8_t)reader_u8_at(in, l->off[XS_TANGENTS] + i);
-  for (uint64_t i = 0; d->texcoords && i < 2 * nv; i++)
-    d->texcoords[i] = reader_u16_at(in, l->off[XS_TEXCOORDS] + 2 * i);
-  for (uint64_t i = 0; d->colors && i < 4 * nv; i++)
-    d->colors[i] = reader_u8_at(in, l->off[XS_COLORS] + i);
-  for (uint32_t i = 0; i < d->num_indices; i++)
-    d->indices[i] = reader_u16_at(in, l->off[XS_INDICES] + 2u * (uint64_t)i);
   for (uint32_t i = 0; i < d->name_blob_len; i++)
     d->strings[i] = (char)reader_u8_at(in, l->off[XS_STRINGS] + i);
   /* where each string ends and starts, so every name check is O(1) */
@@ -486,7 +505,16 @@ static void check_groups(struct x42_ctx *x)
       snprintf(exp, sizeof exp, "firstIndex + numElems <= %u", d->num_indices);
       diag_emit(x->diag, RULE_X42_GROUP_INDEX_RANGE, &loc, exp, "%u + %u", g->first_index, g->num_elems);
     } else {
-      uint32_t bad = 0, max = 0;
+      uint32_t bad = 0, max = 0, n = g->num_elems < budget ? g->num_elems : (uint32_t)budget;
+      uint16_t top = 0;
+      /* the common case first: a plain max over the group's indices (vectorises); the loop
+       * below, which reports, runs only when some index is out of range */
+      for (uint32_t k = 0; k < n; k++)
+        top = d->indices[g->first_index + k] > top ? d->indices[g->first_index + k] : top;
+      if (!n || top < g->num_verts) {
+        budget -= n;
+        continue;
+      }
       for (uint32_t k = 0; k < g->num_elems && budget; k++, budget--) {
         uint32_t at = g->first_index + k;
         if (d->indices[at] >= g->num_verts) {
@@ -515,6 +543,9 @@ static void check_blend(struct x42_ctx *x)
   for (uint32_t i = 0; i < d->num_groups; i++) {
     const struct x42_group *g = &d->groups[i];
     unsigned m = g->max_infl, stride = m ? 2 * m - 1 : 0, bad = 0, max = 0;
+    /* a palette of 0 or more than 60 entries is reported on the group; no index is then
+     * checked (256: above every byte) */
+    unsigned lim = g->num_infl && g->num_infl <= X42_MAX_PALETTE ? g->num_infl : 256;
     if (!m)
       continue;
     for (uint32_t v = 0; v < g->num_verts && pos + stride <= d->blend_len; v++, pos += stride) {
@@ -523,7 +554,7 @@ static void check_blend(struct x42_ctx *x)
       uint64_t o = x->lay.off[XS_BLEND] + pos;
       for (unsigned k = 0; k < m; k++) {
         unsigned idx = e[2 * k];
-        if (idx >= g->num_infl && g->num_infl <= X42_MAX_PALETTE && g->num_infl) {
+        if (idx >= lim) {
           struct mdl_loc loc = loc_bin(o + 2 * k, "groups[%u].blend[%u].index[%u]", i, v, k);
           snprintf(exp, sizeof exp, "< %u (the group's numInfluences)", g->num_infl);
           diag_emit(x->diag, RULE_X42_BLEND_INDEX, &loc, exp, "%u", idx);
@@ -547,6 +578,28 @@ static void check_blend(struct x42_ctx *x)
   }
 }
 
+/* 1 when the S8N vector (a, b, c) / 127 certainly has a length within 1 +- 0.014: the squared
+ * integer length against (127 * 0.986)^2 = 15680.6 and (127 * 1.014)^2 = 16583.6, one unit inside
+ * each bound so the exact test below (run for everything else) never disagrees. */
+static int s8_len2_surely_unit(int a, int b, int c)
+{
+  int l2 = a * a + b * b + c * c;
+  return l2 >= 15682 && l2 <= 16582;
+}
+
+/* 1 when the exact test below certainly finds cos(normal, nfac * (t x b)) >= 0.9. It computes
+ * (c . n) / (|c| * 127) with c = t x b; here in integers, (c . n)^2 >= 13487 |c|^2 asks for
+ * >= 0.9144 (0.9^2 * 127^2 is 13064.5), far above the rounding of the doubles there. */
+static int basis_surely_agrees(const int8_t *t, const int8_t *n)
+{
+  int64_t c0 = (int64_t)t[1] * t[6] - (int64_t)t[2] * t[5];
+  int64_t c1 = (int64_t)t[2] * t[4] - (int64_t)t[0] * t[6];
+  int64_t c2 = (int64_t)t[0] * t[5] - (int64_t)t[1] * t[4];
+  int64_t dot = (c0 * n[0] + c1 * n[1] + c2 * n[2]) * (t[3] > 0 ? 1 : -1);
+  int64_t lc2 = c0 * c0 + c1 * c1 + c2 * c2;
+  return lc2 > 0 && dot > 0 && dot * dot >= 13487 * lc2;
+}
+
 static void check_vertex_attrs(struct x42_ctx *x)
 {
   const struct x42_doc *d = x->doc;
@@ -565,7 +618,10 @@ static void check_vertex_attrs(struct x42_ctx *x)
    * sqrt(3)*0.5/127 = 0.0069 of 1; 0.014 admits encoders that truncate */
   for (uint32_t v = 0; d->normals && v < d->num_verts; v++) {
     const int8_t *n = d->normals + 3u * (size_t)v;
-    double len = sqrt(x42_s8n(n[0]) * x42_s8n(n[0]) + x42_s8n(n[1]) * x42_s8n(n[1]) + x42_s8n(n[2]) * x42_s8n(n[2]));
+    double len;
+    if (s8_len2_surely_unit(n[0], n[1], n[2]))
+      continue;
+    len = sqrt(x42_s8n(n[0]) * x42_s8n(n[0]) + x42_s8n(n[1]) * x42_s8n(n[1]) + x42_s8n(n[2]) * x42_s8n(n[2]));
     if (fabs(len - 1) > 0.014) {
       struct mdl_loc loc = loc_bin(x->lay.off[XS_NORMALS] + 3u * (uint64_t)v, "normals[%u]", v);
       diag_emit(x->diag, RULE_X42_NORMAL_NOT_UNIT, &loc, "1 +- 0.014", "|n| = %.4f", len);
@@ -575,6 +631,12 @@ static void check_vertex_attrs(struct x42_ctx *x)
     const int8_t *t = d->tangents + 7u * (size_t)v;
     uint64_t o = x->lay.off[XS_TANGENTS] + 7u * (uint64_t)v;
     double tv[3], bv[3], c[3], lt, lb, lc;
+    if (t[3] == 127 || t[3] == -127) {
+      /* the common case decided in integers: both unit, and the basis agrees with the normal */
+      if (s8_len2_surely_unit(t[0], t[1], t[2]) && s8_len2_surely_unit(t[4], t[5], t[6]) &&
+          (!d->normals || basis_surely_agrees(t, d->normals + 3u * (size_t)v)))
+        continue;
+    }
     for (int k = 0; k < 3; k++) {
       tv[k] = x42_s8n(t[k]);
       bv[k] = x42_s8n(t[4 + k]);
