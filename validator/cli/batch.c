@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "batch.h"
 #include "format.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <glob.h>
@@ -14,14 +15,7 @@
 
 static void push(struct file_list *l, const char *path)
 {
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    char **p = realloc(l->paths, cap * sizeof *p);
-    if (!p)
-      abort();
-    l->paths = p;
-    l->cap = cap;
-  }
+  grow_one_or_abort(&l->paths, &l->cap, l->count, sizeof *l->paths, 64);
   l->paths[l->count] = strdup(path);
   if (!l->paths[l->count])
     abort();

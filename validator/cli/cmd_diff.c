@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "json_write.h"
 #include "report_read.h"
 
@@ -33,14 +34,7 @@ struct change_list {
 static void change_add(struct change_list *l, enum change_kind kind, const char *file,
                        const struct saved_msg *old, const struct saved_msg *cur)
 {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 32;
-    struct change *p = realloc(l->v, cap * sizeof *p);
-    if (!p)
-      abort();
-    l->v = p;
-    l->cap = cap;
-  }
+  grow_one_or_abort(&l->v, &l->cap, l->n, sizeof *l->v, 32);
   l->v[l->n++] = (struct change){kind, file, old, cur};
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "mdlcheck.h"
 
 enum policy_action { POLICY_IGNORE, POLICY_ONLY, POLICY_OVERRIDE };
@@ -55,14 +56,8 @@ static int add(mdl_policy *p, enum policy_action action, const char *pattern, md
   struct policy_entry *e;
   if (!pattern_known(pattern))
     return -1;
-  if (p->count == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 8;
-    e = realloc(p->entries, cap * sizeof *e);
-    if (!e)
-      return -1;
-    p->entries = e;
-    p->cap = cap;
-  }
+  if (grow_one(&p->entries, &p->cap, p->count, sizeof *p->entries, 8) < 0)
+    return -1;
   e = &p->entries[p->count];
   e->pattern = strdup(pattern);
   if (!e->pattern)

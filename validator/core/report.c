@@ -1,6 +1,8 @@
 /* report.c - collect diagnostics per file. */
 #include "report.h"
 
+#include "grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +43,7 @@ static char *dup_or_empty(const char *s)
 struct report_file *report_add_file(struct report *r, const char *path)
 {
   struct report_file *f;
-  if (r->nfiles == r->capfiles) {
-    size_t cap = r->capfiles ? r->capfiles * 2 : 8;
-    struct report_file *p = realloc(r->files, cap * sizeof *p);
-    if (!p)
-      abort();
-    r->files = p;
-    r->capfiles = cap;
-  }
+  grow_one_or_abort(&r->files, &r->capfiles, r->nfiles, sizeof *r->files, 8);
   f = &r->files[r->nfiles++];
   memset(f, 0, sizeof *f);
   f->path = dup_or_empty(path);
@@ -60,14 +55,7 @@ void report_collect(const mdl_diag *d, void *user)
 {
   struct report_file *f = user;
   struct report_msg *m;
-  if (f->nmsgs == f->capmsgs) {
-    size_t cap = f->capmsgs ? f->capmsgs * 2 : 16;
-    struct report_msg *p = realloc(f->msgs, cap * sizeof *p);
-    if (!p)
-      abort();
-    f->msgs = p;
-    f->capmsgs = cap;
-  }
+  grow_one_or_abort(&f->msgs, &f->capmsgs, f->nmsgs, sizeof *f->msgs, 16);
   m = &f->msgs[f->nmsgs++];
   m->rule = d->rule;
   m->severity = d->severity;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "report.h"
 
 struct tally {
@@ -14,14 +15,7 @@ static struct tally *tally_get(struct tally **t, size_t *n, size_t *cap, const c
   for (size_t i = 0; i < *n; i++)
     if (!strcmp((*t)[i].label, label))
       return &(*t)[i];
-  if (*n == *cap) {
-    size_t c = *cap ? *cap * 2 : 16;
-    struct tally *p = realloc(*t, c * sizeof *p);
-    if (!p)
-      abort();
-    *t = p;
-    *cap = c;
-  }
+  grow_one_or_abort(t, cap, *n, sizeof **t, 16);
   memset(&(*t)[*n], 0, sizeof **t);
   snprintf((*t)[*n].label, sizeof (*t)[*n].label, "%s", label);
   return &(*t)[(*n)++];

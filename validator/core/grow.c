@@ -1,0 +1,30 @@
+/* grow.c - doubling arrays. */
+#include "grow.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first)
+{
+  void *items, *p;
+  size_t ncap;
+  if (count < *cap)
+    return 0;
+  ncap = *cap ? *cap * 2 : first;
+  if (ncap <= count || ncap > SIZE_MAX / elem)
+    return -1;
+  memcpy(&items, items_ptr, sizeof items); /* the caller's pointer has its own type */
+  p = realloc(items, ncap * elem);
+  if (!p)
+    return -1;
+  memcpy(items_ptr, &p, sizeof p);
+  *cap = ncap;
+  return 0;
+}
+
+void grow_one_or_abort(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first)
+{
+  if (grow_one(items_ptr, cap, count, elem, first) < 0)
+    abort();
+}

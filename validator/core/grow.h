@@ -1,0 +1,15 @@
+/* grow.h - room for one more element in a doubling array (the one growth rule every list in
+ * the core and the CLI shares). */
+#ifndef MDL_GROW_H
+#define MDL_GROW_H
+
+#include <stddef.h>
+
+/* items_ptr points to the array pointer (e.g. &list->items). Make room for element `count`
+ * (capacity doubles, starting at `first`). Return 0, or -1 when out of memory, leaving the
+ * array as it was. */
+int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
+/* The same for reporting paths where nothing could recover from running out of memory. */
+void grow_one_or_abort(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
+
+#endif
