@@ -67,13 +67,18 @@ void iqe_pose_from_pq(struct iqe_parser *p, const struct iqe_line *ln, const str
   out->r[2] = v[5];
   if (given <= 6) {
     /* Qw unspecified: generated negative (iqe.txt "Poses") */
-    if (xyz > 1 + 1e-6 && given == 6)
+    if (!isfinite(xyz))
+      iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, args[3].col, NULL, "squared length of Qx Qy Qz (%g)", xyz);
+    else if (xyz > 1 + 1e-6 && given == 6)
       iqe_emit(p, RULE_IQE_QUATERNION_XYZ_OVER_ONE, ln->no, args[3].col, NULL, "%.6g", xyz);
     out->r[3] = -sqrt(xyz < 1 ? 1 - xyz : 0);
   } else {
     double n = sqrt(xyz + v[6] * v[6]);
     out->r[3] = v[6];
-    if (fabs(n - 1) > 1e-3)
+    if (!isfinite(n))
+      /* finite components whose squares overflow: the rotation cannot be normalised */
+      iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, args[3].col, NULL, "quaternion norm (%g)", n);
+    else if (fabs(n - 1) > 1e-3)
       iqe_emit(p, RULE_IQE_QUATERNION_NOT_UNIT, ln->no, args[3].col, "1e-3", "%.6g", n);
   }
   memcpy(out->s, v + 7, 3 * sizeof *v);
@@ -121,7 +126,13 @@ void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const str
   memcpy(m, v + 3, sizeof m);
   for (int c = 0; c < 3; c++) {
     col[c] = sqrt(m[c] * m[c] + m[3 + c] * m[3 + c] + m[6 + c] * m[6 + c]);
-    if (col[c] == 0) {
+    if (!isfinite(col[c])) {
+      /* finite entries whose squares overflow: no scale or rotation can be derived */
+      iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, args[3 + c].col, NULL,
+               "length of matrix column %c (%g)", (char)('x' + c), col[c]);
+      col[c] = 0;
+      zero = 1;
+    } else if (col[c] == 0) {
       iqe_emit(p, RULE_IQE_MATRIX_ZERO_COLUMN, ln->no, args[3 + c].col, NULL, "%c",
                (char)('x' + c));
       zero = 1;
