@@ -14,9 +14,6 @@
 #include "pipeline.h"
 #include "pose.h"
 
-/* The egg decoder keeps Panda3D's row-vector 4x4 of every frame (exact with shear and with any
- * order string, which TRS cannot express); -1 for other formats (validator/formats/egg). */
-int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16]);
 
 /* Shortest text that reads back to the same double (as json_double). */
 static void put_double(FILE *out, double v)
@@ -62,6 +59,8 @@ static const char *joint_name(const struct model *m, uint32_t j)
 static void poses_json(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
+  int (*pose_matrix)(const struct model *, uint32_t, uint32_t, double[16]) =
+    run->format ? run->format->pose_matrix : NULL;
   struct json_writer w;
   json_init(&w, out, 1);
   json_object_begin(&w);
@@ -109,7 +108,7 @@ static void poses_json(FILE *out, const char *path, const struct pipeline_run *r
           json_trs(&w, model_frame(m, (uint32_t)g, p));
           {
             double mat[16];
-            if (egg_pose_matrix(m, (uint32_t)g, p, mat) == 0)
+            if (pose_matrix && pose_matrix(m, (uint32_t)g, p, mat) == 0)
               json_vec(&w, "matrix", mat, 16);
           }
           json_object_end(&w);

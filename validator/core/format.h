@@ -34,6 +34,10 @@ struct mdl_format {
   int (*decode)(struct decode_ctx *ctx, struct model *m);
   /* Serialise the model; 0 or -1 (with a reason in out->error). NULL when unsupported. */
   int (*write)(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+  /* The format's own 4x4 for frame f of pose p when TRS cannot express it exactly (shear,
+   * arbitrary order strings), row-major as the format defines it; 0, or -1 when it has none.
+   * NULL for formats whose frames are TRS. */
+  int (*pose_matrix)(const struct model *m, uint32_t f, uint32_t p, double out[16]);
 };
 
 extern const struct mdl_format *const mdl_format_table[];

@@ -228,5 +228,6 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
 }
 
 const struct mdl_format egg_format = {
-  "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write
+  "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
+  egg_pose_matrix
 };

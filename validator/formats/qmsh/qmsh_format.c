@@ -284,5 +284,5 @@ static int qmsh_detect(const unsigned char *data, size_t size)
 
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write
+  qmsh_write, NULL
 };
