@@ -1,5 +1,6 @@
 /* iqe_vertex.c - vertex attribute commands (vp vt vn vx vb vc v0-v9 vs) and `vertexarray`
  * (iqe.txt "Vertex attributes", "Vertex arrays"). Arrays are checked to stay in step. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +101,36 @@ static int attr_of(const struct iqe_tok *cmd)
   }
 }
 
+/* The largest magnitude the attribute's storage keeps finite: float and half arrays (declared
+ * by `vertexarray`, or float by default) turn a larger finite double into infinity; integer
+ * formats clamp. 0: no limit. */
+static double storage_limit(const struct iqe_parser *p, int attr)
+{
+  static const int std_slot[ATTR_VC + 1] = {0, 1, 2, 3, -1, 6};
+  int slot = attr <= ATTR_VC ? std_slot[attr] : attr <= ATTR_V9 ? 7 + (attr - ATTR_V0) : -1;
+  uint32_t fmt;
+  if (slot < 0)
+    return 0;
+  if (p->layout[slot].declared && p->layout[slot].format < VF_COUNT)
+    fmt = p->layout[slot].format;
+  else
+    fmt = slot == 6 ? VF_UBYTE : VF_FLOAT;
+  return fmt == VF_FLOAT ? FLT_MAX : fmt == VF_HALF ? 65519.0 : 0;
+}
+
+static void storage_check(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                          int attr, const double *vals, uint32_t given)
+{
+  double limit = storage_limit(p, attr);
+  if (limit == 0)
+    return;
+  for (uint32_t k = 0; k < given && k < IQE_MAX_VALUES; k++)
+    if (isfinite(vals[k]) && fabs(vals[k]) > limit)
+      iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, args[k].col, NULL,
+               "%g (beyond the %s range this attribute is stored in)", vals[k],
+               limit == FLT_MAX ? "32-bit float" : "half-float");
+}
+
 void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                      uint32_t nargs, const double *vals, uint32_t given)
 {
@@ -107,6 +138,7 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   struct iqe_attr_arr *a;
   double *dst;
   (void)nargs;
+  storage_check(p, ln, args, i, vals, given);
   if (i == ATTR_VP) {
     iqe_vertex_sync(p, ln->no, 0);
     p->vp_lines[p->attr[ATTR_VP].count] = ln->no;
