@@ -1,6 +1,7 @@
 /* iqm_skeleton.c - joints (R26, R31, R39) and poses (R27-R30): parents, the base pose, channel
  * masks and the frame channel count. Version 1 records are 44 and 80 bytes with an implicit
  * quaternion w (iqm-notes.md 1.5); they are widened to the v2 model on the way. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -219,6 +220,15 @@ void iqm_poses_check(struct iqm *q)
           diag_emit(q->diag, RULE_IQM_POSE_CONSTANT_SCALE, &loc, "0 (channel not animated)", "%.9g",
                     (double)scale);
         }
+      }
+      /* |offset| + 65535 |scale| in double: the extreme decoded value a float loader computes */
+      if ((mask >> c & 1) && isfinite(scale) && isfinite(lef32(r + 8 + 4 * c)) &&
+          fabs((double)lef32(r + 8 + 4 * c)) + 65535.0 * fabs((double)scale) > FLT_MAX &&
+          iqm_want(q, RULE_IQM_POSE_CHANNEL_RANGE)) {
+        struct mdl_loc loc = loc_bin(rec + sofs + 4 * c, "poses[%u].channelscale[%u]", i, c);
+        diag_emit(q->diag, RULE_IQM_POSE_CHANNEL_RANGE, &loc,
+                  "|channeloffset| + 65535 * |channelscale| <= 3.40282347e+38 (float)", "%.9g",
+                  (double)scale);
       }
       if ((mask >> c & 1) && scale == 0.0f) {
         odd = 1;
