@@ -73,9 +73,10 @@ expect_grep err "^$cfg:2:13: error\[MDL-CFG-003\]: bad value for max-issues: x"
 expect_grep err "^$cfg:3:8: error\[MDL-CFG-004\]: 'zzz' matches no catalogued rule"
 expect_lines err 3
 
-# an unreadable configuration is an I/O error, said plainly
+# an unreadable configuration is a configuration error (2), said plainly: exit 3 is kept for
+# inputs that could not be read, and nothing was validated here
 run --config="$work/none.yaml" "$work/empty.bin"
-expect_rc 3 "missing configuration"
+expect_rc 2 "missing configuration"
 expect_grep err "cannot read configuration $work/none.yaml"
 
 finish

@@ -97,7 +97,7 @@ static int load_config(struct cli *c)
   int errors = config_load(&c->config, c->config_path, print_config_diag, (void *)c->config_path);
   if (errors < 0) {
     fprintf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path, strerror(errno));
-    return EXIT_IO;
+    return EXIT_USAGE; /* a configuration error (README: exit codes); 3 means an unreadable input */
   }
   if (errors > 0)
     return EXIT_USAGE;
