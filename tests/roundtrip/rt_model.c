@@ -364,6 +364,25 @@ int rt_model_build(struct model *m, const struct rt_spec *spec)
       return -1;
     m->comment_size = (uint32_t)strlen(spec->comment);
   }
+  if (spec->extensions) {
+    m->extensions = arena_calloc(&m->arena, spec->extensions, sizeof *m->extensions);
+    if (!m->extensions)
+      return -1;
+    m->num_extensions = spec->extensions;
+    for (uint32_t i = 0; i < spec->extensions; i++) {
+      char name[24];
+      unsigned char *data;
+      snprintf(name, sizeof name, "ext%u", (unsigned)i);
+      m->extensions[i].name = arena_strndup(&m->arena, name, strlen(name));
+      m->extensions[i].size = i * 3 % 7;
+      data = arena_calloc(&m->arena, m->extensions[i].size + 1, 1);
+      if (!m->extensions[i].name || !data)
+        return -1;
+      for (uint32_t k = 0; k < m->extensions[i].size; k++)
+        data[k] = (unsigned char)(rng_next(&rng) >> 24);
+      m->extensions[i].data = data;
+    }
+  }
   return 0;
 }
 
@@ -491,4 +510,14 @@ void rt_model_compare(const struct model *a, const struct model *b, FILE *log, s
         DIFF("comment has extra bytes\n");
         break;
       }
+  if (a->num_extensions != b->num_extensions)
+    DIFF("%u extensions vs %u\n", (unsigned)a->num_extensions, (unsigned)b->num_extensions);
+  else
+    for (uint32_t i = 0; i < a->num_extensions; i++) {
+      const struct model_extension *x = &a->extensions[i], *y = &b->extensions[i];
+      if (strcmp(x->name ? x->name : "", y->name ? y->name : "") || x->size != y->size ||
+          (x->size && memcmp(x->data, y->data, x->size)))
+        DIFF("extension %u differs ('%s', %u bytes vs '%s', %u bytes)\n", (unsigned)i,
+             x->name ? x->name : "", (unsigned)x->size, y->name ? y->name : "", (unsigned)y->size);
+    }
 }

@@ -20,6 +20,7 @@ struct rt_spec {
   uint32_t anims, frames_per_anim;
   int bounds;
   const char *comment;      /* NULL: none */
+  uint32_t extensions;      /* extension i has i * 3 % 7 bytes (the first is empty) */
 };
 
 /* Fill m (model_init'ed) from spec; 0, or -1 when out of memory. Every value is finite and

@@ -227,7 +227,9 @@ int main(void)
   s.anims = 3;
   s.frames_per_anim = 20;
   s.comment = "round trip";
+  s.extensions = 4;
   model_case("full", &s);
+  s.extensions = 0;
 
   s.seed = 2; /* no adjacency, no bounds, odd sample count */
   s.adjacency = s.customs = s.bounds = 0;

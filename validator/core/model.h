@@ -48,6 +48,12 @@ struct model_varray {
   const unsigned char *data; /* num_vertexes * size little-endian components */
 };
 
+struct model_extension {
+  const char *name;
+  const unsigned char *data;        /* size bytes (may be NULL when size is 0) */
+  uint32_t size;
+};
+
 struct model_mesh {
   const char *name, *material;
   uint32_t first_vertex, num_vertexes;
@@ -98,6 +104,10 @@ struct model {
 
   const unsigned char *comment;
   uint32_t comment_size;
+
+  /* Opaque named data blocks a format carries along (IQM extensions), kept for round trips. */
+  uint32_t num_extensions;
+  struct model_extension *extensions;
 
   uint32_t flags;                   /* format header flags, kept for byte-exact round trips */
   void *format_data;                /* decoder-private data a writer may use (in the arena), or NULL */

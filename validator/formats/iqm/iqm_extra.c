@@ -1,4 +1,5 @@
-/* iqm_extra.c - the comment (R35) and the extension list (R36). */
+/* iqm_extra.c - the comment (R35) and the extension list (R36); both are kept on the model so
+ * that an IQM written back carries them. */
 #include <stdio.h>
 
 #include "iqm.h"
@@ -24,6 +25,7 @@ void iqm_extensions_check(struct iqm *q)
   uint32_t n = HV(q, H_NUM_EXTENSIONS);
   uint64_t ofs = HV(q, H_OFS_EXTENSIONS), field = H_OFS_EXTENSIONS;
   unsigned char *seen;
+  uint32_t keep;
   char path[48];
 
   if (n == 0) {
@@ -36,11 +38,16 @@ void iqm_extensions_check(struct iqm *q)
   }
   /* one bit per 4-byte position: a revisit is found in O(1), the walk is bounded by the file */
   seen = arena_calloc(&q->m->arena, q->size / 32 + 1, 1);
-  if (!seen)
+  /* the nodes kept for writers: at most one per 16 bytes of file, whatever num_extensions says
+   * (overlapping nodes of a hostile file beyond that are checked, not kept) */
+  keep = n < q->size / 16 ? n : (uint32_t)(q->size / 16) + 1;
+  q->m->extensions = arena_calloc(&q->m->arena, keep, sizeof *q->m->extensions);
+  if (!seen || !q->m->extensions)
     return;
   snprintf(path, sizeof path, "header.ofs_extensions");
   for (uint32_t i = 0; i < n; i++) {
     const unsigned char *node;
+    const char *name;
     uint32_t num_data, ofs_data;
     struct mdl_loc loc = loc_bin(field, "%s", path);
     if (ofs % 4) {
@@ -67,9 +74,16 @@ void iqm_extensions_check(struct iqm *q)
     }
     seen[ofs / 32] |= (unsigned char)(1u << (ofs / 4 % 8));
     node = reader_ptr(q->in, ofs, 16);
-    iqm_string(q, le32(node), ofs, "extensions[%u].name", i);
+    name = iqm_string(q, le32(node), ofs, "extensions[%u].name", i);
     num_data = le32(node + 4);
     ofs_data = le32(node + 8);
+    if (q->m->num_extensions < keep &&
+        (num_data == 0 || (ofs_data >= IQM_HEADER_SIZE && reader_has(q->in, ofs_data, num_data)))) {
+      struct model_extension *x = &q->m->extensions[q->m->num_extensions++];
+      x->name = name;
+      x->size = num_data;
+      x->data = num_data ? reader_ptr(q->in, ofs_data, num_data) : NULL;
+    }
     if (num_data > 0) {
       if (ofs_data % 4) {
         struct mdl_loc dl = loc_bin(ofs + 8, "extensions[%u].ofs_data", i);

@@ -4,7 +4,8 @@
  * 4, padding counted), meshes, vertex array headers, zero bytes up to an 8-byte boundary, vertex
  * data (each array aligned to its component size, at least 4), triangles, adjacency, joints,
  * poses, anims, frames (padded to an even number of samples), bounds, comment (NUL-terminated,
- * padded to 4, padding counted). Frames are quantized per pose channel over the whole strip as
+ * padded to 4, padding counted), then the model's extensions (data, then the linked nodes; the
+ * compiler writes none). Frames are quantized per pose channel over the whole strip as
  * the compiler does (iqm-notes 3.3), or with the channels the model was decoded with when those
  * reproduce every frame within the bound of 3.4. */
 #include "iqm_write.h"
@@ -28,7 +29,8 @@ enum {
   H_OFS_VARRAYS = 52, H_NUM_TRIANGLES = 56, H_OFS_TRIANGLES = 60, H_OFS_ADJACENCY = 64,
   H_NUM_JOINTS = 68, H_OFS_JOINTS = 72, H_NUM_POSES = 76, H_OFS_POSES = 80, H_NUM_ANIMS = 84,
   H_OFS_ANIMS = 88, H_NUM_FRAMES = 92, H_NUM_FRAMECHANNELS = 96, H_OFS_FRAMES = 100,
-  H_OFS_BOUNDS = 104, H_NUM_COMMENT = 108, H_OFS_COMMENT = 112
+  H_OFS_BOUNDS = 104, H_NUM_COMMENT = 108, H_OFS_COMMENT = 112, H_NUM_EXTENSIONS = 116,
+  H_OFS_EXTENSIONS = 120
 };
 
 static const unsigned format_size[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
@@ -255,6 +257,11 @@ static int model_check(const struct model *m, struct byte_buf *out)
            (uint64_t)m->num_joints * 48 + (uint64_t)m->num_poses * 88 +
            (uint64_t)m->num_anims * 20 + (uint64_t)m->num_frames * 32 +
            (uint64_t)m->num_frames * m->num_poses * TRS_CHANNELS * 2 + m->comment_size + 8;
+  for (uint32_t i = 0; i < m->num_extensions; i++) {
+    if (m->extensions[i].size && !m->extensions[i].data)
+      return fail(out, "extension %u has no data", (unsigned)i);
+    total += 16 + (uint64_t)m->extensions[i].size + 3;
+  }
   if (total > UINT32_MAX)
     return fail(out, "the model needs about %llu bytes; IQM files end at 4 GiB",
                 (unsigned long long)total);
@@ -288,7 +295,8 @@ static int has_custom(const struct model *m)
 
 static size_t count_strings(const struct model *m)
 {
-  return 2 * (size_t)m->num_meshes + m->num_joints + m->num_anims + m->num_varrays;
+  return 2 * (size_t)m->num_meshes + m->num_joints + m->num_anims + m->num_varrays +
+         m->num_extensions;
 }
 
 static void put_f32s(struct byte_buf *out, const double *v, unsigned n)
@@ -326,7 +334,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
 {
   struct text_table tt;
   struct pose_quant *pq = NULL;
-  uint32_t *name_mesh = NULL, *name_joint, *name_anim, *name_va;
+  uint32_t *name_mesh = NULL, *name_joint, *name_anim, *name_va, *name_ext;
   size_t base = out->size, vdata, *va_ofs = NULL;
   uint32_t *order = NULL;
   uint32_t version = 2, framechannels = 0, nch;
@@ -363,6 +371,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
   name_joint = name_mesh + 2 * (size_t)m->num_meshes;
   name_anim = name_joint + m->num_joints;
   name_va = name_anim + m->num_anims;
+  name_ext = name_va + m->num_varrays;
   for (uint32_t i = 0; i < m->num_meshes; i++) {
     name_mesh[2 * (size_t)i] = text_add(&tt, m->meshes[i].name);
     name_mesh[2 * (size_t)i + 1] = text_add(&tt, m->meshes[i].material);
@@ -373,6 +382,8 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
     name_joint[i] = text_add(&tt, m->joints[i].name);
   for (uint32_t i = 0; i < m->num_anims; i++)
     name_anim[i] = text_add(&tt, m->anims[i].name);
+  for (uint32_t i = 0; i < m->num_extensions; i++)
+    name_ext[i] = text_add(&tt, m->extensions[i].name ? m->extensions[i].name : "");
   if (tt.text.oom) {
     fail(out, "text section too large or out of memory");
     goto done;
@@ -534,6 +545,28 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
       buf_u8(out, 0);
     buf_align(out, 4);
     buf_patch_u32(out, H_NUM_COMMENT, (uint32_t)(out->size - start));
+  }
+
+  /* 15. extensions (the compiler writes none): each one's data padded to 4, then the nodes,
+   * linked in the model's order */
+  if (m->num_extensions) {
+    size_t data_at = out->size, nodes;
+    for (uint32_t i = 0; i < m->num_extensions; i++) {
+      if (m->extensions[i].size)
+        buf_put(out, m->extensions[i].data, m->extensions[i].size);
+      buf_align(out, 4);
+    }
+    nodes = out->size;
+    buf_patch_u32(out, H_NUM_EXTENSIONS, m->num_extensions);
+    buf_patch_u32(out, H_OFS_EXTENSIONS, (uint32_t)nodes);
+    for (uint32_t i = 0; i < m->num_extensions; i++) {
+      uint32_t size = m->extensions[i].size;
+      buf_u32(out, name_ext[i]);
+      buf_u32(out, size);
+      buf_u32(out, size ? (uint32_t)data_at : 0);
+      buf_u32(out, i + 1 < m->num_extensions ? (uint32_t)(nodes + 16 * ((size_t)i + 1)) : 0);
+      data_at += ((size_t)size + 3) / 4 * 4;
+    }
   }
 
   if (out->oom) {
