@@ -190,12 +190,7 @@ static void json_msg(struct json_writer *w, const char *key, const struct saved_
   json_object_begin(w);
   json_kv_string(w, "severity", mdl_severity_name(m->severity));
   json_kv_string(w, "message", m->message);
-  if (m->line) {
-    json_kv_uint(w, "line", m->line);
-    json_kv_uint(w, "column", m->column ? m->column : 1);
-  } else if (m->offset >= 0) {
-    json_kv_int(w, "offset", m->offset);
-  }
+  report_json_location(w, m->line, m->column, m->offset);
   json_object_end(w);
 }
 

@@ -14,11 +14,7 @@ int cmd_rules(struct cli *c)
     struct json_writer w;
     json_init(&w, out, 1);
     json_object_begin(&w);
-    json_key(&w, "tool");
-    json_object_begin(&w);
-    json_kv_string(&w, "name", "mdlcheck");
-    json_kv_string(&w, "version", MDL_VERSION_STRING);
-    json_object_end(&w);
+    report_json_tool(&w);
     json_key(&w, "rules");
     json_array_begin(&w);
     for (size_t i = 0; i < n; i++) {

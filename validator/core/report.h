@@ -51,6 +51,11 @@ int report_file_invalid(const struct report *r, const struct report_file *f);
 /* Writers. quiet: text only, print errors and fatals only. */
 void report_write_text(FILE *out, const struct report *r, int quiet);
 void report_write_json(FILE *out, const struct report *r);
+struct json_writer;
+/* The "tool" object that opens every JSON document mdlcheck writes. */
+void report_json_tool(struct json_writer *w);
+/* A message's location keys: line and column (text), else offset (binary), else none. */
+void report_json_location(struct json_writer *w, unsigned line, unsigned column, long long offset);
 void report_write_sarif(FILE *out, const struct report *r);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);

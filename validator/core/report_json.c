@@ -3,18 +3,32 @@
 #include "json_write.h"
 #include "report.h"
 
+void report_json_tool(struct json_writer *w)
+{
+  json_key(w, "tool");
+  json_object_begin(w);
+  json_kv_string(w, "name", "mdlcheck");
+  json_kv_string(w, "version", MDL_VERSION_STRING);
+  json_object_end(w);
+}
+
+void report_json_location(struct json_writer *w, unsigned line, unsigned column, long long offset)
+{
+  if (line) {
+    json_kv_uint(w, "line", line);
+    json_kv_uint(w, "column", column ? column : 1);
+  } else if (offset >= 0) {
+    json_kv_int(w, "offset", offset);
+  }
+}
+
 static void write_msg(struct json_writer *w, const struct report_msg *m)
 {
   json_object_begin(w);
   json_kv_string(w, "id", m->rule->id);
   json_kv_string(w, "severity", mdl_severity_name(m->severity));
   json_kv_string(w, "message", m->message);
-  if (m->line) {
-    json_kv_uint(w, "line", m->line);
-    json_kv_uint(w, "column", m->column ? m->column : 1);
-  } else if (m->offset >= 0) {
-    json_kv_int(w, "offset", m->offset);
-  }
+  report_json_location(w, m->line, m->column, m->offset);
   json_kv_string(w, "path", m->path);
   json_kv_string(w, "spec", m->rule->source);
   if (m->actual[0])
@@ -33,11 +47,7 @@ void report_write_json(FILE *out, const struct report *r)
   struct json_writer w;
   json_init(&w, out, 1);
   json_object_begin(&w);
-  json_key(&w, "tool");
-  json_object_begin(&w);
-  json_kv_string(&w, "name", "mdlcheck");
-  json_kv_string(&w, "version", MDL_VERSION_STRING);
-  json_object_end(&w);
+  report_json_tool(&w);
   json_kv_string(&w, "fail_on", mdl_severity_name(r->fail_on));
   json_key(&w, "files");
   json_array_begin(&w);
