@@ -8,14 +8,16 @@
 # BENCH_TEXT, BENCH_DATA (directory for generated files, reused when present), BENCH_REPORT
 # (markdown report), BENCH_BASELINE_JSON (results to compare against; written when missing or
 # when BENCH_SAVE=1), BENCH_RUNS (timed runs per program, at least 5; medians are reported),
-# BENCH_FORMATS (default: all), BENCH_BATCH (number of small files, default 10000).
+# BENCH_FORMATS (default: all), BENCH_BATCH (number of small files, default 10000),
+# BENCH_PEERS (default 1: time the peers found on PATH, e.g. assimp for IQM; 0: skip them),
+# BENCH_PEER_RUNS (timed runs per peer, default 3: a peer takes seconds per run).
 set -eu
 : "${MDLCHECK:=./validator/mdlcheck}" "${BENCH_GEN:=./tests/bench/bench_gen}"
 : "${BENCH_BASELINE:=./tests/bench/bench_baseline}" "${BENCH_RUN:=./tests/bench/bench_run}"
 : "${BENCH_TEXT:=./tests/bench/bench_text}" "${BENCH_DATA:=./bench-data}"
 : "${BENCH_REPORT:=./reports/bench.md}" "${BENCH_BASELINE_JSON:=./reports/bench-baseline.json}"
 : "${BENCH_RUNS:=5}" "${BENCH_FORMATS:=iqm iqe egg qmsh x42}" "${BENCH_BATCH:=10000}"
-: "${BENCH_SAVE:=0}"
+: "${BENCH_SAVE:=0}" "${BENCH_PEERS:=1}" "${BENCH_PEER_RUNS:=3}"
 [ "$BENCH_RUNS" -ge 5 ] || BENCH_RUNS=5
 mkdir -p "$BENCH_DATA"
 # absolute paths: the batch run works inside its directory
@@ -108,6 +110,24 @@ for fmt in $BENCH_FORMATS; do
   echo "bench: $fmt: mdlcheck $(get "$fmt.mdlcheck_s") s, map+sum $(get "$fmt.sum_s") s," \
     "half-size file $(get "$fmt.half_s") s"
 done
+
+# Peers: other readers of the same file, when installed (assimp-utils reads IQM). `assimp info`
+# imports and post-processes, `-r` imports raw (meshes, no post-processing).
+peers=""
+if [ "$BENCH_PEERS" = 1 ] && command -v assimp >/dev/null 2>&1 &&
+  [ -s "$BENCH_DATA/bench.iqm" ] && case " $BENCH_FORMATS " in *" iqm "*) true ;; *) false ;; esac; then
+  runs=$BENCH_RUNS
+  BENCH_RUNS=$BENCH_PEER_RUNS
+  for mode in info raw; do
+    if [ "$mode" = raw ]; then flag=-r; else flag=; fi
+    set -- $(measure "$(command -v assimp)" info "$BENCH_DATA/bench.iqm" $flag)
+    put "peer.assimp_$mode.s" "$1"; put "peer.assimp_$mode.rss" "$2"; shift 3
+    put "peer.assimp_$mode.all" "$*"
+    echo "bench: peer: assimp info${flag:+ $flag} on bench.iqm: $(get "peer.assimp_$mode.s") CPU s"
+  done
+  BENCH_RUNS=$runs
+  peers="assimp $(assimp version 2>/dev/null | sed -n 's/.*[Vv]ersion \([0-9.]*\).*/\1/p' | head -n 1)"
+fi
 
 # Batch: BENCH_BATCH small files of every format, validated in one -j 2 run.
 batch="$BENCH_DATA/batch"
@@ -224,6 +244,23 @@ bt=$(get batch.s)
   echo "$(calc "%.1f" "$(get batch.rss) / 1024") MiB, exit $(get batch.exit); CPU time against the baseline"
   echo "file: $(change batch.s "$bt"))."
   echo
+  if [ -n "$peers" ]; then
+    echo "## Peers"
+    echo
+    echo "The same IQM file read by $peers (Debian assimp-utils), $BENCH_PEER_RUNS timed runs"
+    echo "after a warm-up, medians; \`assimp info\` post-processes, \`-r\` imports raw. mdlcheck"
+    echo "runs every check of the catalogue on the file."
+    echo
+    echo "| reader | CPU s | peak RSS MiB | mdlcheck is faster by |"
+    echo "|---|---|---|---|"
+    t=$(get iqm.mdlcheck_s)
+    echo "| mdlcheck | $t | $(calc "%.1f" "$(get iqm.mdlcheck_rss) / 1024") | - |"
+    for mode in info raw; do
+      ps=$(get "peer.assimp_$mode.s")
+      echo "| assimp info$( [ "$mode" = raw ] && echo ' -r') | $ps | $(calc "%.1f" "$(get "peer.assimp_$mode.rss") / 1024") | $(calc "%.0f" "$ps / $t") × |"
+    done
+    echo
+  fi
   echo "## Verdicts on the inputs"
   echo
   for fmt in $BENCH_FORMATS; do
@@ -238,6 +275,7 @@ bt=$(get batch.s)
         echo "; tokens $(get "$fmt.tok_all"); tok+strtod $(get "$fmt.strtod_all")")"
   done
   echo "- batch: $(get batch.all)"
+  [ -z "$peers" ] || echo "- assimp info: $(get peer.assimp_info.all); assimp info -r: $(get peer.assimp_raw.all)"
 } >>"$md"
 
 # The analysis below the marker in the report is written by hand and kept across runs.
