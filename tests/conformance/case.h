@@ -27,7 +27,22 @@ struct case_patch {
   size_t nbytes;
 };
 
-enum input_kind { INPUT_NONE, INPUT_FILE, INPUT_BASE, INPUT_TEXT, INPUT_HEX };
+/* INPUT_MISSING: a path that does not exist is given to mdlcheck (MDL-IO-001). */
+enum input_kind { INPUT_NONE, INPUT_FILE, INPUT_BASE, INPUT_TEXT, INPUT_HEX, INPUT_MISSING };
+
+/* Where a model's bytes come from: the case's `input`, or its `compare` (the second model). */
+struct case_source {
+  enum input_kind kind;
+  int line;
+  const char *path;     /* file, base: relative to the case's folder */
+  const char *text;     /* text, hex */
+  size_t text_len;
+  struct case_patch *patches;
+  size_t npatches;
+  const char *name;     /* compare only: its own name hint, or NULL */
+};
+
+enum config_kind { CONFIG_NONE, CONFIG_TEXT, CONFIG_FILE };
 
 struct case_expect {
   int line;
@@ -38,6 +53,9 @@ struct case_expect {
   long long offset;
   unsigned long lineno, column, count;
   const char *path; /* NULL: not checked */
+  int has_cmp_line, has_cmp_offset; /* where the compare input holds its side */
+  unsigned long cmp_line;
+  long long cmp_offset;
   unsigned long matched;
 };
 
@@ -61,14 +79,18 @@ struct conf_case {
   int errors;       /* mistakes found in the case file itself */
 
   const char *description;
-  enum input_kind input;
-  int input_line;
-  const char *input_path; /* file, base: relative to dir */
-  const char *input_text; /* text, hex */
-  size_t input_text_len;
-  struct case_patch *patches;
-  size_t npatches;
+  struct case_source input;
   const char *name;
+
+  /* Run through the mdlcheck binary (case_cli.c) when any of these is given. */
+  int has_compare;
+  struct case_source compare;
+  enum config_kind config;
+  int config_line;
+  const char *config_path; /* file: relative to dir */
+  const char *config_text; /* text */
+  size_t config_text_len;
+  int has_exit, exit_line, exit_code;
 
   const char *assume_format, *profile;
   int strict;
@@ -96,8 +118,16 @@ void case_error(struct conf_case *c, int line, const char *fmt, ...)
 int case_load(struct conf_case *c, const char *file);
 void case_free(struct conf_case *c);
 
-/* Build the input bytes (file, base + patches, text, hex). Return 0, or -1 after case_error. */
-int case_build_input(struct conf_case *c, unsigned char **data, size_t *size);
+/* Whether the case runs through the mdlcheck binary rather than the library: it gives a config,
+ * a compare input or a missing input. */
+int case_uses_cli(const struct conf_case *c);
+
+/* Build a source's bytes (file, base + patches, text, hex). Return 0, or -1 after case_error. */
+int case_build_input(struct conf_case *c, const struct case_source *src, unsigned char **data,
+                     size_t *size);
+/* Read a file named relative to the case's folder; errors are reported at `line`. */
+int case_read_file(struct conf_case *c, int line, const char *rel, unsigned char **data,
+                   size_t *size);
 
 /* Parse hex digits (blanks between bytes allowed). Return 0, or -1 on a bad digit or odd count. */
 int hex_decode(const char *s, unsigned char **out, size_t *n);

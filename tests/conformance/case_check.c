@@ -20,9 +20,9 @@ static char *dup_or_die(const char *s)
   return d;
 }
 
-void seen_collect(const mdl_diag *d, void *user)
+struct seen_diag *seen_add(struct seen_list *l, const mdl_rule *rule, mdl_severity severity,
+                           const char *message, const char *path)
 {
-  struct seen_list *l = user;
   struct seen_diag *s;
   struct seen_diag *items = realloc(l->items, (l->count + 1) * sizeof *l->items);
   if (!items) {
@@ -31,15 +31,23 @@ void seen_collect(const mdl_diag *d, void *user)
   }
   l->items = items;
   s = &l->items[l->count++];
-  s->rule = d->rule;
-  s->severity = d->severity;
-  s->message = dup_or_die(d->message);
-  s->path = dup_or_die(d->path);
+  memset(s, 0, sizeof *s);
+  s->rule = rule;
+  s->severity = severity;
+  s->message = dup_or_die(message);
+  s->path = dup_or_die(path);
+  s->offset = -1;
+  s->cmp_offset = -1;
+  return s;
+}
+
+void seen_collect(const mdl_diag *d, void *user)
+{
+  struct seen_diag *s = seen_add(user, d->rule, d->severity, d->message, d->path);
   s->offset = d->offset;
   s->line = d->line;
   s->column = d->column;
   s->folded = d->folded;
-  s->matched = 0;
 }
 
 void seen_free(struct seen_list *l)
@@ -62,6 +70,10 @@ static void print_one(const struct seen_diag *d)
     fprintf(stderr, " line=%u column=%u", d->line, d->column);
   if (d->path[0])
     fprintf(stderr, " path=%s", d->path);
+  if (d->cmp_offset >= 0)
+    fprintf(stderr, " compare-offset=%lld", d->cmp_offset);
+  if (d->cmp_line)
+    fprintf(stderr, " compare-line=%u", d->cmp_line);
   if (d->folded)
     fprintf(stderr, " folded=%lu", d->folded);
   fprintf(stderr, ": %s\n", d->message);
@@ -90,6 +102,10 @@ static int entry_matches(const struct case_expect *e, const struct seen_diag *d)
     return 0;
   if (e->path && strcmp(d->path, e->path))
     return 0;
+  if (e->has_cmp_line && d->cmp_line != e->cmp_line)
+    return 0;
+  if (e->has_cmp_offset && d->cmp_offset != e->cmp_offset)
+    return 0;
   return 1;
 }
 
@@ -107,7 +123,11 @@ static void describe_entry(const struct case_expect *e, char *out, size_t cap)
   if (e->has_column && (size_t)n < cap)
     n += snprintf(out + n, cap - (size_t)n, " column=%lu", e->column);
   if (e->path && (size_t)n < cap)
-    snprintf(out + n, cap - (size_t)n, " path=%s", e->path);
+    n += snprintf(out + n, cap - (size_t)n, " path=%s", e->path);
+  if (e->has_cmp_offset && (size_t)n < cap)
+    n += snprintf(out + n, cap - (size_t)n, " compare-offset=%lld", e->cmp_offset);
+  if (e->has_cmp_line && (size_t)n < cap)
+    snprintf(out + n, cap - (size_t)n, " compare-line=%lu", e->cmp_line);
 }
 
 unsigned check_expectations(struct conf_case *c, struct seen_list *seen, const mdl_result *res)

@@ -1,4 +1,5 @@
-/* case_input.c - build a case's input bytes: a file, a base file with patches, text or hex.
+/* case_input.c - build a model's bytes (the case's input or its compare input): a file, a base
+ * file with patches, text or hex.
  *
  * Patches never grow the data by writing past its end (only `append` does), so a patch
  * whose offset went stale after a base file changed fails loudly instead of padding. */
@@ -9,7 +10,8 @@
 
 #include "case.h"
 
-static int read_whole(struct conf_case *c, const char *rel, unsigned char **data, size_t *size)
+int case_read_file(struct conf_case *c, int line, const char *rel, unsigned char **data,
+                   size_t *size)
 {
   char *path;
   FILE *fp;
@@ -26,7 +28,7 @@ static int read_whole(struct conf_case *c, const char *rel, unsigned char **data
     snprintf(path, need, "%s/%s", c->dir, rel);
   fp = fopen(path, "rb");
   if (!fp) {
-    case_error(c, c->input_line, "cannot open input '%s': %s", path, strerror(errno));
+    case_error(c, line, "cannot open input '%s': %s", path, strerror(errno));
     free(path);
     return -1;
   }
@@ -48,7 +50,7 @@ static int read_whole(struct conf_case *c, const char *rel, unsigned char **data
       break;
   }
   if (ferror(fp)) {
-    case_error(c, c->input_line, "cannot read input '%s'", path);
+    case_error(c, line, "cannot read input '%s'", path);
     fclose(fp);
     free(path);
     free(b);
@@ -148,34 +150,38 @@ static int apply_patch(struct conf_case *c, const struct case_patch *p, unsigned
   return 0;
 }
 
-int case_build_input(struct conf_case *c, unsigned char **data, size_t *size)
+int case_build_input(struct conf_case *c, const struct case_source *src, unsigned char **data,
+                     size_t *size)
 {
   *data = NULL;
   *size = 0;
-  switch (c->input) {
+  switch (src->kind) {
   case INPUT_FILE:
   case INPUT_BASE:
-    if (read_whole(c, c->input_path, data, size) < 0)
+    if (case_read_file(c, src->line, src->path, data, size) < 0)
       return -1;
     break;
   case INPUT_TEXT:
-    *data = malloc(c->input_text_len + 1);
+    *data = malloc(src->text_len + 1);
     if (!*data)
       return -1;
-    memcpy(*data, c->input_text, c->input_text_len);
-    *size = c->input_text_len;
+    memcpy(*data, src->text, src->text_len);
+    *size = src->text_len;
     break;
   case INPUT_HEX:
-    if (hex_decode(c->input_text, data, size) < 0) {
-      case_error(c, c->input_line, "hex: not hex bytes");
+    if (hex_decode(src->text, data, size) < 0) {
+      case_error(c, src->line, "hex: not hex bytes");
       return -1;
     }
     break;
+  case INPUT_MISSING:
+    case_error(c, src->line, "a missing input has no bytes");
+    return -1;
   case INPUT_NONE:
     return -1;
   }
-  for (size_t i = 0; i < c->npatches; i++)
-    if (apply_patch(c, &c->patches[i], data, size) < 0) {
+  for (size_t i = 0; i < src->npatches; i++)
+    if (apply_patch(c, &src->patches[i], data, size) < 0) {
       free(*data);
       *data = NULL;
       return -1;

@@ -222,7 +222,7 @@ static void *grow(void *p, size_t n, size_t elem)
 static const char *const patch_kinds[] = {"u8", "u16", "u32", "i32", "f32", "f64", "hex",
                                           "truncate", "append"};
 
-static void parse_patch(struct conf_case *c, yaml_node_t *n)
+static void parse_patch(struct conf_case *c, struct case_source *src, yaml_node_t *n)
 {
   struct case_patch p;
   yaml_node_t *value = NULL, *at = NULL;
@@ -312,15 +312,21 @@ static void parse_patch(struct conf_case *c, yaml_node_t *n)
     break;
   }
   }
-  c->patches = grow(c->patches, c->npatches + 1, sizeof *c->patches);
-  c->patches[c->npatches++] = p;
+  src->patches = grow(src->patches, src->npatches + 1, sizeof *src->patches);
+  src->patches[src->npatches++] = p;
 }
 
-static void parse_input(struct conf_case *c, yaml_node_t *n)
+/* `input` (what: "input") or `compare` (what: "compare", which may carry its own `name` and
+ * cannot be missing). */
+static void parse_source(struct conf_case *c, struct case_source *src, yaml_node_t *n,
+                         const char *what)
 {
+  int is_compare = !strcmp(what, "compare");
+  const char *keys = is_compare ? "file, base, patches, text, hex, name"
+                                : "file, base, patches, text, hex, missing";
   yaml_node_t *patches = NULL;
-  c->input_line = line_of(n);
-  if (!want_mapping(c, n, "input"))
+  src->line = line_of(n);
+  if (!want_mapping(c, n, what))
     return;
   for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
     yaml_node_t *k = node_at(c, pr->key), *v = node_at(c, pr->value);
@@ -328,6 +334,10 @@ static void parse_input(struct conf_case *c, yaml_node_t *n)
     enum input_kind kind = INPUT_NONE;
     if (key && !strcmp(key, "patches")) {
       patches = v;
+      continue;
+    }
+    if (key && is_compare && !strcmp(key, "name")) {
+      src->name = want_scalar(c, v, "name");
       continue;
     }
     if (key && !strcmp(key, "file"))
@@ -338,29 +348,38 @@ static void parse_input(struct conf_case *c, yaml_node_t *n)
       kind = INPUT_TEXT;
     else if (key && !strcmp(key, "hex"))
       kind = INPUT_HEX;
+    else if (key && !is_compare && !strcmp(key, "missing"))
+      kind = INPUT_MISSING;
     if (kind == INPUT_NONE) {
-      case_error(c, line_of(k), "unknown input key '%s' (expected file, base, patches, text, hex)",
-                 key ? key : "?");
+      case_error(c, line_of(k), "unknown %s key '%s' (expected %s)", what, key ? key : "?", keys);
       continue;
     }
-    if (c->input != INPUT_NONE) {
-      case_error(c, line_of(k), "input takes exactly one of file, base, text, hex");
+    if (src->kind != INPUT_NONE) {
+      case_error(c, line_of(k), "%s takes exactly one of file, base, text, hex%s", what,
+                 is_compare ? "" : ", missing");
       continue;
     }
-    c->input = kind;
+    src->kind = kind;
+    if (kind == INPUT_MISSING) {
+      int yes = 0;
+      if (get_bool(c, v, key, &yes) == 0 && !yes)
+        case_error(c, line_of(v), "missing: only 'true' means anything (omit it otherwise)");
+      continue;
+    }
     if (!want_scalar(c, v, key))
       continue;
     if (kind == INPUT_FILE || kind == INPUT_BASE) {
-      c->input_path = scalar(v);
+      src->path = scalar(v);
     } else {
-      c->input_text = scalar(v);
-      c->input_text_len = v->data.scalar.length;
+      src->text = scalar(v);
+      src->text_len = v->data.scalar.length;
     }
   }
-  if (c->input == INPUT_NONE)
-    case_error(c, c->input_line, "input needs one of file, base, text, hex");
+  if (src->kind == INPUT_NONE)
+    case_error(c, src->line, "%s needs one of file, base, text, hex%s", what,
+               is_compare ? "" : ", missing");
   if (patches) {
-    if (c->input != INPUT_BASE) {
+    if (src->kind != INPUT_BASE) {
       case_error(c, line_of(patches), "patches apply only to a base input");
       return;
     }
@@ -368,8 +387,44 @@ static void parse_input(struct conf_case *c, yaml_node_t *n)
       return;
     for (yaml_node_item_t *it = patches->data.sequence.items.start;
          it < patches->data.sequence.items.top; it++)
-      parse_patch(c, node_at(c, *it));
+      parse_patch(c, src, node_at(c, *it));
   }
+}
+
+/* config: exactly one of text (the YAML itself) or file (relative to the case file). */
+static void parse_config(struct conf_case *c, yaml_node_t *n)
+{
+  c->config_line = line_of(n);
+  if (!want_mapping(c, n, "config"))
+    return;
+  for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+    yaml_node_t *k = node_at(c, pr->key), *v = node_at(c, pr->value);
+    const char *key = scalar(k);
+    enum config_kind kind = CONFIG_NONE;
+    if (key && !strcmp(key, "text"))
+      kind = CONFIG_TEXT;
+    else if (key && !strcmp(key, "file"))
+      kind = CONFIG_FILE;
+    if (kind == CONFIG_NONE) {
+      case_error(c, line_of(k), "unknown config key '%s' (expected text, file)", key ? key : "?");
+      continue;
+    }
+    if (c->config != CONFIG_NONE) {
+      case_error(c, line_of(k), "config takes exactly one of text, file");
+      continue;
+    }
+    c->config = kind;
+    if (!want_scalar(c, v, key))
+      continue;
+    if (kind == CONFIG_FILE) {
+      c->config_path = scalar(v);
+    } else {
+      c->config_text = scalar(v);
+      c->config_text_len = v->data.scalar.length;
+    }
+  }
+  if (c->config == CONFIG_NONE)
+    case_error(c, c->config_line, "config needs one of text, file");
 }
 
 /* --- options, expectations ------------------------------------------------------------------ */
@@ -434,6 +489,16 @@ static void parse_expect_entry(struct conf_case *c, yaml_node_t *n)
         }
       } else if (!strcmp(key, "path")) {
         e.path = want_scalar(c, v, "path");
+      } else if (!strcmp(key, "compare-line")) {
+        if (get_int(c, v, "compare-line", 1, UINT32_MAX, &iv) == 0) {
+          e.cmp_line = (unsigned long)iv;
+          e.has_cmp_line = 1;
+        }
+      } else if (!strcmp(key, "compare-offset")) {
+        if (get_int(c, v, "compare-offset", 0, INT64_MAX, &iv) == 0) {
+          e.cmp_offset = iv;
+          e.has_cmp_offset = 1;
+        }
       } else if (!strcmp(key, "count")) {
         if (get_int(c, v, "count", 0, INT32_MAX, &iv) == 0) {
           e.count = (unsigned long)iv;
@@ -441,7 +506,7 @@ static void parse_expect_entry(struct conf_case *c, yaml_node_t *n)
         }
       } else {
         case_error(c, line_of(k), "unknown expect key '%s' (expected id, severity, offset, line, "
-                   "column, path, count)", key);
+                   "column, path, compare-line, compare-offset, count)", key);
       }
     }
   }
@@ -559,6 +624,28 @@ static void parse_poses(struct conf_case *c, yaml_node_t *n)
 
 /* --- the case ------------------------------------------------------------------------------- */
 
+/* Forms that cannot work together: a case run through the mdlcheck binary sees its report, not
+ * a model, and compare-* locations exist only in a compare. */
+static void check_combinations(struct conf_case *c)
+{
+  int cli = case_uses_cli(c);
+  if (c->has_compare && c->input.kind == INPUT_MISSING)
+    case_error(c, c->compare.line, "compare needs a readable input (mdlcheck compare reports an "
+               "unreadable file as an I/O error, not a diagnostic)");
+  if (cli && c->has_poses)
+    case_error(c, c->poses_line, "poses need the decoded model: they do not combine with config, "
+               "compare or a missing input");
+  if (cli && c->roundtrip)
+    case_error(c, c->roundtrip_line, "roundtrip needs the decoded model: it does not combine with "
+               "config, compare or a missing input");
+  if (c->has_exit && !cli)
+    case_error(c, c->exit_line, "exit applies only to a case run through mdlcheck (one with "
+               "config, compare or a missing input)");
+  for (size_t i = 0; i < c->nexpects; i++)
+    if (!c->has_compare && (c->expects[i].has_cmp_line || c->expects[i].has_cmp_offset))
+      case_error(c, c->expects[i].line, "compare-line and compare-offset need a compare input");
+}
+
 int case_load(struct conf_case *c, const char *file)
 {
   yaml_parser_t parser;
@@ -614,7 +701,18 @@ int case_load(struct conf_case *c, const char *file)
     } else if (!strcmp(key, "description")) {
       c->description = want_scalar(c, v, "description");
     } else if (!strcmp(key, "input")) {
-      parse_input(c, v);
+      parse_source(c, &c->input, v, "input");
+    } else if (!strcmp(key, "compare")) {
+      c->has_compare = 1;
+      parse_source(c, &c->compare, v, "compare");
+    } else if (!strcmp(key, "config")) {
+      parse_config(c, v);
+    } else if (!strcmp(key, "exit")) {
+      int64_t iv;
+      c->has_exit = 1;
+      c->exit_line = line_of(k);
+      if (get_int(c, v, "exit", 0, 255, &iv) == 0)
+        c->exit_code = (int)iv;
     } else if (!strcmp(key, "name")) {
       c->name = want_scalar(c, v, "name");
     } else if (!strcmp(key, "options")) {
@@ -648,22 +746,31 @@ int case_load(struct conf_case *c, const char *file)
       c->roundtrip_line = line_of(k);
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
-      case_error(c, line_of(k), "unknown key '%s' (expected description, input, name, options, "
-                 "expect, others, verdict, poses, roundtrip)", key);
+      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, config, "
+                 "name, options, expect, others, verdict, exit, poses, roundtrip)", key);
     }
   }
   if (!c->description || !*c->description)
     case_error(c, 1, "a case needs a description");
-  if (c->input == INPUT_NONE && c->input_line == 0)
+  if (c->input.kind == INPUT_NONE && c->input.line == 0)
     case_error(c, 1, "a case needs an input");
+  check_combinations(c);
   return 0;
+}
+
+int case_uses_cli(const struct conf_case *c)
+{
+  return c->has_compare || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING;
 }
 
 void case_free(struct conf_case *c)
 {
-  for (size_t i = 0; i < c->npatches; i++)
-    free(c->patches[i].bytes);
-  free(c->patches);
+  for (size_t i = 0; i < c->input.npatches; i++)
+    free(c->input.patches[i].bytes);
+  free(c->input.patches);
+  for (size_t i = 0; i < c->compare.npatches; i++)
+    free(c->compare.patches[i].bytes);
+  free(c->compare.patches);
   free(c->expects);
   free(c->poses);
   free(c->dir);

@@ -5,7 +5,9 @@
  *        case_run --expected-ids CASE...    print "ID<TAB>CASE" for every expect entry
  *        case_run --rules                   print "ID<TAB>FORMAT" for every catalogued rule
  *
- * It is the LOG_COMPILER of the *.yaml tests: each case is one test in `make check`. */
+ * It is the LOG_COMPILER of the *.yaml tests: each case is one test in `make check`. A case with
+ * a config, a compare input or a missing input runs through the mdlcheck binary (case_cli.c):
+ * $MDLCHECK, else validator/mdlcheck two folders above this program. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +53,8 @@ static int dump_input(const char *file)
   unsigned char *data;
   size_t size;
   int status = 1;
-  if (case_load(&c, file) == 0 && c.errors == 0 && case_build_input(&c, &data, &size) == 0) {
+  if (case_load(&c, file) == 0 && c.errors == 0 &&
+      case_build_input(&c, &c.input, &data, &size) == 0) {
     for (size_t i = 0; i < size; i++)
       printf("%02x", data[i]);
     printf("\n");
@@ -62,16 +65,100 @@ static int dump_input(const char *file)
   return status;
 }
 
-static int run_case(const char *file)
+static char mdlcheck_path[4096];
+
+/* The binary the CLI-run cases use: $MDLCHECK, else ../../validator/mdlcheck from argv[0]
+ * (make check runs tests/conformance/case_run from the top of the build tree). */
+static const char *mdlcheck_find(const char *argv0)
 {
-  struct conf_case c;
+  const char *env = getenv("MDLCHECK");
+  const char *slash = strrchr(argv0, '/');
+  if (env && *env)
+    return env;
+  snprintf(mdlcheck_path, sizeof mdlcheck_path, "%.*s%s../../validator/mdlcheck",
+           slash ? (int)(slash - argv0 + 1) : 0, argv0, slash ? "" : "./");
+  return mdlcheck_path;
+}
+
+/* Decode the input with the library; poses and the round trip use the model. Like run_cli:
+ * return 0 with *failed set (the number of failed checks), or 99 on a hard error. */
+static int run_library(struct conf_case *c, struct seen_list *seen, unsigned *failed)
+{
   unsigned char *data = NULL;
   size_t size = 0;
-  struct seen_list seen = {NULL, 0};
   struct pipeline_run run;
   mdl_options opts;
   const char *hint;
-  unsigned failed;
+
+  if (case_build_input(c, &c->input, &data, &size) < 0) {
+    fprintf(stderr, "%s: FAIL: the input could not be built\n", c->file);
+    *failed = 1;
+    return 0;
+  }
+  mdl_options_init(&opts);
+  opts.assume_format = c->assume_format;
+  opts.profile = c->profile;
+  opts.strict = c->strict;
+  opts.max_issues = 0;
+  opts.max_per_rule = 0; /* every occurrence is seen: counts are exact */
+  opts.on_diag = seen_collect;
+  opts.user = seen;
+  hint = c->name ? c->name : c->input.path;
+
+  if (pipeline_decode(data, size, hint, &opts, c->has_poses || c->roundtrip, &run) != MDL_OK) {
+    fprintf(stderr, "%s: internal error in the pipeline\n", c->file);
+    pipeline_release(&run);
+    free(data);
+    return 99;
+  }
+  *failed = check_expectations(c, seen, &run.result);
+  *failed += check_poses(c, &run);
+  *failed += check_roundtrip(c, &run, &opts, hint);
+  if (*failed)
+    fprintf(stderr, "%s: FAIL (%u check%s failed; format %s, %zu input bytes)\n", c->file,
+            *failed, *failed == 1 ? "" : "s", run.result.format, size);
+  else
+    printf("%s: PASS (format %s, %zu diagnostic%s)\n", c->file, run.result.format, seen->count,
+           seen->count == 1 ? "" : "s");
+  pipeline_release(&run);
+  free(data);
+  return 0;
+}
+
+/* Run mdlcheck on the case's files; its report gives the diagnostics. */
+static int run_cli(struct conf_case *c, const char *mdlcheck, struct seen_list *seen,
+                   unsigned *failed)
+{
+  struct cli_outcome out;
+  mdl_result res;
+  int rc = cli_run(c, mdlcheck, seen, &res, &out);
+  if (rc == 0) {
+    *failed = check_expectations(c, seen, &res);
+    *failed += check_exit(c, &out);
+    if (*failed) {
+      fprintf(stderr, "%s: FAIL (%u check%s failed; mdlcheck %s, format %s, exit %d)\n", c->file,
+              *failed, *failed == 1 ? "" : "s", c->has_compare ? "compare" : "validate",
+              out.format, out.exit_code);
+      if (out.err[0])
+        fprintf(stderr, "mdlcheck's stderr:\n%s", out.err);
+    } else {
+      printf("%s: PASS (mdlcheck %s, format %s, exit %d, %zu diagnostic%s)\n", c->file,
+             c->has_compare ? "compare" : "validate", out.format, out.exit_code, seen->count,
+             seen->count == 1 ? "" : "s");
+    }
+  } else if (rc == 1) {
+    *failed = 1;
+  }
+  cli_outcome_free(&out);
+  return rc == 99 ? 99 : 0;
+}
+
+static int run_case(const char *file, const char *mdlcheck)
+{
+  struct conf_case c;
+  struct seen_list seen = {NULL, 0};
+  unsigned failed = 0;
+  int rc;
 
   if (case_load(&c, file) < 0) {
     case_free(&c);
@@ -84,48 +171,15 @@ static int run_case(const char *file)
     return 1;
   }
   printf("%s: %s\n", file, c.description);
-  if (case_build_input(&c, &data, &size) < 0) {
-    fprintf(stderr, "%s: FAIL: the input could not be built\n", file);
-    case_free(&c);
-    return 1;
-  }
-
-  mdl_options_init(&opts);
-  opts.assume_format = c.assume_format;
-  opts.profile = c.profile;
-  opts.strict = c.strict;
-  opts.max_issues = 0;
-  opts.max_per_rule = 0; /* every occurrence is seen: counts are exact */
-  opts.on_diag = seen_collect;
-  opts.user = &seen;
-  hint = c.name ? c.name : c.input_path;
-
-  if (pipeline_decode(data, size, hint, &opts, c.has_poses || c.roundtrip, &run) != MDL_OK) {
-    fprintf(stderr, "%s: internal error in the pipeline\n", file);
-    pipeline_release(&run);
-    free(data);
-    seen_free(&seen);
-    case_free(&c);
-    return 99;
-  }
-
-  failed = check_expectations(&c, &seen, &run.result);
-  failed += check_poses(&c, &run);
-  failed += check_roundtrip(&c, &run, &opts, hint);
-
-  if (failed) {
-    fprintf(stderr, "%s: FAIL (%u check%s failed; format %s, %zu input bytes)\n", file, failed,
-            failed == 1 ? "" : "s", run.result.format, size);
+  if (case_uses_cli(&c))
+    rc = run_cli(&c, mdlcheck, &seen, &failed);
+  else
+    rc = run_library(&c, &seen, &failed);
+  if (rc == 0 && failed)
     seen_print(&seen, "diagnostics seen");
-  } else {
-    printf("%s: PASS (format %s, %zu diagnostic%s)\n", file, run.result.format, seen.count,
-           seen.count == 1 ? "" : "s");
-  }
-  pipeline_release(&run);
-  free(data);
   seen_free(&seen);
   case_free(&c);
-  return failed ? 1 : 0;
+  return rc ? rc : failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -139,5 +193,5 @@ int main(int argc, char **argv)
     return dump_input(argv[2]);
   if (argc != 2 || argv[1][0] == '-')
     return usage();
-  return run_case(argv[1]);
+  return run_case(argv[1], mdlcheck_find(argv[0]));
 }

@@ -1,7 +1,9 @@
 # tests/conformance - every corpus/<fmt>/<area>/*.yaml and corpus/<fmt>/*.yaml is one test,
 # run by case_run (corpus/README.md). Shared inputs (corpus/<fmt>/base/) and fuzz seeds
 # (corpus/fuzz/) are not cases. The list is found with GNU make's $(wildcard) at make time,
-# relative to $(srcdir), so a new case needs no edit here and VPATH builds work.
+# relative to $(srcdir), so a new case needs no edit here and VPATH builds work. Cases with a
+# config, a compare input or a missing input run validator/mdlcheck (built by `all`, which check
+# builds first), found from case_run's own path or $MDLCHECK.
 check_PROGRAMS += tests/conformance/case_run
 tests_conformance_case_run_SOURCES = \
   tests/conformance/case.h \
@@ -10,6 +12,7 @@ tests_conformance_case_run_SOURCES = \
   tests/conformance/case_parse.c \
   tests/conformance/case_input.c \
   tests/conformance/case_check.c \
+  tests/conformance/case_cli.c \
   tests/conformance/case_model.c
 tests_conformance_case_run_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 tests_conformance_case_run_LDADD = $(MDL_LIBS)
