@@ -352,6 +352,20 @@ static void compare_geometry(struct diff_state *st, const struct model *a, const
     differ(st, "comment size %u became %u", a->comment_size, b->comment_size);
   else
     compare_bytes(st, "comment", a->comment, b->comment, a->comment_size);
+  if (a->num_extensions != b->num_extensions)
+    differ(st, "num_extensions %u became %u", a->num_extensions, b->num_extensions);
+  else
+    for (uint32_t i = 0; i < a->num_extensions; i++) {
+      const struct model_extension *x = &a->extensions[i], *y = &b->extensions[i];
+      char what[40];
+      if (!str_eq(x->name, y->name) || x->size != y->size) {
+        differ(st, "extensions[%u] '%s' (%u bytes) became '%s' (%u bytes)", i,
+               x->name ? x->name : "", x->size, y->name ? y->name : "", y->size);
+        continue;
+      }
+      snprintf(what, sizeof what, "extensions[%u] data", i);
+      compare_bytes(st, what, x->data, y->data, x->size);
+    }
   if (a->flags != b->flags)
     differ(st, "header flags %u became %u", a->flags, b->flags);
 }

@@ -171,6 +171,7 @@ static int run_case(const char *file, const char *mdlcheck)
     return 1;
   }
   printf("%s: %s\n", file, c.description);
+  fflush(stdout); /* before anything on stderr: logs keep the order */
   if (case_uses_cli(&c))
     rc = run_cli(&c, mdlcheck, &seen, &failed);
   else
