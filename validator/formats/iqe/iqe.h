@@ -134,6 +134,15 @@ struct iqe_mesh {
   uint32_t line;
 };
 
+/* Smoothing parameters for the triangles that follow (iqe.txt "Smoothing"): recorded by
+ * iqe_face.c, used by iqe_smooth.c when normals are generated. */
+struct iqe_smooth_state {
+  long key;              /* smoothgroup, default -1 */
+  double angle;          /* smoothangle in degrees, default 180 */
+  int uv;                /* smoothuv N > 0 (N missing: enabled, as the reference compiler) */
+  uint32_t first_vertex; /* vertex count when set: face-less triangles from here on use it */
+};
+
 struct iqe_parser {
   struct decode_ctx *ctx;
   struct model *m;
@@ -162,6 +171,13 @@ struct iqe_parser {
   uint32_t num_faces, num_fs;
   uint32_t *face_arity, *face_line;
   uint32_t *fs_arity, *fs_line;
+
+  /* smoothing (iqe_face.c): states[0] holds the defaults once any is recorded; per face
+   * triangle its state, face command and fan step; per fs command its flags (0/1) */
+  struct iqe_smooth_state *smooth;
+  uint32_t num_smooth;
+  uint32_t *tri_smooth, *tri_face, *tri_fan;
+  unsigned char **fs_flags;
 
   struct iqe_mesh *meshes;
   uint32_t num_meshes;
@@ -252,6 +268,22 @@ void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const str
                       const double *v, uint32_t given, struct trs *out);
 void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                       const double *v, uint32_t given, struct trs *out);
+
+/* Degenerate check (IQE-FAC-003) of the face-less triangle of vertices v, v+1, v+2, located
+ * at the vp line of v (iqe_face.c). */
+void iqe_face_check_implicit(struct iqe_parser *p, uint32_t v);
+/* Smoothing state (index into p->smooth, or UINT32_MAX for the defaults) of parser triangle t,
+ * or of a face-less triangle starting at vertex v when t is UINT32_MAX (iqe_face.c). */
+const struct iqe_smooth_state *iqe_face_smooth_state(const struct iqe_parser *p, uint32_t t,
+                                                     uint32_t v);
+/* Smoothing flags (bit k: the edge from corner k to corner k+1 smooths) of parser triangle t;
+ * 7 when the file has no fs or the triangle is face-less (iqe_face.c). */
+unsigned iqe_face_smooth_edges(const struct iqe_parser *p, uint32_t t);
+/* Normals by smoothing when the file gives none (iqe_smooth.c): adds the normal array to the
+ * built model, splitting vertices that need more than one normal. tri_src: per model triangle
+ * its parser triangle, or UINT32_MAX for a face-less one. Return 0, or -1 on allocation
+ * failure. */
+int iqe_smooth_normals(struct iqe_parser *p, const uint32_t *tri_src);
 
 /* Whole-file checks after the last line, then the model. Return 0, or -1 on allocation failure. */
 void iqe_check_finish(struct iqe_parser *p);

@@ -134,11 +134,24 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
   }
 }
 
+/* 1 when the triangle's corners (all positions defined) span no area. */
+static int triangle_flat(const struct iqe_parser *p, const uint32_t *idx)
+{
+  const double *a = position(p, idx[0]), *b = position(p, idx[1]), *c = position(p, idx[2]);
+  double e0[3], e1[3], x[3], l0, l1;
+  if (!a || !b || !c)
+    return 0;
+  sub3(e0, b, a);
+  sub3(e1, c, a);
+  cross3(x, e0, e1);
+  l0 = dot3(e0, e0);
+  l1 = dot3(e1, e1);
+  return sqrt(dot3(x, x)) <= 1e-12 * (l0 > l1 ? l0 : l1);
+}
+
 static void triangle_check(struct iqe_parser *p, const struct iqe_line *ln,
                            const struct iqe_tok *args, const uint32_t *idx, const uint32_t *at)
 {
-  const double *a, *b, *c;
-  double e0[3], e1[3], x[3], l0, l1;
   for (int i = 0; i < 3; i++)
     for (int j = i + 1; j < 3; j++)
       if (idx[i] == idx[j]) {
@@ -146,19 +159,90 @@ static void triangle_check(struct iqe_parser *p, const struct iqe_line *ln,
                  "vertex %u is used twice (the reference compiler drops it)", idx[i]);
         return;
       }
-  a = position(p, idx[0]);
-  b = position(p, idx[1]);
-  c = position(p, idx[2]);
-  if (!a || !b || !c)
-    return;
-  sub3(e0, b, a);
-  sub3(e1, c, a);
-  cross3(x, e0, e1);
-  l0 = dot3(e0, e0);
-  l1 = dot3(e1, e1);
-  if (sqrt(dot3(x, x)) <= 1e-12 * (l0 > l1 ? l0 : l1))
+  if (triangle_flat(p, idx))
     iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, args[at[0]].col, NULL,
              "corners %u %u %u have zero area", idx[0], idx[1], idx[2]);
+}
+
+/* A face-less triangle has three distinct vertices by construction: only its area can fail. The
+ * location is the vp line of its first vertex, pointing at the command. */
+void iqe_face_check_implicit(struct iqe_parser *p, uint32_t v)
+{
+  uint32_t idx[3] = {v, v + 1, v + 2};
+  if (v > UINT32_MAX - 2 || v + 2 >= p->attr[ATTR_VP].count || !triangle_flat(p, idx))
+    return;
+  iqe_emit(p, RULE_IQE_FACE_DEGENERATE, p->vp_lines[v], 0, NULL,
+           "corners %u %u %u (a face-less triangle: 3 consecutive vertices) have zero area",
+           idx[0], idx[1], idx[2]);
+}
+
+/* ---- smoothing state -------------------------------------------------------------------- */
+
+static const struct iqe_smooth_state smooth_defaults = {-1, 180, 0, 0};
+
+/* A new state for the commands that follow, starting as a copy of the current one. NULL when
+ * the arrays cannot be had (then smoothing keeps the older state). */
+static struct iqe_smooth_state *smooth_push(struct iqe_parser *p)
+{
+  uint32_t cap = p->counts[CMD_SMOOTHUV] + p->counts[CMD_SMOOTHGROUP] + p->counts[CMD_SMOOTHANGLE] + 1;
+  struct iqe_smooth_state *s;
+  if (!p->smooth) {
+    p->smooth = arena_calloc(&p->scratch, cap, sizeof *p->smooth);
+    if (!p->smooth)
+      return NULL;
+    p->smooth[0] = smooth_defaults;
+    p->num_smooth = 1;
+  }
+  if (p->num_smooth >= cap)
+    return NULL; /* cannot happen: one per counted command */
+  s = &p->smooth[p->num_smooth];
+  *s = p->smooth[p->num_smooth - 1];
+  s->first_vertex = iqe_vertex_count(p);
+  p->num_smooth++;
+  return s;
+}
+
+const struct iqe_smooth_state *iqe_face_smooth_state(const struct iqe_parser *p, uint32_t t,
+                                                     uint32_t v)
+{
+  uint32_t lo = 0, hi;
+  if (!p->smooth)
+    return &smooth_defaults;
+  if (t != UINT32_MAX)
+    return p->tri_smooth && t < p->num_tris ? &p->smooth[p->tri_smooth[t]] : &smooth_defaults;
+  /* the last state set before vertex v was defined (vertex counts only grow, but for an array
+   * that outruns vp: then this is the nearest reading) */
+  hi = p->num_smooth;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (p->smooth[mid].first_vertex <= v)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return &p->smooth[lo];
+}
+
+unsigned iqe_face_smooth_edges(const struct iqe_parser *p, uint32_t t)
+{
+  uint32_t face, fan, n, k, flags[3];
+  const unsigned char *f;
+  if (p->num_fs == 0 || t == UINT32_MAX || !p->tri_face || t >= p->num_tris)
+    return 7;
+  face = p->tri_face[t];
+  fan = p->tri_fan[t];
+  /* the k-th fs pairs with the k-th face command (iqe.txt "fs"): a face without one, or a
+   * missing flag, smooths as if fs were not used */
+  if (face >= p->num_fs || !p->fs_flags || !(f = p->fs_flags[face]))
+    return 7;
+  n = p->face_arity[face];
+  k = p->fs_arity[face];
+  /* triangle (a0, a_fan, a_fan+1) of the fan: its first and last edges are polygon edges only
+   * at the ends of the fan, inner fan edges always smooth */
+  flags[0] = fan == 1 ? (0 < k ? f[0] : 1) : 1;
+  flags[1] = fan < k ? f[fan] : 1;
+  flags[2] = fan + 2 == n ? (n - 1 < k ? f[n - 1] : 1) : 1;
+  return flags[0] | flags[1] << 1 | flags[2] << 2;
 }
 
 void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
@@ -222,11 +306,24 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
     return;
   if (nargs > 3)
     polygon_check(p, ln, args, idx, nargs);
+  if (!p->tri_smooth) {
+    /* what smoothing needs per triangle, sized once from the counting pass */
+    p->tri_smooth = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_smooth);
+    p->tri_face = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_face);
+    p->tri_fan = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_fan);
+    if (!p->tri_smooth || !p->tri_face || !p->tri_fan)
+      p->tri_smooth = p->tri_face = p->tri_fan = NULL;
+  }
   for (uint32_t i = 1; i + 1 < nargs; i++) {
     uint32_t tri[3] = {idx[0], idx[i], idx[i + 1]}, at[3] = {0, i, i + 1};
     if (p->num_tris >= p->tri_cap)
       break;
     triangle_check(p, ln, args, tri, at);
+    if (p->tri_smooth) {
+      p->tri_smooth[p->num_tris] = p->num_smooth ? p->num_smooth - 1 : 0;
+      p->tri_face[p->num_tris] = p->num_faces ? p->num_faces - 1 : 0;
+      p->tri_fan[p->num_tris] = i;
+    }
     memcpy(p->tris + (size_t)p->num_tris * 3, tri, sizeof tri);
     p->num_tris++;
     me->num_triangles++;
@@ -245,10 +342,20 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
 {
   (void)vals;
   (void)given;
+  unsigned char *flags = NULL;
+  if (p->num_fs < p->counts[CMD_FS]) {
+    if (!p->fs_flags)
+      p->fs_flags = arena_calloc(&p->scratch, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_flags);
+    if (p->fs_flags && nargs > 0)
+      flags = p->fs_flags[p->num_fs] = arena_calloc(&p->scratch, nargs, 1);
+  }
   for (uint32_t i = 0; i < nargs; i++) {
     long v;
-    if (iqe_arg_int(p, ln, &args[i], &v) == 0 && v != 0 && v != 1)
+    int ok = iqe_arg_int(p, ln, &args[i], &v) == 0;
+    if (ok && v != 0 && v != 1)
       iqe_emit(p, RULE_IQE_SMOOTH_FLAG_VALUE, ln->no, args[i].col, NULL, "%ld", v);
+    if (flags)
+      flags[i] = !ok || v > 0; /* clamped to 0/1 as the reference compiler; unreadable: smooth */
   }
   if (p->num_fs < p->counts[CMD_FS]) {
     p->fs_arity[p->num_fs] = nargs;
@@ -264,8 +371,11 @@ void iqe_face_smoothing(struct iqe_parser *p, const struct iqe_line *ln, const s
   (void)given;
   if (cmd->len == 11 && !memcmp(cmd->s, "smoothangle", 11)) {
     double a = vals[0];
+    struct iqe_smooth_state *s;
     if (nargs == 0)
       return;
+    if ((s = smooth_push(p)) != NULL)
+      s->angle = a;
     if (a < 0 || a > 180) {
       iqe_emit(p, RULE_IQE_SMOOTHANGLE_RANGE, ln->no, args[0].col, NULL, "%g", a);
     } else if (a > 90) {
@@ -279,12 +389,22 @@ void iqe_face_smoothing(struct iqe_parser *p, const struct iqe_line *ln, const s
     return;
   }
   if (nargs == 0) {
-    if (cmd->len == 8 && !memcmp(cmd->s, "smoothuv", 8))
+    if (cmd->len == 8 && !memcmp(cmd->s, "smoothuv", 8)) {
+      struct iqe_smooth_state *s = smooth_push(p);
       iqe_emit(p, RULE_IQE_SMOOTHUV_MISSING, ln->no, cmd->col, NULL, NULL);
+      if (s)
+        s->uv = 1; /* undefined by the spec; the reference compiler enables it */
+    }
     return;
   }
   {
     long v;
-    iqe_arg_int(p, ln, &args[0], &v);
+    struct iqe_smooth_state *s;
+    if (iqe_arg_int(p, ln, &args[0], &v) < 0 || (s = smooth_push(p)) == NULL)
+      return;
+    if (cmd->len == 8 && !memcmp(cmd->s, "smoothuv", 8))
+      s->uv = v > 0;
+    else
+      s->key = v;
   }
 }

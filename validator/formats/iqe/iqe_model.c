@@ -270,12 +270,15 @@ static int varrays_build(struct iqe_parser *p, uint32_t nv)
   return 0;
 }
 
-static int mesh_build(struct iqe_parser *p, uint32_t nv)
+/* tri_src: per model triangle, its parser triangle or UINT32_MAX for a face-less one (for
+ * smoothing, in the scratch arena). */
+static int mesh_build(struct iqe_parser *p, uint32_t nv, uint32_t **tri_src)
 {
   struct model *m = p->m;
   int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
   uint32_t nmesh = p->num_meshes, ntri = p->num_tris;
   unsigned char *tris;
+  uint32_t *src;
   if (!faces && nmesh == 0 && nv >= 3) {
     /* vertex data without any mesh command: one unnamed mesh (groups of 3 vertices) */
     p->meshes[0].name = p->meshes[0].material = "";
@@ -291,7 +294,8 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv)
   }
   tris = arena_calloc(&m->arena, (size_t)ntri + 1, 12);
   m->meshes = arena_calloc(&m->arena, (size_t)nmesh + 1, sizeof *m->meshes);
-  if (!tris || !m->meshes)
+  src = *tri_src = arena_calloc(&p->scratch, (size_t)ntri + 1, sizeof *src);
+  if (!tris || !m->meshes || !src)
     return -1;
   ntri = 0;
   for (uint32_t i = 0; i < nmesh; i++) {
@@ -302,9 +306,11 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv)
     mm->material = me->material;
     mm->first_triangle = ntri;
     if (faces) {
-      for (uint32_t t = 0; t < me->num_triangles; t++)
+      for (uint32_t t = 0; t < me->num_triangles; t++) {
         for (int k = 0; k < 3; k++)
           put_le(tris + ((size_t)ntri + t) * 12 + k * 4, p->tris[((size_t)me->first_triangle + t) * 3 + (size_t)k], 4);
+        src[ntri + t] = me->first_triangle + t;
+      }
       ntri += me->num_triangles;
       if (me->ref_min <= me->ref_max) {
         if (hi <= lo) {
@@ -316,9 +322,13 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv)
         }
       }
     } else {
-      for (uint32_t v = lo; v + 2 < hi; v += 3, ntri++)
+      for (uint32_t v = lo; v + 2 < hi; v += 3, ntri++) {
         for (uint32_t k = 0; k < 3; k++)
           put_le(tris + (size_t)ntri * 12 + k * 4, v + k, 4);
+        src[ntri] = UINT32_MAX;
+        /* face-less triangles get the degenerate check fa/fm triangles get while parsed */
+        iqe_face_check_implicit(p, v);
+      }
     }
     mm->num_triangles = ntri - mm->first_triangle;
     mm->first_vertex = hi > lo ? lo : (lo < nv ? lo : nv);
@@ -391,9 +401,13 @@ static int anim_build(struct iqe_parser *p)
 int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
-  uint32_t nv = iqe_vertex_count(p);
+  uint32_t nv = iqe_vertex_count(p), *tri_src = NULL;
   m->num_vertexes = nv;
-  if (varrays_build(p, nv) < 0 || mesh_build(p, nv) < 0 || anim_build(p) < 0)
+  if (varrays_build(p, nv) < 0 || mesh_build(p, nv, &tri_src) < 0 || anim_build(p) < 0)
+    return -1;
+  /* normals the file does not give are generated (iqe.txt "Smoothing") into the model itself,
+   * so conversion, comparison and the IQE round trip all see the same vertices */
+  if (p->attr[ATTR_VN].count == 0 && iqe_smooth_normals(p, tri_src) < 0)
     return -1;
   if (p->comment) {
     /* NUL-terminated, as IQM stores it */
