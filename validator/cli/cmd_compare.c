@@ -1,7 +1,13 @@
 /* cmd_compare.c - `mdlcheck compare A B`: two files of the same model (an exporter's IQE and IQM
  * of one scene, or any two supported formats) must agree on skeleton, animations, every decoded
  * pose within the bound of the quantization involved, and mesh, vertex and triangle counts.
- * Each mismatch is a diagnostic located in A that also names where B holds its side. */
+ * Each mismatch is a diagnostic located in A that also names where B holds its side.
+ *
+ * Frames are compared in one meaning: when one side stores them otherwise than IQM (QMSH:
+ * keyframes relative to the bone matrix, at their own times), that side is turned into
+ * parent-relative frames sampled at the other side's framerates (model_frames_to_parent) and
+ * its poses get the slack of that float arithmetic. Two sides that store them alike are
+ * compared as stored. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +17,7 @@
 #include "cli.h"
 #include "formats/iqe/iqe.h"
 #include "input.h"
+#include "model_frames.h"
 #include "pipeline.h"
 #include "pose.h"
 
@@ -20,6 +27,7 @@ struct side {
   struct pipeline_run run;
   int opened;
   int indexed;          /* ix holds the lines of an IQE side */
+  int converted;        /* its frames were turned parent-relative here (model_frames.h) */
   struct iqe_index ix;
 };
 
@@ -177,6 +185,23 @@ static double channel_bound(const struct model *m, uint32_t pose, unsigned ch)
   return quant_bound(k->offset[ch], (k->mask >> ch) & 1 ? k->scale[ch] : 0);
 }
 
+/* Slack for the side whose frames were converted here: base * key in double from float
+ * values, about 2^-24 relative per operand; a translation also carries the base and key
+ * translations it was summed from. */
+static double converted_bound(const struct cmp *c, uint32_t pose, unsigned ch, double u, double v)
+{
+  const struct side *s = c->a.converted ? &c->a : c->b.converted ? &c->b : NULL;
+  double m = fabs(u) > fabs(v) ? fabs(u) : fabs(v);
+  if (!s)
+    return 0;
+  m += 1;
+  if (ch < 3 && pose < s->run.model.num_joints) {
+    const double *t = s->run.model.joints[pose].pose.t;
+    m += 2 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2])) + fabs(u) + fabs(v);
+  }
+  return 8 * ldexp(1.0, -24) * m;
+}
+
 static const char *const channel_names[TRS_CHANNELS] = {
   "Tx", "Ty", "Tz", "Qx", "Qy", "Qz", "Qw", "Sx", "Sy", "Sz"
 };
@@ -188,9 +213,22 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
 {
   double worst = 0, best_rot = INFINITY;
   unsigned rot_ch = 3;
-  double rot_err = 0, rot_bound = 0;
+  double rot_err = 0, rot_bound = 0, rot_extra = 0;
+  struct trs xn, yn;
   *ch = 0;
   *err = *bound = 0;
+  if (animated && (c->a.converted || c->b.converted)) {
+    /* a converted side's rotations are unit (composed from normalised ones): compare unit
+     * rotations, each component also allowed the four rotation channels' bounds */
+    xn = *x;
+    yn = *y;
+    quat_normalize(xn.r);
+    quat_normalize(yn.r);
+    x = &xn;
+    y = &yn;
+    for (unsigned k = 3; k < 7; k++)
+      rot_extra += channel_bound(&c->a.run.model, pose, k) + channel_bound(&c->b.run.model, pose, k);
+  }
   for (int sign = 1; sign >= -1; sign -= 2) {
     double w = 0, e = 0, bd = 0;
     unsigned at = 3;
@@ -201,7 +239,9 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
       double d = fabs(u - v), r;
       if (b == 0 || !(animated && (c->a.run.model.channels || c->b.run.model.channels)))
         b += plain_bound(c, u, v);
-      b += extra[k];
+      b += extra[k] + rot_extra;
+      if (animated)
+        b += converted_bound(c, pose, k, u, v);
       r = isnan(d) ? INFINITY : d / b;
       if (r > w) {
         w = r;
@@ -231,6 +271,8 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
     if (b == 0 || !(animated && (c->a.run.model.channels || c->b.run.model.channels)))
       b += plain_bound(c, u, v);
     b += extra[k];
+    if (animated)
+      b += converted_bound(c, pose, k, u, v);
     d = fabs(u - v);
     r = isnan(d) ? INFINITY : d / b;
     if (r > worst) {
@@ -549,6 +591,58 @@ static void meshes_compare(struct cmp *c)
   free(idb);
 }
 
+/* ---- frames in one meaning -------------------------------------------------------------- */
+
+static void frames_note(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
+{
+  const struct side *s = user;
+  (void)anim;
+  fprintf(stderr, "mdlcheck: compare: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning",
+          s->path, msg);
+}
+
+/* Turn s's frames parent-relative, sampled at other's framerates (matched by index). */
+static int side_convert(struct side *s, const struct side *other, int quiet)
+{
+  const struct model *o = &other->run.model;
+  struct model *m = &s->run.model;
+  double *rates = NULL;
+  char why[200] = "";
+  int rc;
+  if (o->num_anims && !model_frames_need_parent(o)) {
+    rates = calloc((size_t)m->num_anims + 1, sizeof *rates);
+    if (!rates)
+      return -1;
+    for (uint32_t i = 0; i < m->num_anims && i < o->num_anims; i++)
+      rates[i] = o->anims[i].framerate;
+  }
+  rc = model_frames_to_parent(m, rates, quiet ? NULL : frames_note, s, why, sizeof why);
+  free(rates);
+  if (rc < 0) {
+    fprintf(stderr, "mdlcheck: compare: %s: its frames cannot be made parent-relative: %s\n",
+            s->path, why);
+    return -1;
+  }
+  s->converted = 1;
+  return 0;
+}
+
+/* Both sides' frames in IQM's meaning unless both store them alike. A side that cannot be
+ * converted keeps its frames out of the comparison (its frames are dropped). */
+static void frames_align(struct cmp *c, int quiet)
+{
+  struct model *a = &c->a.run.model, *b = &c->b.run.model;
+  int na = model_frames_need_parent(a), nb = model_frames_need_parent(b);
+  if (!na && !nb)
+    return;
+  if (na && nb && a->frame_space == b->frame_space)
+    return;
+  if (na && side_convert(&c->a, &c->b, quiet) < 0)
+    a->frames = NULL;
+  if (nb && side_convert(&c->b, &c->a, quiet) < 0)
+    b->frames = NULL;
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 
 static int side_open(struct cmp *c, struct side *s, const struct cli *cl)
@@ -610,6 +704,7 @@ int cmd_compare(struct cli *cl)
     goto done;
   }
   if (ra == 0 && rb == 0) {
+    frames_align(&c, cl->quiet);
     skeleton_compare(&c);
     base_poses_compare(&c);
     anims_compare(&c);

@@ -1,6 +1,12 @@
 /* cmd_convert.c - `mdlcheck convert IN OUT [--version V]`: decode IN, write it in the format
  * named by OUT's extension, then validate the bytes written.
  *
+ * Frames go to another format in IQM's meaning (parent-relative, uniform at a framerate):
+ * a source whose frames are stored otherwise (QMSH: keyframes relative to the bone matrix, at
+ * their own times) is converted first by model_frames_to_parent, which prints what it did to
+ * the timing (a note when every key is kept, a warning when keys or their timing are
+ * approximated). Writing a file's own format keeps its frames as stored.
+ *
  * Exit status: 0 written and valid; 1 IN has errors, the writer refused the model, or the
  * written file does not validate; 2 usage (no format for OUT, or that format has no writer);
  * 3 IN unreadable or OUT unwritable. */
@@ -11,6 +17,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "model_frames.h"
 #include "pipeline.h"
 
 static int ends_with_ci(const char *s, const char *suffix)
@@ -43,6 +50,15 @@ static int write_file(const char *path, const struct byte_buf *b)
   if (fclose(f) != 0)
     ok = 0;
   return ok ? 0 : (errno ? errno : EIO);
+}
+
+static void frames_note(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
+{
+  const struct cli *c = user;
+  (void)anim;
+  if (level == FRAMES_INFO && c->quiet)
+    return;
+  fprintf(stderr, "mdlcheck: convert: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", msg);
 }
 
 int cmd_convert(struct cli *c)
@@ -99,6 +115,17 @@ int cmd_convert(struct cli *c)
     goto done;
   }
 
+  if (target != run.format && model_frames_need_parent(&run.model)) {
+    char why[200] = "";
+    if (model_frames_to_parent(&run.model, NULL, frames_note, c, why, sizeof why) < 0) {
+      fprintf(stderr, "mdlcheck: convert: cannot turn the frames of %s into %s's: %s\n", inpath,
+              target->name, why);
+      rc = EXIT_INVALID;
+      goto done;
+    }
+  }
+  if (target != run.format)
+    run.model.flags = 0; /* header flags mean something else in every format */
   wo.version = c->version;
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
     fprintf(stderr, "mdlcheck: convert: cannot write %s as %s: %s\n", inpath, target->name,

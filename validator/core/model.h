@@ -8,6 +8,14 @@
 
 #include "arena.h"
 
+/* What a frame of the strip is relative to (model.frame_space). Parent-relative is IQM's
+ * meaning, which every writer but the format's own expects; model_frames.h converts. */
+enum model_frame_space {
+  MODEL_FRAMES_PARENT = 0, /* the joint's local transform in its parent's space (IQM, IQE, ...) */
+  MODEL_FRAMES_BIND = 1    /* relative to the joint's base pose: parent-relative = pose * frame
+                            * as column-vector matrices (QMSH: key S.R.T times mat, row vectors) */
+};
+
 /* A local transform in double precision: output = (input * scale) * rotation + translation. */
 struct trs {
   double t[3];
@@ -85,6 +93,9 @@ struct model {
 
   uint32_t num_frames;              /* global strip */
   struct trs *frames;               /* num_frames * num_poses, or NULL when not decoded */
+  uint32_t frame_space;             /* enum model_frame_space; 0 (parent) unless the decoder says */
+  const double *frame_times;        /* num_frames key times (s) when frames are keyed by time
+                                     * instead of each animation's framerate (QMSH), else NULL */
 
   uint32_t num_anims;
   struct model_anim *anims;

@@ -19,3 +19,14 @@ tests_qmsh_test_qmsh_write_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/f
 tests_qmsh_test_qmsh_write_LDADD = $(MDL_LIBS)
 TESTS += tests/qmsh/test_qmsh_write tests/samples/qmsh.test
 EXTRA_DIST += tests/samples/qmsh.test tests/corpus-tools/make_qmsh_bases.py
+
+# Keyframes against the IQM/IQE frames they convert to, in world space (independent reader).
+check_PROGRAMS += tests/qmsh/test_qmsh_frames
+tests_qmsh_test_qmsh_frames_SOURCES = tests/qmsh/test_qmsh_frames.c
+tests_qmsh_test_qmsh_frames_LDADD = -lm
+TESTS += tests/qmsh/frames.sh
+EXTRA_DIST += tests/qmsh/frames.sh
+check_PROGRAMS += tests/qmsh/test_model_frames
+tests_qmsh_test_model_frames_SOURCES = tests/qmsh/test_model_frames.c
+tests_qmsh_test_model_frames_LDADD = $(MDL_LIBS)
+TESTS += tests/qmsh/test_model_frames

@@ -5,10 +5,12 @@
  * times the tangent's w sign when it has one) become the vertex layout; with joints and blend
  * arrays the mesh is ANIMATED, the two heaviest influences of each vertex kept (QMSH blends two
  * bones: w and 1 - w). Joints become bones (parents must come first); a joint's base pose is the
- * bone matrix. Each animation's frames are local poses relative to the parent; QMSH keyframes
- * are relative to the bone matrix, so key = local * mat^-1 (row-vector convention), at times
- * frame / framerate (30 when the model has none). One bone group holds every bone. The bbox
- * and radius are computed; no points, no splits; camera defaults. */
+ * bone matrix. Each animation's frames are local poses relative to the parent (the model's
+ * frame_space, IQM's meaning); QMSH keyframes are relative to the bone matrix, so
+ * key = local * mat^-1 (row-vector convention), at times frame / framerate (30 when the model
+ * has none). Frames already relative to the base pose (a QMSH model without its file) are
+ * keys as they are, at their own times: nothing is converted twice. One bone group holds every
+ * bone. The bbox and radius are computed; no points, no splits; camera defaults. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -250,6 +252,10 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
   q->num_groups = 1;
   q->h.n_groups = 1;
 
+  if (m->frame_space != MODEL_FRAMES_PARENT && m->frame_space != MODEL_FRAMES_BIND) {
+    snprintf(err, cap, "the frames are in an unknown space %u", m->frame_space);
+    return -1;
+  }
   if (m->num_anims && (!m->frames || m->num_poses != nb)) {
     snprintf(err, cap, "the animations need decoded frames with one pose per joint");
     return -1;
@@ -275,14 +281,18 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
     if (!an->frames || !keys)
       return -1;
     for (uint32_t f = 0; f < an->n_frames; f++) {
-      an->frames[f].time = (float)(f / rate);
+      an->frames[f].time = (float)(m->frame_times ? m->frame_times[ma->first_frame + f] : f / rate);
       an->frames[f].keys = keys + (size_t)f * nb;
       for (uint32_t k = 0; k < nb; k++) {
         double local[12], key[12];
         struct trs t;
-        trs_rows(model_frame(m, ma->first_frame + f, k), local);
-        rows_mul(local, inv[k], key); /* local = key * mat */
-        qmsh_affine_trs(key, &t);
+        if (m->frame_space == MODEL_FRAMES_BIND) {
+          t = *model_frame(m, ma->first_frame + f, k);
+        } else {
+          trs_rows(model_frame(m, ma->first_frame + f, k), local);
+          rows_mul(local, inv[k], key); /* local = key * mat */
+          qmsh_affine_trs(key, &t);
+        }
         for (int c = 0; c < 3; c++) {
           keys[(size_t)f * nb + k].pos[c] = (float)t.t[c];
           keys[(size_t)f * nb + k].scale[c] = (float)t.s[c];

@@ -1,6 +1,7 @@
 /* qmsh_model.c - the common model from a decoded QMSH file: bones as joints (TRS derived from
- * the bone matrix), keyframes as decoded frames in double, vertex fields as arrays, submeshes as
- * meshes. The whole decoded file hangs off model.format_data for the writer. */
+ * the bone matrix), keyframes as decoded frames in double (as stored: relative to the bone
+ * matrix, with their times; frame_space and frame_times say so), vertex fields as arrays,
+ * submeshes as meshes. The whole decoded file hangs off model.format_data for the writer. */
 #include <math.h>
 #include <string.h>
 
@@ -72,6 +73,7 @@ static int skeleton_fill(struct qmsh_dec *d)
   struct qmsh_mesh *q = d->q;
   struct model *m = d->m;
   uint32_t nb = q->h.n_bones, total = 0;
+  double *times;
 
   m->num_joints = m->num_poses = nb;
   m->joints = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->joints);
@@ -96,15 +98,21 @@ static int skeleton_fill(struct qmsh_dec *d)
     total += q->anims[a].n_frames;
   }
   m->num_frames = total;
+  /* keyframes are relative to the bone matrix and timed one by one: the model says so, and
+   * model_frames_to_parent gives other formats IQM's parent-relative, uniform frames */
+  m->frame_space = MODEL_FRAMES_BIND;
   if (!d->ctx->keep_frames || !nb)
     return 0;
   m->frames = arena_calloc(&m->arena, (size_t)total * nb + 1, sizeof *m->frames);
-  if (!m->frames)
+  times = arena_calloc(&m->arena, (size_t)total + 1, sizeof *times);
+  if (!m->frames || !times)
     return -1;
+  m->frame_times = times;
   for (uint32_t a = 0; a < q->h.n_anims; a++) {
     for (uint32_t f = 0; f < q->anims[a].n_frames; f++) {
       const struct qmsh_key *key = q->anims[a].frames[f].keys;
       struct trs *out = &m->frames[((size_t)m->anims[a].first_frame + f) * nb];
+      times[m->anims[a].first_frame + f] = q->anims[a].frames[f].time;
       for (uint32_t k = 0; k < nb; k++) {
         for (int i = 0; i < 3; i++) {
           out[k].t[i] = key[k].pos[i];
