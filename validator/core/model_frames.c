@@ -206,59 +206,6 @@ static void quat_rotate(double out[3], const double q[4], const double v[3])
     out[i] = v[i] + 2 * (q[3] * c[i] + d[i]);
 }
 
-/* A column-vector affine M = T R S as TRS: scale = column lengths (a mirror negates the first),
- * rotation from the normalised columns. Returns 1 when the columns are not orthogonal (shear
- * that TRS cannot hold, dropped). */
-static int matrix_trs(const double m[16], struct trs *p)
-{
-  double c[3][3], s[3], tr;
-  int shear = 0;
-  for (int j = 0; j < 3; j++) {
-    s[j] = sqrt(m[j] * m[j] + m[4 + j] * m[4 + j] + m[8 + j] * m[8 + j]);
-    p->t[j] = m[j * 4 + 3];
-  }
-  if (m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
-        m[2] * (m[4] * m[9] - m[5] * m[8]) < 0)
-    s[0] = -s[0];
-  for (int j = 0; j < 3; j++) {
-    p->s[j] = s[j];
-    for (int i = 0; i < 3; i++)
-      c[i][j] = s[j] != 0 ? m[i * 4 + j] / s[j] : (i == j);
-  }
-  for (int a = 0; a < 3; a++)
-    for (int b = a + 1; b < 3; b++)
-      if (fabs(c[0][a] * c[0][b] + c[1][a] * c[1][b] + c[2][a] * c[2][b]) > 1e-6)
-        shear = 1;
-  tr = c[0][0] + c[1][1] + c[2][2];
-  if (tr > 0) {
-    double k = sqrt(tr + 1) * 2;
-    p->r[3] = k / 4;
-    p->r[0] = (c[2][1] - c[1][2]) / k;
-    p->r[1] = (c[0][2] - c[2][0]) / k;
-    p->r[2] = (c[1][0] - c[0][1]) / k;
-  } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-    double k = sqrt(1 + c[0][0] - c[1][1] - c[2][2]) * 2;
-    p->r[3] = (c[2][1] - c[1][2]) / k;
-    p->r[0] = k / 4;
-    p->r[1] = (c[0][1] + c[1][0]) / k;
-    p->r[2] = (c[0][2] + c[2][0]) / k;
-  } else if (c[1][1] > c[2][2]) {
-    double k = sqrt(1 + c[1][1] - c[0][0] - c[2][2]) * 2;
-    p->r[3] = (c[0][2] - c[2][0]) / k;
-    p->r[0] = (c[0][1] + c[1][0]) / k;
-    p->r[1] = k / 4;
-    p->r[2] = (c[1][2] + c[2][1]) / k;
-  } else {
-    double k = sqrt(1 + c[2][2] - c[0][0] - c[1][1]) * 2;
-    p->r[3] = (c[1][0] - c[0][1]) / k;
-    p->r[0] = (c[0][2] + c[2][0]) / k;
-    p->r[1] = (c[1][2] + c[2][1]) / k;
-    p->r[2] = k / 4;
-  }
-  quat_normalize(p->r);
-  return shear;
-}
-
 /* out = base * key (column vectors: key applies first). Returns 1 when shear was dropped. */
 static int trs_compose(struct trs *out, const struct trs *base, const struct trs *key)
 {
@@ -287,7 +234,7 @@ static int trs_compose(struct trs *out, const struct trs *base, const struct trs
     trs_to_matrix(base, mb);
     trs_to_matrix(key, mk);
     mat4_mul(mo, mb, mk);
-    return matrix_trs(mo, out);
+    return trs_from_matrix(mo, out);
   }
 }
 

@@ -38,6 +38,61 @@ void trs_identity(struct trs *p)
   p->s[0] = p->s[1] = p->s[2] = 1;
 }
 
+void quat_from_rotation(const double r[3][3], double q[4])
+{
+  double tr = r[0][0] + r[1][1] + r[2][2];
+  if (tr > 0) {
+    double k = sqrt(tr + 1) * 2;
+    q[3] = k / 4;
+    q[0] = (r[2][1] - r[1][2]) / k;
+    q[1] = (r[0][2] - r[2][0]) / k;
+    q[2] = (r[1][0] - r[0][1]) / k;
+  } else if (r[0][0] > r[1][1] && r[0][0] > r[2][2]) {
+    double k = sqrt(1 + r[0][0] - r[1][1] - r[2][2]) * 2;
+    q[3] = (r[2][1] - r[1][2]) / k;
+    q[0] = k / 4;
+    q[1] = (r[0][1] + r[1][0]) / k;
+    q[2] = (r[0][2] + r[2][0]) / k;
+  } else if (r[1][1] > r[2][2]) {
+    double k = sqrt(1 + r[1][1] - r[0][0] - r[2][2]) * 2;
+    q[3] = (r[0][2] - r[2][0]) / k;
+    q[0] = (r[0][1] + r[1][0]) / k;
+    q[1] = k / 4;
+    q[2] = (r[1][2] + r[2][1]) / k;
+  } else {
+    double k = sqrt(1 + r[2][2] - r[0][0] - r[1][1]) * 2;
+    q[3] = (r[1][0] - r[0][1]) / k;
+    q[0] = (r[0][2] + r[2][0]) / k;
+    q[1] = (r[1][2] + r[2][1]) / k;
+    q[2] = k / 4;
+  }
+}
+
+int trs_from_matrix(const double m[16], struct trs *p)
+{
+  double c[3][3], s[3];
+  int shear = 0;
+  for (int j = 0; j < 3; j++) {
+    s[j] = sqrt(m[j] * m[j] + m[4 + j] * m[4 + j] + m[8 + j] * m[8 + j]);
+    p->t[j] = m[j * 4 + 3];
+  }
+  if (m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+        m[2] * (m[4] * m[9] - m[5] * m[8]) < 0)
+    s[0] = -s[0];
+  for (int j = 0; j < 3; j++) {
+    p->s[j] = s[j];
+    for (int i = 0; i < 3; i++)
+      c[i][j] = s[j] != 0 ? m[i * 4 + j] / s[j] : (i == j);
+  }
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      if (fabs(c[0][a] * c[0][b] + c[1][a] * c[1][b] + c[2][a] * c[2][b]) > 1e-6)
+        shear = 1;
+  quat_from_rotation((const double(*)[3])c, p->r);
+  quat_normalize(p->r);
+  return shear;
+}
+
 void trs_to_matrix(const struct trs *p, double m[16])
 {
   double q[4] = {p->r[0], p->r[1], p->r[2], p->r[3]};

@@ -13,6 +13,13 @@ void quat_mul(double out[4], const double a[4], const double b[4]);
 void trs_to_matrix(const struct trs *p, double m[16]);
 void mat4_mul(double out[16], const double a[16], const double b[16]);
 void trs_identity(struct trs *p);
+/* The quaternion (x y z w, not normalised) of a column-vector rotation matrix r[row][col]
+ * (Shepperd's method: the largest of w, x, y, z is taken from the diagonal). */
+void quat_from_rotation(const double r[3][3], double q[4]);
+/* A column-vector affine m = T R S (row-major) as TRS: scale = column lengths, a mirror negates
+ * the first; rotation from the normalised columns, normalised. Returns 1 when the columns are
+ * not orthogonal within 1e-6 (a shear TRS cannot hold, dropped). */
+int trs_from_matrix(const double m[16], struct trs *p);
 
 /* The ten channels of a transform, numbered as IQM's pose channels. */
 #define TRS_CHANNELS 10

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pose.h"
 #include "qmsh.h"
 
 static void bone_trs(const float mat[12], struct trs *p)
@@ -17,7 +18,7 @@ static void bone_trs(const float mat[12], struct trs *p)
 
 void qmsh_affine_trs(const double mat[12], struct trs *p)
 {
-  double r[3][3], s[3], c[3][3], tr;
+  double r[3][3], s[3], c[3][3];
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++)
       r[i][j] = mat[i * 3 + j];
@@ -40,32 +41,7 @@ void qmsh_affine_trs(const double mat[12], struct trs *p)
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       c[i][j] = r[j][i] / s[j];
-  tr = c[0][0] + c[1][1] + c[2][2];
-  if (tr > 0) {
-    double k = sqrt(tr + 1) * 2;
-    p->r[3] = k / 4;
-    p->r[0] = (c[2][1] - c[1][2]) / k;
-    p->r[1] = (c[0][2] - c[2][0]) / k;
-    p->r[2] = (c[1][0] - c[0][1]) / k;
-  } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-    double k = sqrt(1 + c[0][0] - c[1][1] - c[2][2]) * 2;
-    p->r[3] = (c[2][1] - c[1][2]) / k;
-    p->r[0] = k / 4;
-    p->r[1] = (c[0][1] + c[1][0]) / k;
-    p->r[2] = (c[0][2] + c[2][0]) / k;
-  } else if (c[1][1] > c[2][2]) {
-    double k = sqrt(1 + c[1][1] - c[0][0] - c[2][2]) * 2;
-    p->r[3] = (c[0][2] - c[2][0]) / k;
-    p->r[0] = (c[0][1] + c[1][0]) / k;
-    p->r[1] = k / 4;
-    p->r[2] = (c[1][2] + c[2][1]) / k;
-  } else {
-    double k = sqrt(1 + c[2][2] - c[0][0] - c[1][1]) * 2;
-    p->r[3] = (c[1][0] - c[0][1]) / k;
-    p->r[0] = (c[0][2] + c[2][0]) / k;
-    p->r[1] = (c[1][2] + c[2][1]) / k;
-    p->r[2] = k / 4;
-  }
+  quat_from_rotation((const double(*)[3])c, p->r);
 }
 
 static int skeleton_fill(struct qmsh_dec *d)
