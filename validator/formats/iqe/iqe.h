@@ -85,10 +85,7 @@ struct iqe_attr_arr {
   double *v;         /* count * stride */
   uint32_t stride, count, cap;
   uint32_t first_line, last_line;
-  int interleaved;   /* written vertex by vertex: checked at each vp */
-  uint32_t delta;    /* 0: written after its vp; 1: before it */
-  uint32_t first_vp; /* vp count when the first element came */
-  int reported;      /* a length mismatch was reported already */
+  uint32_t *lines;   /* line of each element: locates a length mismatch */
 };
 
 /* Declared layout from `vertexarray`: per IQM type slot (7 standard + 10 custom). */
@@ -159,10 +156,10 @@ struct iqe_parser {
   struct iqe_pair *pairs;         /* all vb pairs */
   uint32_t *vb_first, *vb_num;    /* per vb element */
   uint32_t num_pairs;
-  uint32_t vb_bad_line, vb_bad_col; /* first index >= 0 seen before any joint: checked at end */
-  long vb_bad_index;
-  int vx_forms;                   /* bit 0: tangent+sign seen; bit 1: tangent+bitangent */
-  uint32_t vx_first_line[2];
+  uint32_t vx_count[2];           /* vx lines of each form: [0] tangent+sign, [1] +bitangent */
+  uint32_t vx_first_line[2], vx_first_col[2];
+  uint32_t *unknown_lines;        /* lines of unknown commands, ascending */
+  uint32_t num_unknown, unknown_cap;
 
   struct iqe_layout layout[IQE_SLOTS];
 
@@ -254,8 +251,9 @@ void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const str
 void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                     uint32_t nargs, const double *vals, uint32_t given);
 
-/* Called at a vp (before it is appended) and at end of input: interleaved arrays in step. */
-void iqe_vertex_sync(struct iqe_parser *p, uint32_t line, int at_end);
+/* At end of input: every present array as long as the vertex count, a mismatch located where
+ * the array leaves step with the vp lines (IQE-VTX-001, IQE-VTX-010); one vx form. */
+void iqe_vertex_check_finish(struct iqe_parser *p);
 /* The vertex count faces index: vp count, or the longest array without vp. */
 uint32_t iqe_vertex_count(const struct iqe_parser *p);
 /* Close the open frame at `line` (the command that ends it): an empty frame is reported and

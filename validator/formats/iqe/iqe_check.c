@@ -6,33 +6,9 @@
 
 #include "iqe.h"
 
-static const char *const attr_names[ATTR_COUNT] = {
-  "vp", "vt", "vn", "vx", "vb", "vc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "vs"
-};
-
 static void arrays_check(struct iqe_parser *p)
 {
-  uint32_t ref = iqe_vertex_count(p);
-  const char *ref_name = p->attr[ATTR_VP].count ? "vp" : "the longest array";
-  iqe_vertex_sync(p, 0, 1);
-  for (int i = 0; i < ATTR_COUNT; i++) {
-    struct iqe_attr_arr *a = &p->attr[i];
-    char actual[96], expected[96];
-    if (a->count == 0 || a->reported || a->count == ref)
-      continue;
-    snprintf(actual, sizeof actual, "%u %s lines", a->count, attr_names[i]);
-    snprintf(expected, sizeof expected, "%s has %u; every present array has the same length",
-             ref_name, ref);
-    a->reported = 1;
-    iqe_emit(p, i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH,
-             a->last_line, 0, expected, "%s", actual);
-  }
-  if (p->num_joints > 0 && p->vb_bad_index >= (long)p->num_joints) {
-    char why[64];
-    snprintf(why, sizeof why, "the file has %u joints", p->num_joints);
-    iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, p->vb_bad_line, p->vb_bad_col, why, "%ld",
-             p->vb_bad_index);
-  }
+  iqe_vertex_check_finish(p);
   for (int k = 0; k < 10; k++) {
     const struct iqe_attr_arr *a = &p->attr[ATTR_V0 + k];
     char type[16];
@@ -121,9 +97,20 @@ static void joints_check(struct iqe_parser *p)
           break;
       }
       if (cyc != UINT32_MAX) {
-        /* cyc is on a cycle: report it there, then cut it there */
+        /* cyc is on a cycle, which has a joint whose parent is not listed before it (a cycle
+         * cannot only go back): the likely slip, so report the first such joint and cut there */
         char path[32];
-        struct iqe_joint *j = &p->joints[cyc];
+        struct iqe_joint *j;
+        uint32_t start = cyc, steps = 0, best = UINT32_MAX;
+        k = start;
+        do {
+          if (p->joints[k].parent >= (int32_t)k && k < best)
+            best = k;
+          k = (uint32_t)p->joints[k].parent;
+        } while (k != start && ++steps < n);
+        if (best != UINT32_MAX)
+          cyc = best;
+        j = &p->joints[cyc];
         snprintf(path, sizeof path, "joint %u", cyc);
         iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, j->line, j->parent_col, path, NULL,
                       "parent %d leads back to joint %u", j->parent, cyc);

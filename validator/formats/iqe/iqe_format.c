@@ -66,9 +66,22 @@ void iqe_emit_path(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
 
 /* ---- argument helpers ------------------------------------------------------------------- */
 
+/* A quoted token is a name, never a number: readers' strtod stops at the quote. */
+static void not_a_number(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
+                         const char *expected)
+{
+  iqe_emit(p, RULE_IQE_NOT_A_NUMBER, ln->no, t->col, expected, "%s%.*s%s", t->quoted ? "\"" : "",
+           (int)(t->len > 40 ? 40 : t->len), t->s, t->quoted && !t->unterminated ? "\"" : "");
+}
+
 int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
                  double *out)
 {
+  if (t->quoted) {
+    not_a_number(p, ln, t, "a decimal number");
+    *out = 0;
+    return -1;
+  }
   switch (iqe_parse_real(t->s, t->len, out)) {
   case IQE_NUM_OK:
     return 0;
@@ -77,8 +90,7 @@ int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct i
     *out = 0;
     return -1;
   default:
-    iqe_emit(p, RULE_IQE_NOT_A_NUMBER, ln->no, t->col, "a decimal number", "%.*s",
-             (int)(t->len > 40 ? 40 : t->len), t->s);
+    not_a_number(p, ln, t, "a decimal number");
     *out = 0;
     return -1;
   }
@@ -88,17 +100,16 @@ int iqe_arg_int(struct iqe_parser *p, const struct iqe_line *ln, const struct iq
 {
   double d;
   enum iqe_num_status st;
-  if (iqe_parse_int(t->s, t->len, out) == IQE_NUM_OK)
+  if (!t->quoted && iqe_parse_int(t->s, t->len, out) == IQE_NUM_OK)
     return 0;
-  st = iqe_parse_real(t->s, t->len, &d);
+  st = t->quoted ? IQE_NUM_BAD : iqe_parse_real(t->s, t->len, &d);
   if (st == IQE_NUM_NONFINITE)
     iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, t->col, NULL, "%.*s", (int)(t->len > 40 ? 40 : t->len), t->s);
   else if (st == IQE_NUM_OK)
     iqe_emit(p, RULE_IQE_NOT_AN_INTEGER, ln->no, t->col, "a base-10 integer in the 32-bit range",
              "%.*s", (int)(t->len > 40 ? 40 : t->len), t->s);
   else
-    iqe_emit(p, RULE_IQE_NOT_A_NUMBER, ln->no, t->col, "an integer", "%.*s",
-             (int)(t->len > 40 ? 40 : t->len), t->s);
+    not_a_number(p, ln, t, "an integer");
   *out = 0;
   return -1;
 }
@@ -136,9 +147,11 @@ static void count_pass(struct iqe_parser *p)
       p->max_tokens = n; /* every line, comments too: the checking pass tokenizes them all */
     if (n == 0 || is_comment(&t))
       continue;
-    c = iqe_command_find(t.s, t.len);
-    if (!c)
+    c = t.quoted ? NULL : iqe_command_find(t.s, t.len); /* as the checking pass decides */
+    if (!c) {
+      p->unknown_cap++;
       continue;
+    }
     p->counts[c->id]++;
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
@@ -165,12 +178,14 @@ static int alloc_arrays(struct iqe_parser *p)
     ar->stride = strides[i] ? strides[i] : 1;
     ar->cap = p->counts[cmds[i]];
     ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
-    if (!ar->v)
+    ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
+    if (!ar->v || !ar->lines)
       return -1;
   }
   p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);
   p->line_starts = arena_calloc(a, (size_t)p->num_lines + 2, sizeof *p->line_starts);
   p->vp_lines = arena_calloc(a, (size_t)p->counts[CMD_VP] + 1, sizeof *p->vp_lines);
+  p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
   p->pairs = arena_calloc(a, (size_t)p->vb_pairs + 1, sizeof *p->pairs);
   p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
   p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
@@ -184,7 +199,7 @@ static int alloc_arrays(struct iqe_parser *p)
   p->poses = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->poses);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (!p->toks || !p->line_starts || !p->vp_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
+  if (!p->toks || !p->line_starts || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->poses || !p->frames ||
       !p->anims)
     return -1;
@@ -265,6 +280,8 @@ static void check_pass(struct iqe_parser *p)
     if (!c) {
       iqe_emit(p, RULE_IQE_UNKNOWN_COMMAND, ln.no, p->toks[0].col, NULL, "%.*s",
                (int)(p->toks[0].len > 40 ? 40 : p->toks[0].len), p->toks[0].s);
+      if (p->num_unknown < p->unknown_cap)
+        p->unknown_lines[p->num_unknown++] = ln.no;
       continue;
     }
     if (c->id == CMD_COMMENT) {

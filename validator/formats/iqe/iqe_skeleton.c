@@ -65,8 +65,8 @@ void iqe_pose_from_pq(struct iqe_parser *p, const struct iqe_line *ln, const str
   out->r[0] = v[3];
   out->r[1] = v[4];
   out->r[2] = v[5];
-  if (given <= 6) {
-    /* Qw unspecified: generated negative (iqe.txt "Poses") */
+  if (given <= 6 || isnan(v[6])) {
+    /* Qw unspecified (or unreadable, already reported): generated negative (iqe.txt "Poses") */
     if (!isfinite(xyz))
       iqe_emit(p, RULE_IQE_NON_FINITE, ln->no, args[3].col, NULL, "squared length of Qx Qy Qz (%g)", xyz);
     else if (xyz > 1 + 1e-6 && given == 6)

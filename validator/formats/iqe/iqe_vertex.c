@@ -23,50 +23,151 @@ uint32_t iqe_vertex_count(const struct iqe_parser *p)
   return n;
 }
 
-static void mismatch(struct iqe_parser *p, int i, uint32_t line, const char *actual)
+/* Vertices whose vp comes before `line` (vp_lines is ascending). */
+static uint32_t vp_before(const struct iqe_parser *p, uint32_t line)
 {
-  char expected[96];
-  struct iqe_attr_arr *a = &p->attr[i];
-  enum rule_index rule = i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH;
-  snprintf(expected, sizeof expected, "every vertex has one %s when any has", attr_names[i]);
-  a->reported = 1;
-  iqe_emit(p, rule, line, 0, expected, "%s", actual);
+  uint32_t lo = 0, hi = p->attr[ATTR_VP].count;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (p->vp_lines[mid] < line)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
-void iqe_vertex_sync(struct iqe_parser *p, uint32_t line, int at_end)
+/* How many elements of array i sit after their vertex's vp (fit[1]: element k has k + 1 vp
+ * before it) or before it (fit[0]: k vp before it). Return 1 when all sit after the same
+ * number of vp, none or all: a block, not interleaved. */
+static int layout_fit(const struct iqe_parser *p, int i, uint32_t n, uint32_t fit[2])
 {
-  uint32_t n = p->attr[ATTR_VP].count; /* vertices started so far */
-  if (n == 0)
+  const struct iqe_attr_arr *a = &p->attr[i];
+  uint32_t first = vp_before(p, a->lines[0]);
+  int block = first == 0 || first == n;
+  for (uint32_t k = 0; k < a->count; k++) {
+    uint32_t c = vp_before(p, a->lines[k]);
+    fit[1] += c == k + 1;
+    fit[0] += c == k;
+    block = block && c == first;
+  }
+  return block;
+}
+
+/* The first unknown command strictly between lines lo and hi, or 0: a mistyped command there
+ * is the likely reason an array left step, so the mismatch is reported at it. */
+static uint32_t unknown_between(const struct iqe_parser *p, uint32_t lo, uint32_t hi)
+{
+  uint32_t a = 0, b = p->num_unknown;
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2;
+    if (p->unknown_lines[mid] <= lo)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  return a < p->num_unknown && p->unknown_lines[a] < hi ? p->unknown_lines[a] : 0;
+}
+
+static void length_report(struct iqe_parser *p, int i, uint32_t line, uint32_t typo,
+                          const char *what)
+{
+  char expected[96];
+  snprintf(expected, sizeof expected, "every vertex has one %s when any has (%u vertices)",
+           attr_names[i], iqe_vertex_count(p));
+  if (typo)
+    iqe_emit(p, i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH, typo, 0,
+             expected, "%s (line %u; this unknown command may be the missing line)", what, line);
+  else
+    iqe_emit(p, i == ATTR_VS ? RULE_IQE_SMOOTHING_INDEX_PARTIAL : RULE_IQE_ARRAY_LENGTH, line, 0,
+             expected, "%s", what);
+}
+
+/* Array i's count differs from the n vertices: report where it leaves step with the vp lines.
+ * Interleaved, element k comes after vertex k's vp or before it: the complete arrays' layout
+ * decides which, else whether the file's first vertex line is a vp, so a vertex lacking the
+ * attribute is named at its vp and a surplus element at its own line. A block is reported
+ * at its last line. An unknown command where the line went missing is named instead. */
+static void length_locate(struct iqe_parser *p, int i, uint32_t n)
+{
+  const struct iqe_attr_arr *a = &p->attr[i];
+  uint32_t fit[2] = {0, 0}, all[2] = {0, 0}, d, end = UINT32_MAX;
+  int block = n == 0 || layout_fit(p, i, n, fit);
+  char what[128];
+  if (block) {
+    /* a long block at its first surplus line; a short one at its end, or at a mistyped line */
+    uint32_t nv = iqe_vertex_count(p);
+    snprintf(what, sizeof what, "%u %s lines", a->count, attr_names[i]);
+    if (a->count > nv)
+      length_report(p, i, a->lines[nv], 0, what);
+    else
+      length_report(p, i, a->last_line,
+                    unknown_between(p, a->first_line > 2 ? a->first_line - 2 : 0, a->last_line + 2),
+                    what);
     return;
-  if (n == 1 && !at_end) {
-    /* at the second vp: an array with one element per vertex so far is interleaved, written
-     * after each vp (delta 0) or before it (delta 1) */
-    for (int i = 1; i < ATTR_COUNT; i++) {
-      struct iqe_attr_arr *a = &p->attr[i];
-      if (a->count == 1 && a->first_vp == 1) {
-        a->interleaved = 1;
-        a->delta = 0;
-      } else if (a->count == 2 && a->first_vp == 0) {
-        a->interleaved = 1;
-        a->delta = 1;
-      }
+  }
+  for (int j = 1; j < ATTR_COUNT; j++)
+    if (p->attr[j].count == n)
+      layout_fit(p, j, n, all);
+  if (all[0] == all[1]) {
+    /* no complete array to go by: groups start with their vp when the first one does */
+    uint32_t first_vertex_line = UINT32_MAX;
+    for (int j = 1; j < ATTR_COUNT; j++)
+      if (p->attr[j].count && p->attr[j].first_line < first_vertex_line)
+        first_vertex_line = p->attr[j].first_line;
+    all[1] = p->vp_lines[0] < first_vertex_line;
+    all[0] = !all[1];
+  }
+  d = all[1] >= all[0];
+  for (uint32_t k = 0; k <= a->count; k++) {
+    uint32_t c = k < a->count ? vp_before(p, a->lines[k]) : n + d;
+    if (k == a->count && k >= n)
+      break;
+    if (c > k + d) {
+      /* vertex k has none: its group runs from its vp to the next (before it, if d = 0) */
+      uint32_t lo = d ? p->vp_lines[k] : k ? p->vp_lines[k - 1] : 0;
+      uint32_t hi = d ? (k + 1 < n ? p->vp_lines[k + 1] : end) : p->vp_lines[k];
+      snprintf(what, sizeof what, "vertex %u (vp at line %u) has no %s", k, p->vp_lines[k],
+               attr_names[i]);
+      length_report(p, i, p->vp_lines[k], unknown_between(p, lo, hi), what);
+      return;
+    }
+    if (c < k + d || k >= n) {
+      /* a second one for a vertex: the vp between them (after it, if d = 0) went missing */
+      uint32_t lo = d ? (k ? a->lines[k - 1] : 0) : a->lines[k];
+      uint32_t hi = d ? a->lines[k] : (k + 1 < a->count ? a->lines[k + 1] : end);
+      snprintf(what, sizeof what, "this %s belongs to no vertex of its own", attr_names[i]);
+      length_report(p, i, a->lines[k], unknown_between(p, lo, hi), what);
+      return;
     }
   }
-  for (int i = 1; i < ATTR_COUNT; i++) {
-    struct iqe_attr_arr *a = &p->attr[i];
-    uint32_t want = at_end ? n : n + a->delta;
-    char actual[128];
-    if (!a->interleaved || a->reported || a->count == want)
-      continue;
-    if (a->count < want) {
-      uint32_t v = a->count, vline = v < n ? p->vp_lines[v] : line;
-      snprintf(actual, sizeof actual, "vertex %u (vp at line %u) has no %s", v, vline, attr_names[i]);
-      mismatch(p, i, vline, actual);
-    } else {
-      snprintf(actual, sizeof actual, "%u %s lines for %u vertices", a->count, attr_names[i], want);
-      mismatch(p, i, a->last_line, actual);
-    }
-  }
+  /* not reached: counts differ, so some element is out of step */
+  snprintf(what, sizeof what, "%u %s lines", a->count, attr_names[i]);
+  length_report(p, i, a->last_line, 0, what);
+}
+
+/* Both vx forms in one file: reported at the first line of the rarer form (the later one on a
+ * tie), where the exporter most likely slipped. */
+static void tangent_forms_check(struct iqe_parser *p)
+{
+  const uint32_t *n = p->vx_count, *first = p->vx_first_line;
+  int odd;
+  char other[16];
+  if (!n[0] || !n[1])
+    return;
+  odd = n[0] != n[1] ? n[0] > n[1] : first[1] > first[0];
+  snprintf(other, sizeof other, "%u", first[!odd]);
+  iqe_emit(p, RULE_IQE_TANGENT_FORMS_MIXED, first[odd], p->vx_first_col[odd], other, "%s",
+           odd ? "6" : "at most 4");
+}
+
+void iqe_vertex_check_finish(struct iqe_parser *p)
+{
+  uint32_t n = iqe_vertex_count(p);
+  for (int i = 0; i < ATTR_COUNT; i++)
+    if (p->attr[i].count != 0 && p->attr[i].count != n)
+      length_locate(p, i, p->attr[ATTR_VP].count);
+  tangent_forms_check(p);
 }
 
 static struct iqe_attr_arr *attr_append(struct iqe_parser *p, int i, uint32_t line)
@@ -74,15 +175,9 @@ static struct iqe_attr_arr *attr_append(struct iqe_parser *p, int i, uint32_t li
   struct iqe_attr_arr *a = &p->attr[i];
   if (a->count >= a->cap)
     return NULL; /* cannot happen: the counting pass sized it */
-  if (a->count == 0) {
+  if (a->count == 0)
     a->first_line = line;
-    a->first_vp = p->attr[ATTR_VP].count;
-  } else if (a->interleaved && !a->reported && a->count >= p->attr[ATTR_VP].count + a->delta) {
-    char actual[128];
-    snprintf(actual, sizeof actual, "vertex %u has a second %s",
-             p->attr[ATTR_VP].count + a->delta - 1, attr_names[i]);
-    mismatch(p, i, line, actual);
-  }
+  a->lines[a->count] = line;
   a->last_line = line;
   a->count++;
   return a;
@@ -139,10 +234,8 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   double *dst;
   (void)nargs;
   storage_check(p, ln, args, i, vals, given);
-  if (i == ATTR_VP) {
-    iqe_vertex_sync(p, ln->no, 0);
+  if (i == ATTR_VP)
     p->vp_lines[p->attr[ATTR_VP].count] = ln->no;
-  }
   a = attr_append(p, i, ln->no);
   if (!a)
     return;
@@ -163,13 +256,9 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
     } else {
       dst[3] = vals[3];
     }
-    if (!(p->vx_forms & (1 << form)))
+    if (p->vx_count[form]++ == 0) {
       p->vx_first_line[form] = ln->no;
-    p->vx_forms |= 1 << form;
-    if (p->vx_forms == 3 && p->vx_first_line[form] == ln->no) {
-      char first[16];
-      snprintf(first, sizeof first, "%u", p->vx_first_line[!form]);
-      iqe_emit(p, RULE_IQE_TANGENT_FORMS_MIXED, ln->no, args[0].col, first, "%u", (unsigned)given);
+      p->vx_first_col[form] = args[0].col;
     }
     return;
   }
@@ -213,16 +302,12 @@ void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const str
       if (idx < 0) {
         iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, "indexes start at 0",
                  "%ld", idx);
-      } else if (p->num_joints > 0 && idx >= (long)p->num_joints) {
+      } else if (p->counts[CMD_JOINT] > 0 && idx >= (long)p->counts[CMD_JOINT]) {
+        /* the joint list is the whole file's: joints may be listed after the mesh */
         char why[64];
-        snprintf(why, sizeof why, "the file has %u joints", p->num_joints);
+        snprintf(why, sizeof why, "the file has %u joints", p->counts[CMD_JOINT]);
         iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, why, "%ld", idx);
       } else {
-        if (p->num_joints == 0 && idx > p->vb_bad_index) {
-          p->vb_bad_index = idx; /* joints may follow: checked at end */
-          p->vb_bad_line = ln->no;
-          p->vb_bad_col = args[k].col;
-        }
         if (idx >= 256) {
           char wrapped[16];
           snprintf(wrapped, sizeof wrapped, "%ld", idx & 255);

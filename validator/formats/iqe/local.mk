@@ -26,6 +26,10 @@ validator_formats_iqe_iqe_smooth_test_SOURCES = validator/formats/iqe/iqe_smooth
 validator_formats_iqe_iqe_smooth_test_LDADD = $(MDL_LIBS)
 TESTS += validator/formats/iqe/iqe_smooth_test
 
+# Hand-written probes (tests/iqe/probes/MANIFEST): right verdicts, the defect's line, no crash.
+TESTS += tests/iqe/probes.test
+EXTRA_DIST += tests/iqe
+
 # Samples (skipped with a message when ../shared/samples is absent).
 TESTS += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh
 EXTRA_DIST += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh
