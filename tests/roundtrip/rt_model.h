@@ -1,5 +1,5 @@
-/* rt_model.h - deterministic synthetic models for writer round trips and the benchmark, and a
- * comparison of a model with its decode -> write -> decode copy. */
+/* rt_model.h - deterministic synthetic models for writer round trips and the benchmark (compared
+ * with their decode -> write -> decode copies by model_diff.h). */
 #ifndef RT_MODEL_H
 #define RT_MODEL_H
 
@@ -26,14 +26,5 @@ struct rt_spec {
 /* Fill m (model_init'ed) from spec; 0, or -1 when out of memory. Every value is finite and
  * every structural rule holds, so the written file must validate without errors. */
 int rt_model_build(struct model *m, const struct rt_spec *spec);
-
-struct rt_diff {
-  unsigned mismatches; /* exact parts that differ (each printed to the log) */
-  double frame_ratio;  /* worst frame error / bound (see strip_compare) */
-};
-
-/* Compare source a with b (decoded from a written copy): everything exact except frames,
- * which must lie within the quantization bound of b's channels. Differences go to log. */
-void rt_model_compare(const struct model *a, const struct model *b, FILE *log, struct rt_diff *d);
 
 #endif
