@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "formats/iqe/iqe.h"
 #include "input.h"
+#include "model_diff.h"
 #include "model_frames.h"
 #include "pipeline.h"
 #include "pose.h"
@@ -202,10 +203,6 @@ static double converted_bound(const struct cmp *c, uint32_t pose, unsigned ch, d
   return 8 * ldexp(1.0, -24) * m;
 }
 
-static const char *const channel_names[TRS_CHANNELS] = {
-  "Tx", "Ty", "Tz", "Qx", "Qy", "Qz", "Qw", "Sx", "Sy", "Sz"
-};
-
 /* Worst channel of two transforms relative to its bound; rotations up to sign. */
 static double trs_worst(const struct cmp *c, const struct trs *x, const struct trs *y,
                         uint32_t pose, int animated, const double extra[TRS_CHANNELS], unsigned *ch,
@@ -326,7 +323,7 @@ static void base_poses_compare(struct cmp *c)
       c->worst_ratio = r;
     if (r <= 1)
       continue;
-    snprintf(path, sizeof path, "joints[%u].pose.%s", i, channel_names[ch]);
+    snprintf(path, sizeof path, "joints[%u].pose.%s", i, trs_channel_name(ch));
     snprintf(bv, sizeof bv, "%.9g", trs_channel(&b->joints[i].pose, ch));
     mismatch(c, RULE_CORE_COMPARE_POSE, EL_BASEPOSE, i, 0, path, bv,
              "base pose %.9g differs by %.3g, bound %.3g", trs_channel(&a->joints[i].pose, ch), err, bound);
@@ -384,7 +381,7 @@ static void anims_compare(struct cmp *c)
           c->worst_ratio = r;
         if (r <= 1)
           continue;
-        snprintf(path, sizeof path, "anims[%u].frames[%u].poses[%u].%s", i, f, j, channel_names[ch]);
+        snprintf(path, sizeof path, "anims[%u].frames[%u].poses[%u].%s", i, f, j, trs_channel_name(ch));
         snprintf(bv, sizeof bv, "%.9g", trs_channel(pb, ch));
         mismatch(c, RULE_CORE_COMPARE_POSE, EL_FRAME, fa, j, path, bv,
                  "%.9g differs by %.3g, bound %.3g", trs_channel(pa, ch), err, bound);
