@@ -156,35 +156,3 @@ double quant_bound(double offset, double scale)
     b += 1e-10;
   return b;
 }
-
-int strip_compare(const struct model *a, const struct model *b, struct strip_error *err)
-{
-  memset(err, 0, sizeof *err);
-  if (a->num_frames != b->num_frames || a->num_poses != b->num_poses)
-    return -1;
-  if (a->num_frames == 0 || a->num_poses == 0)
-    return 0;
-  if (!a->frames || !b->frames || !b->channels)
-    return -1;
-  for (uint32_t f = 0; f < a->num_frames; f++) {
-    for (uint32_t p = 0; p < a->num_poses; p++) {
-      const struct trs *x = model_frame(a, f, p), *y = model_frame(b, f, p);
-      const struct model_channels *ch = &b->channels[p];
-      for (unsigned c = 0; c < TRS_CHANNELS; c++) {
-        double d = fabs(trs_channel(x, c) - trs_channel(y, c));
-        double scale = (ch->mask >> c) & 1 ? ch->scale[c] : 0;
-        double bound = quant_bound(ch->offset[c], scale);
-        double ratio = isnan(d) ? INFINITY : d / bound;
-        if (ratio > err->ratio) {
-          err->ratio = ratio;
-          err->abs_error = d;
-          err->bound = bound;
-          err->frame = f;
-          err->pose = p;
-          err->channel = c;
-        }
-      }
-    }
-  }
-  return 0;
-}

@@ -32,17 +32,4 @@ void trs_set_channel(struct trs *p, unsigned c, double v);
  * A constant channel (scale 0) adds the compiler's 1e-10 range threshold. */
 double quant_bound(double offset, double scale);
 
-/* Where two frame strips differ most, relative to the bound of the decoded copy's channels. */
-struct strip_error {
-  double ratio;     /* max |a - b| / bound over every frame, pose and channel (0 when equal) */
-  double abs_error; /* |a - b| at that place */
-  double bound;     /* the bound there */
-  uint32_t frame, pose;
-  unsigned channel;
-};
-
-/* Compare the frames of a source model a with those of b, decoded from a quantized copy that
- * carries channels. Return 0, or -1 when the strips differ in shape or b has no channels. */
-int strip_compare(const struct model *a, const struct model *b, struct strip_error *err);
-
 #endif
