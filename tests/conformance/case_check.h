@@ -55,8 +55,4 @@ unsigned check_poses(struct conf_case *c, const struct pipeline_run *run);
 unsigned check_roundtrip(struct conf_case *c, const struct pipeline_run *run,
                          const mdl_options *options, const char *name_hint);
 
-/* The tolerance the channel layout implies for component `channel` (0-2 t, 3-6 r, 7-9 s) of
- * pose `pose`, or a fallback when the format keeps no channels (see corpus/README.md). */
-double pose_bound(const struct model *m, uint32_t pose, int channel);
-
 #endif

@@ -22,11 +22,6 @@ static const struct model_diff_opts roundtrip_opts = {
   MODEL_DIFF_REAL_BITS, MODEL_DIFF_FRAMES_BOTH
 };
 
-double pose_bound(const struct model *m, uint32_t pose, int channel)
-{
-  return model_diff_pose_bound(m, pose, (unsigned)channel);
-}
-
 static void print_vec(const char *label, const double *v, int n)
 {
   fprintf(stderr, "    %s [", label);
