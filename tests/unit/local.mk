@@ -8,6 +8,8 @@ UNIT_TESTS = \
   tests/unit/test_report \
   tests/unit/test_config \
   tests/unit/test_number \
+  tests/unit/test_number_words \
+  tests/unit/test_num_format \
   tests/unit/test_model_diff
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -36,6 +38,12 @@ tests_unit_test_config_LDADD = $(UNIT_LDADD)
 tests_unit_test_number_SOURCES = tests/unit/test_number.c tests/unit/unit.h
 tests_unit_test_number_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_number_LDADD = $(UNIT_LDADD)
+tests_unit_test_number_words_SOURCES = tests/unit/test_number_words.c tests/unit/unit.h
+tests_unit_test_number_words_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_number_words_LDADD = $(UNIT_LDADD)
+tests_unit_test_num_format_SOURCES = tests/unit/test_num_format.c tests/unit/unit.h
+tests_unit_test_num_format_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_num_format_LDADD = $(UNIT_LDADD)
 tests_unit_test_model_diff_SOURCES = tests/unit/test_model_diff.c tests/unit/unit.h
 tests_unit_test_model_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_model_diff_LDADD = $(UNIT_LDADD)

@@ -37,12 +37,16 @@ static void mul_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 
 static int count_lz(uint64_t x)
 {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_clzll(x); /* x != 0 here */
+#else
   int n = 0;
   while (!(x & 0x8000000000000000u)) {
     x <<= 1;
     n++;
   }
   return n;
+#endif
 }
 
 /* w * 10^q for w != 0 and q inside the table; 0 when the result cannot be decided cheaply. */
@@ -130,6 +134,55 @@ static size_t parse_libc(const char *s, size_t n, double *out)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define NUMBER_INLINE inline __attribute__((always_inline))
+#else
+#define NUMBER_INLINE inline
+#endif
+
+/* Eight ASCII digits at s as one number, or -1 when they are not all digits: one word-wide
+ * test and three multiplies instead of eight steps (the exporters print 16-17 digits). */
+static NUMBER_INLINE int64_t eight_digits(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy(&v, s, 8);
+  /* every byte in '0'..'9': high nibble 3, and adding 6 keeps it 3 */
+  if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+      0x3333333333333333u)
+    return -1;
+  v -= 0x3030303030303030u;
+  v = (v * 10) + (v >> 8); /* pairs */
+  v = (((v & 0x000000FF000000FFu) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFu) * (1 + (10000ull << 32)))) >> 32;
+  return (int64_t)(uint32_t)v;
+#else
+  uint32_t r = 0;
+  for (int k = 0; k < 8; k++) {
+    if (!is_digit(s[k]))
+      return -1;
+    r = r * 10 + (uint32_t)(s[k] - '0');
+  }
+  return r;
+#endif
+}
+
+/* Digits from s[j] on, accumulated into *w (wrapping: the caller rescans past 19 digits);
+ * returns the index of the first non-digit. Inlined: it runs twice for every number. */
+static NUMBER_INLINE size_t digits_run(const char *s, size_t j, size_t n, uint64_t *w)
+{
+  uint64_t fw = *w;
+  int64_t e;
+  while (j + 8 <= n && (e = eight_digits(s + j)) >= 0) {
+    fw = fw * 100000000u + (uint64_t)e;
+    j += 8;
+  }
+  for (; j < n && is_digit(s[j]); j++)
+    fw = fw * 10 + (uint64_t)(s[j] - '0');
+  *w = fw;
+  return j;
+}
+
 size_t number_parse_double(const char *s, size_t n, double *out)
 {
   size_t i = 0, ndigits = 0;
@@ -150,14 +203,13 @@ size_t number_parse_double(const char *s, size_t n, double *out)
   {
     /* optimistic pass: with at most 19 digits in all the mantissa cannot overflow (the
      * usual case, even for %.17g output); otherwise rescan counting significant digits */
-    size_t j = i, k;
+    size_t j, k;
     uint64_t fw = 0;
-    for (; j < n && is_digit(s[j]); j++)
-      fw = fw * 10 + (uint64_t)(s[j] - '0');
+    j = digits_run(s, i, n, &fw);
     ndigits = j - i;
     if (j < n && s[j] == '.') {
-      for (k = ++j; j < n && is_digit(s[j]); j++)
-        fw = fw * 10 + (uint64_t)(s[j] - '0');
+      k = ++j;
+      j = digits_run(s, j, n, &fw);
       ndigits += j - k;
       q = -(int64_t)(j - k);
     }

@@ -30,9 +30,41 @@ int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t 
   return 1;
 }
 
-static int is_space(char c)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define IQE_SWAR 1
+static const uint64_t ones8 = 0x0101010101010101u, highs8 = 0x8080808080808080u;
+#endif
+
+/* IQE whitespace: space, \t, \r, \v, \f (all <= ' ', so one compare clears most bytes). */
+static int is_space(unsigned char c)
 {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+  return c <= ' ' && (c == ' ' || (c >= '\t' && c <= '\r' && c != '\n'));
+}
+
+/* Index of the first whitespace byte in s[i..len), or len. A token is mostly a number of 10-20
+ * bytes: eight bytes at a time, looking for any byte <= ' ' (a word-wide compare), then the
+ * byte found decides. */
+static size_t token_end(const char *s, size_t i, size_t len)
+{
+#ifdef IQE_SWAR
+  while (i + 8 <= len) {
+    uint64_t x, hit;
+    memcpy(&x, s + i, 8);
+    /* high bit set in the lowest byte below 0x21 (bytes above it may be false hits) */
+    hit = (x - ones8 * 0x21) & ~x & highs8;
+    if (!hit) {
+      i += 8;
+      continue;
+    }
+    i += (size_t)__builtin_ctzll(hit) >> 3;
+    if (is_space((unsigned char)s[i]))
+      return i;
+    i++; /* a control byte that is no IQE whitespace: part of the token */
+  }
+#endif
+  while (i < len && !is_space((unsigned char)s[i]))
+    i++;
+  return i;
 }
 
 /* Tokens go straight into toks[] (no per-token copy: this runs for every byte of the file). */
@@ -42,13 +74,13 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
   size_t len = ln->len, i = 0, j;
   uint32_t n = 0;
   for (;;) {
-    while (i < len && is_space(s[i]))
+    while (i < len && is_space((unsigned char)s[i]))
       i++;
     if (i >= len)
       break;
     if (s[i] == '"') {
-      for (j = i + 1; j < len && s[j] != '"'; j++)
-        ;
+      const char *q = memchr(s + i + 1, '"', len - i - 1);
+      j = q ? (size_t)(q - s) : len;
       if (n < cap) {
         struct iqe_tok *t = &toks[n];
         t->s = s + i + 1;
@@ -59,8 +91,7 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
       }
       i = j < len ? j + 1 : j;
     } else {
-      for (j = i; j < len && !is_space(s[j]); j++)
-        ;
+      j = token_end(s, i + 1, len);
       if (n < cap) {
         struct iqe_tok *t = &toks[n];
         t->s = s + i;

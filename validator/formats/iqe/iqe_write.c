@@ -7,20 +7,34 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "num_format.h"
 
+/* One value after a space: the shortest text that reads back to the same double (num_format),
+ * laid out as %.9g would lay it out. */
 static void put_num(struct byte_buf *b, double v)
 {
-  char s[40];
-  if (v == 0) {
-    buf_printf(b, " %s", signbit(v) ? "-0" : "0");
+  char s[NUM_FORMAT_MAX + 1];
+  s[0] = ' ';
+  buf_put(b, s, 1 + num_format_shortest(s + 1, v, 9));
+}
+
+/* " %.0f" without printf for integral values (blend indexes, face indexes). */
+static void put_int(struct byte_buf *b, double v)
+{
+  char s[24], *o = s + sizeof s;
+  uint64_t u;
+  if (!(v > -1e15 && v < 1e15) || v != floor(v)) {
+    buf_printf(b, " %.0f", v);
     return;
   }
-  for (int prec = 9; prec <= 17; prec++) {
-    snprintf(s, sizeof s, "%.*g", prec, v);
-    if (strtod(s, NULL) == v)
-      break;
-  }
-  buf_printf(b, " %s", s);
+  u = (uint64_t)(v < 0 ? -v : v);
+  do
+    *--o = (char)('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0 || (v == 0 && signbit(v)))
+    *--o = '-';
+  *--o = ' ';
+  buf_put(b, o, (size_t)(s + sizeof s - o));
 }
 
 static int name_check(struct byte_buf *b, const char *cmd, const char *name)
@@ -43,14 +57,14 @@ static int put_name(struct byte_buf *b, const char *cmd, const char *name)
 
 static void put_pose(struct byte_buf *b, const struct trs *t)
 {
-  buf_printf(b, "pq");
+  buf_put(b, "pq", 2);
   for (int k = 0; k < 3; k++)
     put_num(b, t->t[k]);
   for (int k = 0; k < 4; k++)
     put_num(b, t->r[k]);
   for (int k = 0; k < 3; k++)
     put_num(b, t->s[k]);
-  buf_printf(b, "\n");
+  buf_put(b, "\n", 1);
 }
 
 static const char *const type_names[7] = {
@@ -117,23 +131,23 @@ static void vertex_write(const struct layout *l, uint32_t v, struct byte_buf *b)
       continue;
     if (t == VT_BLENDINDEXES) {
       const struct model_varray *wa = l->std[VT_BLENDWEIGHTS];
-      buf_printf(b, "vb");
+      buf_put(b, "vb", 2);
       for (uint32_t c = 0; c < va->size; c++) {
         double w = wa && wa->data && c < wa->size ? comp(wa, v, c, 1) : (c == 0 ? 1 : 0);
         if (w == 0)
           continue;
-        buf_printf(b, " %.0f", comp(va, v, c, 0));
+        put_int(b, comp(va, v, c, 0));
         put_num(b, w);
       }
-      buf_printf(b, "\n");
+      buf_put(b, "\n", 1);
       continue;
     }
     if (t == VT_BLENDWEIGHTS)
       continue;
-    buf_printf(b, "%s", commands[t]);
+    buf_put(b, commands[t], 2);
     for (uint32_t c = 0; c < va->size; c++)
       put_num(b, comp(va, v, c, 1));
-    buf_printf(b, "\n");
+    buf_put(b, "\n", 1);
   }
   for (uint32_t k = 0; k < l->ncustom; k++) {
     const struct model_varray *va = l->custom[k];
@@ -203,8 +217,10 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
       continue;
     for (uint32_t t = me->first_triangle; t < me->first_triangle + me->num_triangles; t++) {
       uint32_t base = tiled ? me->first_vertex : 0;
-      buf_printf(b, "%s %u %u %u\n", tiled ? "fm" : "fa", tri_index(m, t, 0) - base,
-                 tri_index(m, t, 1) - base, tri_index(m, t, 2) - base);
+      buf_put(b, tiled ? "fm" : "fa", 2);
+      for (int k = 0; k < 3; k++)
+        put_int(b, (double)(tri_index(m, t, k) - base));
+      buf_put(b, "\n", 1);
     }
   }
   if (m->num_frames > 0 && m->num_poses > 0 && !m->frames) {

@@ -1,0 +1,117 @@
+/* iqe_tok_test.c - the word-at-a-time tokenizer against a byte-at-a-time reference: the same
+ * count and the same tokens (text, column, quoting) on random lines of spaces, tabs, the
+ * other IQE whitespace, quotes, control bytes, bytes >= 0x80 and digits, at every cap (the
+ * counting pass keeps one token and only counts the rest). */
+#include <stdio.h>
+#include <string.h>
+
+#include "iqe.h"
+
+static int failures;
+
+static int ref_space(unsigned char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The tokenizer as first written, one byte at a time. */
+static uint32_t ref_tokenize(const char *s, size_t len, struct iqe_tok *toks, uint32_t cap)
+{
+  size_t i = 0, j;
+  uint32_t n = 0;
+  for (;;) {
+    while (i < len && ref_space((unsigned char)s[i]))
+      i++;
+    if (i >= len)
+      break;
+    if (s[i] == '"') {
+      for (j = i + 1; j < len && s[j] != '"'; j++)
+        ;
+      if (n < cap) {
+        toks[n].s = s + i + 1;
+        toks[n].len = (uint32_t)(j - i - 1);
+        toks[n].col = (uint32_t)(i + 1);
+        toks[n].quoted = 1;
+        toks[n].unterminated = j >= len;
+      }
+      i = j < len ? j + 1 : j;
+    } else {
+      for (j = i; j < len && !ref_space((unsigned char)s[j]); j++)
+        ;
+      if (n < cap) {
+        toks[n].s = s + i;
+        toks[n].len = (uint32_t)(j - i);
+        toks[n].col = (uint32_t)(i + 1);
+        toks[n].quoted = 0;
+        toks[n].unterminated = 0;
+      }
+      i = j;
+    }
+    n++;
+  }
+  return n;
+}
+
+static void check_line(const char *s, size_t len, uint32_t cap)
+{
+  struct iqe_tok got[320], want[320];
+  struct iqe_line ln = {s, len, 1, len};
+  uint32_t ng, nw;
+  memset(got, 0, sizeof got);
+  memset(want, 0, sizeof want);
+  ng = iqe_tokenize(&ln, got, cap);
+  nw = ref_tokenize(s, len, want, cap);
+  if (ng != nw) {
+    if (failures < 10)
+      printf("FAIL: '%.*s' (cap %u): %u tokens, expected %u\n", (int)len, s, cap, ng, nw);
+    failures++;
+    return;
+  }
+  for (uint32_t k = 0; k < nw && k < cap; k++)
+    if (got[k].s != want[k].s || got[k].len != want[k].len || got[k].col != want[k].col ||
+        got[k].quoted != want[k].quoted || got[k].unterminated != want[k].unterminated) {
+      if (failures < 10)
+        printf("FAIL: '%.*s' (cap %u): token %u differs\n", (int)len, s, cap, k);
+      failures++;
+      return;
+    }
+}
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static unsigned next(unsigned n)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (unsigned)(rng % n);
+}
+
+int main(void)
+{
+  static const char alphabet[] = {' ', ' ', ' ', '\t', '\v', '\f', '\r', '"', 'a', '1', '.',
+                                  '-', 'e', '\x01', '\x1f', '\x21', '\x7f', '\x80', '\xa0',
+                                  '\xff', '0', '9'};
+  static const char *const fixed[] = {
+    "", " ", "vp 1 2 3", "  vp\t1.5   -2 3e4  ", "joint \"a b\" -1", "mesh \"x\"y z",
+    "mesh \"unterminated", "\"\"", "a\"b\" c", "fm 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    "vb 1 0.5 2 0.25 3 0.125 4 0.125", "x\x01y z", "\xff\xfe \x80", "a\vb\fc\rd\te f"
+  };
+  char buf[300];
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    for (uint32_t cap = 0; cap <= 20; cap++)
+      check_line(fixed[i], strlen(fixed[i]), cap);
+  for (int i = 0; i < 300000; i++) {
+    size_t len = next(sizeof buf);
+    int quotes = next(4) == 0; /* most lines of a file have no quote */
+    for (size_t k = 0; k < len; k++) {
+      char c = alphabet[next(sizeof alphabet)];
+      buf[k] = c == '"' && !quotes ? '5' : c;
+    }
+    check_line(buf, len, next(3) == 0 ? 320 : next(4));
+  }
+  if (failures)
+    printf("%d failures\n", failures);
+  else
+    printf("iqe tokenizer: all lines as the byte-at-a-time reference\n");
+  return failures != 0;
+}
