@@ -53,24 +53,35 @@ const struct iqe_command iqe_commands[CMD_COUNT] = {
 
 const struct iqe_command *iqe_command_find(const char *s, size_t len)
 {
-  /* the v-commands are most of any file: decide them by their second character */
-  if (len == 2 && s[0] == 'v') {
-    switch (s[1]) {
-    case 'p': return &iqe_commands[CMD_VP];
-    case 't': return &iqe_commands[CMD_VT];
-    case 'n': return &iqe_commands[CMD_VN];
-    case 'x': return &iqe_commands[CMD_VX];
-    case 'b': return &iqe_commands[CMD_VB];
-    case 'c': return &iqe_commands[CMD_VC];
-    case 's': return &iqe_commands[CMD_VS];
+  /* the two-letter commands (vertices, faces, poses) are nearly every line of a file: decide
+   * them by their characters; no other command has two letters */
+  if (len == 2) {
+    switch (s[0]) {
+    case 'v':
+      switch (s[1]) {
+      case 'p': return &iqe_commands[CMD_VP];
+      case 't': return &iqe_commands[CMD_VT];
+      case 'n': return &iqe_commands[CMD_VN];
+      case 'x': return &iqe_commands[CMD_VX];
+      case 'b': return &iqe_commands[CMD_VB];
+      case 'c': return &iqe_commands[CMD_VC];
+      case 's': return &iqe_commands[CMD_VS];
+      default:
+        return s[1] >= '0' && s[1] <= '9' ? &iqe_commands[CMD_V0 + (s[1] - '0')] : NULL;
+      }
+    case 'f':
+      return s[1] == 'a' ? &iqe_commands[CMD_FA] : s[1] == 'm' ? &iqe_commands[CMD_FM]
+           : s[1] == 's' ? &iqe_commands[CMD_FS] : NULL;
+    case 'p':
+      return s[1] == 'q' ? &iqe_commands[CMD_PQ] : s[1] == 'm' ? &iqe_commands[CMD_PM]
+           : s[1] == 'a' ? &iqe_commands[CMD_PA] : NULL;
     default:
-      if (s[1] >= '0' && s[1] <= '9')
-        return &iqe_commands[CMD_V0 + (s[1] - '0')];
       return NULL;
     }
   }
   for (size_t i = 0; i < CMD_COUNT; i++)
-    if (strlen(iqe_commands[i].name) == len && !memcmp(iqe_commands[i].name, s, len))
+    if (len && iqe_commands[i].name[0] == s[0] && strlen(iqe_commands[i].name) == len &&
+        !memcmp(iqe_commands[i].name, s, len))
       return &iqe_commands[i];
   return NULL;
 }

@@ -48,8 +48,27 @@ static unsigned next(unsigned n)
   return (unsigned)(rng % n);
 }
 
+/* Every command of the table is found by its name, prefixes and near misses are not. */
+static void check_commands(void)
+{
+  static const char *const misses[] = {"v", "va", "f", "fb", "p", "pb", "vertex", "Vp", "meshes", "x1"};
+  for (size_t i = 0; i < CMD_COUNT; i++) {
+    const char *name = iqe_commands[i].name;
+    if ((size_t)iqe_commands[i].id != i || iqe_command_find(name, strlen(name)) != &iqe_commands[i]) {
+      printf("command '%s' (table row %zu) not found as itself\n", name, i);
+      failures++;
+    }
+  }
+  for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++)
+    if (iqe_command_find(misses[i], strlen(misses[i]))) {
+      printf("'%s' found as a command\n", misses[i]);
+      failures++;
+    }
+}
+
 int main(void)
 {
+  check_commands();
   static const char *const fixed[] = {
     "0", "-0", "+0", "0.0", ".5", "5.", "-.5", "1e0", "1E+2", "1e-2", "0.1", "0.2", "0.3",
     "0.70710678", "-0.70710683", "123456789012345678", "1234567890123456789012", "9007199254740993",
