@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "pose.h"
 
 void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                         uint32_t nargs, const double *vals, uint32_t given)
@@ -86,37 +87,6 @@ void iqe_pose_from_pq(struct iqe_parser *p, const struct iqe_line *ln, const str
   flip_negative_w(out);
 }
 
-/* Rotation matrix (column-vector convention, rows A B C) to a quaternion. */
-static void matrix_to_quat(const double m[9], double q[4])
-{
-  double tr = m[0] + m[4] + m[8];
-  if (tr > 0) {
-    double s = sqrt(tr + 1) * 2;
-    q[3] = s / 4;
-    q[0] = (m[7] - m[5]) / s;
-    q[1] = (m[2] - m[6]) / s;
-    q[2] = (m[3] - m[1]) / s;
-  } else if (m[0] > m[4] && m[0] > m[8]) {
-    double s = sqrt(1 + m[0] - m[4] - m[8]) * 2;
-    q[3] = (m[7] - m[5]) / s;
-    q[0] = s / 4;
-    q[1] = (m[1] + m[3]) / s;
-    q[2] = (m[2] + m[6]) / s;
-  } else if (m[4] > m[8]) {
-    double s = sqrt(1 + m[4] - m[0] - m[8]) * 2;
-    q[3] = (m[2] - m[6]) / s;
-    q[0] = (m[1] + m[3]) / s;
-    q[1] = s / 4;
-    q[2] = (m[5] + m[7]) / s;
-  } else {
-    double s = sqrt(1 + m[8] - m[0] - m[4]) * 2;
-    q[3] = (m[3] - m[1]) / s;
-    q[0] = (m[2] + m[6]) / s;
-    q[1] = (m[5] + m[7]) / s;
-    q[2] = s / 4;
-  }
-}
-
 void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                       const double *v, uint32_t given, struct trs *out)
 {
@@ -168,7 +138,9 @@ void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const str
     out->r[0] = out->r[1] = out->r[2] = 0;
     out->r[3] = -1;
   } else {
-    matrix_to_quat(m, out->r);
+    double r[3][3]; /* rows A B C, column vectors */
+    memcpy(r, m, sizeof r);
+    quat_from_rotation(r, out->r);
   }
   for (int k = 0; k < 3; k++)
     out->s[k] = v[12 + k] * (zero ? 1 : col[k]);
