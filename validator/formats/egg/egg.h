@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 
@@ -39,6 +40,8 @@ enum egg_kw {
 const char *egg_kw_spelling(int kw);
 /* Keyword of a `<...>` spelling (case-insensitive), or KW_NONE. */
 int egg_kw_lookup(const char *s, size_t len);
+/* 0 when every spelling looks up to its keyword (the lookup is a hash table). */
+int egg_kw_selftest(void);
 
 /* --- tokens --------------------------------------------------------------------------------- */
 enum egg_tok { T_EOF, T_LBRACE, T_RBRACE, T_KEYWORD, T_NUMBER, T_ULONG, T_QSTRING, T_WORD };
@@ -63,11 +66,14 @@ struct egg_token {
 
 struct egg_doc;
 
+/* The column is not counted byte by byte: it is the distance from the start of the line. */
 struct egg_lexer {
   const unsigned char *data;
   size_t size, pos;
-  unsigned line, col;
-  struct egg_doc *doc;
+  size_t line_start;     /* offset of the first byte of the current line */
+  unsigned line;
+  struct egg_doc *doc;   /* NULL: a quiet re-lex (no diagnostics) */
+  int lazy;              /* plain decimals need not be converted (their values are not kept) */
 };
 
 void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc);
@@ -76,33 +82,91 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
 /* --- the tree ------------------------------------------------------------------------------- */
 enum egg_vtype { V_NUMBER, V_ULONG, V_QSTRING, V_WORD };
 
+/* One value, as the checks read it (egg_val). The tree keeps values compactly (see vform). */
 struct egg_value {
   double d;
   uint64_t ul;
-  const char *s; /* strings only (arena copy) */
+  const char *s; /* strings only (arena copy), else NULL */
   uint32_t len;
-  uint32_t line, col;
   uint8_t type;
   uint8_t flags; /* TOKF_INF, TOKF_NANBITS */
 };
 
-struct egg_node {
-  uint16_t spec;        /* index in egg_specs[] */
-  uint16_t kw;
-  uint32_t line, col;   /* of the keyword */
-  const char *name;     /* header name (arena copy), or NULL */
-  uint32_t name_len;
-  uint32_t name_line, name_col;
-  uint8_t name_quoted, name_numeric;
-  uint8_t bad;          /* a syntax error inside: its contents are incomplete */
-  uint8_t legacy_group; /* `group <File> ...` */
-  uint8_t dart;         /* cached character test: 0 unknown, 1 no, 2 yes */
-  struct egg_value *vals;
-  uint32_t nvals;
-  uint32_t close_line, close_col;
-  struct egg_node *parent, *first, *last, *next;
-  int64_t index;        /* <Vertex>: its number; <Component>: its number */
+/* How an entry keeps its values. Most entries hold only plain decimals, kept as doubles (8
+ * bytes a value); value locations are not stored but found again by re-lexing the entry when
+ * a diagnostic needs one (egg_val_loc). */
+enum egg_vform {
+  VF_NONE,    /* no values */
+  VF_NUM,     /* nvals plain decimals in v.num */
+  VF_ONE,     /* one plain decimal in v.one */
+  VF_WORD,    /* one bare word in v.str */
+  VF_QSTR,    /* one quoted string in v.str */
+  VF_RICH,    /* nvals values of any kind in v.rich */
+  VF_DROPPED  /* nvals plain decimals not kept (validation only: no check reads them) */
 };
+
+struct egg_node {
+  struct egg_node *parent, *first, *next;
+  const char *name;     /* header name (arena copy, NUL-terminated, length before it), or NULL */
+  union {
+    double *num;
+    double one;
+    const char *str;    /* arena copy, NUL-terminated, uint32_t length before it */
+    struct egg_value *rich;
+    struct { uint32_t line, col; } close; /* VF_NONE: where the entry closed */
+  } v;
+  uint32_t line, col;   /* of the keyword */
+  uint32_t nvals;
+  uint8_t spec;         /* index in egg_specs[] */
+  uint8_t kw;
+  uint8_t vform : 3;    /* enum egg_vform */
+  uint8_t has_nest : 1; /* a child that holds or is a group, table, pool, ... (see egg_nests) */
+  uint8_t bad : 1;          /* a syntax error inside: its contents are incomplete */
+  uint8_t legacy_group : 1; /* `group <File> ...` */
+  uint8_t name_quoted : 1, name_numeric : 1;
+  uint8_t dart : 2;         /* cached character test: 0 unknown, 1 no, 2 yes */
+  uint8_t has_scalar : 1;   /* a <Scalar> among the children */
+  uint8_t has_dart : 1;     /* a <Dart> among the children */
+};
+
+/* Length of a string kept in the tree (a name or a one-string value). */
+static inline uint32_t egg_str_len(const char *s)
+{
+  uint32_t n;
+  memcpy(&n, s - sizeof n, sizeof n);
+  return n;
+}
+static inline uint32_t egg_name_len(const struct egg_node *n) { return n->name ? egg_str_len(n->name) : 0; }
+
+/* Value i of an entry (i < nvals). */
+void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out);
+/* The numeric value of value i (0 for a string; a dropped value reads 0). */
+static inline double egg_val_d(const struct egg_node *n, uint32_t i)
+{
+  switch (n->vform) {
+  case VF_NUM: return n->v.num[i];
+  case VF_ONE: return n->v.one;
+  case VF_RICH: return n->v.rich[i].d;
+  default: return 0;
+  }
+}
+/* The integer value of value i (see egg_value_int). */
+int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i);
+static inline int64_t egg_val_int(const struct egg_node *n, uint32_t i)
+{
+  double d;
+  if (n->vform == VF_NUM)
+    d = n->v.num[i];
+  else if (n->vform == VF_ONE)
+    d = n->v.one;
+  else
+    return egg_val_int_slow(n, i);
+  if (!(d == d) || d <= -9.2e18)
+    return INT64_MIN;
+  return d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+}
+/* The text of value i when it is a string, else NULL. */
+const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len);
 
 /* Shapes of the values inside an entry's braces. */
 enum egg_vals {
@@ -150,6 +214,25 @@ struct egg_spec_info {
 #define COUNTS_ANY 0xffffffffu
 extern const struct egg_spec_info egg_specs[S_COUNT];
 
+/* Entries that carry a number (see egg_index) are allocated with room for it after the node. */
+struct egg_node_ix {
+  struct egg_node node;
+  int64_t index;        /* <Vertex>, <Component>: their number; <Joint>, <Table>: scratch */
+};
+static inline int egg_has_index(int spec)
+{
+  return spec == S_VERTEX || spec == S_COMPONENT || spec == S_JOINT || spec == S_TABLE;
+}
+static inline int64_t egg_index(const struct egg_node *n)
+{
+  return egg_has_index(n->spec) ? ((const struct egg_node_ix *)(const void *)n)->index : -1;
+}
+static inline void egg_set_index(struct egg_node *n, int64_t index)
+{
+  if (egg_has_index(n->spec))
+    ((struct egg_node_ix *)(void *)n)->index = index;
+}
+
 /* The spec of keyword kw as a child of context ctx, or -1 when not allowed there. */
 int egg_grammar_child(int ctx, int kw);
 /* The contexts (bitmask) where keyword kw may appear, for messages. */
@@ -160,12 +243,27 @@ struct egg_doc {
   struct decode_ctx *ctx;
   struct arena *arena;
   struct egg_node *root;
+  const unsigned char *data; /* the egg text (inflated for .egg.pz) */
+  size_t size;
   int panda;              /* --profile=panda */
+  int keep_values;        /* keep every value (a writer or the model may read them) */
+  int dropped;            /* some values were not kept (keep_values 0) */
   int syntax_failed;      /* a syntax error has been reported */
   unsigned fail_line, fail_col; /* where the first one was (Panda3D stops there) */
   unsigned eof_line;
   unsigned long nodes;
+  unsigned long spec_count[S_COUNT]; /* entries of each kind: a check with none to look at is skipped */
   int coordsys;           /* enum egg_cs */
+  /* allocation slabs carved from the arena (no per-entry rounding) */
+  unsigned char *node_slab;
+  size_t node_left;       /* bytes */
+  double *num_slab;
+  size_t num_left;
+  char *str_slab;
+  size_t str_left;
+  /* offsets of line starts, built on the first request for a value's location */
+  size_t *lines;
+  size_t nlines;
 };
 
 enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
@@ -176,6 +274,12 @@ void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned
               const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size);
+
+/* Where the header name (k < 0) or value k of an entry is, found by re-lexing the entry. */
+void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsigned *line, unsigned *col);
+/* egg_emit at the header name (k < 0) or value k of an entry. */
+void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n, int64_t k,
+                  const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Case-insensitive comparison with '-' == '_' (Panda3D's cmp_nocase_uh). */
 int egg_name_eq(const char *a, size_t alen, const char *b);
@@ -217,6 +321,7 @@ struct egg_private {
   struct egg_node *root;
   uint32_t num_poses, num_frames;
   double *matrices; /* num_frames * num_poses * 16 (row-vector), or NULL */
+  int dropped;      /* decoded for validation only: some values were not kept */
 };
 
 /* Tree helpers. */
@@ -227,7 +332,38 @@ void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user);
 int64_t egg_value_int(const struct egg_value *v);
 /* 1 when a value is numeric (decimal or hex/binary). */
 int egg_value_is_number(const struct egg_value *v);
+/* The same for value i of an entry. */
+int egg_val_is_number(const struct egg_node *n, uint32_t i);
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root);
+/* egg_next_pre that goes into n's children only when descend is set: the checks skip the
+ * subtrees that cannot hold what they look for (the grammar says which bodies hold what). */
+static inline struct egg_node *egg_next_skip(const struct egg_node *n, const struct egg_node *root,
+                                             int descend)
+{
+  if (descend && n->first)
+    return n->first;
+  while (n && n != root) {
+    if (n->next)
+      return n->next;
+    n = n->parent;
+  }
+  return NULL;
+}
+/* Groups hold the node list (with the top level): the only bodies with groups, pools,
+ * primitives or tables in them. */
+static inline int egg_is_group(int spec) { return spec == S_GROUP || spec == S_JOINT || spec == S_INSTANCE; }
+/* Kinds of entry that the walks over the node list look for: a group without such a child
+ * (a mesh: only primitives) need not be entered by them. */
+static inline int egg_nests(int spec)
+{
+  return egg_is_group(spec) || spec == S_TABLE || spec == S_BUNDLE || spec == S_VPOOL ||
+         spec == S_COORDSYS || spec == S_ANIMPRELOAD || spec == S_VREF_GROUP;
+}
+/* A node whose children a node-list walk (groups, tables, pools, joints, ...) must visit. */
+static inline int egg_in_node_list(const struct egg_node *n)
+{
+  return n->spec == S_ROOT || (egg_is_group(n->spec) && n->has_nest);
+}
 int egg_node_name_is(const struct egg_node *n, const char *s);
 /* Value of the first <Scalar> child named `name` (cmp_nocase_uh), or NULL. */
 const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name);

@@ -156,39 +156,41 @@ static void transform_matrix(const struct egg_node *t, double out[16])
   double x[16];
   mat_identity(out);
   for (const struct egg_node *c = t->first; c; c = c->next) {
-    const struct egg_value *v = c->vals;
+    double v[16] = {0};
     if (c->bad)
       continue;
+    for (uint32_t i = 0; i < c->nvals && i < 16; i++)
+      v[i] = egg_val_d(c, i);
     mat_identity(x);
     switch (c->spec) {
     case S_TRANSLATE:
-      x[12] = v[0].d;
-      x[13] = v[1].d;
-      x[14] = c->nvals == 3 ? v[2].d : 0;
+      x[12] = v[0];
+      x[13] = v[1];
+      x[14] = c->nvals == 3 ? v[2] : 0;
       break;
     case S_ROTATE:
       if (c->nvals == 4)
-        rot_general(x, v[0].d, v[1].d, v[2].d, v[3].d);
+        rot_general(x, v[0], v[1], v[2], v[3]);
       else
-        rot_axis(x, 2, v[0].d);
+        rot_axis(x, 2, v[0]);
       break;
-    case S_ROTX: rot_axis(x, 0, v[0].d); break;
-    case S_ROTY: rot_axis(x, 1, v[0].d); break;
-    case S_ROTZ: rot_axis(x, 2, v[0].d); break;
+    case S_ROTX: rot_axis(x, 0, v[0]); break;
+    case S_ROTY: rot_axis(x, 1, v[0]); break;
+    case S_ROTZ: rot_axis(x, 2, v[0]); break;
     case S_SCALE:
-      x[0] = v[0].d;
-      x[5] = c->nvals >= 2 ? v[1].d : v[0].d;
-      x[10] = c->nvals == 3 ? v[2].d : c->nvals == 1 ? v[0].d : 1;
+      x[0] = v[0];
+      x[5] = c->nvals >= 2 ? v[1] : v[0];
+      x[10] = c->nvals == 3 ? v[2] : c->nvals == 1 ? v[0] : 1;
       break;
     case S_MATRIX4:
       if (c->nvals == 16)
         for (int i = 0; i < 16; i++)
-          x[i] = v[i].d;
+          x[i] = v[i];
       break;
     case S_MATRIX3:
       if (c->nvals == 9) { /* 2-D affine: rows (a b 0) (c d 0) (tx ty 1) */
-        x[0] = v[0].d; x[1] = v[1].d; x[4] = v[3].d; x[5] = v[4].d;
-        x[12] = v[6].d; x[13] = v[7].d;
+        x[0] = v[0]; x[1] = v[1]; x[4] = v[3]; x[5] = v[4];
+        x[12] = v[6]; x[13] = v[7];
       }
       break;
     default:
@@ -212,9 +214,11 @@ static void scalar_string(const struct egg_node *n, const char *name, const char
   const struct egg_node *sc = egg_scalar_child(n, name);
   *s = "";
   *len = 0;
-  if (sc && sc->nvals && sc->vals[0].s) {
-    *s = sc->vals[0].s;
-    *len = sc->vals[0].len;
+  uint32_t n32;
+  const char *v = sc && sc->nvals ? egg_val_str(sc, 0, &n32) : NULL;
+  if (v) {
+    *s = v;
+    *len = n32;
   }
 }
 
@@ -269,7 +273,7 @@ static void xform_row(const struct egg_node *x, uint32_t row, int cs, double out
       for (size_t c = 0; c < ncols; c++) {
         int k = letter_index(contents[c]);
         if (k >= 0)
-          v[k] = vn->vals[(size_t)row * ncols + c].d;
+          v[k] = egg_val_d(vn, (uint32_t)((size_t)row * ncols + c));
       }
   } else {
     for (const struct egg_node *c = x->first; c; c = c->next) {
@@ -280,10 +284,10 @@ static void xform_row(const struct egg_node *x, uint32_t row, int cs, double out
       vn = last_v(c);
       if (!vn || !vn->nvals)
         break; /* an empty table stops all later columns */
-      k = c->name && c->name_len ? letter_index(c->name[0]) : -1;
+      k = c->name && egg_name_len(c) ? letter_index(c->name[0]) : -1;
       if (k < 0)
         continue;
-      v[k] = vn->nvals == 1 ? vn->vals[0].d : vn->vals[row < vn->nvals ? row : vn->nvals - 1].d;
+      v[k] = vn->nvals == 1 ? egg_val_d(vn, 0) : egg_val_d(vn, row < vn->nvals ? row : vn->nvals - 1);
     }
   }
   compose(out, v, order, olen, cs);
@@ -314,9 +318,9 @@ double egg_bundle_fps(const struct egg_node *bundle)
     if (n->spec != S_XFMANIM && n->spec != S_XFMSANIM && n->spec != S_SANIM)
       continue;
     s = egg_scalar_child(n, "fps");
-    if (s && s->nvals && egg_value_is_number(&s->vals[0]) && s->vals[0].d > 0 &&
-        (fps == 0 || s->vals[0].d < fps))
-      fps = s->vals[0].d;
+    if (s && s->nvals && egg_val_is_number(s, 0) && egg_val_d(s, 0) > 0 &&
+        (fps == 0 || egg_val_d(s, 0) < fps))
+      fps = egg_val_d(s, 0);
   }
   return fps > 0 ? fps : 24;
 }
@@ -353,8 +357,8 @@ static int is_dart_joint_parent(const struct egg_node *n)
 static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
 {
   uint32_t n = 0, k = 0;
-  for (const struct egg_node *x = doc->root; x; x = egg_next_pre(x, doc->root))
-    n += x->spec == S_JOINT;
+  /* every <Joint> is in a group (the grammar), so the parser's count is the walk's */
+  n = (uint32_t)doc->spec_count[S_JOINT];
   jl->count = 0;
   if (!n)
     return 0;
@@ -362,7 +366,7 @@ static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
   jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
   if (!jl->nodes || !jl->parents)
     return -1;
-  for (const struct egg_node *x = doc->root; x; x = egg_next_pre(x, doc->root)) {
+  for (const struct egg_node *x = doc->root; x; x = egg_next_skip(x, doc->root, egg_in_node_list(x))) {
     const struct egg_node *p;
     if (x->spec != S_JOINT)
       continue;
@@ -371,8 +375,8 @@ static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
     for (p = x->parent; p && !is_dart_joint_parent(p); p = p->parent)
       ;
     if (p) /* pre-order: the parent joint is already numbered (in its index field) */
-      jl->parents[k] = (int32_t)p->index;
-    ((struct egg_node *)(uintptr_t)x)->index = k;
+      jl->parents[k] = (int32_t)egg_index(p);
+    egg_set_index((struct egg_node *)(uintptr_t)x, k);
     k++;
   }
   jl->count = k;
@@ -395,8 +399,8 @@ static int collect_tables(struct egg_doc *doc, const struct egg_node *skel, stru
     if (x->spec != S_TABLE)
       continue;
     jl->nodes[k] = x;
-    jl->parents[k] = x->parent != skel && x->parent->spec == S_TABLE ? (int32_t)x->parent->index : -1;
-    ((struct egg_node *)(uintptr_t)x)->index = k;
+    jl->parents[k] = x->parent != skel && x->parent->spec == S_TABLE ? (int32_t)egg_index(x->parent) : -1;
+    egg_set_index((struct egg_node *)(uintptr_t)x, k);
     k++;
   }
   jl->count = k;
@@ -412,7 +416,8 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   double *rest;
   memset(&jl, 0, sizeof jl);
 
-  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root))
+  for (const struct egg_node *n = doc->spec_count[S_BUNDLE] ? doc->root : NULL; n;
+       n = egg_next_skip(n, doc->root, egg_in_node_list(n) || n->spec == S_TABLE || n->spec == S_BUNDLE))
     if (n->spec == S_BUNDLE) {
       if (!first_bundle)
         first_bundle = n;
@@ -440,7 +445,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     mat_identity(r);
     if (t && jn->spec == S_JOINT)
       transform_matrix(t, r);
-    m->joints[j].name = jn->name ? arena_strndup(&m->arena, jn->name, jn->name_len) : "";
+    m->joints[j].name = jn->name ? arena_strndup(&m->arena, jn->name, egg_name_len(jn)) : "";
     m->joints[j].parent = jl.parents[j];
     matrix_to_trs(r, &m->joints[j].pose);
   }
@@ -462,14 +467,15 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   m->num_frames = total;
   priv->num_poses = jl.count;
   priv->num_frames = total;
-  for (const struct egg_node *b = doc->root; b; b = egg_next_pre(b, doc->root)) {
+  for (const struct egg_node *b = doc->root; b;
+       b = egg_next_skip(b, doc->root, egg_in_node_list(b) || b->spec == S_TABLE || b->spec == S_BUNDLE)) {
     const struct egg_node *skel, **xf;
     struct egg_map names;
     uint32_t frames;
     if (b->spec != S_BUNDLE)
       continue;
     frames = egg_bundle_frames(b);
-    m->anims[a].name = b->name ? arena_strndup(&m->arena, b->name, b->name_len) : "";
+    m->anims[a].name = b->name ? arena_strndup(&m->arena, b->name, egg_name_len(b)) : "";
     m->anims[a].first_frame = first;
     m->anims[a].num_frames = frames;
     m->anims[a].framerate = egg_bundle_fps(b);
@@ -480,7 +486,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     egg_map_init(&names);
     for (uint32_t j = 0; j < jl.count; j++) {
       const struct egg_node *jn = jl.nodes[j];
-      struct egg_map_ent *e = egg_map_at(&names, jn->name ? jn->name : "", jn->name ? jn->name_len : 0);
+      struct egg_map_ent *e = egg_map_at(&names, jn->name ? jn->name : "", egg_name_len(jn));
       if (e && !e->val)
         e->val = (void *)(uintptr_t)(j + 1);
     }
@@ -489,7 +495,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       struct egg_map_ent *e;
       if (t->spec != S_TABLE)
         continue;
-      e = egg_map_find(&names, t->name ? t->name : "", t->name ? t->name_len : 0);
+      e = egg_map_find(&names, t->name ? t->name : "", egg_name_len(t));
       if (e && e->val && !xf[(uintptr_t)e->val - 1])
         xf[(uintptr_t)e->val - 1] = find_xform(t);
     }

@@ -12,32 +12,42 @@ static const char *node_label(char *buf, size_t cap, const struct egg_node *n)
 {
   if (!n->name)
     return "(unnamed)";
-  return egg_show(buf, cap, n->name, n->name_len);
+  return egg_show(buf, cap, n->name, egg_name_len(n));
 }
 
 /* A group is a character when it holds a non-zero <Dart> (the last one wins). */
 static int dart_value(const struct egg_node *g)
 {
   const struct egg_node *d = NULL;
-  if (g->spec != S_GROUP && g->spec != S_JOINT && g->spec != S_INSTANCE)
+  if ((g->spec != S_GROUP && g->spec != S_JOINT && g->spec != S_INSTANCE) || !g->has_dart)
     return 0;
   for (const struct egg_node *c = g->first; c; c = c->next)
     if (c->spec == S_DART)
       d = c;
+  const char *s;
+  uint32_t len;
   if (!d || !d->nvals)
     return 0;
-  if (d->vals[0].s)
-    return !egg_name_eq(d->vals[0].s, d->vals[0].len, "default");
-  return d->vals[0].d != 0;
+  if ((s = egg_val_str(d, 0, &len)))
+    return !egg_name_eq(s, len, "default");
+  return egg_val_d(d, 0) != 0;
 }
 
 /* Cached per node: ancestors are asked once per descendant joint. */
 static int is_dart(const struct egg_node *g)
 {
   struct egg_node *w = (struct egg_node *)(uintptr_t)g;
+  if (!egg_is_group(g->spec))
+    return 0; /* and no write: the cache is for groups */
   if (!w->dart)
     w->dart = (uint8_t)(dart_value(g) ? 2 : 1);
   return w->dart == 2;
+}
+
+/* Joints, characters and bundles are in groups and tables only. */
+static int anim_descend(const struct egg_node *n)
+{
+  return egg_in_node_list(n) || n->spec == S_TABLE || n->spec == S_BUNDLE;
 }
 
 static const struct egg_node *dart_ancestor(const struct egg_node *n)
@@ -61,12 +71,13 @@ static void check_order(struct egg_doc *doc, const struct egg_node *x)
 {
   const struct egg_node *s = egg_scalar_child(x, "order");
   char buf[96];
-  if (!s || !s->nvals || !s->vals[0].s)
+  const char *o;
+  uint32_t len;
+  if (!s || !s->nvals || !(o = egg_val_str(s, 0, &len)))
     return;
-  for (uint32_t i = 0; i < s->vals[0].len; i++)
-    if (!strchr("shprt", s->vals[0].s[i]) || !s->vals[0].s[i]) {
-      egg_emit(doc, RULE_EGG_ORDER_INVALID, s->vals[0].line, s->vals[0].col, NULL, "%s",
-               egg_show(buf, sizeof buf, s->vals[0].s, s->vals[0].len));
+  for (uint32_t i = 0; i < len; i++)
+    if (!strchr("shprt", o[i]) || !o[i]) {
+      egg_emit_val(doc, RULE_EGG_ORDER_INVALID, s, 0, NULL, "%s", egg_show(buf, sizeof buf, o, len));
       return;
     }
 }
@@ -101,7 +112,7 @@ static void check_fps(struct bundle_state *bs, const struct egg_node *x)
 {
   const struct egg_node *s = egg_scalar_child(x, "fps");
   char buf[96], exp[40];
-  double fps = s && s->nvals && egg_value_is_number(&s->vals[0]) ? s->vals[0].d : 0;
+  double fps = s && s->nvals && egg_val_is_number(s, 0) ? egg_val_d(s, 0) : 0;
   if (!(fps > 0)) {
     const struct egg_node *owner = x->parent ? x->parent : x;
     egg_emit(bs->doc, RULE_EGG_FPS_MISSING, x->line, x->col, NULL, "table %s",
@@ -112,7 +123,7 @@ static void check_fps(struct bundle_state *bs, const struct egg_node *x)
     bs->fps = fps;
   } else if (fps != bs->fps) {
     snprintf(exp, sizeof exp, "%g", bs->fps);
-    egg_emit(bs->doc, RULE_EGG_FPS_MISMATCH, s->vals[0].line, s->vals[0].col, exp, "%g", fps);
+    egg_emit_val(bs->doc, RULE_EGG_FPS_MISMATCH, s, 0, exp, "%g", fps);
   }
 }
 
@@ -134,7 +145,7 @@ static void check_xfms(struct bundle_state *bs, const struct egg_node *x)
       continue;
     }
     note_rows(bs, c, v->nvals);
-    p = c->name && c->name_len == 1 ? strchr(letters, c->name[0]) : NULL;
+    p = c->name && egg_name_len(c) == 1 ? strchr(letters, c->name[0]) : NULL;
     if (!p || !c->name[0]) {
       egg_emit(doc, RULE_EGG_SANIM_NAME, c->line, c->col, "i j k a b c h p r x y z", "%s",
                node_label(buf, sizeof buf, c));
@@ -151,18 +162,19 @@ static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
   const struct egg_node *s = egg_scalar_child(x, "contents"), *v = last_v(x);
   char buf[96], act[160], exp[96];
   size_t ncols = 0;
+  uint32_t clen = 0;
   check_order(doc, x);
   check_fps(bs, x);
-  if (!s || !s->nvals || !s->vals[0].s || !s->vals[0].len) {
+  const char *cs = s && s->nvals ? egg_val_str(s, 0, &clen) : NULL;
+  if (!cs || !clen) {
     egg_emit(doc, RULE_EGG_CONTENTS_INVALID, x->line, x->col, "a non-empty string of i j k a b c h p r x y z",
              "%s", "missing or empty");
   } else {
-    const struct egg_value *cv = &s->vals[0];
-    ncols = cv->len;
-    for (uint32_t i = 0; i < cv->len; i++)
-      if (!cv->s[i] || !strchr(letters, cv->s[i])) {
-        egg_emit(doc, RULE_EGG_CONTENTS_INVALID, cv->line, cv->col, "letters from i j k a b c h p r x y z",
-                 "%s", egg_show(buf, sizeof buf, cv->s, cv->len));
+    ncols = clen;
+    for (uint32_t i = 0; i < clen; i++)
+      if (!cs[i] || !strchr(letters, cs[i])) {
+        egg_emit_val(doc, RULE_EGG_CONTENTS_INVALID, s, 0, "letters from i j k a b c h p r x y z",
+                     "%s", egg_show(buf, sizeof buf, cs, clen));
         break;
       }
   }
@@ -240,7 +252,7 @@ static int tree_compare(struct egg_doc *doc, const struct egg_node *joint_parent
   if (depth > (int)EGG_MAX_DEPTH)
     return 0;
   /* every joint has a table */
-  for (const struct egg_node *n = joint_parent->first; n; n = egg_next_pre(n, joint_parent)) {
+  for (const struct egg_node *n = joint_parent->first; n; n = egg_next_skip(n, joint_parent, egg_in_node_list(n))) {
     const struct egg_node *t, *p;
     if (n->spec != S_JOINT)
       continue;
@@ -249,8 +261,8 @@ static int tree_compare(struct egg_doc *doc, const struct egg_node *joint_parent
     if (p != joint_parent)
       continue; /* a deeper joint: checked under its parent */
     for (t = table->first; t; t = t->next)
-      if (t->spec == S_TABLE && n->name && t->name && n->name_len == t->name_len &&
-          !memcmp(n->name, t->name, n->name_len))
+      if (t->spec == S_TABLE && n->name && t->name && egg_name_len(n) == egg_name_len(t) &&
+          !memcmp(n->name, t->name, egg_name_len(n)))
         break;
     if (!t) {
       snprintf(act, sizeof act, "<Joint> %s has no <Table> under %s", node_label(a, sizeof a, n),
@@ -274,7 +286,7 @@ static void check_characters(struct egg_doc *doc)
   uint64_t njoints = 0;
   const struct egg_node *bundle = NULL;
   char buf[96];
-  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, anim_descend(n))) {
     switch (n->spec) {
     case S_JOINT:
       njoints++;
@@ -298,7 +310,7 @@ static void check_characters(struct egg_doc *doc)
       int joints = 0;
       if (dart_ancestor(n))
         egg_emit(doc, RULE_EGG_DART_NESTED, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
-      for (const struct egg_node *c = n->first; c && !joints; c = egg_next_pre(c, n))
+      for (const struct egg_node *c = n->first; c && !joints; c = egg_next_skip(c, n, egg_in_node_list(c)))
         joints = c->spec == S_JOINT;
       if (!joints)
         egg_emit(doc, RULE_EGG_DART_NO_JOINTS, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
@@ -309,11 +321,11 @@ static void check_characters(struct egg_doc *doc)
   /* one character and one bundle in the same file: names and trees should agree */
   if (ndarts == 1 && nbundles == 1 && (uint64_t)njoints * doc->nodes < 50000000u) {
     const struct egg_node *d = darts[0], *skel = NULL;
-    if (bundle->name && d->name && (bundle->name_len != d->name_len ||
-                                    memcmp(bundle->name, d->name, d->name_len))) {
+    if (bundle->name && d->name && (egg_name_len(bundle) != egg_name_len(d) ||
+                                    memcmp(bundle->name, d->name, egg_name_len(d)))) {
       char exp[96];
       egg_emit(doc, RULE_EGG_BUNDLE_NAME_MISMATCH, bundle->line, bundle->col,
-               egg_show(exp, sizeof exp, d->name, d->name_len), "%s", node_label(buf, sizeof buf, bundle));
+               egg_show(exp, sizeof exp, d->name, egg_name_len(d)), "%s", node_label(buf, sizeof buf, bundle));
     }
     for (const struct egg_node *c = bundle->first; c; c = c->next)
       if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
@@ -329,12 +341,17 @@ static void check_morphs(struct egg_doc *doc)
   struct egg_map targets, sliders;
   int any_table = 0;
   char buf[96], act[200];
+  if (!doc->spec_count[S_DXYZ] && !doc->spec_count[S_DNORMAL] && !doc->spec_count[S_DRGBA] &&
+      !doc->spec_count[S_DUV])
+    return; /* no morph target: nothing to report (the report needs one) */
   egg_map_init(&targets);
   egg_map_init(&sliders);
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
     if (n->spec == S_DXYZ || n->spec == S_DNORMAL || n->spec == S_DRGBA || n->spec == S_DUV) {
-      const char *s = n->name ? n->name : n->nvals && n->vals[0].s ? n->vals[0].s : NULL;
-      size_t len = n->name ? n->name_len : n->nvals && n->vals[0].s ? n->vals[0].len : 0;
+      uint32_t vlen = 0;
+      const char *vs = !n->name && n->nvals ? egg_val_str(n, 0, &vlen) : NULL;
+      const char *s = n->name ? n->name : vs;
+      size_t len = n->name ? egg_name_len(n) : vs ? vlen : 0;
       struct egg_map_ent *e;
       if (s && (e = egg_map_at(&targets, s, len)) && !e->val)
         e->val = (void *)(uintptr_t)n;
@@ -342,7 +359,7 @@ static void check_morphs(struct egg_doc *doc)
       any_table = 1;
       for (const struct egg_node *c = n->first; c; c = c->next)
         if (c->spec == S_SANIM && c->name) {
-          struct egg_map_ent *e = egg_map_at(&sliders, c->name, c->name_len);
+          struct egg_map_ent *e = egg_map_at(&sliders, c->name, egg_name_len(c));
           if (e && !e->val)
             e->val = (void *)(uintptr_t)c;
         }
@@ -350,18 +367,18 @@ static void check_morphs(struct egg_doc *doc)
   }
   if (any_table && targets.count) {
     for (size_t i = 0; i < sliders.cap; i++) {
-      const struct egg_map_ent *e = &sliders.ents[i];
-      const struct egg_node *c = e->val;
-      if (!e->key || !c || egg_map_find(&targets, e->key, e->len))
+      const struct egg_map_ent *e = egg_map_slot(&sliders, i);
+      const struct egg_node *c = e ? e->val : NULL;
+      if (!c || egg_map_find(&targets, e->key, e->len))
         continue;
       snprintf(act, sizeof act, "morph slider %s names no morph target in the file",
                egg_show(buf, sizeof buf, e->key, e->len));
       egg_emit(doc, RULE_EGG_MORPH_TABLE, c->line, c->col, NULL, "%s", act);
     }
     for (size_t i = 0; i < targets.cap; i++) {
-      const struct egg_map_ent *e = &targets.ents[i];
-      const struct egg_node *c = e->val;
-      if (!e->key || !c || egg_map_find(&sliders, e->key, e->len))
+      const struct egg_map_ent *e = egg_map_slot(&targets, i);
+      const struct egg_node *c = e ? e->val : NULL;
+      if (!c || egg_map_find(&sliders, e->key, e->len))
         continue;
       snprintf(act, sizeof act, "morph target %s has no slider in the morph table",
                egg_show(buf, sizeof buf, e->key, e->len));
@@ -374,9 +391,10 @@ static void check_morphs(struct egg_doc *doc)
 
 void egg_check_anim(struct egg_doc *doc)
 {
-  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root))
-    if (n->spec == S_BUNDLE)
-      check_bundle(doc, n);
+  if (doc->spec_count[S_BUNDLE])
+    for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, anim_descend(n)))
+      if (n->spec == S_BUNDLE)
+        check_bundle(doc, n);
   check_characters(doc);
   check_morphs(doc);
 }

@@ -23,19 +23,20 @@ static uint32_t cv_count(const struct egg_node *n)
   return k;
 }
 
-static int check_order_value(struct egg_doc *doc, const struct egg_value *v)
+static int check_order_value(struct egg_doc *doc, const struct egg_node *o, uint32_t k)
 {
-  if (v->d >= 1 && v->d <= 4 && v->d == (double)(int)v->d)
-    return (int)v->d;
-  egg_emit(doc, RULE_EGG_NURBS_ORDER, v->line, v->col, NULL, "%g", v->d);
+  double d = egg_val_d(o, k);
+  if (d >= 1 && d <= 4 && d == (double)(int)d)
+    return (int)d;
+  egg_emit_val(doc, RULE_EGG_NURBS_ORDER, o, k, NULL, "%g", d);
   return 0;
 }
 
 static void check_knots(struct egg_doc *doc, const struct egg_node *k)
 {
   for (uint32_t i = 1; i < k->nvals; i++)
-    if (k->vals[i].d < k->vals[i - 1].d) {
-      egg_emit(doc, RULE_EGG_NURBS_KNOTS_ORDER, k->vals[i].line, k->vals[i].col, NULL, "%g", k->vals[i].d);
+    if (egg_val_d(k, i) < egg_val_d(k, i - 1)) {
+      egg_emit_val(doc, RULE_EGG_NURBS_KNOTS_ORDER, k, i, NULL, "%g", egg_val_d(k, i));
       return;
     }
 }
@@ -46,7 +47,7 @@ static void check_curve(struct egg_doc *doc, const struct egg_node *c)
   int order = 0;
   char act[64], exp[96];
   if (o && o->nvals == 1)
-    order = check_order_value(doc, &o->vals[0]);
+    order = check_order_value(doc, o, 0);
   else if (!o)
     egg_emit(doc, RULE_EGG_NURBS_ORDER, c->line, c->col, NULL, "%s", "missing");
   if (k) {
@@ -60,12 +61,12 @@ static void check_curve(struct egg_doc *doc, const struct egg_node *c)
   }
   t = egg_scalar_child(c, "type");
   if (t && t->nvals) {
-    const struct egg_value *v = &t->vals[0];
+    uint32_t len;
+    const char *s = egg_val_str(t, 0, &len);
     char buf[96];
-    if (!v->s || !(egg_name_eq(v->s, v->len, "xyz") || egg_name_eq(v->s, v->len, "hpr") ||
-                   egg_name_eq(v->s, v->len, "t")))
-      egg_emit(doc, RULE_EGG_NURBS_CURVE_TYPE, v->line, v->col, NULL, "%s",
-               v->s ? egg_show(buf, sizeof buf, v->s, v->len) : "(a number)");
+    if (!s || !(egg_name_eq(s, len, "xyz") || egg_name_eq(s, len, "hpr") || egg_name_eq(s, len, "t")))
+      egg_emit_val(doc, RULE_EGG_NURBS_CURVE_TYPE, t, 0, NULL, "%s",
+                   s ? egg_show(buf, sizeof buf, s, len) : "(a number)");
   }
 }
 
@@ -74,8 +75,8 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
   const struct egg_node *o = child_of(s, S_ORDER_S), *uk = child_of(s, S_UKNOTS), *vk = child_of(s, S_VKNOTS);
   int uo = 0, vo = 0;
   if (o && o->nvals == 2) {
-    uo = check_order_value(doc, &o->vals[0]);
-    vo = check_order_value(doc, &o->vals[1]);
+    uo = check_order_value(doc, o, 0);
+    vo = check_order_value(doc, o, 1);
   } else if (!o) {
     egg_emit(doc, RULE_EGG_NURBS_ORDER, s->line, s->col, NULL, "%s", "missing");
   }
@@ -103,18 +104,20 @@ static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg
   for (const struct egg_node *vr = nurbs->first; vr; vr = vr->next) {
     const struct egg_node *ref = NULL, *pool;
     struct egg_map_ent *pe;
+    const char *ps;
+    uint32_t plen;
     if (vr->spec != S_VREF_PRIM)
       continue;
     for (const struct egg_node *c = vr->first; c; c = c->next)
       if (c->spec == S_REF)
         ref = c;
-    if (!ref || !ref->nvals || !ref->vals[0].s)
+    if (!ref || !ref->nvals || !(ps = egg_val_str(ref, 0, &plen)))
       continue;
-    pe = egg_map_find(pools, ref->vals[0].s, ref->vals[0].len);
+    pe = egg_map_find(pools, ps, plen);
     if (!pe || !(pool = pe->val))
       continue;
     for (uint32_t i = 0; i < vr->nvals; i++) {
-      struct egg_map_ent *ve = egg_map_pair(verts, (uintptr_t)pool, egg_value_int(&vr->vals[i]));
+      struct egg_map_ent *ve = egg_map_pair(verts, (uintptr_t)pool, egg_val_int(vr, i));
       const struct egg_node *v = ve ? ve->val : NULL;
       if (v && v->nvals < 3) {
         egg_emit(doc, RULE_EGG_NURBS_CV_DIMS, v->line, v->col, NULL, "%u", (unsigned)v->nvals);
@@ -127,20 +130,17 @@ static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg
 void egg_check_nurbs(struct egg_doc *doc)
 {
   struct egg_map pools, verts;
-  int any = 0;
-  for (const struct egg_node *n = doc->root; n && !any; n = egg_next_pre(n, doc->root))
-    any = n->spec == S_NURBS_C || n->spec == S_NURBS_S;
-  if (!any)
+  if (!doc->spec_count[S_NURBS_C] && !doc->spec_count[S_NURBS_S])
     return;
   egg_map_init(&pools);
   egg_map_init(&verts);
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
     if (n->spec == S_VPOOL && n->name) {
-      struct egg_map_ent *e = egg_map_at(&pools, n->name, n->name_len);
+      struct egg_map_ent *e = egg_map_at(&pools, n->name, egg_name_len(n));
       if (e)
         e->val = (void *)(uintptr_t)n;
-    } else if (n->spec == S_VERTEX && n->index >= 0) {
-      struct egg_map_ent *e = egg_map_pair(&verts, (uintptr_t)n->parent, n->index);
+    } else if (n->spec == S_VERTEX && egg_index(n) >= 0) {
+      struct egg_map_ent *e = egg_map_pair(&verts, (uintptr_t)n->parent, egg_index(n));
       if (e && !e->val)
         e->val = (void *)(uintptr_t)n;
     }

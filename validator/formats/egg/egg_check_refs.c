@@ -10,14 +10,28 @@
 struct pool_info {
   int64_t *index; /* sorted vertex numbers */
   size_t count;
+  uint64_t *bits; /* the same as a bit set over 0..nbits-1, when the numbers are dense */
+  int64_t nbits;
   int reported;
+};
+
+#define VREF_CHUNK 4096
+
+struct vref_chunk {
+  struct vref_chunk *next;
+  size_t count;
+  struct egg_node *node[VREF_CHUNK];
 };
 
 struct refs {
   struct egg_doc *doc;
   struct egg_map textures, materials, groups, pools, inline_tex;
-  struct egg_node **vrefs;
-  size_t nvrefs, capvrefs;
+  /* the last name found (names only get defined, so a found name stays found) */
+  const struct egg_map *found_map;
+  const char *found;
+  size_t found_len;
+  /* the <VertexRef>s in file order, resolved at the end: chunks of the arena */
+  struct vref_chunk *vrefs, *vrefs_last;
   int oom;
 };
 
@@ -25,7 +39,7 @@ static const char *show_name(char *buf, size_t cap, const struct egg_node *n)
 {
   if (!n->name)
     return "(unnamed)";
-  return egg_show(buf, cap, n->name, n->name_len);
+  return egg_show(buf, cap, n->name, egg_name_len(n));
 }
 
 static void define(struct refs *r, struct egg_map *map, struct egg_node *n, const char *kind)
@@ -34,11 +48,11 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
   char buf[96], what[160];
   if (!n->name)
     return;
-  if (n->name_len == 0) {
+  if (egg_name_len(n) == 0) {
     snprintf(what, sizeof what, "%s", egg_specs[n->spec].what);
-    egg_emit(r->doc, RULE_EGG_EMPTY_NAME, n->name_line, n->name_col, NULL, "%s", what);
+    egg_emit_val(r->doc, RULE_EGG_EMPTY_NAME, n, -1, NULL, "%s", what);
   }
-  e = egg_map_at(map, n->name, n->name_len);
+  e = egg_map_at(map, n->name, egg_name_len(n));
   if (!e) {
     r->oom = 1;
     return;
@@ -52,35 +66,38 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
   e->val = n;
 }
 
-static const struct egg_value *first_string(const struct egg_node *n)
+/* The first value of an entry when it is a string, else NULL. */
+static const char *first_string(const struct egg_node *n, uint32_t *len)
 {
-  return n->nvals ? &n->vals[0] : NULL;
-}
-
-static void value_text(const struct egg_value *v, const char **s, size_t *len, char *tmp, size_t cap)
-{
-  if (v->s) {
-    *s = v->s;
-    *len = v->len;
-  } else {
-    /* a numeric name: compare by the shortest text that reads back */
-    snprintf(tmp, cap, "%.17g", v->d);
-    *s = tmp;
-    *len = strlen(tmp);
-  }
+  *len = 0;
+  return n->nvals ? egg_val_str(n, 0, len) : NULL;
 }
 
 static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n, enum rule_index rule)
 {
-  const struct egg_value *v = first_string(n);
   const char *s;
+  uint32_t slen;
   size_t len;
   char tmp[40], buf[96];
-  if (!v)
+  if (!n->nvals)
     return;
-  value_text(v, &s, &len, tmp, sizeof tmp);
-  if (!egg_map_find(map, s, len))
-    egg_emit(r->doc, rule, v->line, v->col, NULL, "%s", egg_show(buf, sizeof buf, s, len));
+  s = egg_val_str(n, 0, &slen);
+  len = slen;
+  if (!s) {
+    /* a numeric name: compare by the shortest text that reads back */
+    snprintf(tmp, sizeof tmp, "%.17g", egg_val_d(n, 0));
+    s = tmp;
+    len = strlen(tmp);
+  }
+  if (map == r->found_map && s == r->found && len == r->found_len)
+    return;
+  if (!egg_map_find(map, s, len)) {
+    egg_emit_val(r->doc, rule, n, 0, NULL, "%s", egg_show(buf, sizeof buf, s, len));
+  } else if (s != tmp) {
+    r->found_map = map;
+    r->found = s;
+    r->found_len = len;
+  }
 }
 
 static int is_primitive(int spec)
@@ -91,23 +108,24 @@ static int is_primitive(int spec)
 
 static void check_two_pools(struct refs *r, const struct egg_node *prim)
 {
-  const struct egg_value *first = NULL;
+  const char *first = NULL, *s;
+  uint32_t first_len = 0, len;
   char a[96], b[96], both[200];
   for (const struct egg_node *c = prim->first; c; c = c->next) {
     const struct egg_node *ref;
-    const struct egg_value *v;
     if (c->spec != S_VREF_PRIM)
       continue;
     for (ref = c->first; ref && ref->spec != S_REF; ref = ref->next)
       ;
-    if (!ref || !(v = first_string(ref)) || !v->s)
+    if (!ref || !(s = first_string(ref, &len)))
       continue;
     if (!first) {
-      first = v;
-    } else if (v->len != first->len || memcmp(v->s, first->s, v->len)) {
-      snprintf(both, sizeof both, "%s and %s", egg_show(a, sizeof a, first->s, first->len),
-               egg_show(b, sizeof b, v->s, v->len));
-      egg_emit(r->doc, RULE_EGG_TWO_POOLS, v->line, v->col, NULL, "%s", both);
+      first = s;
+      first_len = len;
+    } else if (len != first_len || memcmp(s, first, len)) {
+      snprintf(both, sizeof both, "%s and %s", egg_show(a, sizeof a, first, first_len),
+               egg_show(b, sizeof b, s, len));
+      egg_emit_val(r->doc, RULE_EGG_TWO_POOLS, ref, 0, NULL, "%s", both);
       return;
     }
   }
@@ -115,26 +133,25 @@ static void check_two_pools(struct refs *r, const struct egg_node *prim)
 
 static void inline_texture(struct refs *r, const struct egg_node *n)
 {
-  const struct egg_value *v = first_string(n);
-  const char *base;
+  uint32_t len, plen;
+  const char *s = first_string(n, &len), *base;
   struct egg_map_ent *e;
   char buf[96];
-  if (!v || !v->s)
+  if (!s)
     return;
-  base = v->s;
-  for (uint32_t i = 0; i < v->len; i++)
-    if (v->s[i] == '/' || v->s[i] == '\\')
-      base = v->s + i + 1;
-  e = egg_map_at(&r->inline_tex, base, (size_t)(v->s + v->len - base));
+  base = s;
+  for (uint32_t i = 0; i < len; i++)
+    if (s[i] == '/' || s[i] == '\\')
+      base = s + i + 1;
+  e = egg_map_at(&r->inline_tex, base, (size_t)(s + len - base));
   if (!e)
     return;
   if (e->val) {
-    const struct egg_value *prev = e->val;
-    if (prev->len != v->len || memcmp(prev->s, v->s, v->len))
-      egg_emit(r->doc, RULE_EGG_INLINE_TEXTURE_CLASH, v->line, v->col, NULL, "%s",
-               egg_show(buf, sizeof buf, v->s, v->len));
+    const char *prev = first_string(e->val, &plen);
+    if (plen != len || memcmp(prev, s, len))
+      egg_emit_val(r->doc, RULE_EGG_INLINE_TEXTURE_CLASH, n, 0, NULL, "%s", egg_show(buf, sizeof buf, s, len));
   } else {
-    e->val = (void *)(uintptr_t)v;
+    e->val = (void *)(uintptr_t)n;
   }
 }
 
@@ -144,7 +161,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
   char buf[96];
   if (leaving) {
     if ((n->spec == S_GROUP || n->spec == S_INSTANCE) && n->name) {
-      struct egg_map_ent *e = egg_map_at(&r->groups, n->name, n->name_len);
+      struct egg_map_ent *e = egg_map_at(&r->groups, n->name, egg_name_len(n));
       if (!e) {
         r->oom = 1;
         return;
@@ -169,26 +186,29 @@ static void visit(struct egg_node *n, int leaving, void *user)
     if (n->parent->spec == S_VREF_GROUP || n->parent->spec == S_VREF_PRIM)
       break;
     if (n->parent->spec != S_INSTANCE) {
-      const struct egg_value *v = first_string(n);
+      uint32_t len;
+      const char *s = first_string(n, &len);
       egg_emit(r->doc, RULE_EGG_REF_OUTSIDE_INSTANCE, n->line, n->col, NULL, "%s",
-               v && v->s ? egg_show(buf, sizeof buf, v->s, v->len) : "");
+               s ? egg_show(buf, sizeof buf, s, len) : "");
     } else {
       lookup(r, &r->groups, n, RULE_EGG_UNKNOWN_GROUP);
     }
     break;
   case S_VREF_GROUP:
   case S_VREF_PRIM:
-    if (r->nvrefs == r->capvrefs) {
-      size_t cap = r->capvrefs ? r->capvrefs * 2 : 256;
-      struct egg_node **nv = realloc(r->vrefs, cap * sizeof *nv);
-      if (!nv) {
+    if (!r->vrefs_last || r->vrefs_last->count == VREF_CHUNK) {
+      struct vref_chunk *c = arena_calloc(r->doc->arena, 1, sizeof *c);
+      if (!c) {
         r->oom = 1;
         return;
       }
-      r->vrefs = nv;
-      r->capvrefs = cap;
+      if (r->vrefs_last)
+        r->vrefs_last->next = c;
+      else
+        r->vrefs = c;
+      r->vrefs_last = c;
     }
-    r->vrefs[r->nvrefs++] = n;
+    r->vrefs_last->node[r->vrefs_last->count++] = n;
     break;
   default:
     break;
@@ -220,21 +240,19 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
     if (v->spec != S_VERTEX)
       continue;
     if (v->name) {
-      idx = v->index;
+      idx = egg_index(v);
       if (idx < 0) {
-        egg_emit(r->doc, RULE_EGG_VERTEX_INDEX_NEGATIVE, v->name_line, v->name_col, NULL,
-                 "%lld", (long long)idx);
+        egg_emit_val(r->doc, RULE_EGG_VERTEX_INDEX_NEGATIVE, v, -1, NULL, "%lld", (long long)idx);
         continue;
       }
       if (idx > 2147483647) {
-        egg_emit(r->doc, RULE_EGG_VERTEX_INDEX_INVALID, v->name_line, v->name_col,
-                 "0..2147483647", "%lld", (long long)idx);
+        egg_emit_val(r->doc, RULE_EGG_VERTEX_INDEX_INVALID, v, -1, "0..2147483647", "%lld", (long long)idx);
         continue;
       }
     } else {
       idx = any ? highest + 1 : 1;
     }
-    v->index = idx;
+    egg_set_index(v, idx);
     if (!any || idx > highest)
       highest = idx;
     any = 1;
@@ -242,6 +260,13 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
   }
   if (k)
     qsort(pi->index, k, sizeof *pi->index, cmp_i64);
+  if (k && pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
+    pi->nbits = pi->index[k - 1] + 1;
+    pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
+    if (pi->bits)
+      for (size_t i = 0; i < k; i++)
+        pi->bits[pi->index[i] / 64] |= 1ull << (pi->index[i] % 64);
+  }
   /* duplicates: report each at the later vertex in file order */
   if (k > 1) {
     size_t dups = 0;
@@ -252,14 +277,14 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
       egg_map_init(&seen);
       for (struct egg_node *v = pool->first; v; v = v->next) {
         struct egg_map_ent *e;
-        if (v->spec != S_VERTEX || v->index < 0 || v->index > 2147483647)
+        if (v->spec != S_VERTEX || egg_index(v) < 0 || egg_index(v) > 2147483647)
           continue;
-        e = egg_map_pair(&seen, (uintptr_t)pool, v->index);
+        e = egg_map_pair(&seen, (uintptr_t)pool, egg_index(v));
         if (!e)
           break;
         if (e->val)
           egg_emit(r->doc, RULE_EGG_DUPLICATE_VERTEX, v->line, v->col, NULL, "%lld",
-                   (long long)v->index);
+                   (long long)egg_index(v));
         e->val = v;
       }
       egg_map_free(&seen);
@@ -272,6 +297,8 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
 static int has_index(const struct pool_info *pi, int64_t idx)
 {
   size_t lo = 0, hi = pi->count;
+  if (pi->bits)
+    return idx >= 0 && idx < pi->nbits && (pi->bits[idx / 64] >> (idx % 64) & 1);
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (pi->index[mid] < idx)
@@ -282,58 +309,109 @@ static int has_index(const struct pool_info *pi, int64_t idx)
   return lo < pi->count && pi->index[lo] == idx;
 }
 
+/* What visit() looks at is in groups and primitives: not in pools, tables, transforms, nor
+ * below a <VertexRef> (its <Ref> is read with it). */
+static int vref_descend(const struct egg_node *n)
+{
+  return n->spec != S_VPOOL && n->spec != S_TABLE && n->spec != S_BUNDLE && n->spec != S_TRANSFORM &&
+         n->spec != S_DEFAULTPOSE && n->spec != S_VREF_GROUP && n->spec != S_VREF_PRIM;
+}
+
 static void resolve_vertex_refs(struct refs *r)
 {
   struct egg_map reported;
   char buf[96], what[256];
+  /* consecutive references name the same pool (its name is one shared copy): look it up once */
+  const char *last = NULL;
+  uint32_t last_len = 0;
+  const struct egg_node *pool = NULL;
+  struct egg_map_ent *re = NULL;
+  struct pool_info *pi = NULL;
+  const struct vref_chunk *chunk = r->vrefs;
+  size_t at = 0;
   egg_map_init(&reported);
-  for (size_t i = 0; i < r->nvrefs; i++) {
-    struct egg_node *vr = r->vrefs[i], *ref;
-    const struct egg_value *pv;
-    struct egg_map_ent *pe, *re;
-    struct pool_info *pi;
+  while (chunk) {
+    struct egg_node *vr, *ref;
+    const char *ps;
+    uint32_t plen;
+    size_t missing = 0;
+    if (at == chunk->count) {
+      chunk = chunk->next;
+      at = 0;
+      continue;
+    }
+    vr = chunk->node[at++];
     for (ref = vr->first; ref && ref->spec != S_REF; ref = ref->next)
       ;
-    if (!ref || !(pv = first_string(ref)) || !pv->s)
+    if (!ref || !(ps = first_string(ref, &plen)))
       continue;
-    pe = egg_map_find(&r->pools, pv->s, pv->len);
-    re = egg_map_at(&reported, pv->s, pv->len);
-    if (!re)
-      break;
-    if (!pe || !pe->val || !((struct egg_node *)pe->val)->first) {
-      if (!re->val)
-        egg_emit(r->doc, RULE_EGG_UNDEFINED_POOL, r->doc->panda ? 0 : pv->line,
-                 r->doc->panda ? 0 : pv->col, NULL, "%s", egg_show(buf, sizeof buf, pv->s, pv->len));
+    if (ps != last || plen != last_len) {
+      struct egg_map_ent *pe = egg_map_find(&r->pools, ps, plen);
+      pool = pe ? pe->val : NULL;
+      re = egg_map_at(&reported, ps, plen);
+      if (!re)
+        break;
+      pi = NULL;
+      if (pool && pool->first) {
+        struct egg_map_ent *ie = egg_map_pair(&r->pools, (uintptr_t)pool, -1);
+        pi = ie ? ie->val : NULL;
+      }
+      last = ps;
+      last_len = plen;
+    }
+    if (!pool || !pool->first) {
+      if (!re->val) {
+        if (r->doc->panda)
+          egg_emit(r->doc, RULE_EGG_UNDEFINED_POOL, 0, 0, NULL, "%s", egg_show(buf, sizeof buf, ps, plen));
+        else
+          egg_emit_val(r->doc, RULE_EGG_UNDEFINED_POOL, ref, 0, NULL, "%s", egg_show(buf, sizeof buf, ps, plen));
+      }
       re->val = vr;
       continue;
     }
-    {
-      struct egg_map_ent *ie = egg_map_pair(&r->pools, (uintptr_t)pe->val, -1);
-      pi = ie ? ie->val : NULL;
-    }
-    if (!pi)
+    if (!pi || re->val)
       continue;
-    if (!re->val) {
-      size_t n = 0, missing = 0;
-      what[0] = 0;
-      n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
-                           egg_show(buf, sizeof buf, pv->s, pv->len));
+    for (uint32_t k = 0; k < vr->nvals; k++)
+      missing += !has_index(pi, egg_val_int(vr, k));
+    if (missing) {
+      size_t n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
+                                  egg_show(buf, sizeof buf, ps, plen));
       for (uint32_t k = 0; k < vr->nvals; k++) {
-        int64_t idx = egg_value_int(&vr->vals[k]);
-        if (!has_index(pi, idx)) {
-          if (n + 24 < sizeof what)
-            n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);
-          missing++;
-        }
+        int64_t idx = egg_val_int(vr, k);
+        if (!has_index(pi, idx) && n + 24 < sizeof what)
+          n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);
       }
-      if (missing) {
-        egg_emit(r->doc, RULE_EGG_UNDEFINED_VERTEX, r->doc->panda ? 0 : vr->line,
-                 r->doc->panda ? 0 : vr->col, NULL, "%s", what);
-        re->val = vr;
-      }
+      egg_emit(r->doc, RULE_EGG_UNDEFINED_VERTEX, r->doc->panda ? 0 : vr->line,
+               r->doc->panda ? 0 : vr->col, NULL, "%s", what);
+      re->val = vr;
     }
   }
   egg_map_free(&reported);
+}
+
+/* egg_walk for visit(), skipping what it does not look at. */
+static void refs_walk(struct refs *r)
+{
+  struct egg_node *root = r->doc->root, *n = root->first;
+  while (n) {
+    visit(n, 0, r);
+    if (n->first && vref_descend(n)) {
+      n = n->first;
+      continue;
+    }
+    for (;;) {
+      visit(n, 1, r);
+      if (n->next) {
+        n = n->next;
+        break;
+      }
+      n = n->parent;
+      if (!n || n == root) {
+        n = NULL;
+        break;
+      }
+    }
+  }
 }
 
 void egg_check_refs(struct egg_doc *doc)
@@ -346,16 +424,15 @@ void egg_check_refs(struct egg_doc *doc)
   egg_map_init(&r.groups);
   egg_map_init(&r.pools);
   egg_map_init(&r.inline_tex);
-  egg_walk(doc->root, visit, &r);
+  refs_walk(&r);
   /* number every pool (in file order) before resolving references to them */
-  for (struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root))
+  for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
     if (n->spec == S_VPOOL) {
       struct egg_map_ent *ie = egg_map_pair(&r.pools, (uintptr_t)n, -1);
       if (ie && !ie->val)
         ie->val = pool_index(&r, n);
     }
   resolve_vertex_refs(&r);
-  free(r.vrefs);
   egg_map_free(&r.textures);
   egg_map_free(&r.materials);
   egg_map_free(&r.groups);

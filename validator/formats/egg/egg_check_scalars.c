@@ -175,9 +175,12 @@ static void list_text(char *out, size_t cap, const char *const *list)
   }
 }
 
-static void check_enum_value(struct egg_doc *doc, const struct egg_value *v, const char *const *list)
+static void check_enum_value(struct egg_doc *doc, const struct egg_node *n, uint32_t k,
+                             const char *const *list)
 {
   char buf[96], exp[400];
+  struct egg_value vb, *v = &vb;
+  egg_val(n, k, &vb);
   if (v->s && in_list(v->s, v->len, list))
     return;
   if (!v->s) {
@@ -187,7 +190,7 @@ static void check_enum_value(struct egg_doc *doc, const struct egg_value *v, con
       return;
   }
   list_text(exp, sizeof exp, list);
-  egg_emit(doc, RULE_EGG_UNKNOWN_VALUE, v->line, v->col, exp, "%s",
+  egg_emit_val(doc, RULE_EGG_UNKNOWN_VALUE, n, k, exp, "%s",
            v->s ? egg_show(buf, sizeof buf, v->s, v->len) : "(a number)");
 }
 
@@ -195,60 +198,62 @@ static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
 {
   const char *where;
   const struct scalar_def *defs = context_scalars(s->parent->spec, &where);
-  const struct egg_value *v = s->nvals ? &s->vals[0] : NULL;
+  struct egg_value vb, *v = NULL;
   char buf[96], act[200];
   if (!defs || !s->name)
     return;
   for (; defs->name; defs++)
-    if (egg_name_eq(s->name, s->name_len, defs->name))
+    if (egg_name_eq(s->name, egg_name_len(s), defs->name))
       break;
   if (!defs->name) {
-    egg_emit(doc, RULE_EGG_UNKNOWN_SCALAR, s->name_line, s->name_col, where, "%s",
-             egg_show(buf, sizeof buf, s->name, s->name_len));
+    egg_emit_val(doc, RULE_EGG_UNKNOWN_SCALAR, s, -1, where, "%s",
+             egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
     return;
   }
-  if (!v)
+  if (!s->nvals)
     return;
+  egg_val(s, 0, &vb);
+  v = &vb;
   switch (defs->type) {
   case T_UNPARSED:
-    egg_emit(doc, RULE_EGG_DOCUMENTED_UNPARSED, s->name_line, s->name_col,
+    egg_emit_val(doc, RULE_EGG_DOCUMENTED_UNPARSED, s, -1,
              s->parent->spec == S_ANIMPRELOAD ? "use frames" : "Panda3D warns and ignores it",
-             "%s", egg_show(buf, sizeof buf, s->name, s->name_len));
+             "%s", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
     break;
   case T_ORDER_SANIM:
     egg_emit(doc, RULE_EGG_ORDER_ON_SANIM, s->line, s->col, NULL, "%s",
-             s->parent->name ? egg_show(buf, sizeof buf, s->parent->name, s->parent->name_len) : "");
+             s->parent->name ? egg_show(buf, sizeof buf, s->parent->name, egg_name_len(s->parent)) : "");
     break;
   case T_ENUM:
-    check_enum_value(doc, v, defs->values);
+    check_enum_value(doc, s, 0, defs->values);
     break;
   case T_NUM:
   case T_INT:
   case T_RGBSCALE:
   case T_NUMVIEWS:
     if (!egg_value_is_number(v)) {
-      snprintf(act, sizeof act, "<Scalar> %s", egg_show(buf, sizeof buf, s->name, s->name_len));
-      egg_emit(doc, RULE_EGG_SCALAR_NOT_NUMBER, v->line, v->col, NULL, "%s", act);
+      snprintf(act, sizeof act, "<Scalar> %s", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+      egg_emit_val(doc, RULE_EGG_SCALAR_NOT_NUMBER, s, 0, NULL, "%s", act);
       /* Panda3D reads the word as 0, which these two reject */
       if (defs->type == T_RGBSCALE) {
-        snprintf(act, sizeof act, "%s value 0 (a word)", egg_show(buf, sizeof buf, s->name, s->name_len));
-        egg_emit(doc, RULE_EGG_TEXTURE_SCALE, v->line, v->col, NULL, "%s", act);
+        snprintf(act, sizeof act, "%s value 0 (a word)", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+        egg_emit_val(doc, RULE_EGG_TEXTURE_SCALE, s, 0, NULL, "%s", act);
       } else if (defs->type == T_NUMVIEWS) {
-        egg_emit(doc, RULE_EGG_NUM_VIEWS, v->line, v->col, NULL, "%s", "0 (a word)");
+        egg_emit_val(doc, RULE_EGG_NUM_VIEWS, s, 0, NULL, "%s", "0 (a word)");
       }
       break;
     }
     if (defs->type == T_INT && v->type == V_NUMBER &&
         (v->d != floor(v->d) || v->d < -2147483648.0 || v->d > 4294967295.0)) {
-      snprintf(act, sizeof act, "<Scalar> %s { %g }", egg_show(buf, sizeof buf, s->name, s->name_len), v->d);
-      egg_emit(doc, RULE_EGG_SCALAR_NOT_INTEGER, v->line, v->col, "an integer", "%s", act);
+      snprintf(act, sizeof act, "<Scalar> %s { %g }", egg_show(buf, sizeof buf, s->name, egg_name_len(s)), v->d);
+      egg_emit_val(doc, RULE_EGG_SCALAR_NOT_INTEGER, s, 0, "an integer", "%s", act);
     }
     if (defs->type == T_RGBSCALE && !(v->d == 1 || v->d == 2 || v->d == 4)) {
-      snprintf(act, sizeof act, "%s value %g", egg_show(buf, sizeof buf, s->name, s->name_len), v->d);
-      egg_emit(doc, RULE_EGG_TEXTURE_SCALE, v->line, v->col, NULL, "%s", act);
+      snprintf(act, sizeof act, "%s value %g", egg_show(buf, sizeof buf, s->name, egg_name_len(s)), v->d);
+      egg_emit_val(doc, RULE_EGG_TEXTURE_SCALE, s, 0, NULL, "%s", act);
     }
     if (defs->type == T_NUMVIEWS && !(v->d >= 1))
-      egg_emit(doc, RULE_EGG_NUM_VIEWS, v->line, v->col, NULL, "%g", v->d);
+      egg_emit_val(doc, RULE_EGG_NUM_VIEWS, s, 0, NULL, "%g", v->d);
     break;
   default:
     break;
@@ -258,30 +263,33 @@ static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
 /* <Collide> { type [flags] }, <Billboard>, <DCS>, <Dart>, <ObjectType>. */
 static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
 {
-  const struct egg_value *v = n->nvals ? &n->vals[0] : NULL;
+  struct egg_value vb, *v = &vb;
   char buf[96];
-  if (!v || n->bad)
+  if (!n->nvals || n->bad)
     return;
+  egg_val(n, 0, &vb);
   switch (n->spec) {
-  case S_BILLBOARD: check_enum_value(doc, v, e_billboard); break;
-  case S_DCS: if (v->s) check_enum_value(doc, v, e_dcs); break;
-  case S_DART: if (v->s) check_enum_value(doc, v, e_dart); break;
+  case S_BILLBOARD: check_enum_value(doc, n, 0, e_billboard); break;
+  case S_DCS: if (v->s) check_enum_value(doc, n, 0, e_dcs); break;
+  case S_DART: if (v->s) check_enum_value(doc, n, 0, e_dart); break;
   case S_OBJECTTYPE:
     if (v->s && !in_list(v->s, v->len, e_objecttype))
-      egg_emit(doc, RULE_EGG_UNKNOWN_OBJECT_TYPE, v->line, v->col, NULL, "%s",
+      egg_emit_val(doc, RULE_EGG_UNKNOWN_OBJECT_TYPE, n, 0, NULL, "%s",
                egg_show(buf, sizeof buf, v->s, v->len));
     break;
   case S_COLLIDE: {
     int descend = 0;
-    check_enum_value(doc, v, e_solid);
+    check_enum_value(doc, n, 0, e_solid);
     for (uint32_t i = 1; i < n->nvals; i++) {
-      check_enum_value(doc, &n->vals[i], e_flags);
-      if (n->vals[i].s && egg_name_eq(n->vals[i].s, n->vals[i].len, "descend"))
+      uint32_t len;
+      const char *s = egg_val_str(n, i, &len);
+      check_enum_value(doc, n, i, e_flags);
+      if (s && egg_name_eq(s, len, "descend"))
         descend = 1;
     }
     if (!descend)
       egg_emit(doc, RULE_EGG_COLLIDE_NO_DESCEND, n->line, n->col, NULL, "%s",
-               n->name ? egg_show(buf, sizeof buf, n->name, n->name_len) : "unnamed");
+               n->name ? egg_show(buf, sizeof buf, n->name, egg_name_len(n)) : "unnamed");
     break;
   }
   default:
@@ -313,13 +321,20 @@ static void check_coordsys(struct egg_doc *doc)
 {
   const struct egg_node *first = NULL;
   int cs = -1, contradictory = 0;
-  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
-    const struct egg_value *v;
+  if (!doc->spec_count[S_COORDSYS]) {
+    doc->coordsys = CS_YUP_RIGHT;
+    return;
+  }
+  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n))) {
+    struct egg_value vb, *v = NULL;
     int this_cs = -1;
     char buf[96], where[48];
     if (n->spec != S_COORDSYS)
       continue;
-    v = n->nvals ? &n->vals[0] : NULL;
+    if (n->nvals) {
+      egg_val(n, 0, &vb);
+      v = &vb;
+    }
     if (first) {
       snprintf(where, sizeof where, "line %u", (unsigned)first->line);
       egg_emit(doc, RULE_EGG_MULTIPLE_COORDSYS, n->line, n->col, where, "%s",
@@ -335,13 +350,13 @@ static void check_coordsys(struct egg_doc *doc)
     }
     if (!v || !v->s) {
       if (v)
-        egg_emit(doc, RULE_EGG_UNKNOWN_COORDSYS, v->line, v->col, NULL, "%g", v->d);
+        egg_emit_val(doc, RULE_EGG_UNKNOWN_COORDSYS, n, 0, NULL, "%g", v->d);
       else
-        egg_emit(doc, RULE_EGG_UNKNOWN_COORDSYS, n->close_line, n->close_col, NULL, "%s", "(empty)");
+        egg_emit(doc, RULE_EGG_UNKNOWN_COORDSYS, n->v.close.line, n->v.close.col, NULL, "%s", "(empty)");
       continue;
     }
     if (!in_list(v->s, v->len, e_coordsys)) {
-      egg_emit(doc, RULE_EGG_UNKNOWN_COORDSYS, v->line, v->col, NULL, "%s", egg_show(buf, sizeof buf, v->s, v->len));
+      egg_emit_val(doc, RULE_EGG_UNKNOWN_COORDSYS, n, 0, NULL, "%s", egg_show(buf, sizeof buf, v->s, v->len));
       continue;
     }
     if (egg_name_eq(v->s, v->len, "default"))
@@ -358,10 +373,24 @@ static void check_coordsys(struct egg_doc *doc)
   doc->coordsys = (cs < 0 || contradictory) ? CS_YUP_RIGHT : cs;
 }
 
+/* Vertex pools hold no <Scalar> nor group attribute; in a primitive only a <Scalar> child is
+ * looked at here. */
+static int scalars_descend(const struct egg_node *n)
+{
+  switch (n->spec) {
+  case S_VPOOL:
+    return 0;
+  case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT: case S_LINE:
+    return n->has_scalar;
+  default:
+    return 1;
+  }
+}
+
 void egg_check_scalars(struct egg_doc *doc)
 {
   check_coordsys(doc);
-  for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, scalars_descend(n))) {
     switch (n->spec) {
     case S_SCALAR: check_scalar(doc, n); break;
     case S_BILLBOARD: case S_DCS: case S_DART: case S_OBJECTTYPE: case S_COLLIDE:

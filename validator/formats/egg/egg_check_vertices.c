@@ -1,25 +1,113 @@
 /* egg_check_vertices.c - vertex attributes, primitives, components and joint memberships
  * (notes §5 D, E, F5). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "egg.h"
 #include "egg_map.h"
 
+/* Membership sums of one pool name, indexed by vertex number. */
+struct member_pool {
+  const char *name;
+  uint32_t len;
+  double *sum;
+  const struct egg_node **first; /* the first joint <VertexRef> naming the vertex, or NULL */
+  size_t cap;
+};
+
+#define MEMBER_POOLS 16
+
 struct vcheck {
   struct egg_doc *doc;
   struct egg_map members; /* (pool name, vertex) -> membership sum over joints */
+  /* The sums are first added up in arrays (vertex numbers are small and dense); the map, whose
+   * order is the order of the reports, is built only when a sum is off or the arrays do not
+   * fit (replaying the same additions in the same order). */
+  struct member_pool pools[MEMBER_POOLS];
+  unsigned npools;
+  uint64_t values;
+  int sparse;
 };
+
+static struct member_pool *member_pool(struct vcheck *vc, const char *name, uint32_t len)
+{
+  for (unsigned i = 0; i < vc->npools; i++)
+    if (vc->pools[i].len == len && (vc->pools[i].name == name || !memcmp(vc->pools[i].name, name, len)))
+      return &vc->pools[i];
+  if (vc->npools == MEMBER_POOLS)
+    return NULL;
+  vc->pools[vc->npools].name = name;
+  vc->pools[vc->npools].len = len;
+  return &vc->pools[vc->npools++];
+}
+
+static int member_grow(struct member_pool *mp, size_t need)
+{
+  size_t cap = mp->cap ? mp->cap : 1024;
+  double *ns;
+  const struct egg_node **nf;
+  while (cap < need)
+    cap *= 2;
+  ns = realloc(mp->sum, cap * sizeof *ns);
+  if (!ns)
+    return -1;
+  mp->sum = ns;
+  nf = realloc(mp->first, cap * sizeof *nf);
+  if (!nf)
+    return -1;
+  mp->first = nf;
+  memset(mp->sum + mp->cap, 0, (cap - mp->cap) * sizeof *ns);
+  memset(mp->first + mp->cap, 0, (cap - mp->cap) * sizeof *nf);
+  mp->cap = cap;
+  return 0;
+}
+
+static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const struct egg_node *vr, double m)
+{
+  struct member_pool *mp = vc->sparse ? NULL : member_pool(vc, pool, plen);
+  if (!mp) {
+    vc->sparse = 1;
+    return;
+  }
+  vc->values += vr->nvals;
+  for (uint32_t i = 0; i < vr->nvals; i++) {
+    int64_t idx = egg_val_int(vr, i);
+    /* the arrays stay within a few times the map's size (which holds every value) */
+    if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
+        ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1) < 0)) {
+      vc->sparse = 1;
+      return;
+    }
+    mp->sum[idx] += m;
+    if (!mp->first[idx])
+      mp->first[idx] = vr;
+  }
+}
+
+/* 1 when the arrays hold every sum and all are close to 1: nothing to report. */
+static int members_fine(const struct vcheck *vc)
+{
+  if (vc->sparse)
+    return 0;
+  for (unsigned i = 0; i < vc->npools; i++)
+    for (size_t k = 0; k < vc->pools[i].cap; k++)
+      if (vc->pools[i].first[k] && fabs(vc->pools[i].sum[k] - 1.0) > 1e-2)
+        return 0;
+  return 1;
+}
 
 /* The morph target name: the header name, or the first body token. */
 static void morph_name(const struct egg_node *n, const char **s, size_t *len)
 {
+  uint32_t vlen;
+  const char *v = !n->name && n->nvals ? egg_val_str(n, 0, &vlen) : NULL;
   if (n->name) {
     *s = n->name;
-    *len = n->name_len;
-  } else if (n->nvals && n->vals[0].s) {
-    *s = n->vals[0].s;
-    *len = n->vals[0].len;
+    *len = egg_name_len(n);
+  } else if (v) {
+    *s = v;
+    *len = vlen;
   } else {
     *s = "";
     *len = 0;
@@ -43,7 +131,7 @@ static void repeated_names(struct egg_doc *doc, const struct egg_node *parent, i
       continue;
     if (spec == S_UV || spec == S_AUX) {
       sa = a->name ? a->name : "";
-      la = a->name ? a->name_len : 0;
+      la = egg_name_len(a);
     } else {
       morph_name(a, &sa, &la);
     }
@@ -54,7 +142,7 @@ static void repeated_names(struct egg_doc *doc, const struct egg_node *parent, i
         continue;
       if (spec == S_UV || spec == S_AUX) {
         sb = b->name ? b->name : "";
-        lb = b->name ? b->name_len : 0;
+        lb = egg_name_len(b);
       } else {
         morph_name(b, &sb, &lb);
       }
@@ -79,11 +167,25 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
 
 static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
 {
-  repeated_names(doc, v, S_UV, "<UV>");
-  repeated_names(doc, v, S_AUX, "<Aux>");
-  repeated_names(doc, v, S_DXYZ, "<Dxyz> morph");
-  repeated_child(doc, v, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
-  repeated_child(doc, v, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+  /* one pass to count: the repeat checks only matter for a kind seen twice */
+  unsigned count[S_COUNT] = {0};
+  int nested = 0;
+  for (const struct egg_node *c = v->first; c; c = c->next) {
+    count[c->spec]++;
+    nested |= c->first != NULL;
+  }
+  if (count[S_UV] > 1)
+    repeated_names(doc, v, S_UV, "<UV>");
+  if (count[S_AUX] > 1)
+    repeated_names(doc, v, S_AUX, "<Aux>");
+  if (count[S_DXYZ] > 1)
+    repeated_names(doc, v, S_DXYZ, "<Dxyz> morph");
+  if (count[S_NORMAL] > 1)
+    repeated_child(doc, v, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
+  if (count[S_RGBA] > 1)
+    repeated_child(doc, v, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+  if (!nested)
+    return; /* the rest looks at the children's children */
   for (const struct egg_node *c = v->first; c; c = c->next) {
     if (c->spec == S_UV) {
       repeated_names(doc, c, S_DUV, "<DUV> morph");
@@ -109,9 +211,9 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
 static void check_rgba(struct egg_doc *doc, const struct egg_node *n)
 {
   for (uint32_t i = 0; i < n->nvals; i++) {
-    double d = n->vals[i].d;
-    if (egg_value_is_number(&n->vals[i]) && !(d >= 0.0 && d <= 1.0)) {
-      egg_emit(doc, RULE_EGG_COLOR_RANGE, n->vals[i].line, n->vals[i].col, NULL, "%g", d);
+    double d = egg_val_d(n, i);
+    if (egg_val_is_number(n, i) && !(d >= 0.0 && d <= 1.0)) {
+      egg_emit_val(doc, RULE_EGG_COLOR_RANGE, n, i, NULL, "%g", d);
       return;
     }
   }
@@ -129,17 +231,25 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
   case S_POINTLIGHT: min = 1; break;
   default: break;
   }
-  repeated_child(doc, p, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
-  repeated_child(doc, p, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+  {
+    unsigned normals = 0, colors = 0;
+    for (const struct egg_node *c = p->first; c; c = c->next) {
+      normals += c->spec == S_NORMAL;
+      colors += c->spec == S_RGBA;
+    }
+    if (normals > 1)
+      repeated_child(doc, p, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
+    if (colors > 1)
+      repeated_child(doc, p, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+  }
   for (const struct egg_node *c = p->first; c; c = c->next) {
     if (c->spec == S_VREF_PRIM) {
       nverts += c->nvals;
       if (p->spec == S_POLYGON && c->nvals <= 64) {
         for (uint32_t i = 1; i < c->nvals; i++)
           for (uint32_t j = 0; j < i; j++)
-            if (egg_value_int(&c->vals[i]) == egg_value_int(&c->vals[j])) {
-              egg_emit(doc, RULE_EGG_REPEATED_VERTEX, c->vals[i].line, c->vals[i].col, NULL,
-                       "%lld", (long long)egg_value_int(&c->vals[i]));
+            if (egg_val_int(c, i) == egg_val_int(c, j)) {
+              egg_emit_val(doc, RULE_EGG_REPEATED_VERTEX, c, i, NULL, "%lld", (long long)egg_val_int(c, i));
               i = c->nvals;
               break;
             }
@@ -149,17 +259,16 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
         egg_emit(doc, RULE_EGG_COMPONENT_NOT_COMPOSITE, c->line, c->col, NULL, "%s", kind);
       } else {
         int64_t have = (int64_t)nverts - (int64_t)lead;
-        if (c->index < 0 || c->index >= have) {
+        if (egg_index(c) < 0 || egg_index(c) >= have) {
           char exp[64];
           snprintf(exp, sizeof exp, "0 <= i < %lld (components so far)", (long long)(have > 0 ? have : 0));
-          egg_emit(doc, RULE_EGG_COMPONENT_RANGE, c->name_line, c->name_col, exp, "%lld",
-                   (long long)c->index);
+          egg_emit_val(doc, RULE_EGG_COMPONENT_RANGE, c, -1, exp, "%lld", (long long)egg_index(c));
         }
       }
     } else if (c->spec == S_SCALAR && c->name) {
-      if (egg_name_eq(c->name, c->name_len, "thick") && p->spec != S_LINE && p->spec != S_POINTLIGHT)
+      if (egg_name_eq(c->name, egg_name_len(c), "thick") && p->spec != S_LINE && p->spec != S_POINTLIGHT)
         egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points and lines", "%s", "thick");
-      if (egg_name_eq(c->name, c->name_len, "perspective") && p->spec != S_POINTLIGHT)
+      if (egg_name_eq(c->name, egg_name_len(c), "perspective") && p->spec != S_POINTLIGHT)
         egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points", "%s", "perspective");
     }
   }
@@ -173,13 +282,15 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
 
 static double scalar_number(const struct egg_node *s, int *ok)
 {
-  *ok = s && s->nvals == 1 && egg_value_is_number(&s->vals[0]);
-  return *ok ? s->vals[0].d : 0.0;
+  *ok = s && s->nvals == 1 && egg_val_is_number(s, 0);
+  return *ok ? egg_val_d(s, 0) : 0.0;
 }
 
-static void check_membership(struct vcheck *vc, const struct egg_node *vr)
+static void check_membership(struct vcheck *vc, const struct egg_node *vr, int replay)
 {
   const struct egg_node *owner = vr->parent, *ref = NULL, *ms;
+  const char *pool;
+  uint32_t plen;
   double m = 1.0;
   int ok;
   for (const struct egg_node *c = vr->first; c; c = c->next)
@@ -188,16 +299,21 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr)
   ms = egg_scalar_child(vr, "membership");
   if (ms) {
     m = scalar_number(ms, &ok);
-    if (ok && !(m >= 0.0 && m <= 1.0))
-      egg_emit(vc->doc, RULE_EGG_MEMBERSHIP_RANGE, ms->vals[0].line, ms->vals[0].col, NULL, "%g", m);
-    if (ok && m != 1.0 && owner->spec != S_JOINT)
+    if (replay)
+      ;
+    else if (ok && !(m >= 0.0 && m <= 1.0))
+      egg_emit_val(vc->doc, RULE_EGG_MEMBERSHIP_RANGE, ms, 0, NULL, "%g", m);
+    if (ok && m != 1.0 && owner->spec != S_JOINT && !replay)
       egg_emit(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms->line, ms->col, NULL, "%g", m);
   }
-  if (owner->spec != S_JOINT || !ref || !ref->nvals || !ref->vals[0].s)
+  if (owner->spec != S_JOINT || !ref || !ref->nvals || !(pool = egg_val_str(ref, 0, &plen)))
     return;
+  if (!replay) {
+    member_add(vc, pool, plen, vr, m);
+    return;
+  }
   for (uint32_t i = 0; i < vr->nvals; i++) {
-    struct egg_map_ent *e = egg_map_named(&vc->members, ref->vals[0].s, ref->vals[0].len,
-                                          egg_value_int(&vr->vals[i]));
+    struct egg_map_ent *e = egg_map_named(&vc->members, pool, plen, egg_val_int(vr, i));
     if (!e)
       return;
     e->sum += m;
@@ -224,29 +340,52 @@ static void check_occluder(struct egg_doc *doc, const struct egg_node *g)
     }
 }
 
+/* Tables and transforms hold nothing looked at here; below a vertex or a primitive (whose own
+ * checks read their children) only an <RGBA> is. */
+static int vertices_descend(const struct egg_doc *doc, const struct egg_node *n)
+{
+  switch (n->spec) {
+  case S_TABLE: case S_BUNDLE: case S_TRANSFORM: case S_DEFAULTPOSE:
+    return 0;
+  case S_VERTEX: case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT:
+  case S_LINE:
+    return doc->spec_count[S_RGBA] != 0;
+  default:
+    return 1;
+  }
+}
+
 void egg_check_vertices(struct egg_doc *doc)
 {
   struct vcheck vc;
   memset(&vc, 0, sizeof vc);
   vc.doc = doc;
   egg_map_init(&vc.members);
-  for (struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+  for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, vertices_descend(doc, n))) {
     switch (n->spec) {
     case S_VERTEX: check_vertex(doc, n); break;
     case S_RGBA: check_rgba(doc, n); break;
     case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT: case S_LINE:
       check_primitive(doc, n);
       break;
-    case S_VREF_GROUP: check_membership(&vc, n); break;
+    case S_VREF_GROUP: check_membership(&vc, n, 0); break;
     case S_GROUP: case S_JOINT: case S_INSTANCE: check_occluder(doc, n); break;
     default: break;
     }
   }
+  if (!members_fine(&vc))
+    for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
+      if (n->spec == S_VREF_GROUP)
+        check_membership(&vc, n, 1);
+  for (unsigned i = 0; i < vc.npools; i++) {
+    free(vc.pools[i].sum);
+    free(vc.pools[i].first);
+  }
   for (size_t i = 0; i < vc.members.cap; i++) {
-    const struct egg_map_ent *e = &vc.members.ents[i];
+    const struct egg_map_ent *e = egg_map_slot(&vc.members, i);
     const struct egg_node *vr;
     char buf[96], act[160], exp[40];
-    if (!e->key || !e->val || fabs(e->sum - 1.0) <= 1e-2)
+    if (!e || !e->val || fabs(e->sum - 1.0) <= 1e-2)
       continue;
     vr = e->val;
     snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)e->num,

@@ -83,7 +83,7 @@ int egg_name_eq(const char *a, size_t alen, const char *b)
 
 int egg_node_name_is(const struct egg_node *n, const char *s)
 {
-  return n->name && n->name_len == strlen(s) && !memcmp(n->name, s, n->name_len);
+  return n->name && egg_name_len(n) == strlen(s) && !memcmp(n->name, s, egg_name_len(n));
 }
 
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root)
@@ -122,27 +122,11 @@ void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user)
   }
 }
 
-int64_t egg_value_int(const struct egg_value *v)
-{
-  if (v->type == V_ULONG)
-    return v->ul > INT64_MAX ? INT64_MAX : (int64_t)v->ul;
-  if (!(v->d == v->d) || v->d <= -9.2e18)
-    return INT64_MIN;
-  if (v->d >= 9.2e18)
-    return INT64_MAX;
-  return (int64_t)v->d;
-}
-
-int egg_value_is_number(const struct egg_value *v)
-{
-  return v->type == V_NUMBER || v->type == V_ULONG;
-}
-
 const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name)
 {
   const struct egg_node *found = NULL;
   for (const struct egg_node *c = n->first; c; c = c->next)
-    if (c->spec == S_SCALAR && c->name && egg_name_eq(c->name, c->name_len, name))
+    if (c->spec == S_SCALAR && c->name && egg_name_eq(c->name, egg_name_len(c), name))
       found = c; /* the later one wins */
   return found;
 }
@@ -202,6 +186,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   doc->ctx = ctx;
   doc->arena = &m->arena;
   doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
+  /* validation alone reads no vertex or animation samples: keep their counts only */
+  doc->keep_values = ctx->keep_frames;
   data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
   if (egg_pz_is_zlib(data, size)) {
     data = egg_pz_inflate(doc, data, size, &size);
@@ -221,6 +207,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   egg_check_anim(doc);
   priv->magic = EGG_PRIVATE_MAGIC;
   priv->root = doc->root;
+  priv->dropped = doc->dropped;
   m->format_data = priv;
   m->format_data_owner = "egg";
   egg_anim_decode(doc, m);

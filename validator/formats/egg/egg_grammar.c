@@ -46,32 +46,90 @@ const char *egg_kw_spelling(int kw)
   return "<?>";
 }
 
+/* Slot of a spelling: a hash of its length and three lowercased bytes, collision-free over
+ * the spellings above (kw_slots holds 1 + the index in kw_spellings, 0 for none). Adding a
+ * spelling means finding new multipliers; egg_kw_selftest() in `make check` catches a clash. */
+static unsigned kw_hash(const unsigned char *s, size_t len)
+{
+#define LC(c) ((c) >= 'A' && (c) <= 'Z' ? (unsigned)(c) + 32 : (unsigned)(c))
+  return ((unsigned)len * 55u + LC(s[1]) * 10u + LC(s[2]) * 27u + LC(s[len - 2])) & 255u;
+#undef LC
+}
+
+static const uint8_t kw_slots[256] = {
+   5,  0,  0, 68,  0, 72, 71,  0, 79,  0, 36, 77,  0,  0,  0, 29,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0, 40,  0,  0,
+  51,  0,  0,  0,  0, 34, 55,  0,  0,  0,  0, 50, 78,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0, 62,  0,  0,  0,  0,  0, 54, 60, 26,
+   0, 53,  0, 70, 85, 63, 44,  0,  7,  0,  0,  0,  0,  0,  0, 38,
+  59,  0,  0,  0, 18,  0, 66,  0, 58,  0,  0,  0,  0,  0, 75,  0,
+   0, 73,  0,  0, 12,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 48,
+   0,  0, 41, 69,  0,  0,  0,  0,  0,  6,  0,  0,  3,  0,  0,  0,
+   0,  9,  0, 57, 39, 83, 20,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0, 56,  1, 42,  0,  0,  0,  0,  0,  0,  0, 35,  0,  0, 30,
+  31,  0, 76,  0,  0, 37,  0, 28,  4, 52,  0, 74,  2,  0,  0,  0,
+  81,  0,  0, 64,  0, 80,  0, 84,  0,  0,  0,  0, 25, 67, 21, 23,
+   0,  0,  0,  0,  0,  0,  0, 61, 17,  0,  0,  0, 82,  0, 24,  0,
+  16,  0,  0,  0,  0, 49,  0,  0,  0,  0,  0,  0,  0, 15, 13, 19,
+   0, 14,  0,  0, 32,  0,  0, 10,  0,  0,  0, 45, 46, 47,  0,  0,
+   0,  0,  0,  0,  0,  0, 11,  0, 33, 65, 27,  0, 43, 22,  0,  0,
+};
+
+/* Length of the spelling in each slot. */
+static const uint8_t kw_slot_len[256] = {
+  17,  0,  0,  9,  0, 10, 11,  0,  9,  0, 14,  7,  0,  0,  0, 10,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  8,  0,  0,  0, 12,  0,  0,
+  17,  0,  0,  0,  0,  8,  9,  0,  0,  0,  0,  8, 19,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0, 15,  0,  0,  0,  0,  0,  5,  6, 10,
+   0,  3,  0, 12, 12,  6,  8,  0,  8,  0,  0,  0,  0,  0,  0,  7,
+  11,  0,  0,  0,  6,  0,  4,  0, 11,  0,  0,  0,  0,  0,  8,  0,
+   0, 13,  0,  0, 11,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  8,
+   0,  0,  9,  8,  0,  0,  0,  0,  0, 10,  0,  0,  7,  0,  0,  0,
+   0,  7,  0,  9,  7, 10, 10,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  9, 13,  5,  0,  0,  0,  0,  0,  0,  0, 12,  0,  0,  9,
+   9,  0,  4,  0,  0, 12,  0,  6, 11,  7,  0, 13,  5,  0,  0,  0,
+  10,  0,  0,  9,  0, 12,  0,  5,  0,  0,  0,  0,  7,  9,  6, 13,
+   0,  0,  0,  0,  0,  0,  0, 13,  5,  0,  0,  0,  9,  0,  7,  0,
+   7,  0,  0,  0,  0,  7,  0,  0,  0,  0,  0,  0,  0,  9, 18,  5,
+   0,  6,  0,  0,  7,  0,  0,  9,  0,  0,  0,  6,  6,  6,  0,  0,
+   0,  0,  0,  0,  0,  0,  9,  0,  6,  9,  6,  0,  6,  7,  0,  0,
+};
+
 int egg_kw_lookup(const char *s, size_t len)
 {
+  const unsigned char *u = (const unsigned char *)s;
+  const char *k;
+  unsigned slot;
   if (len < 3 || len > 20 || s[0] != '<' || s[len - 1] != '>')
     return KW_NONE; /* every spelling is "<...>" of 3 to 20 bytes */
-  for (size_t i = 0; i < NUM_SPELLINGS; i++) {
-    const char *k = kw_spellings[i].spelling;
-    size_t j;
-    unsigned char a1 = (unsigned char)s[1], k1 = (unsigned char)k[1];
-    /* the second byte first: a strnlen of all 85 spellings per keyword was a tenth of a parse */
-    if ((a1 >= 'A' && a1 <= 'Z' ? a1 + 32 : a1) != (k1 >= 'A' && k1 <= 'Z' ? k1 + 32 : k1))
-      continue;
-    if (strnlen(k, len + 1) != len)
-      continue;
-    for (j = 0; j < len; j++) {
-      unsigned char a = (unsigned char)s[j], b = (unsigned char)k[j];
-      if (a >= 'A' && a <= 'Z')
-        a = (unsigned char)(a + 32);
-      if (b >= 'A' && b <= 'Z')
-        b = (unsigned char)(b + 32);
-      if (a != b)
-        break;
-    }
-    if (j == len)
-      return kw_spellings[i].kw;
+  slot = kw_hash(u, len);
+  if (!kw_slots[slot] || kw_slot_len[slot] != len)
+    return KW_NONE;
+  k = kw_spellings[kw_slots[slot] - 1].spelling;
+  slot = kw_slots[slot];
+  for (size_t j = 0; u[j] == (unsigned char)k[j]; j++) /* the usual spelling, exactly */
+    if (j + 1 == len)
+      return kw_spellings[slot - 1].kw;
+  for (size_t j = 0; j < len; j++) {
+    unsigned char a = u[j], b = (unsigned char)k[j];
+    if (!b)
+      return KW_NONE;
+    if (a >= 'A' && a <= 'Z')
+      a = (unsigned char)(a + 32);
+    if (b >= 'A' && b <= 'Z')
+      b = (unsigned char)(b + 32);
+    if (a != b)
+      return KW_NONE;
   }
-  return KW_NONE;
+  return k[len] ? KW_NONE : kw_spellings[slot - 1].kw;
+}
+
+int egg_kw_selftest(void)
+{
+  for (size_t i = 0; i < NUM_SPELLINGS; i++)
+    if (egg_kw_lookup(kw_spellings[i].spelling, strlen(kw_spellings[i].spelling)) != kw_spellings[i].kw)
+      return -1;
+  return 0;
 }
 
 #define N(n) (1u << (n))

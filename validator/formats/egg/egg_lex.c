@@ -1,6 +1,7 @@
 /* egg_lex.c - Panda3D's egg lexer (panda/src/egg/lexer.lxx), byte for byte: universal newlines
  * for line counting, only space/TAB/CR/LF as whitespace, comments only at a token start, the
- * longest match deciding between keywords, numbers and bare strings. */
+ * longest match deciding between keywords, numbers and bare strings. The column of a token is
+ * its distance from the start of its line, so only newlines cost anything while scanning. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +14,40 @@ void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, 
   lx->data = data;
   lx->size = size;
   lx->pos = 0;
+  lx->line_start = 0;
   lx->line = 1;
-  lx->col = 1;
   lx->doc = doc;
+  lx->lazy = 0;
 }
 
-/* Consume one byte; a newline (\n, \r, \r\n or \n\r) counts once. */
-static void lex_advance(struct egg_lexer *lx)
+/* Bytes that end a bare run: whitespace, braces and the quote. */
+static const unsigned char stops[256] = {
+  ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1, ['"'] = 1, ['{'] = 1, ['}'] = 1,
+};
+
+static unsigned lex_col(const struct egg_lexer *lx) { return (unsigned)(lx->pos - lx->line_start + 1); }
+
+/* Consume the newline at pos (\n, \r, \r\n or \n\r count once). */
+static void lex_newline(struct egg_lexer *lx)
 {
   unsigned char c = lx->data[lx->pos++];
-  if (c == '\n' || c == '\r') {
-    if (lx->pos < lx->size) {
-      unsigned char d = lx->data[lx->pos];
-      if ((c == '\r' && d == '\n') || (c == '\n' && d == '\r'))
-        lx->pos++;
-    }
-    lx->line++;
-    lx->col = 1;
-  } else {
-    lx->col++;
+  if (lx->pos < lx->size) {
+    unsigned char d = lx->data[lx->pos];
+    if ((c == '\r' && d == '\n') || (c == '\n' && d == '\r'))
+      lx->pos++;
   }
+  lx->line++;
+  lx->line_start = lx->pos;
 }
 
-static int is_bare(unsigned char c)
+/* Consume one byte of a quoted string or comment. */
+static void lex_advance(struct egg_lexer *lx)
 {
-  return !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '{' || c == '}' || c == '"');
+  unsigned char c = lx->data[lx->pos];
+  if (c == '\n' || c == '\r')
+    lex_newline(lx);
+  else
+    lx->pos++;
 }
 
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
@@ -86,6 +96,36 @@ static int is_numeric(const char *s, size_t n)
   return i == n;
 }
 
+/* The common short decimal ([+-]digits[.digits], at most 19 digits, a mantissa below 2^53
+ * and at most 22 decimals): one exact IEEE division gives the correctly rounded value, so the
+ * result is the one number_parse_double (and strtod) gives. 0 when the text is anything else. */
+static int fast_decimal(const char *s, size_t n, double *out)
+{
+  static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+    1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  size_t i = 0;
+  uint64_t m = 0;
+  unsigned digits = 0, frac = 0;
+  int neg = 0;
+  double d;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    i = 1;
+  }
+  for (; i < n && is_digit((unsigned char)s[i]); i++, digits++)
+    m = m * 10 + (uint64_t)(s[i] - '0');
+  if (i < n && s[i] == '.')
+    for (i++; i < n && is_digit((unsigned char)s[i]); i++, digits++, frac++)
+      m = m * 10 + (uint64_t)(s[i] - '0');
+  if (i != n || !digits || digits > 19 || frac > 22 || m > (1ull << 53))
+    return 0;
+  d = (double)m;
+  if (frac)
+    d /= pow10[frac];
+  *out = neg ? -d : d;
+  return 1;
+}
+
 static uint64_t parse_radix(const char *s, size_t n, unsigned radix)
 {
   /* strtoul semantics: saturate on overflow (unsigned long is 64-bit on LP64) */
@@ -105,13 +145,15 @@ static void lex_classify(struct egg_token *t)
 {
   const char *s = t->s;
   size_t n = t->len, i;
+  if (s[0] == '<')
+    goto keyword; /* a keyword (most of them): not a number, hex, nan or inf spelling */
   /* number_parse_double's decimal grammar is is_numeric's, so a run it consumes whole (not
    * hex, inf or nan: those start with a letter or 0x) is a number; one scan, not two */
   i = n > 1 && (s[0] == '+' || s[0] == '-');
   if (n && n < 512 && (is_digit((unsigned char)s[i]) || s[i] == '.') &&
       !(s[i] == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X'))) {
     double v;
-    if (number_parse_double(s, n, &v) == n) {
+    if (fast_decimal(s, n, &v) || number_parse_double(s, n, &v) == n) {
       t->num = v;
       t->type = T_NUMBER;
       return;
@@ -170,6 +212,7 @@ static void lex_classify(struct egg_token *t)
     t->flags |= TOKF_INF;
     return;
   }
+keyword:
   if (n >= 3 && s[0] == '<') {
     int kw = egg_kw_lookup(s, n);
     if (kw) {
@@ -203,91 +246,170 @@ static void lex_c_comment(struct egg_lexer *lx, unsigned line, unsigned col)
     if (c == 0)
       break;
     if (c == '*' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '/') {
-      lex_advance(lx);
-      lex_advance(lx);
+      lx->pos += 2;
       return;
     }
     if (c == '/' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '*' && !warned) {
       /* located at the comment's start, as Panda3D does; the message names the nested one */
-      egg_emit(lx->doc, RULE_EGG_NESTED_COMMENT, line, col, NULL, "line %u, column %u", lx->line, lx->col);
+      if (lx->doc)
+        egg_emit(lx->doc, RULE_EGG_NESTED_COMMENT, line, col, NULL, "line %u, column %u", lx->line,
+                 lex_col(lx));
       warned = 1;
     }
     lex_advance(lx);
   }
-  egg_emit(lx->doc, RULE_EGG_UNCLOSED_COMMENT, line, col, NULL, "%s",
-           lx->pos < lx->size ? "a NUL byte" : "end of file");
+  if (lx->doc)
+    egg_emit(lx->doc, RULE_EGG_UNCLOSED_COMMENT, line, col, NULL, "%s",
+             lx->pos < lx->size ? "a NUL byte" : "end of file");
   lx->pos = lx->size;
+}
+
+/* A bare run that is a short plain decimal ([+-]digits[.digits], see fast_decimal), read in
+ * the same pass that finds its end: the bulk of an egg file. 0 when the run is anything else
+ * (the caller then lexes it the general way, from the same start). */
+static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy)
+{
+  static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+    1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  size_t i = *pos;
+  uint64_t m = 0;
+  unsigned digits = 0, frac = 0;
+  int neg = 0;
+  double v;
+  if (d[i] == '-' || d[i] == '+') {
+    neg = d[i] == '-';
+    i++;
+  }
+  if (lazy) {
+    /* the value is not kept: only the spelling matters, and any digit count is a number */
+    size_t i0 = i;
+    while (i < size && is_digit(d[i]))
+      i++;
+    digits = i != i0;
+    if (i < size && d[i] == '.') {
+      i0 = ++i;
+      while (i < size && is_digit(d[i]))
+        i++;
+      digits |= i != i0;
+    }
+    if ((i < size && !stops[d[i]]) || !digits || i - *pos >= 512)
+      return 0;
+    *pos = i;
+    *out = 0;
+    return 1;
+  }
+  for (; i < size && is_digit(d[i]); i++, digits++)
+    m = m * 10 + (uint64_t)(d[i] - '0');
+  if (i < size && d[i] == '.')
+    for (i++; i < size && is_digit(d[i]); i++, digits++, frac++)
+      m = m * 10 + (uint64_t)(d[i] - '0');
+  if ((i < size && !stops[d[i]]) || !digits || digits > 19 || frac > 22 || m > (1ull << 53))
+    return 0;
+  *pos = i;
+  v = (double)m;
+  if (frac)
+    v /= pow10[frac];
+  *out = neg ? -v : v;
+  return 1;
 }
 
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
 {
-  memset(t, 0, sizeof *t);
+  const unsigned char *d = lx->data;
+  const size_t size = lx->size;
+  size_t pos = lx->pos;
+  t->kw = 0;
+  t->num = 0;
+  t->ul = 0;
+  t->flags = 0;
   for (;;) {
     unsigned char c;
     size_t start;
-    while (lx->pos < lx->size &&
-           (lx->data[lx->pos] == ' ' || lx->data[lx->pos] == '\t' ||
-            lx->data[lx->pos] == '\r' || lx->data[lx->pos] == '\n'))
-      lex_advance(lx);
-    t->line = lx->line;
-    t->col = lx->col;
-    if (lx->pos >= lx->size) {
-      t->type = T_EOF;
-      t->col = 0; /* Panda3D reports end of file at column 0 */
-      return;
+    for (;;) {
+      if (pos >= size) {
+        lx->pos = pos;
+        t->type = T_EOF;
+        t->s = NULL;
+        t->len = 0;
+        t->line = lx->line;
+        t->col = 0; /* Panda3D reports end of file at column 0 */
+        return;
+      }
+      c = d[pos];
+      if (c == ' ' || c == '\t') {
+        pos++;
+      } else if (c == '\n' || c == '\r') {
+        lx->pos = pos;
+        lex_newline(lx);
+        pos = lx->pos;
+      } else {
+        break;
+      }
     }
-    c = lx->data[lx->pos];
+    t->line = lx->line;
+    t->col = (unsigned)(pos - lx->line_start + 1);
+    start = pos;
+    if ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == '+') {
+      if (lex_decimal(d, size, &pos, &t->num, lx->lazy)) {
+        lx->pos = pos;
+        t->type = T_NUMBER;
+        t->s = (const char *)d + start;
+        t->len = pos - start;
+        return;
+      }
+    }
     if (c == '{' || c == '}') {
       t->type = c == '{' ? T_LBRACE : T_RBRACE;
-      t->s = (const char *)lx->data + lx->pos;
+      t->s = (const char *)d + pos;
       t->len = 1;
-      lex_advance(lx);
+      lx->pos = pos + 1;
       return;
     }
     if (c == '"') {
       size_t s0;
       unsigned line0 = lx->line;
-      lex_advance(lx);
+      lx->pos = pos + 1;
       s0 = lx->pos;
-      while (lx->pos < lx->size && lx->data[lx->pos] != '"' && lx->data[lx->pos] != 0)
+      while (lx->pos < size && d[lx->pos] != '"' && d[lx->pos] != 0)
         lex_advance(lx);
       t->type = T_QSTRING;
-      t->s = (const char *)lx->data + s0;
+      t->s = (const char *)d + s0;
       t->len = lx->pos - s0;
       if (lx->line != line0)
         t->flags |= TOKF_MULTILINE;
-      if (lx->pos >= lx->size || lx->data[lx->pos] == 0) {
-        egg_emit(lx->doc, RULE_EGG_UNTERMINATED_QUOTE, t->line, t->col, NULL, "%s",
-                 lx->pos < lx->size ? "a NUL byte" : "end of file");
-        lx->pos = lx->size;
+      if (lx->pos >= size || d[lx->pos] == 0) {
+        if (lx->doc)
+          egg_emit(lx->doc, RULE_EGG_UNTERMINATED_QUOTE, t->line, t->col, NULL, "%s",
+                   lx->pos < size ? "a NUL byte" : "end of file");
+        lx->pos = size;
         t->type = T_EOF;
         t->line = lx->line;
         t->col = 0;
         return;
       }
-      lex_advance(lx); /* closing quote */
-      if (t->len > EGG_MAX_TOKEN)
+      lx->pos++; /* closing quote */
+      if (t->len > EGG_MAX_TOKEN && lx->doc)
         egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
       return;
     }
     /* a bare run; a comment only when it starts with two slashes or is exactly slash-star */
-    start = lx->pos;
-    if (c == '/' && lx->pos + 1 < lx->size && lx->data[lx->pos + 1] == '/') {
-      while (lx->pos < lx->size && lx->data[lx->pos] != '\n' && lx->data[lx->pos] != '\r')
-        lx->pos++, lx->col++;
+    if (c == '/' && pos + 1 < size && d[pos + 1] == '/') {
+      while (pos < size && d[pos] != '\n' && d[pos] != '\r')
+        pos++;
       continue;
     }
-    while (lx->pos < lx->size && is_bare(lx->data[lx->pos])) {
-      lx->pos++;
-      lx->col++;
-    }
-    t->s = (const char *)lx->data + start;
-    t->len = lx->pos - start;
+    pos++;
+    while (pos < size && !stops[d[pos]])
+      pos++;
+    lx->pos = pos;
+    t->s = (const char *)d + start;
+    t->len = pos - start;
     if (t->len == 2 && t->s[0] == '/' && t->s[1] == '*') {
       lex_c_comment(lx, t->line, t->col);
+      pos = lx->pos;
       continue;
     }
-    if (t->len > EGG_MAX_TOKEN)
+    if (t->len > EGG_MAX_TOKEN && lx->doc)
       egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
     lex_classify(t);
     return;

@@ -13,6 +13,7 @@ void egg_map_init(struct egg_map *m)
 
 void egg_map_free(struct egg_map *m)
 {
+  free(m->slots);
   free(m->ents);
   memset(m, 0, sizeof *m);
 }
@@ -33,14 +34,14 @@ static int same(const struct egg_map_ent *e, const char *key, size_t len, uintpt
          (e->key == key || (len && !memcmp(e->key, key, len)) || (!len && e->key[0] == key[0]));
 }
 
-static struct egg_map_ent *probe(const struct egg_map *m, const char *key, size_t len,
-                                 uintptr_t obj, int64_t num)
+/* The slot holding the key, or the empty slot where it belongs. */
+static uint32_t *probe(const struct egg_map *m, const char *key, size_t len, uintptr_t obj, int64_t num)
 {
   size_t i = (size_t)hash_of(key, len, obj, num) & (m->cap - 1);
   for (;;) {
-    struct egg_map_ent *e = &m->ents[i];
-    if (!e->key || same(e, key, len, obj, num))
-      return e;
+    uint32_t *s = &m->slots[i];
+    if (!*s || same(&m->ents[*s - 1], key, len, obj, num))
+      return s;
     i = (i + 1) & (m->cap - 1);
   }
 }
@@ -48,37 +49,56 @@ static struct egg_map_ent *probe(const struct egg_map *m, const char *key, size_
 static int grow(struct egg_map *m)
 {
   size_t ncap = m->cap ? m->cap * 2 : 64;
-  struct egg_map_ent *old = m->ents;
+  uint32_t *old = m->slots;
   size_t ocap = m->cap;
-  m->ents = calloc(ncap, sizeof *m->ents);
-  if (!m->ents) {
-    m->ents = old;
+  if (ncap > UINT32_MAX) {
+    m->oom = 1;
+    return -1;
+  }
+  m->slots = calloc(ncap, sizeof *m->slots);
+  if (!m->slots) {
+    m->slots = old;
     m->oom = 1;
     return -1;
   }
   m->cap = ncap;
+  /* re-placed in the old table's slot order, which fixes the new table's order */
   for (size_t i = 0; i < ocap; i++)
-    if (old[i].key)
-      *probe(m, old[i].key, old[i].len, old[i].obj, old[i].num) = old[i];
+    if (old[i]) {
+      const struct egg_map_ent *e = &m->ents[old[i] - 1];
+      *probe(m, e->key, e->len, e->obj, e->num) = old[i];
+    }
   free(old);
   return 0;
 }
 
 static struct egg_map_ent *insert(struct egg_map *m, const char *key, size_t len, uintptr_t obj, int64_t num)
 {
+  uint32_t *s;
   struct egg_map_ent *e;
   if ((m->count + 1) * 2 > m->cap && grow(m) < 0)
     return NULL;
-  e = probe(m, key, len, obj, num);
-  if (!e->key) {
-    e->key = key;
-    e->len = len;
-    e->obj = obj;
-    e->num = num;
-    e->val = NULL;
-    e->sum = 0;
-    m->count++;
+  s = probe(m, key, len, obj, num);
+  if (*s)
+    return &m->ents[*s - 1];
+  if (m->count == m->ecap) {
+    size_t ecap = m->ecap ? m->ecap * 2 : 32;
+    struct egg_map_ent *ne = realloc(m->ents, ecap * sizeof *ne);
+    if (!ne) {
+      m->oom = 1;
+      return NULL;
+    }
+    m->ents = ne;
+    m->ecap = ecap;
   }
+  e = &m->ents[m->count];
+  e->key = key;
+  e->len = len;
+  e->obj = obj;
+  e->num = num;
+  e->val = NULL;
+  e->sum = 0;
+  *s = (uint32_t)++m->count;
   return e;
 }
 
@@ -89,11 +109,11 @@ struct egg_map_ent *egg_map_at(struct egg_map *m, const char *key, size_t len)
 
 struct egg_map_ent *egg_map_find(const struct egg_map *m, const char *key, size_t len)
 {
-  struct egg_map_ent *e;
+  uint32_t *s;
   if (!m->cap)
     return NULL;
-  e = probe(m, key ? key : pair_key, len, 0, 0);
-  return e->key ? e : NULL;
+  s = probe(m, key ? key : pair_key, len, 0, 0);
+  return *s ? &m->ents[*s - 1] : NULL;
 }
 
 struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num)
@@ -104,4 +124,9 @@ struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num)
 struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len, int64_t num)
 {
   return insert(m, key ? key : pair_key, len, 0, num);
+}
+
+const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i)
+{
+  return i < m->cap && m->slots[i] ? &m->ents[m->slots[i] - 1] : NULL;
 }

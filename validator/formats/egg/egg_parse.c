@@ -10,13 +10,21 @@
 
 struct frame {
   struct egg_node *node;
+  struct egg_node *last;  /* last child so far */
   int ctx;
   size_t vstart;     /* first of this node's values on the value stack */
+  size_t maxvals;    /* most values the entry takes, (size_t)-1 for any number */
+  int rich;          /* a value that is not a plain decimal: kept in rstack too */
+  int fastnum;       /* plain decimals take the short path: 1 numbers, 2 integers */
+  int lazy;          /* values counted, not kept: the lexer need not convert them */
   int seen_child;
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
   int containers;    /* groups/tables open down to here (Panda3D's stack limit) */
 };
+
+/* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
+#define STR_CACHE 64
 
 struct parser {
   struct egg_doc *doc;
@@ -24,10 +32,24 @@ struct parser {
   struct egg_token tok;
   struct frame stack[EGG_MAX_DEPTH];
   unsigned depth;
-  struct egg_value *vals;
+  double *dstack;             /* values of the open entries, as numbers */
+  struct egg_value *rstack;   /* the same values in full, for frames that are rich */
   size_t nvals, capvals;
+  const char *strs[STR_CACHE];
+  int8_t child[C_COUNT][KW_COUNT]; /* egg_grammar_child, one row per context as first needed */
+  uint32_t rows;                   /* bit c: row c is filled */
   int oom;
 };
+
+static int child_spec(struct parser *p, int ctx, int kw)
+{
+  if (!(p->rows & (1u << ctx))) {
+    for (int k = 0; k < KW_COUNT; k++)
+      p->child[ctx][k] = (int8_t)egg_grammar_child(ctx, k);
+    p->rows |= 1u << ctx;
+  }
+  return p->child[ctx][kw];
+}
 
 const char *egg_show(char *out, size_t cap, const char *s, size_t len)
 {
@@ -136,48 +158,139 @@ static void skip_header(struct parser *p)
     skip_block(p);
 }
 
+#define NODE_SLAB 65536
+#define NUM_SLAB 8192
+#define STR_SLAB 65536
+
 static struct egg_node *node_new(struct parser *p, int spec, const struct egg_token *kw)
 {
-  struct egg_node *n = arena_calloc(p->doc->arena, 1, sizeof *n);
-  if (!n) {
-    p->oom = 1;
-    return NULL;
+  struct egg_doc *doc = p->doc;
+  struct egg_node *n;
+  size_t size = egg_has_index(spec) ? sizeof(struct egg_node_ix) : sizeof(struct egg_node);
+  if (doc->node_left < size) {
+    /* slabs grow with the file: small files stay small, big ones take few large blocks */
+    size_t count = doc->nodes < 256 ? 256 : doc->nodes < NODE_SLAB ? (size_t)doc->nodes : NODE_SLAB;
+    doc->node_slab = arena_calloc(doc->arena, count, sizeof(struct egg_node));
+    if (!doc->node_slab) {
+      p->oom = 1;
+      return NULL;
+    }
+    doc->node_left = count * sizeof(struct egg_node);
   }
-  n->spec = (uint16_t)spec;
-  n->kw = (uint16_t)kw->kw;
+  n = (struct egg_node *)(void *)doc->node_slab;
+  doc->node_slab += size;
+  doc->node_left -= size;
+  n->spec = (uint8_t)spec;
+  n->kw = (uint8_t)kw->kw;
   n->line = kw->line;
   n->col = kw->col;
-  p->doc->nodes++;
+  doc->nodes++;
+  doc->spec_count[spec]++;
   return n;
 }
 
-static void node_attach(struct egg_node *parent, struct egg_node *n)
+static double *nums_new(struct parser *p, size_t count)
 {
-  n->parent = parent;
-  if (parent->last)
-    parent->last->next = n;
-  else
-    parent->first = n;
-  parent->last = n;
+  struct egg_doc *doc = p->doc;
+  double *d;
+  if (count > NUM_SLAB / 4) {
+    d = arena_calloc(doc->arena, count, sizeof *d);
+  } else {
+    if (doc->num_left < count) {
+      doc->num_slab = arena_calloc(doc->arena, NUM_SLAB, sizeof *doc->num_slab);
+      doc->num_left = doc->num_slab ? NUM_SLAB : 0;
+    }
+    d = doc->num_left >= count ? doc->num_slab : NULL;
+    if (d) {
+      doc->num_slab += count;
+      doc->num_left -= count;
+    }
+  }
+  if (!d)
+    p->oom = 1;
+  return d;
 }
 
-static int push_value(struct parser *p, const struct egg_token *t)
+/* A string kept in the tree: its length (uint32_t) before it, a NUL after it. */
+static const char *str_new(struct parser *p, const char *s, size_t len)
 {
-  struct egg_value *v;
-  if (p->nvals == p->capvals) {
-    size_t cap = p->capvals ? p->capvals * 2 : 1024;
-    struct egg_value *nv = realloc(p->vals, cap * sizeof *nv);
-    if (!nv) {
-      p->oom = 1;
-      return -1;
+  struct egg_doc *doc = p->doc;
+  size_t need = (sizeof(uint32_t) + len + 1 + 3) & ~(size_t)3;
+  uint32_t n32 = (uint32_t)len;
+  char *m;
+  if (need > STR_SLAB / 4) {
+    m = arena_calloc(doc->arena, need, 1);
+  } else {
+    if (doc->str_left < need) {
+      doc->str_slab = arena_calloc(doc->arena, STR_SLAB, 1);
+      doc->str_left = doc->str_slab ? STR_SLAB : 0;
     }
-    p->vals = nv;
-    p->capvals = cap;
+    m = doc->str_left >= need ? doc->str_slab : NULL;
+    if (m) {
+      doc->str_slab += need;
+      doc->str_left -= need;
+    }
   }
-  v = &p->vals[p->nvals++];
+  if (!m) {
+    p->oom = 1;
+    return NULL;
+  }
+  memcpy(m, &n32, sizeof n32);
+  memcpy(m + sizeof n32, s, len);
+  m[sizeof n32 + len] = 0;
+  return m + sizeof n32;
+}
+
+/* str_new for value strings, reusing an identical recent copy. */
+static const char *str_value(struct parser *p, const char *s, size_t len)
+{
+  unsigned h = (unsigned)len * 31u;
+  const char **slot, *c;
+  for (size_t i = 0; i < len && i < 8; i++)
+    h = h * 131u + (unsigned char)s[i];
+  slot = &p->strs[h % STR_CACHE];
+  c = *slot;
+  if (c && egg_str_len(c) == len && !memcmp(c, s, len))
+    return c;
+  c = str_new(p, s, len);
+  if (c)
+    *slot = c;
+  return c;
+}
+
+static void node_attach(struct frame *pf, struct egg_node *n)
+{
+  n->parent = pf->node;
+  if (pf->last)
+    pf->last->next = n;
+  else
+    pf->node->first = n;
+  pf->last = n;
+}
+
+static int grow_values(struct parser *p)
+{
+  size_t cap = p->capvals ? p->capvals * 2 : 1024;
+  double *nd = realloc(p->dstack, cap * sizeof *nd);
+  struct egg_value *nr;
+  if (!nd) {
+    p->oom = 1;
+    return -1;
+  }
+  p->dstack = nd;
+  nr = realloc(p->rstack, cap * sizeof *nr);
+  if (!nr) {
+    p->oom = 1;
+    return -1;
+  }
+  p->rstack = nr;
+  p->capvals = cap;
+  return 0;
+}
+
+static void value_full(struct parser *p, struct egg_value *v, const struct egg_token *t)
+{
   memset(v, 0, sizeof *v);
-  v->line = t->line;
-  v->col = t->col;
   v->flags = (uint8_t)(t->flags & (TOKF_INF | TOKF_NANBITS));
   v->d = t->num;
   v->ul = t->ul;
@@ -187,11 +300,28 @@ static int push_value(struct parser *p, const struct egg_token *t)
   default:
     v->type = t->type == T_QSTRING ? V_QSTRING : V_WORD;
     v->len = (uint32_t)(t->len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : t->len);
-    v->s = arena_strndup(p->doc->arena, t->s, v->len);
-    if (!v->s)
-      p->oom = 1;
+    v->s = str_value(p, t->s, v->len);
     break;
   }
+}
+
+static int push_value(struct parser *p, struct frame *f, const struct egg_token *t)
+{
+  if (p->nvals == p->capvals && grow_values(p) < 0)
+    return -1;
+  p->dstack[p->nvals] = t->num;
+  if (!f->rich && (t->type != T_NUMBER || t->flags)) {
+    /* the first value that is not a plain decimal: keep the frame's values in full */
+    f->rich = 1;
+    for (size_t i = f->vstart; i < p->nvals; i++) {
+      memset(&p->rstack[i], 0, sizeof p->rstack[i]);
+      p->rstack[i].d = p->dstack[i];
+      p->rstack[i].type = V_NUMBER;
+    }
+  }
+  if (f->rich)
+    value_full(p, &p->rstack[p->nvals], t);
+  p->nvals++;
   if (t->flags & TOKF_MULTILINE)
     egg_emit(p->doc, RULE_EGG_MULTILINE_STRING, t->line, t->col, NULL, "%u", p->lx.line);
   return 0;
@@ -252,9 +382,8 @@ static size_t count_max(uint32_t counts)
   size_t m = 0;
   if ((counts & 0x80000000u))
     return (size_t)-1;
-  for (size_t i = 0; i < 32; i++)
-    if ((counts >> i) & 1u)
-      m = i;
+  while (counts >>= 1) /* the highest bit set */
+    m++;
   return m;
 }
 
@@ -307,25 +436,53 @@ static int values_complete(struct parser *p, struct frame *f, const struct egg_t
   return 0;
 }
 
+/* Entries whose plain values no check reads: validation keeps only their count. */
+static int droppable(int spec)
+{
+  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_NORMAL ||
+         spec == S_TANGENT || spec == S_BINORMAL || spec == S_AUX;
+}
+
 static void close_node(struct parser *p, int bad)
 {
   struct frame *f = &p->stack[p->depth - 1];
   struct egg_node *n = f->node;
   size_t count = frame_nvals(p, f);
-  n->close_line = p->tok.line;
-  n->close_col = p->tok.col;
   n->bad = (uint8_t)(n->bad | bad);
-  if (count) {
-    n->vals = arena_calloc(p->doc->arena, count, sizeof *n->vals);
-    if (n->vals) {
-      memcpy(n->vals, p->vals + f->vstart, count * sizeof *n->vals);
-      n->nvals = (uint32_t)count;
+  n->nvals = (uint32_t)count;
+  if (!count) {
+    n->vform = VF_NONE;
+    n->v.close.line = p->tok.line;
+    n->v.close.col = p->tok.col;
+  } else if (f->lazy) {
+    n->vform = VF_DROPPED; /* lexed without their values (struct frame, lazy) */
+    p->doc->dropped = 1;
+  } else if (f->rich) {
+    const struct egg_value *r = p->rstack + f->vstart;
+    if (count == 1 && (r->type == V_WORD || r->type == V_QSTRING) && r->s) {
+      n->vform = r->type == V_WORD ? VF_WORD : VF_QSTR;
+      n->v.str = r->s;
     } else {
-      p->oom = 1;
+      n->vform = VF_RICH;
+      n->v.rich = arena_calloc(p->doc->arena, count, sizeof *n->v.rich);
+      if (n->v.rich)
+        memcpy(n->v.rich, r, count * sizeof *n->v.rich);
+      else
+        p->oom = 1;
     }
+  } else if (count == 1) {
+    n->vform = VF_ONE;
+    n->v.one = p->dstack[f->vstart];
+  } else {
+    n->vform = VF_NUM;
+    n->v.num = nums_new(p, count);
+    if (n->v.num)
+      memcpy(n->v.num, p->dstack + f->vstart, count * sizeof *n->v.num);
   }
   p->nvals = f->vstart;
   p->depth--;
+  if (p->depth)
+    p->lx.lazy = p->stack[p->depth - 1].lazy;
 }
 
 static int is_container(int spec)
@@ -335,7 +492,7 @@ static int is_container(int spec)
 }
 
 /* Parse `<Kw> [name] {` for an entry of kind spec; push its frame, or recover and return -1. */
-static int open_entry(struct parser *p, int spec, struct egg_token kwtok, int legacy)
+static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok, int legacy)
 {
   const struct egg_spec_info *si = &egg_specs[spec];
   struct frame *parent = &p->stack[p->depth - 1];
@@ -348,7 +505,7 @@ static int open_entry(struct parser *p, int spec, struct egg_token kwtok, int le
       (spec == S_VREF_PRIM && parent->containers >= (int)EGG_PANDA_DEPTH - 3)) {
     char lim[64];
     snprintf(lim, sizeof lim, "at most %u nested groups/tables", EGG_PANDA_DEPTH - 1);
-    syntax(p, RULE_EGG_NESTING_DEPTH, &kwtok, lim);
+    syntax(p, RULE_EGG_NESTING_DEPTH, kwtok, lim);
     advance(p);
     skip_header(p);
     return -1;
@@ -381,35 +538,42 @@ static int open_entry(struct parser *p, int spec, struct egg_token kwtok, int le
     skip_block(p);
     return -1;
   }
-  n = node_new(p, spec, &kwtok);
+  n = node_new(p, spec, kwtok);
   if (!n)
     return -1;
   n->legacy_group = (uint8_t)legacy;
   if (has_name) {
-    n->name_len = (uint32_t)(name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
-    n->name = arena_strndup(p->doc->arena, name.s, n->name_len);
-    n->name_line = name.line;
-    n->name_col = name.col;
+    n->name = str_new(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
     n->name_quoted = name.type == T_QSTRING;
     n->name_numeric = name.type == T_NUMBER || name.type == T_ULONG;
     if (si->name == NAME_INT_OPT || si->name == NAME_INT_REQ) {
       check_integer(p, &name);
-      n->index = name.type == T_ULONG ? (int64_t)(name.ul > INT64_MAX ? INT64_MAX : name.ul)
-                 : !(name.num == name.num) || name.num < -9.2e18 ? INT64_MIN
-                 : name.num > 9.2e18 ? INT64_MAX : (int64_t)name.num;
+      egg_set_index(n, name.type == T_ULONG ? (int64_t)(name.ul > INT64_MAX ? INT64_MAX : name.ul)
+                       : !(name.num == name.num) || name.num < -9.2e18 ? INT64_MIN
+                       : name.num > 9.2e18 ? INT64_MAX : (int64_t)name.num);
     }
     if (name.flags & TOKF_CONTROL)
       egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, name.line, name.col, NULL, "%s", "a name");
   } else if (si->name == NAME_REQ) {
     egg_emit(p->doc, RULE_EGG_NAME_REQUIRED, p->tok.line, p->tok.col, NULL, "%s", si->what);
   } else {
-    n->index = -1;
+    egg_set_index(n, -1);
   }
-  node_attach(parent->node, n);
+  node_attach(parent, n);
   memset(&p->stack[p->depth], 0, sizeof p->stack[p->depth]);
   p->stack[p->depth].node = n;
   p->stack[p->depth].ctx = si->body;
   p->stack[p->depth].vstart = p->nvals;
+  p->stack[p->depth].maxvals = count_max(si->counts);
+  p->stack[p->depth].fastnum = si->vals == VALS_REAL ? 1 : si->vals == VALS_INT ? 2 : 0;
+  p->stack[p->depth].lazy = !p->doc->keep_values && droppable(spec);
+  p->lx.lazy = p->stack[p->depth].lazy;
+  if (egg_nests(spec))
+    parent->node->has_nest = 1;
+  if (spec == S_SCALAR)
+    parent->node->has_scalar = 1;
+  else if (spec == S_DART)
+    parent->node->has_dart = 1;
   p->stack[p->depth].containers = containers;
   p->depth++;
   advance(p); /* past '{' */
@@ -420,23 +584,23 @@ static int open_entry(struct parser *p, int spec, struct egg_token kwtok, int le
 static void body_value(struct parser *p, struct frame *f)
 {
   const struct egg_spec_info *si = &egg_specs[f->node->spec];
-  struct egg_token t = p->tok;
+  const struct egg_token *t = &p->tok;
   char buf[96];
   size_t n;
 
   if (si->vals == VALS_NONE) {
-    if (t.type == T_WORD && (t.flags & TOKF_GLUED))
-      fail_at(p, RULE_EGG_GLUED_KEYWORD, &t, NULL, egg_show(buf, sizeof buf, t.s, t.len));
-    else if (t.type == T_WORD && t.len && t.s[0] == '<')
-      fail_at(p, RULE_EGG_UNKNOWN_KEYWORD, &t, NULL, egg_show(buf, sizeof buf, t.s, t.len));
+    if (t->type == T_WORD && (t->flags & TOKF_GLUED))
+      fail_at(p, RULE_EGG_GLUED_KEYWORD, t, NULL, egg_show(buf, sizeof buf, t->s, t->len));
+    else if (t->type == T_WORD && t->len && t->s[0] == '<')
+      fail_at(p, RULE_EGG_UNKNOWN_KEYWORD, t, NULL, egg_show(buf, sizeof buf, t->s, t->len));
     else
-      syntax(p, RULE_EGG_SYNTAX, &t, f->ctx == C_LEAF ? "'}'" : "an entry keyword or '}'");
+      syntax(p, RULE_EGG_SYNTAX, t, f->ctx == C_LEAF ? "'}'" : "an entry keyword or '}'");
     skip_to_close(p);
     f->node->bad = 1;
     return;
   }
   if (f->seen_child) {
-    syntax(p, RULE_EGG_VALUE_ORDER, &t, "values before the nested entries");
+    syntax(p, RULE_EGG_VALUE_ORDER, t, "values before the nested entries");
     skip_to_close(p);
     f->node->bad = 1;
     return;
@@ -449,43 +613,43 @@ static void body_value(struct parser *p, struct frame *f)
     /* fall through */
   case VALS_REAL:
   case VALS_INT:
-    if (t.type != T_NUMBER && t.type != T_ULONG) {
-      syntax(p, RULE_EGG_NOT_A_NUMBER, &t, si->vals == VALS_INT ? "an integer" : "a number");
+    if (t->type != T_NUMBER && t->type != T_ULONG) {
+      syntax(p, RULE_EGG_NOT_A_NUMBER, t, si->vals == VALS_INT ? "an integer" : "a number");
       skip_to_close(p);
       f->node->bad = 1;
       return;
     }
     if (si->vals == VALS_INT)
-      check_integer(p, &t);
-    check_special_number(p, &t);
+      check_integer(p, t);
+    check_special_number(p, t);
     break;
   case VALS_INT_OR_WORD:
-    if (t.type == T_NUMBER || t.type == T_ULONG)
-      check_integer(p, &t);
+    if (t->type == T_NUMBER || t->type == T_ULONG)
+      check_integer(p, t);
     break;
   default:
-    if (t.type == T_NUMBER)
-      check_special_number(p, &t);
+    if (t->type == T_NUMBER)
+      check_special_number(p, t);
     break;
   }
-  if (count_max(si->counts) != (size_t)-1 && arity_count(p, f) + 1 > count_max(si->counts) &&
+  if (f->maxvals != (size_t)-1 && arity_count(p, f) + 1 > f->maxvals &&
       si->counts != (COUNTS_ANY & ~1u)) {
     char exp[96], act[160];
     expected_counts(exp, sizeof exp, si->counts, si->vals);
-    snprintf(act, sizeof act, "%s with more values at '%s'", si->what, tok_show(&t, buf, sizeof buf));
-    egg_emit(p->doc, RULE_EGG_ARITY, t.line, t.col, exp, "%s", act);
+    snprintf(act, sizeof act, "%s with more values at '%s'", si->what, tok_show(t, buf, sizeof buf));
+    egg_emit(p->doc, RULE_EGG_ARITY, t->line, t->col, exp, "%s", act);
     if (!p->doc->syntax_failed) {
       p->doc->syntax_failed = 1;
-      p->doc->fail_line = t.line;
-      p->doc->fail_col = t.col;
+      p->doc->fail_line = t->line;
+      p->doc->fail_col = t->col;
     }
     skip_to_close(p);
     f->node->bad = 1;
     return;
   }
-  if (t.type == T_WORD && (t.flags & TOKF_CONTROL))
-    egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, t.line, t.col, NULL, "%s", "a value");
-  push_value(p, &t);
+  if (t->type == T_WORD && (t->flags & TOKF_CONTROL))
+    egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, t->line, t->col, NULL, "%s", "a value");
+  push_value(p, f, t);
   advance(p);
 }
 
@@ -503,7 +667,7 @@ static void node_list_word(struct parser *p)
     } else {
       egg_emit(p->doc, RULE_EGG_LEGACY_FILE, word.line, word.col, NULL, NULL);
     }
-    open_entry(p, S_FILE, kw, 1);
+    open_entry(p, S_FILE, &kw, 1);
     return;
   }
   /* Panda3D shifts the word as a string and fails on the token after it */
@@ -523,38 +687,39 @@ static void node_list_word(struct parser *p)
 
 static void body_keyword(struct parser *p, struct frame *f)
 {
-  struct egg_token kw = p->tok;
+  const struct egg_token *t = &p->tok;
+  struct egg_token kw; /* what open_entry needs of the keyword, read past */
   int spec;
   char buf[96];
 
-  if (kw.kw >= KW_FIRST_UNUSED) {
-    syntax(p, RULE_EGG_UNUSED_KEYWORD, &kw, NULL);
+  if (t->kw >= KW_FIRST_UNUSED) {
+    syntax(p, RULE_EGG_UNUSED_KEYWORD, t, NULL);
     advance(p);
     skip_header(p);
     return;
   }
-  spec = egg_grammar_child(f->ctx, kw.kw);
+  spec = child_spec(p, f->ctx, t->kw);
   if (spec < 0) {
     char where[300];
-    snprintf(where, sizeof where, "%s may appear in %s", egg_kw_spelling(kw.kw), egg_grammar_where(kw.kw));
-    egg_emit(p->doc, RULE_EGG_PLACEMENT, kw.line, kw.col, where, "%s in %s",
-             tok_show(&kw, buf, sizeof buf), egg_specs[f->node->spec].what);
+    snprintf(where, sizeof where, "%s may appear in %s", egg_kw_spelling(t->kw), egg_grammar_where(t->kw));
+    egg_emit(p->doc, RULE_EGG_PLACEMENT, t->line, t->col, where, "%s in %s",
+             tok_show(t, buf, sizeof buf), egg_specs[f->node->spec].what);
     if (!p->doc->syntax_failed) {
       p->doc->syntax_failed = 1;
-      p->doc->fail_line = kw.line;
-      p->doc->fail_col = kw.col;
+      p->doc->fail_line = t->line;
+      p->doc->fail_col = t->col;
     }
     advance(p);
     skip_header(p);
     return;
   }
-  if (!f->seen_child && !values_complete(p, f, &kw)) {
+  if (!f->seen_child && !values_complete(p, f, t)) {
     skip_to_close(p);
     f->node->bad = 1;
     return;
   }
   if (f->seen_ref || ((f->ctx == C_DISTANCE || f->ctx == C_SWITCHCOND) && f->seen_one)) {
-    syntax(p, RULE_EGG_SYNTAX, &kw, "'}'");
+    syntax(p, RULE_EGG_SYNTAX, t, "'}'");
     skip_to_close(p);
     f->node->bad = 1;
     return;
@@ -564,7 +729,12 @@ static void body_keyword(struct parser *p, struct frame *f)
     f->seen_ref = 1;
   if (f->ctx == C_DISTANCE || f->ctx == C_SWITCHCOND)
     f->seen_one = 1;
-  open_entry(p, spec, kw, 0);
+  memset(&kw, 0, sizeof kw);
+  kw.type = T_KEYWORD;
+  kw.kw = t->kw;
+  kw.line = t->line;
+  kw.col = t->col;
+  open_entry(p, spec, &kw, 0);
 }
 
 static void body_close(struct parser *p, struct frame *f)
@@ -604,6 +774,8 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   if (!p)
     return -1;
   p->doc = doc;
+  doc->data = data;
+  doc->size = size;
   egg_lex_init(&p->lx, data, size, doc);
   memset(&rootkw, 0, sizeof rootkw);
   rootkw.line = 1;
@@ -643,6 +815,16 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
     case T_KEYWORD:
       body_keyword(p, f);
       break;
+    case T_NUMBER:
+      /* the bulk of a file: a plain decimal where numbers go, within the entry's count */
+      if (f->fastnum && !p->tok.flags && !f->seen_child && !f->rich &&
+          p->nvals - f->vstart < f->maxvals && p->nvals < p->capvals &&
+          (f->fastnum == 1 || (p->tok.num <= 2147483647.0 && p->tok.num == floor(p->tok.num)))) {
+        p->dstack[p->nvals++] = p->tok.num;
+        advance(p);
+        break;
+      }
+      /* fall through */
     default:
       if (f->ctx == C_TOP || f->ctx == C_GROUP)
         node_list_word(p);
@@ -654,7 +836,8 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   rc = -1;
 done:
   doc->eof_line = p->lx.line;
-  free(p->vals);
+  free(p->dstack);
+  free(p->rstack);
   free(p);
   return rc;
 }

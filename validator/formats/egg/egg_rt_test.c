@@ -13,7 +13,8 @@ static int decode(const void *data, size_t size, struct pipeline_run *run)
   mdl_options o;
   mdl_options_init(&o);
   o.assume_format = "egg";
-  if (pipeline_decode(data, size, "x.egg", &o, 0, run) != MDL_OK || !run->decoded)
+  /* keep_frames: the tree keeps every value (validation alone keeps only counts of some) */
+  if (pipeline_decode(data, size, "x.egg", &o, 1, run) != MDL_OK || !run->decoded)
     return -1;
   return 0;
 }
@@ -75,6 +76,10 @@ int main(int argc, char **argv)
   if (argc < 2) {
     fprintf(stderr, "usage: egg_rt_test FILE...\n");
     return 99;
+  }
+  if (egg_kw_selftest() < 0) {
+    fprintf(stderr, "FAIL: a keyword spelling does not look up to its keyword\n");
+    return 1;
   }
   for (int i = 1; i < argc; i++)
     failed += round_trip(argv[i]);

@@ -95,9 +95,9 @@ static void put_header(struct byte_buf *out, const struct egg_node *n)
   if (n->name) {
     buf_put(out, " ", 1);
     if (egg_specs[n->spec].name == NAME_INT_OPT || egg_specs[n->spec].name == NAME_INT_REQ)
-      buf_printf(out, "%lld", (long long)n->index);
+      buf_printf(out, "%lld", (long long)egg_index(n));
     else
-      put_name(out, n->name, n->name_len);
+      put_name(out, n->name, egg_name_len(n));
   }
   buf_put(out, " {", 2);
 }
@@ -111,7 +111,9 @@ static void put_values(struct byte_buf *out, const struct egg_node *n, unsigned 
     } else {
       buf_put(out, " ", 1);
     }
-    put_value(out, &n->vals[i]);
+    struct egg_value v;
+    egg_val(n, i, &v);
+    put_value(out, &v);
   }
 }
 
@@ -161,6 +163,11 @@ int egg_write(const struct model *m, const struct write_opts *opts, struct byte_
              "the egg writer prints egg trees; this model was not decoded from an egg file");
     return -1;
   }
+  if (priv->dropped) {
+    snprintf(out->error, sizeof out->error, "%s",
+             "the egg tree was decoded for validation only (without its vertex and animation values)");
+    return -1;
+  }
   return egg_write_tree(priv->root, out);
 }
 
@@ -182,18 +189,22 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
   b = b->first;
   while (a && b) {
     int names = (!a->name && !b->name) ||
-                (a->name && b->name && a->name_len == b->name_len && !memcmp(a->name, b->name, a->name_len));
+                (a->name && b->name && egg_name_len(a) == egg_name_len(b) && !memcmp(a->name, b->name, egg_name_len(a)));
     if (a->spec != b->spec || a->kw != b->kw || !names || a->nvals != b->nvals) {
       snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(a->kw),
                (unsigned)a->line, egg_kw_spelling(b->kw), (unsigned)b->line);
       return 0;
     }
-    for (uint32_t i = 0; i < a->nvals; i++)
-      if (!value_equal(&a->vals[i], &b->vals[i])) {
+    for (uint32_t i = 0; i < a->nvals; i++) {
+      struct egg_value va, vb;
+      egg_val(a, i, &va);
+      egg_val(b, i, &vb);
+      if (!value_equal(&va, &vb)) {
         snprintf(why, cap, "value %u of %s at line %u differs", (unsigned)i, egg_kw_spelling(a->kw),
                  (unsigned)a->line);
         return 0;
       }
+    }
     if (!a->first != !b->first) {
       snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), (unsigned)a->line);
       return 0;

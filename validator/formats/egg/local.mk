@@ -6,6 +6,7 @@ validator_libmdlcheck_a_SOURCES += \
   validator/formats/egg/egg_format.c \
   validator/formats/egg/egg_lex.c \
   validator/formats/egg/egg_parse.c \
+  validator/formats/egg/egg_tree.c \
   validator/formats/egg/egg_grammar.c \
   validator/formats/egg/egg_map.c \
   validator/formats/egg/egg_check_refs.c \
