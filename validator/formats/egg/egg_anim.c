@@ -9,6 +9,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "pose.h"
 
 static const char component_letters[] = "ijkabchprxyz";
 static const double component_defaults[12] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -19,20 +20,6 @@ static void mat_identity(double m[16])
 {
   memset(m, 0, 16 * sizeof *m);
   m[0] = m[5] = m[10] = m[15] = 1;
-}
-
-/* out = a * b (row-major storage). */
-static void mat_mul(double out[16], const double a[16], const double b[16])
-{
-  double t[16];
-  for (int r = 0; r < 4; r++)
-    for (int c = 0; c < 4; c++) {
-      double s = 0;
-      for (int k = 0; k < 4; k++)
-        s += a[r * 4 + k] * b[k * 4 + c];
-      t[r * 4 + c] = s;
-    }
-  memcpy(out, t, sizeof t);
 }
 
 static void rot_axis(double m[16], int axis, double degrees)
@@ -95,59 +82,18 @@ static void compose(double out[16], const double v[12], const char *order, size_
     case 't': x[12] = v[9]; x[13] = v[10]; x[14] = v[11]; break;
     default: continue; /* Panda3D warns and skips the letter */
     }
-    mat_mul(out, out, x);
+    mat4_mul(out, out, x);
   }
 }
 
-/* Row-vector matrix to the model's column-vector TRS. */
+/* Row-vector matrix to the model's column-vector TRS: its transpose is the column-vector form. */
 static void matrix_to_trs(const double m[16], struct trs *p)
 {
-  double s[3], r[3][3], tr;
-  for (int i = 0; i < 3; i++) {
-    s[i] = sqrt(m[i * 4] * m[i * 4] + m[i * 4 + 1] * m[i * 4 + 1] + m[i * 4 + 2] * m[i * 4 + 2]);
-  }
-  {
-    double det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
-                 m[2] * (m[4] * m[9] - m[5] * m[8]);
-    if (det < 0)
-      s[0] = -s[0];
-  }
-  /* column-vector rotation R[c][k] = M[k][c] / s[k] */
-  for (int k = 0; k < 3; k++)
-    for (int c = 0; c < 3; c++)
-      r[c][k] = s[k] != 0 ? m[k * 4 + c] / s[k] : (c == k);
-  tr = r[0][0] + r[1][1] + r[2][2];
-  if (tr > 0) {
-    double q = sqrt(tr + 1.0) * 2;
-    p->r[3] = 0.25 * q;
-    p->r[0] = (r[2][1] - r[1][2]) / q;
-    p->r[1] = (r[0][2] - r[2][0]) / q;
-    p->r[2] = (r[1][0] - r[0][1]) / q;
-  } else if (r[0][0] > r[1][1] && r[0][0] > r[2][2]) {
-    double q = sqrt(1.0 + r[0][0] - r[1][1] - r[2][2]) * 2;
-    p->r[3] = (r[2][1] - r[1][2]) / q;
-    p->r[0] = 0.25 * q;
-    p->r[1] = (r[0][1] + r[1][0]) / q;
-    p->r[2] = (r[0][2] + r[2][0]) / q;
-  } else if (r[1][1] > r[2][2]) {
-    double q = sqrt(1.0 + r[1][1] - r[0][0] - r[2][2]) * 2;
-    p->r[3] = (r[0][2] - r[2][0]) / q;
-    p->r[0] = (r[0][1] + r[1][0]) / q;
-    p->r[1] = 0.25 * q;
-    p->r[2] = (r[1][2] + r[2][1]) / q;
-  } else {
-    double q = sqrt(1.0 + r[2][2] - r[0][0] - r[1][1]) * 2;
-    p->r[3] = (r[1][0] - r[0][1]) / q;
-    p->r[0] = (r[0][2] + r[2][0]) / q;
-    p->r[1] = (r[1][2] + r[2][1]) / q;
-    p->r[2] = 0.25 * q;
-  }
-  p->s[0] = s[0];
-  p->s[1] = s[1];
-  p->s[2] = s[2];
-  p->t[0] = m[12];
-  p->t[1] = m[13];
-  p->t[2] = m[14];
+  double t[16];
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++)
+      t[i * 4 + j] = m[j * 4 + i];
+  trs_from_matrix(t, p); /* a shear Panda's matrices may hold is dropped, as before */
 }
 
 /* A <Transform>/<DefaultPose> body: components applied in order, each post-multiplied. */
@@ -196,7 +142,7 @@ static void transform_matrix(const struct egg_node *t, double out[16])
     default:
       continue;
     }
-    mat_mul(out, out, x);
+    mat4_mul(out, out, x);
   }
 }
 
