@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "num_format.h"
 
 #define VALUES_PER_LINE 12
 
@@ -54,7 +55,7 @@ static void put_name(struct byte_buf *out, const char *s, size_t len)
 
 static void put_number(struct byte_buf *out, double d, unsigned flags)
 {
-  char tmp[48];
+  char tmp[NUM_FORMAT_MAX];
   if (d != d || (flags & TOKF_NANBITS)) {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
@@ -65,12 +66,7 @@ static void put_number(struct byte_buf *out, double d, unsigned flags)
     buf_printf(out, "%s", d < 0 ? "-inf" : "inf");
     return;
   }
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-    if (strtod(tmp, NULL) == d)
-      break;
-  }
-  buf_printf(out, "%s", tmp);
+  buf_put(out, tmp, num_format_shortest(tmp, d, 1)); /* shortest text read back as d */
 }
 
 static void put_value(struct byte_buf *out, const struct egg_value *v)
