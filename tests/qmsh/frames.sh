@@ -26,6 +26,12 @@ run() {
 "$FRAMES" gen "$tmp/m.qmsh" || exit 99
 run 0 "$MDLCHECK" "$tmp/m.qmsh" && { grep -q 'warning\[' "$tmp/out" && fail "the generated QMSH has warnings"; }
 
+# poses prints the keyframes as stored and says so: relative to the base pose, with key times (float seconds)
+if run 0 "$MDLCHECK" poses "$tmp/m.qmsh"; then
+  grep -q 'frames (relative to the base pose)' "$tmp/out" || fail "poses does not name the frame space"
+  grep -q 'frame 2 (global 6, time 0.3000000' "$tmp/out" || fail "poses does not print key times"
+fi
+
 # QMSH -> IQM (quantized) and -> IQE (exact decimals): world matrices equal at every frame
 if run 0 "$MDLCHECK" convert "$tmp/m.qmsh" "$tmp/m.iqm"; then
   grep -q "note: animation 'sparse': 3 keys at non-uniform times on a 0.1 s grid; written as 4 frames at 10 fps" "$tmp/err" ||

@@ -64,6 +64,7 @@ for f in "$SAMPLES"/*.iqm; do
       python3 - "$tmp/$name.json" <<'PY' || fail "poses --format=json $f: structure"
 import json, math, sys
 d = json.load(open(sys.argv[1]))
+assert d["frame_space"] == "parent", d["frame_space"]  # IQM frames are parent-relative
 for i, j in enumerate(d["joints"]):
     assert j["index"] == i and j["parent"] < i, j
     assert abs(math.sqrt(sum(x * x for x in j["r"])) - 1) < 1e-12, j

@@ -56,6 +56,11 @@ static const char *joint_name(const struct model *m, uint32_t j)
   return j < m->num_joints && m->joints[j].name ? m->joints[j].name : "";
 }
 
+static const char *frame_space_name(const struct model *m)
+{
+  return m->frame_space == MODEL_FRAMES_BIND ? "base-pose" : "parent";
+}
+
 static void poses_json(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
@@ -80,6 +85,9 @@ static void poses_json(FILE *out, const char *path, const struct pipeline_run *r
   json_array_end(&w);
   json_kv_uint(&w, "num_poses", m->num_poses);
   json_kv_uint(&w, "num_frames", m->num_frames);
+  /* what a frame is relative to: the parent joint (IQM's meaning) or the joint's base pose
+   * (QMSH keyframes, printed as stored; convert and compare make them parent-relative) */
+  json_kv_string(&w, "frame_space", frame_space_name(m));
   json_key(&w, "anims");
   json_array_begin(&w);
   for (uint32_t a = 0; a < m->num_anims; a++) {
@@ -100,6 +108,8 @@ static void poses_json(FILE *out, const char *path, const struct pipeline_run *r
         json_object_begin(&w);
         json_kv_uint(&w, "frame", f);
         json_kv_uint(&w, "global", g);
+        if (m->frame_times)
+          json_kv_double(&w, "time", m->frame_times[g]);
         json_key(&w, "joints");
         json_array_begin(&w);
         for (uint32_t p = 0; p < m->num_poses; p++) {
@@ -147,10 +157,10 @@ static void text_trs(FILE *out, const struct trs *p)
 static void poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
-  fprintf(out, "%s: %s%s%s, %u joints, %u poses, %u animations, %u frames\n", path,
-          run->result.format, run->result.version[0] ? " " : "", run->result.version,
-          (unsigned)m->num_joints,
-          (unsigned)m->num_poses, (unsigned)m->num_anims, (unsigned)m->num_frames);
+  fprintf(out, "%s: %s%s%s, %u joints, %u poses, %u animations, %u frames (relative to the %s)\n",
+          path, run->result.format, run->result.version[0] ? " " : "", run->result.version,
+          (unsigned)m->num_joints, (unsigned)m->num_poses, (unsigned)m->num_anims,
+          (unsigned)m->num_frames, m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
   for (uint32_t j = 0; j < m->num_joints; j++) {
     fprintf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
     text_trs(out, &m->joints[j].pose);
@@ -165,7 +175,12 @@ static void poses_text(FILE *out, const char *path, const struct pipeline_run *r
       uint64_t g = (uint64_t)an->first_frame + f;
       if (g >= m->num_frames)
         break;
-      fprintf(out, "  frame %u (global %llu)\n", (unsigned)f, (unsigned long long)g);
+      fprintf(out, "  frame %u (global %llu", (unsigned)f, (unsigned long long)g);
+      if (m->frame_times) {
+        fprintf(out, ", time ");
+        put_double(out, m->frame_times[g]);
+      }
+      fprintf(out, ")\n");
       for (uint32_t p = 0; p < m->num_poses; p++) {
         fprintf(out, "    joint %u \"%s\":", (unsigned)p, joint_name(m, p));
         text_trs(out, model_frame(m, (uint32_t)g, p));
