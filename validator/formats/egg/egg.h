@@ -325,15 +325,13 @@ struct egg_private {
 };
 
 /* Tree helpers. */
-typedef void (*egg_visit_fn)(struct egg_node *n, int leaving, void *user);
-/* Visit every node below root in file order: fn(n, 0) on entry, fn(n, 1) after its children. */
-void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user);
 /* A value as an integer, truncated toward zero and saturated (NaN gives INT64_MIN). */
 int64_t egg_value_int(const struct egg_value *v);
 /* 1 when a value is numeric (decimal or hex/binary). */
 int egg_value_is_number(const struct egg_value *v);
 /* The same for value i of an entry. */
 int egg_val_is_number(const struct egg_node *n, uint32_t i);
+/* The node after n in file order below root (children first), or NULL. */
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root);
 /* egg_next_pre that goes into n's children only when descend is set: the checks skip the
  * subtrees that cannot hold what they look for (the grammar says which bodies hold what). */

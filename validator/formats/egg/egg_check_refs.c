@@ -389,7 +389,8 @@ static void resolve_vertex_refs(struct refs *r)
   egg_map_free(&reported);
 }
 
-/* egg_walk for visit(), skipping what it does not look at. */
+/* Every node in file order for visit() (on entry, and again after its children), skipping
+ * what it does not look at. */
 static void refs_walk(struct refs *r)
 {
   struct egg_node *root = r->doc->root, *n = root->first;

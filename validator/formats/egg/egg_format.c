@@ -88,38 +88,7 @@ int egg_node_name_is(const struct egg_node *n, const char *s)
 
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root)
 {
-  if (n->first)
-    return n->first;
-  while (n && n != root) {
-    if (n->next)
-      return n->next;
-    n = n->parent;
-  }
-  return NULL;
-}
-
-void egg_walk(struct egg_node *root, egg_visit_fn fn, void *user)
-{
-  struct egg_node *n = root->first;
-  while (n) {
-    fn(n, 0, user);
-    if (n->first) {
-      n = n->first;
-      continue;
-    }
-    for (;;) {
-      fn(n, 1, user);
-      if (n->next) {
-        n = n->next;
-        break;
-      }
-      n = n->parent;
-      if (!n || n == root) {
-        n = NULL;
-        break;
-      }
-    }
-  }
+  return egg_next_skip(n, root, 1);
 }
 
 const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name)
