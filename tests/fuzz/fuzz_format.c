@@ -4,12 +4,22 @@
  * FUZZ_ROUNDTRIP: decode, write with the format's writer, decode the output again; the second
  * decode must succeed with no error, or the writer produced something its own decoder rejects.
  *
+ * FUZZ_CONVERT "iqm": what `mdlcheck convert x.<fmt> y.iqm` does: decode with frames kept, turn
+ * the frames into parent-relative uniform ones (model_frames_to_parent), write as the target
+ * format and decode that. A refusal to convert or write is fine (convert reports it); a written
+ * file with errors is a finding, as in a round trip: convert would reject its own output.
+ * A second decode is then sampled at given framerates, as compare does with the other side's
+ * (picked from a table by the input's size, so mutations reach every branch of the sampler).
+ *
  * FUZZ_FORMAT "any": what the CLI does with a file of unknown type: format detection, then the
  * diagnostics collected and rendered by every report writer (text, JSON, SARIF, GitHub). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "format.h"
+#include "model_frames.h"
 #include "pipeline.h"
 #include "report.h"
 
@@ -54,6 +64,67 @@ static int fuzz_any(const uint8_t *data, size_t size)
   return 0;
 }
 
+#ifdef FUZZ_CONVERT
+static void note_sink(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
+{
+  (void)level;
+  (void)anim;
+  *(size_t *)user += strlen(msg);
+}
+
+/* What compare does: frames sampled at the other side's framerates. */
+static void fuzz_convert_rates(const uint8_t *data, size_t size, const mdl_options *o)
+{
+  static const double table[] = {30, 24, 60, 0.5, 1e-3, 1e6, 7.25, 0};
+  struct pipeline_run run;
+  double *rates;
+  size_t noted = 0;
+  char why[200];
+
+  pipeline_decode(data, size, NULL, o, 1, &run);
+  if (run.decoded && run.model.num_anims &&
+      run.result.counts[MDL_FATAL] + run.result.counts[MDL_ERROR] == 0 &&
+      (rates = calloc((size_t)run.model.num_anims + 1, sizeof *rates)) != NULL) {
+    for (uint32_t a = 0; a < run.model.num_anims; a++)
+      rates[a] = table[(size + a) % (sizeof table / sizeof *table)];
+    model_frames_to_parent(&run.model, rates, note_sink, &noted, why, sizeof why);
+    free(rates);
+  }
+  pipeline_release(&run);
+}
+
+static void fuzz_convert(struct pipeline_run *run, const mdl_options *o)
+{
+  const struct mdl_format *target = format_find(FUZZ_CONVERT);
+  struct byte_buf out;
+  struct pipeline_run again;
+  mdl_options oo = *o;
+  size_t noted = 0;
+  char why[200];
+
+  if (!target || !target->write)
+    abort();
+  if (!run->decoded || !run->format ||
+      run->result.counts[MDL_FATAL] + run->result.counts[MDL_ERROR] != 0)
+    return;
+  if (target != run->format && model_frames_need_parent(&run->model) &&
+      model_frames_to_parent(&run->model, NULL, note_sink, &noted, why, sizeof why) < 0)
+    return;
+  run->model.flags = 0;
+  buf_init(&out);
+  if (target->write(&run->model, NULL, &out) == 0 && !out.oom) {
+    oo.assume_format = target->name;
+    pipeline_decode(out.data, out.size, NULL, &oo, 1, &again);
+    if (!again.decoded || again.result.counts[MDL_FATAL] + again.result.counts[MDL_ERROR]) {
+      fprintf(stderr, "convert: the written %s file does not decode cleanly\n", target->name);
+      abort();
+    }
+    pipeline_release(&again);
+  }
+  buf_free(&out);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   mdl_options o;
@@ -82,6 +153,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       pipeline_release(&again);
     }
     buf_free(&out);
+  }
+#endif
+#ifdef FUZZ_CONVERT
+  {
+    int animated = run.decoded && run.model.num_anims &&
+                   run.result.counts[MDL_FATAL] + run.result.counts[MDL_ERROR] == 0;
+    fuzz_convert(&run, &o);
+    if (animated)
+      fuzz_convert_rates(data, size, &o);
   }
 #endif
   pipeline_release(&run);

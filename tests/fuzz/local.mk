@@ -7,7 +7,7 @@ FUZZ_LDADD = $(MDL_LIBS) $(ZLIB_LIBS)
 check_PROGRAMS += tests/fuzz/replay_iqm tests/fuzz/replay_iqe tests/fuzz/replay_egg \
   tests/fuzz/replay_qmsh tests/fuzz/replay_x42 tests/fuzz/replay_roundtrip_iqm \
   tests/fuzz/replay_roundtrip_iqe tests/fuzz/replay_roundtrip_egg tests/fuzz/replay_roundtrip_qmsh \
-  tests/fuzz/replay_roundtrip_x42 tests/fuzz/replay_any
+  tests/fuzz/replay_roundtrip_x42 tests/fuzz/replay_any tests/fuzz/replay_convert_qmsh
 tests_fuzz_replay_any_SOURCES = $(FUZZ_COMMON)
 tests_fuzz_replay_any_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"any"'
 tests_fuzz_replay_any_LDADD = $(FUZZ_LDADD)
@@ -41,6 +41,10 @@ tests_fuzz_replay_roundtrip_qmsh_LDADD = $(FUZZ_LDADD)
 tests_fuzz_replay_roundtrip_x42_SOURCES = $(FUZZ_COMMON)
 tests_fuzz_replay_roundtrip_x42_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"x42"' -DFUZZ_ROUNDTRIP
 tests_fuzz_replay_roundtrip_x42_LDADD = $(FUZZ_LDADD)
+# convert_qmsh: QMSH frames turned parent-relative (model_frames_to_parent), written as IQM.
+tests_fuzz_replay_convert_qmsh_SOURCES = $(FUZZ_COMMON)
+tests_fuzz_replay_convert_qmsh_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"qmsh"' -DFUZZ_CONVERT='"iqm"'
+tests_fuzz_replay_convert_qmsh_LDADD = $(FUZZ_LDADD)
 
 TESTS += tests/fuzz/replay.test tests/fuzz/bounds.test
 EXTRA_DIST += tests/fuzz/replay.test tests/fuzz/bounds.test tests/fuzz/run.sh tests/fuzz/dict
@@ -50,7 +54,8 @@ FUZZ_LIB_SRCS = $(validator_libmdlcheck_a_SOURCES) $(nodist_validator_libmdlchec
 
 # make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="iqm qmsh"]: a bounded AFL++ campaign per target.
 FUZZ_SECONDS = 60
-FUZZ_TARGETS = $(FUZZ_FORMATS) any roundtrip_iqm roundtrip_iqe roundtrip_egg roundtrip_qmsh roundtrip_x42
+FUZZ_TARGETS = $(FUZZ_FORMATS) any roundtrip_iqm roundtrip_iqe roundtrip_egg roundtrip_qmsh roundtrip_x42 \
+  convert_qmsh
 .PHONY: fuzz
 fuzz: $(BUILT_SOURCES)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \

@@ -41,10 +41,19 @@ printf '%s\n' $srcs | xargs -P "$(nproc)" -I{} sh -c \
   2>"$work/build_lib.log" || { echo "fuzz: building the library failed, see $work/build_lib.log"; exit 1; }
 touch "$objdir/.stamp"
 
+# The format a target decodes: roundtrip_<fmt>, convert_<fmt> (to IQM) or <fmt>.
+target_format() {
+  f=${1#roundtrip_}
+  echo "${f#convert_}"
+}
+
 build_target() {
-  fmt=${1#roundtrip_}
+  fmt=$(target_format "$1")
   defs="-DFUZZ_FORMAT=\"$fmt\""
-  [ "$1" = "$fmt" ] || defs="$defs -DFUZZ_ROUNDTRIP"
+  case $1 in
+    roundtrip_*) defs="$defs -DFUZZ_ROUNDTRIP" ;;
+    convert_*) defs="$defs -DFUZZ_CONVERT=\"iqm\"" ;;
+  esac
   exe=$work/bin/fuzz_$1
   # shellcheck disable=SC2086
   afl-clang-fast $cflags -fsanitize=fuzzer $CPPFLAGS $defs -o "$exe" \
@@ -95,7 +104,7 @@ printf '%-16s %12s %8s %8s %6s %s\n' target execs paths crashes hangs seconds
 for t in "$@"; do
   build_target "$t"
   exe=$work/bin/fuzz_$t
-  fmt=${t#roundtrip_}
+  fmt=$(target_format "$t")
   seeds=$work/seeds_$t
   rm -rf "$seeds" && mkdir -p "$seeds"
   if [ "$fmt" = any ]; then

@@ -212,7 +212,8 @@ void iqm_poses_check(struct iqm *q)
     floats_finite(q, r + 8, rec + 8, nch, "poses", i, "channeloffset");
     floats_finite(q, r + sofs, rec + sofs, nch, "poses", i, "channelscale");
     for (unsigned c = 0; c < nch; c++) {
-      float scale = lef32(r + sofs + 4 * c);
+      float scale = lef32(r + sofs + 4 * c), off = lef32(r + 8 + 4 * c);
+      float peak = (float)(65535.0 * (double)scale); /* exact in double: rounds once, as in float */
       if (!(mask >> c & 1) && scale != 0.0f) {
         odd = 1;
         if (iqm_want(q, RULE_IQM_POSE_CONSTANT_SCALE)) {
@@ -221,14 +222,16 @@ void iqm_poses_check(struct iqm *q)
                     (double)scale);
         }
       }
-      /* |offset| + 65535 |scale| in double: the extreme decoded value a float loader computes */
-      if ((mask >> c & 1) && isfinite(scale) && isfinite(lef32(r + 8 + 4 * c)) &&
-          fabs((double)lef32(r + 8 + 4 * c)) + 65535.0 * fabs((double)scale) > FLT_MAX &&
+      /* a float loader computes offset + sample * scale, rounding each step to float: at
+       * sample 65535 neither the product nor the sum may overflow (the bottom is the offset; an
+       * offset and scale of opposite signs, as for a range from -1e38 to 0, are fine) */
+      if ((mask >> c & 1) && isfinite(scale) && isfinite(off) &&
+          (!isfinite(peak) || !isfinite((float)((double)off + (double)peak))) &&
           iqm_want(q, RULE_IQM_POSE_CHANNEL_RANGE)) {
         struct mdl_loc loc = loc_bin(rec + sofs + 4 * c, "poses[%u].channelscale[%u]", i, c);
         diag_emit(q->diag, RULE_IQM_POSE_CHANNEL_RANGE, &loc,
-                  "|channeloffset| + 65535 * |channelscale| <= 3.40282347e+38 (float)", "%.9g",
-                  (double)scale);
+                  "65535 * channelscale and channeloffset + 65535 * channelscale finite in float "
+                  "(|x| <= 3.40282347e+38)", "%.9g", (double)scale);
       }
       if ((mask >> c & 1) && scale == 0.0f) {
         odd = 1;

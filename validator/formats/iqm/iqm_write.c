@@ -122,6 +122,14 @@ static double frame_channel(const struct trs *p, unsigned c, int v1)
   return q[3] > 0 ? -q[c - 3] : q[c - 3];
 }
 
+/* Whether a float loader decodes sample 65535 to a float: offset + 65535 * scale, each step
+ * rounded to float (the product is exact in double, so each cast rounds once). */
+static int scale_fits(float offset, float scale)
+{
+  float top = (float)(65535.0 * (double)scale);
+  return isfinite(top) && isfinite((float)((double)offset + (double)top));
+}
+
 /* The reference compiler's encoding of one pose (iqm-notes 3.3): bounds over the strip in float,
  * offset = min, scale = (max - min) / 65535 when the range reaches 1e-10, else constant. */
 static int quant_reference(const struct model *m, uint32_t j, int v1, struct pose_quant *q,
@@ -146,8 +154,16 @@ static int quant_reference(const struct model *m, uint32_t j, int v1, struct pos
                   (double)lo, (double)hi);
     q->offset[c] = lo;
     if (range >= 1e-10f) {
+      float scale = range / 65535;
+      /* range / 65535 rounded up can make a float loader's offset + 65535 * scale overflow
+       * (a range near FLT_MAX): step the scale down, the top sample then clamps to 65535 */
+      for (int k = 0; k < 4 && !scale_fits(lo, scale); k++)
+        scale = nextafterf(scale, 0);
+      if (!scale_fits(lo, scale))
+        return fail(out, "pose %u channel %u: range %g..%g cannot be quantized in float",
+                    (unsigned)j, c, (double)lo, (double)hi);
       q->mask |= 1u << c;
-      q->scale[c] = range / 65535;
+      q->scale[c] = scale;
     }
   }
   return 0;
