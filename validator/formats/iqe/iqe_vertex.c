@@ -164,6 +164,15 @@ static void tangent_forms_check(struct iqe_parser *p)
 void iqe_vertex_check_finish(struct iqe_parser *p)
 {
   uint32_t n = iqe_vertex_count(p);
+  if (n && !p->attr[ATTR_VP].count) {
+    /* vertices without positions: the IQM they compile to has none either (IQM R18) */
+    for (int i = 0; i < ATTR_COUNT; i++)
+      if (p->attr[i].count == n) {
+        iqe_emit(p, RULE_IQE_VERTICES_WITHOUT_POSITION, p->attr[i].first_line, 1,
+                 "a vp line for each vertex", "%u vertices from %s lines, no vp", n, attr_names[i]);
+        break;
+      }
+  }
   for (int i = 0; i < ATTR_COUNT; i++)
     if (p->attr[i].count != 0 && p->attr[i].count != n)
       length_locate(p, i, p->attr[ATTR_VP].count);
