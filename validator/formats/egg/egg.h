@@ -6,6 +6,7 @@
 #ifndef MDL_EGG_H
 #define MDL_EGG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -272,6 +273,10 @@ enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
  * --profile=panda; after Panda3D's parser would have stopped, later errors are dropped there. */
 void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
               const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* egg_emit with a va_list (egg_emit_val locates, then reports through it). */
+void egg_vemit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
+               const char *expected, const char *fmt, va_list ap)
+  __attribute__((format(printf, 6, 0)));
 
 int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size);
 

@@ -34,15 +34,20 @@ static int is_panda_reject(enum rule_index rule)
 void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
               const char *expected, const char *fmt, ...)
 {
+  va_list ap;
+  va_start(ap, fmt);
+  egg_vemit(doc, rule, line, col, expected, fmt, ap);
+  va_end(ap);
+}
+
+void egg_vemit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
+               const char *expected, const char *fmt, va_list ap)
+{
   char actual[256];
   struct mdl_loc loc;
-  va_list ap;
   actual[0] = 0;
-  if (fmt) {
-    va_start(ap, fmt);
+  if (fmt)
     vsnprintf(actual, sizeof actual, fmt, ap);
-    va_end(ap);
-  }
   loc = line ? loc_text(line, col, NULL) : loc_none();
   if (doc->panda) {
     const mdl_rule *r = mdl_rule_at((size_t)rule);

@@ -153,15 +153,10 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
 void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n, int64_t k,
                   const char *expected, const char *fmt, ...)
 {
-  char actual[256];
   unsigned line, col;
   va_list ap;
-  actual[0] = 0;
-  if (fmt) {
-    va_start(ap, fmt);
-    vsnprintf(actual, sizeof actual, fmt, ap);
-    va_end(ap);
-  }
   egg_val_loc(doc, n, k, &line, &col);
-  egg_emit(doc, rule, line, col, expected, "%s", actual);
+  va_start(ap, fmt);
+  egg_vemit(doc, rule, line, col, expected, fmt, ap);
+  va_end(ap);
 }
