@@ -58,16 +58,18 @@ enum iqe_args { ARGS_NONE, ARGS_REALS, ARGS_INTS, ARGS_NAME, ARGS_TEXT };
 
 struct iqe_parser;
 
+/* A command's handler. vals: parsed values (REALS, with defaults filled up to max_args) or NULL;
+ * given: how many the line supplied. */
+typedef void iqe_handler(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
+                         uint32_t nargs, const double *vals, uint32_t given);
+
 struct iqe_command {
   const char *name;
   enum iqe_cmd id;
   enum iqe_args args;
   uint8_t min_args, max_args;      /* values below min: too few (error); above max: surplus */
   double defaults[IQE_MAX_VALUES]; /* for REALS: values of unspecified trailing arguments */
-  /* vals: parsed values (REALS, with defaults filled up to max_args) or NULL; given: how many
-   * the line supplied. */
-  void (*handle)(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                 uint32_t nargs, const double *vals, uint32_t given);
+  iqe_handler *handle;
 };
 
 extern const struct iqe_command iqe_commands[CMD_COUNT];
@@ -221,35 +223,11 @@ void iqe_emit_path(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
   __attribute__((format(printf, 7, 8)));
 
 /* Area handlers (the command table points at these). */
-void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                     uint32_t nargs, const double *vals, uint32_t given);
-void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                      uint32_t nargs, const double *vals, uint32_t given);
-void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                       uint32_t nargs, const double *vals, uint32_t given);
-void iqe_vertex_array(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                      uint32_t nargs, const double *vals, uint32_t given);
-void iqe_face_mesh(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                   uint32_t nargs, const double *vals, uint32_t given);
-void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                       uint32_t nargs, const double *vals, uint32_t given);
-void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                  uint32_t nargs, const double *vals, uint32_t given);
-void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
-                           const struct iqe_tok *args, uint32_t nargs, const double *vals,
-                           uint32_t given);
-void iqe_face_smoothing(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                        uint32_t nargs, const double *vals, uint32_t given);
-void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                        uint32_t nargs, const double *vals, uint32_t given);
-void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                       uint32_t nargs, const double *vals, uint32_t given);
-void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                    uint32_t nargs, const double *vals, uint32_t given);
-void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                      uint32_t nargs, const double *vals, uint32_t given);
-void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
-                    uint32_t nargs, const double *vals, uint32_t given);
+iqe_handler iqe_vertex_attr, iqe_vertex_blend, iqe_vertex_smooth, iqe_vertex_array;
+iqe_handler iqe_face_mesh, iqe_face_material, iqe_face_add, iqe_face_smooth_flags;
+iqe_handler iqe_face_smoothing;
+iqe_handler iqe_skeleton_joint, iqe_skeleton_pose;
+iqe_handler iqe_anim_begin, iqe_anim_setting, iqe_anim_frame;
 
 /* At end of input: every present array as long as the vertex count, a mismatch located where
  * the array leaves step with the vp lines (IQE-VTX-001, IQE-VTX-010); one vx form. */
