@@ -295,6 +295,17 @@ struct joint_list {
   uint32_t count;
 };
 
+/* Room for n entries: 1, or 0 when n is 0 (nothing to collect), -1 when out of memory. */
+static int joint_list_alloc(struct egg_doc *doc, struct joint_list *jl, uint32_t n)
+{
+  jl->count = 0;
+  if (!n)
+    return 0;
+  jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
+  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
+  return jl->nodes && jl->parents ? 1 : -1;
+}
+
 static int is_dart_joint_parent(const struct egg_node *n)
 {
   return n->spec == S_JOINT;
@@ -302,16 +313,11 @@ static int is_dart_joint_parent(const struct egg_node *n)
 
 static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
 {
-  uint32_t n = 0, k = 0;
   /* every <Joint> is in a group (the grammar), so the parser's count is the walk's */
-  n = (uint32_t)doc->spec_count[S_JOINT];
-  jl->count = 0;
-  if (!n)
-    return 0;
-  jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
-  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
-  if (!jl->nodes || !jl->parents)
-    return -1;
+  uint32_t n = (uint32_t)doc->spec_count[S_JOINT], k = 0;
+  int rc;
+  if ((rc = joint_list_alloc(doc, jl, n)) <= 0)
+    return rc;
   for (const struct egg_node *x = doc->root; x; x = egg_next_skip(x, doc->root, egg_in_node_list(x))) {
     const struct egg_node *p;
     if (x->spec != S_JOINT)
@@ -332,15 +338,11 @@ static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
 static int collect_tables(struct egg_doc *doc, const struct egg_node *skel, struct joint_list *jl)
 {
   uint32_t n = 0, k = 0;
-  for (const struct egg_node *x = skel->first ? skel->first : NULL; x; x = egg_next_pre(x, skel))
+  int rc;
+  for (const struct egg_node *x = skel->first; x; x = egg_next_pre(x, skel))
     n += x->spec == S_TABLE;
-  jl->count = 0;
-  if (!n)
-    return 0;
-  jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
-  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
-  if (!jl->nodes || !jl->parents)
-    return -1;
+  if ((rc = joint_list_alloc(doc, jl, n)) <= 0)
+    return rc;
   for (const struct egg_node *x = skel->first; x; x = egg_next_pre(x, skel)) {
     if (x->spec != S_TABLE)
       continue;
