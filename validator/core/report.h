@@ -56,6 +56,8 @@ struct json_writer;
 void report_json_tool(struct json_writer *w);
 /* A message's location keys: line and column (text), else offset (binary), else none. */
 void report_json_location(struct json_writer *w, unsigned line, unsigned column, long long offset);
+/* A message's spec clause, then actual, expected and folded count when it has them. */
+void report_json_details(struct json_writer *w, const struct report_msg *m);
 void report_write_sarif(FILE *out, const struct report *r);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);

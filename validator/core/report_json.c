@@ -22,6 +22,17 @@ void report_json_location(struct json_writer *w, unsigned line, unsigned column,
   }
 }
 
+void report_json_details(struct json_writer *w, const struct report_msg *m)
+{
+  json_kv_string(w, "spec", m->rule->source);
+  if (m->actual[0])
+    json_kv_string(w, "actual", m->actual);
+  if (m->expected[0])
+    json_kv_string(w, "expected", m->expected);
+  if (m->folded)
+    json_kv_uint(w, "folded", m->folded);
+}
+
 static void write_msg(struct json_writer *w, const struct report_msg *m)
 {
   json_object_begin(w);
@@ -30,13 +41,7 @@ static void write_msg(struct json_writer *w, const struct report_msg *m)
   json_kv_string(w, "message", m->message);
   report_json_location(w, m->line, m->column, m->offset);
   json_kv_string(w, "path", m->path);
-  json_kv_string(w, "spec", m->rule->source);
-  if (m->actual[0])
-    json_kv_string(w, "actual", m->actual);
-  if (m->expected[0])
-    json_kv_string(w, "expected", m->expected);
-  if (m->folded)
-    json_kv_uint(w, "folded", m->folded);
+  report_json_details(w, m);
   if (m->baselined)
     json_kv_bool(w, "baselined", 1);
   json_object_end(w);

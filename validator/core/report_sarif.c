@@ -205,13 +205,7 @@ static void write_result(struct json_writer *w, const struct rule_set *rs, const
   json_key(w, "properties");
   json_object_begin(w);
   json_kv_string(w, "severity", mdl_severity_name(m->severity));
-  json_kv_string(w, "spec", m->rule->source);
-  if (m->actual[0])
-    json_kv_string(w, "actual", m->actual);
-  if (m->expected[0])
-    json_kv_string(w, "expected", m->expected);
-  if (m->folded)
-    json_kv_uint(w, "folded", m->folded);
+  report_json_details(w, m);
   json_object_end(w);
   json_object_end(w);
 }
