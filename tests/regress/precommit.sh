@@ -56,6 +56,25 @@ commit "new problem"
 expect_rc 1 "a new problem despite the baseline"
 expect_count err '^assets/ok\.iqm:1044: error\[IQM-JNT-001\]' 1
 
+# the documented example: a relative --config in MDLCHECK_ARGS (the hook checks a scratch copy,
+# so it must resolve the path against the work tree first); the config ignores the rule, so the
+# broken model commits, and a config that does not exist is a usage error that blocks
+cat >mdlcheck.yaml <<'YAML'
+ignore: [IQM-JNT-001]
+YAML
+git add mdlcheck.yaml
+MDLCHECK_ARGS="--config=mdlcheck.yaml" commit "relative config ignores the new problem"
+expect_rc 0 "MDLCHECK_ARGS with a relative --config"
+git reset -q --soft HEAD~1
+MDLCHECK_ARGS="--config mdlcheck.yaml" commit "relative config, separate word"
+expect_rc 0 "MDLCHECK_ARGS with --config as two words"
+git reset -q --soft HEAD~1
+MDLCHECK_ARGS="--config=missing.yaml" commit "missing config"
+expect_rc 1 "a missing config blocks the commit"
+expect_count err 'mdlcheck failed \(exit 2\)' 1
+git commit -q -m "restore" --no-verify
+git rm -q --cached mdlcheck.yaml && git commit -q -m "drop config" --no-verify
+
 # nothing to check: commits
 git reset -q assets/ok.iqm
 echo more >>notes.txt
