@@ -6,10 +6,12 @@ REGRESS_TESTS = \
   tests/regress/diff.sh \
   tests/regress/reports.sh \
   tests/regress/reports-render.sh \
-  tests/regress/precommit.sh
+  tests/regress/precommit.sh \
+  tests/regress/precommit-framework.sh \
+  tests/regress/action.sh
 TESTS += $(REGRESS_TESTS)
 EXTRA_DIST += $(REGRESS_TESTS) tests/regress/regress-lib.sh tests/reports/make_reports.py \
-  contrib
+  tests/regress/action_run.py contrib action.yml .pre-commit-hooks.yaml
 
 # decode -> IQM write (requantized) -> decode: worst error / bound per channel, for the page
 check_PROGRAMS += tests/reports/pose_margin
