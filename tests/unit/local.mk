@@ -10,7 +10,8 @@ UNIT_TESTS = \
   tests/unit/test_number \
   tests/unit/test_number_words \
   tests/unit/test_num_format \
-  tests/unit/test_model_diff
+  tests/unit/test_model_diff \
+  tests/unit/test_egg_geometry
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -47,4 +48,8 @@ tests_unit_test_num_format_LDADD = $(UNIT_LDADD)
 tests_unit_test_model_diff_SOURCES = tests/unit/test_model_diff.c tests/unit/unit.h
 tests_unit_test_model_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_model_diff_LDADD = $(UNIT_LDADD)
+tests_unit_test_egg_geometry_SOURCES = tests/unit/test_egg_geometry.c tests/unit/unit.h
+tests_unit_test_egg_geometry_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_srcdir)/../shared/samples"'
+tests_unit_test_egg_geometry_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_egg_geometry_LDADD = $(UNIT_LDADD)
 endif

@@ -300,6 +300,9 @@ void egg_check_nurbs(struct egg_doc *doc);
 
 /* Animation tables and joints into the common model (egg_anim.c). */
 int egg_anim_decode(struct egg_doc *doc, struct model *m);
+/* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs
+ * after egg_anim_decode, only when the values were kept. 0, or -1 when out of memory. */
+int egg_geometry_decode(struct egg_doc *doc, struct model *m);
 /* Rows of an <Xfm$Anim> / <Xfm$Anim_S$> table as Panda3D counts them (notes §4.2). */
 uint32_t egg_xform_rows(const struct egg_node *x);
 /* A bundle's frame rate and frame count as the loader derives them (notes §4.1, §4.4). */

@@ -1,5 +1,5 @@
 /* egg_format.c - Panda3D egg registration: content detection, the decode pipeline (inflate,
- * parse, checks, animation tables into the model) and profile-aware diagnostics. */
+ * parse, checks, animation tables and geometry into the model) and profile-aware diagnostics. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -185,7 +185,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   m->format_data = priv;
   m->format_data_owner = "egg";
   egg_anim_decode(doc, m);
-  return 0;
+  /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
+  return egg_geometry_decode(doc, m);
 }
 
 const struct mdl_format egg_format = {

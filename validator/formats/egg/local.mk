@@ -15,6 +15,7 @@ validator_libmdlcheck_a_SOURCES += \
   validator/formats/egg/egg_check_nurbs.c \
   validator/formats/egg/egg_check_anim.c \
   validator/formats/egg/egg_anim.c \
+  validator/formats/egg/egg_geometry.c \
   validator/formats/egg/egg_write.c \
   validator/formats/egg/egg_pz.c
 

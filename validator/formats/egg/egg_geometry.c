@@ -1,0 +1,885 @@
+/* egg_geometry.c - vertex pools, primitives and joint memberships into the common model.
+ *
+ * What Panda3D's egg2pg builds, reduced to the model's arrays:
+ * - one mesh per (enclosing group, texture, material); its name is the group's, its material
+ *   the texture's file name (IQM's convention), else the <MRef> material's name;
+ * - <Polygon> with n > 3 vertices: a fan from the first vertex when it is convex (what
+ *   EggPolygon::triangulate does for convex polygons), ear clipping in the polygon's plane
+ *   otherwise (Panda3D's Triangulator may pick other diagonals over the same area);
+ *   <TriangleStrip> alternates its winding, <TriangleFan> fans from its first vertex;
+ *   lines, points, patches and NURBS carry no triangles and are left out, and so is a
+ *   triangle naming one vertex twice (no surface: strips stitched by repeated vertices);
+ * - positions as written (egg vertices are in world space; <Instance> local space and
+ *   <DynamicVertexPool> are not applied);
+ * - triangles in the model are clockwise front faces (IQM's); egg lists them counterclockwise,
+ *   so each one is stored reversed;
+ * - a vertex used by two meshes, or taking a primitive's <Normal>/<RGBA> it lacks, is copied;
+ * - arrays: position, normal, colour (ubyte, IQM's), the unnamed UV set (else the first named
+ *   one) as the texcoord, other UV sets as custom arrays named after the set, the texcoord
+ *   set's <Tangent>/<Binormal> as a 4-component tangent (w the binormal's side);
+ * - soft skinning: <VertexRef> memberships of every <Joint>, repeated references adding up,
+ *   the 4 largest kept and renormalised (IQM's limit: EGG-VTX-023 says when more were
+ *   dropped), as ubyte indexes and weights summing to 255; a vertex of a character with no
+ *   membership belongs to the primitive's enclosing joint (eggLoader.cxx:2599-2604).
+ * <Aux>, morph targets and per-component attributes are not carried. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egg.h"
+#include "egg_map.h"
+
+#define MAX_INFLUENCES 4
+
+struct influence {
+  const struct egg_node *vertex;
+  uint32_t joint, order;
+  double weight;
+};
+
+struct uvset {
+  const char *name; /* "" for the unnamed set */
+  uint32_t len;
+};
+#define MAX_UVSETS 8
+
+struct mesh_acc {
+  const struct egg_node *group;   /* the enclosing group (or the root) */
+  const struct egg_node *joint;   /* the nearest enclosing <Joint>, or NULL */
+  const char *material;
+  uint32_t ntris, nprims;
+};
+
+struct mvert {
+  const struct egg_node *vertex;
+  const struct egg_node *prim;    /* the primitive whose <Normal>/<RGBA> it takes, or NULL */
+  uint32_t mesh;
+};
+
+struct geom {
+  struct egg_doc *doc;
+  struct model *m;
+  struct egg_map pools;     /* pool name -> pool node */
+  struct egg_map verts;     /* (pool node, vertex number) -> vertex node */
+  struct egg_map textures;  /* texture name -> <Texture> node */
+  struct egg_map meshes;    /* (material, group) -> mesh number + 1 */
+  struct egg_map members;   /* (vertex node, joint) -> influence number + 1 */
+  struct egg_map mverts;    /* (vertex node, mesh or primitive) -> model vertex + 1 */
+  struct egg_map vinf;      /* (vertex node, -1) -> first influence + 1 (after sorting) */
+  struct influence *inf;
+  size_t ninf, capinf;
+  struct mesh_acc *mesh;
+  uint32_t nmesh, capmesh;
+  const struct egg_node **prims;
+  uint32_t *prim_mesh;
+  size_t nprims, capprims;
+  struct mvert *mv;
+  size_t nmv, capmv;
+  unsigned char *tris;      /* u32 triples */
+  size_t ntris, captris;
+  struct uvset uv[MAX_UVSETS];
+  unsigned nuv;
+  int has_normal, has_color, has_tangent, has_blend;
+  uint32_t over_four;       /* vertices with more than 4 influences */
+  const struct egg_node *over_four_at;
+  unsigned over_four_count;
+  int oom;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+  size_t c = *cap ? *cap : 64;
+  void *np;
+  if (need <= *cap)
+    return p;
+  while (c < need)
+    c *= 2;
+  np = realloc(p, c * size);
+  if (np)
+    *cap = c;
+  return np;
+}
+
+static const char *first_string(const struct egg_node *n, uint32_t *len)
+{
+  *len = 0;
+  return n && n->nvals ? egg_val_str(n, 0, len) : NULL;
+}
+
+static int is_triangle_prim(int spec)
+{
+  return spec == S_POLYGON || spec == S_TRIFAN || spec == S_TRISTRIP;
+}
+
+static const struct egg_node *child_of(const struct egg_node *n, int spec)
+{
+  const struct egg_node *found = NULL;
+  for (const struct egg_node *c = n->first; c; c = c->next)
+    if (c->spec == spec && !c->bad)
+      found = c; /* a repeated attribute: the last wins */
+  return found;
+}
+
+/* Pools and their vertices: numbers as the parser gives them, an omitted one the highest so
+ * far + 1 (the first 1), a repeated number keeping the first vertex (notes §5 D1). */
+static int collect_pools(struct geom *g)
+{
+  const struct egg_node *root = g->doc->root;
+  for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, egg_in_node_list(n))) {
+    struct egg_map_ent *e;
+    int64_t next = 1;
+    if (n->spec == S_TEXTURE && n->name) {
+      e = egg_map_at(&g->textures, n->name, egg_name_len(n));
+      if (!e)
+        return -1;
+      if (!e->val)
+        e->val = (void *)(uintptr_t)n;
+      continue;
+    }
+    if (n->spec != S_VPOOL)
+      continue;
+    e = egg_map_at(&g->pools, n->name ? n->name : "", egg_name_len(n));
+    if (!e)
+      return -1;
+    if (e->val)
+      continue;
+    e->val = (void *)(uintptr_t)n;
+    for (const struct egg_node *v = n->first; v; v = v->next) {
+      int64_t num;
+      if (v->spec != S_VERTEX)
+        continue;
+      num = v->name ? egg_index(v) : next;
+      if (num < 0 || num == INT64_MAX)
+        continue;
+      if (num + 1 > next)
+        next = num + 1;
+      e = egg_map_pair(&g->verts, (uintptr_t)n, num);
+      if (!e)
+        return -1;
+      if (!e->val)
+        e->val = (void *)(uintptr_t)v;
+    }
+  }
+  return 0;
+}
+
+static const struct egg_node *vertex_of(const struct geom *g, const char *pool, uint32_t plen, int64_t num)
+{
+  const struct egg_map_ent *pe = egg_map_find(&g->pools, pool, plen), *ve;
+  if (!pe || !pe->val)
+    return NULL;
+  ve = egg_map_pair((struct egg_map *)(uintptr_t)&g->verts, (uintptr_t)pe->val, num);
+  return ve ? ve->val : NULL;
+}
+
+static const struct egg_node *pool_ref(const struct egg_node *vref, uint32_t *len)
+{
+  const struct egg_node *ref;
+  for (ref = vref->first; ref && ref->spec != S_REF; ref = ref->next)
+    ;
+  return ref ? (const struct egg_node *)first_string(ref, len) : NULL;
+}
+
+/* Memberships of every joint, repeated references of one vertex adding up (eggGroup.cxx:607-632). */
+static int collect_members(struct geom *g)
+{
+  const struct egg_node *root = g->doc->root;
+  if (!g->m->num_joints)
+    return 0;
+  for (const struct egg_node *j = root; j; j = egg_next_skip(j, root, egg_in_node_list(j))) {
+    int64_t ji;
+    if (j->spec != S_JOINT)
+      continue;
+    ji = egg_index(j);
+    if (ji < 0 || (uint64_t)ji >= g->m->num_joints)
+      continue;
+    for (const struct egg_node *vr = j->first; vr; vr = vr->next) {
+      const struct egg_node *sc;
+      const char *pool;
+      uint32_t plen;
+      double w = 1;
+      if (vr->spec != S_VREF_GROUP || vr->bad)
+        continue;
+      pool = (const char *)pool_ref(vr, &plen);
+      if (!pool)
+        continue;
+      sc = egg_scalar_child(vr, "membership");
+      if (sc)
+        w = sc->nvals ? egg_val_d(sc, 0) : 0; /* a string reads 0 */
+      for (uint32_t i = 0; i < vr->nvals; i++) {
+        const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
+        struct egg_map_ent *e;
+        if (!v)
+          continue;
+        e = egg_map_pair(&g->members, (uintptr_t)v, ji);
+        if (!e)
+          return -1;
+        if (!e->val) {
+          struct influence *ni = grow(g->inf, &g->capinf, g->ninf + 1, sizeof *g->inf);
+          if (!ni)
+            return -1;
+          g->inf = ni;
+          g->inf[g->ninf].vertex = v;
+          g->inf[g->ninf].joint = (uint32_t)ji;
+          g->inf[g->ninf].order = (uint32_t)g->ninf;
+          g->inf[g->ninf].weight = 0;
+          e->val = (void *)(uintptr_t)(++g->ninf);
+        }
+        g->inf[(uintptr_t)e->val - 1].weight += w;
+      }
+    }
+  }
+  return 0;
+}
+
+static int influence_cmp(const void *a, const void *b)
+{
+  const struct influence *x = a, *y = b;
+  if (x->vertex != y->vertex)
+    return (uintptr_t)x->vertex < (uintptr_t)y->vertex ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int index_members(struct geom *g)
+{
+  if (!g->ninf)
+    return 0;
+  qsort(g->inf, g->ninf, sizeof *g->inf, influence_cmp);
+  for (size_t i = 0; i < g->ninf; i++)
+    if (i == 0 || g->inf[i].vertex != g->inf[i - 1].vertex) {
+      struct egg_map_ent *e = egg_map_pair(&g->vinf, (uintptr_t)g->inf[i].vertex, -1);
+      if (!e)
+        return -1;
+      e->val = (void *)(uintptr_t)(i + 1);
+    }
+  return 0;
+}
+
+static const struct egg_node *child_first(const struct egg_node *n, int spec)
+{
+  for (const struct egg_node *c = n->first; c; c = c->next)
+    if (c->spec == spec && !c->bad)
+      return c;
+  return NULL;
+}
+
+static const char *texture_file(const struct geom *g, const struct egg_node *tref, uint32_t *len)
+{
+  uint32_t nlen;
+  const char *name = first_string(tref, &nlen);
+  const struct egg_map_ent *e = name ? egg_map_find(&g->textures, name, nlen) : NULL;
+  const char *file = e && e->val ? first_string(e->val, len) : NULL;
+  if (file)
+    return file;
+  *len = nlen;
+  return name;
+}
+
+/* The mesh of a primitive: its enclosing group, its first texture (or material). */
+static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
+{
+  const struct egg_node *group = prim->parent, *t, *joint;
+  const char *mat = "";
+  uint32_t mlen = 0;
+  struct egg_map_ent *e;
+  t = child_first(prim, S_TREF);
+  if (!t)
+    t = child_first(prim, S_MREF);
+  if (t) {
+    const char *s = t->spec == S_TREF ? texture_file(g, t, &mlen) : first_string(t, &mlen);
+    mat = s ? s : "";
+    if (!s)
+      mlen = 0;
+  }
+  e = egg_map_named(&g->meshes, mat, mlen, (int64_t)(uintptr_t)group);
+  if (!e)
+    return -1;
+  if (!e->val) {
+    struct mesh_acc *nm;
+    size_t cap = g->capmesh;
+    nm = grow(g->mesh, &cap, (size_t)g->nmesh + 1, sizeof *g->mesh);
+    if (!nm)
+      return -1;
+    g->mesh = nm;
+    g->capmesh = (uint32_t)cap;
+    for (joint = group; joint && joint->spec != S_JOINT; joint = joint->parent)
+      ;
+    memset(&g->mesh[g->nmesh], 0, sizeof *g->mesh);
+    g->mesh[g->nmesh].group = group;
+    g->mesh[g->nmesh].joint = joint;
+    g->mesh[g->nmesh].material = arena_strndup(&g->m->arena, mat, mlen);
+    if (!g->mesh[g->nmesh].material)
+      return -1;
+    e->val = (void *)(uintptr_t)(++g->nmesh);
+  }
+  return (int64_t)(uintptr_t)e->val - 1;
+}
+
+static int add_tri(struct geom *g, uint32_t a, uint32_t b, uint32_t c)
+{
+  unsigned char *nt = grow(g->tris, &g->captris, (g->ntris + 1) * 12, 1);
+  uint32_t t[3];
+  if (!nt)
+    return -1;
+  if (a == b || b == c || a == c)
+    return 0; /* no surface (strips stitched with repeated vertices): left out */
+  g->tris = nt;
+  /* egg is counterclockwise, the model clockwise (IQM's) */
+  t[0] = a;
+  t[1] = c;
+  t[2] = b;
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < 4; i++)
+      g->tris[g->ntris * 12 + (size_t)k * 4 + (size_t)i] = (unsigned char)(t[k] >> (8 * i));
+  g->ntris++;
+  return 0;
+}
+
+static void vertex_pos(const struct egg_node *v, double p[3])
+{
+  for (uint32_t k = 0; k < 3; k++)
+    p[k] = k < v->nvals ? egg_val_d(v, k) : 0;
+}
+
+/* Vertices of a primitive in order (all its <VertexRef>s), or -1 when one is undefined. */
+static long prim_vertices(const struct geom *g, const struct egg_node *prim, const struct egg_node ***buf,
+                          size_t *cap)
+{
+  size_t n = 0;
+  for (const struct egg_node *vr = prim->first; vr; vr = vr->next) {
+    const char *pool;
+    uint32_t plen;
+    const struct egg_node **nb;
+    if (vr->spec != S_VREF_PRIM || vr->bad)
+      continue;
+    pool = (const char *)pool_ref(vr, &plen);
+    if (!pool)
+      return -1;
+    nb = grow(*buf, cap, n + vr->nvals + 1, sizeof **buf);
+    if (!nb)
+      return -2;
+    *buf = nb;
+    for (uint32_t i = 0; i < vr->nvals; i++) {
+      const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
+      if (!v)
+        return -1; /* an undefined vertex: reported by the checks, the primitive left out */
+      (*buf)[n++] = v;
+    }
+  }
+  return (long)n;
+}
+
+static double cross2(const double a[2], const double b[2], const double c[2])
+{
+  return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+}
+
+static int in_triangle(const double p[2], const double a[2], const double b[2], const double c[2], double s)
+{
+  return s * cross2(a, b, p) >= 0 && s * cross2(b, c, p) >= 0 && s * cross2(c, a, p) >= 0;
+}
+
+/* Triangles of a polygon of n > 3 vertices as local index triples (counterclockwise as given):
+ * a fan when convex, ear clipping in the plane of its Newell normal otherwise. */
+static int polygon_triangulate(const struct egg_node *const *v, size_t n, uint32_t *out)
+{
+  double nrm[3] = {0, 0, 0}, (*p)[2], s;
+  uint32_t *left;
+  size_t k = 0, m = n, guard = 0;
+  int ax, ay, convex = 1;
+  p = malloc(n * sizeof *p);
+  left = malloc(n * sizeof *left);
+  if (!p || !left) {
+    free(p);
+    free(left);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    double a[3], b[3];
+    vertex_pos(v[i], a);
+    vertex_pos(v[(i + 1) % n], b);
+    nrm[0] += (a[1] - b[1]) * (a[2] + b[2]);
+    nrm[1] += (a[2] - b[2]) * (a[0] + b[0]);
+    nrm[2] += (a[0] - b[0]) * (a[1] + b[1]);
+  }
+  /* drop the dominant axis of the normal; s is the projected orientation */
+  if (fabs(nrm[0]) >= fabs(nrm[1]) && fabs(nrm[0]) >= fabs(nrm[2])) {
+    ax = 1; ay = 2; s = nrm[0];
+  } else if (fabs(nrm[1]) >= fabs(nrm[2])) {
+    ax = 2; ay = 0; s = nrm[1];
+  } else {
+    ax = 0; ay = 1; s = nrm[2];
+  }
+  s = s < 0 ? -1 : 1;
+  for (size_t i = 0; i < n; i++) {
+    double a[3];
+    vertex_pos(v[i], a);
+    p[i][0] = a[ax];
+    p[i][1] = a[ay];
+    left[i] = (uint32_t)i;
+  }
+  for (size_t i = 0; i < n && convex; i++)
+    convex = s * cross2(p[i], p[(i + 1) % n], p[(i + 2) % n]) >= 0;
+  if (convex) {
+    for (size_t i = 1; i + 1 < n; i++) {
+      out[k++] = 0;
+      out[k++] = (uint32_t)i;
+      out[k++] = (uint32_t)(i + 1);
+    }
+    free(p);
+    free(left);
+    return 0;
+  }
+  for (size_t i = 0; m > 3 && guard < 2 * n * n; guard++) {
+    uint32_t a = left[(i + m - 1) % m], b = left[i % m], c = left[(i + 1) % m];
+    int ear = s * cross2(p[a], p[b], p[c]) > 0;
+    for (size_t j = 0; ear && j < m; j++) {
+      uint32_t x = left[j];
+      ear = x == a || x == b || x == c || !in_triangle(p[x], p[a], p[b], p[c], s);
+    }
+    if (!ear) {
+      i = (i + 1) % m;
+      continue;
+    }
+    out[k++] = a;
+    out[k++] = b;
+    out[k++] = c;
+    memmove(left + i % m, left + i % m + 1, (m - i % m - 1) * sizeof *left);
+    m--;
+    i = i % m;
+  }
+  /* what is left (a triangle, or a degenerate remainder): a fan */
+  for (size_t i = 1; i + 1 < m; i++) {
+    out[k++] = left[0];
+    out[k++] = left[i];
+    out[k++] = left[i + 1];
+  }
+  free(p);
+  free(left);
+  return 0;
+}
+
+/* The model vertex of a pool vertex in a mesh (a copy per primitive taking its attributes). */
+static int64_t model_vertex(struct geom *g, const struct egg_node *v, const struct egg_node *prim, uint32_t mesh)
+{
+  int own = (child_of(prim, S_NORMAL) && !child_of(v, S_NORMAL)) ||
+            (child_of(prim, S_RGBA) && !child_of(v, S_RGBA));
+  int64_t key = own ? ((int64_t)1 << 60) + (int64_t)(uintptr_t)prim : (int64_t)mesh;
+  struct egg_map_ent *e = egg_map_pair(&g->mverts, (uintptr_t)v, key);
+  if (!e)
+    return -1;
+  if (!e->val) {
+    struct mvert *nm = grow(g->mv, &g->capmv, g->nmv + 1, sizeof *g->mv);
+    if (!nm)
+      return -1;
+    g->mv = nm;
+    g->mv[g->nmv].vertex = v;
+    g->mv[g->nmv].prim = own ? prim : NULL;
+    g->mv[g->nmv].mesh = mesh;
+    e->val = (void *)(uintptr_t)(++g->nmv);
+  }
+  return (int64_t)(uintptr_t)e->val - 1;
+}
+
+static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t mesh,
+                          const struct egg_node ***buf, size_t *cap, uint32_t **ids, size_t *idcap)
+{
+  long n = prim_vertices(g, prim, buf, cap);
+  uint32_t *tri, *nid;
+  size_t ntri;
+  if (n == -2)
+    return -1;
+  if (n < 3)
+    return 0;
+  nid = grow(*ids, idcap, (size_t)n * 4, sizeof **ids);
+  if (!nid)
+    return -1;
+  *ids = nid;
+  for (long i = 0; i < n; i++) {
+    int64_t mv = model_vertex(g, (*buf)[i], prim, mesh);
+    if (mv < 0)
+      return -1;
+    nid[i] = (uint32_t)mv;
+  }
+  tri = nid + n;
+  ntri = (size_t)n - 2;
+  if (prim->spec == S_TRISTRIP) {
+    for (size_t i = 0; i < ntri; i++) {
+      tri[3 * i] = (uint32_t)(i & 1 ? i + 1 : i);
+      tri[3 * i + 1] = (uint32_t)(i & 1 ? i : i + 1);
+      tri[3 * i + 2] = (uint32_t)(i + 2);
+    }
+  } else if (prim->spec == S_TRIFAN || n == 3) {
+    for (size_t i = 0; i < ntri; i++) {
+      tri[3 * i] = 0;
+      tri[3 * i + 1] = (uint32_t)(i + 1);
+      tri[3 * i + 2] = (uint32_t)(i + 2);
+    }
+  } else if (polygon_triangulate(*buf, (size_t)n, tri) < 0) {
+    return -1;
+  }
+  for (size_t i = 0; i < ntri; i++)
+    if (add_tri(g, nid[tri[3 * i]], nid[tri[3 * i + 1]], nid[tri[3 * i + 2]]) < 0)
+      return -1;
+  return 0;
+}
+
+/* Primitives grouped by mesh (file order within each), their vertices and triangles. */
+static int build_meshes(struct geom *g)
+{
+  const struct egg_node *root = g->doc->root, **buf = NULL;
+  uint32_t *ids = NULL, *start = NULL;
+  size_t cap = 0, idcap = 0;
+  const struct egg_node **sorted = NULL;
+  int rc = -1;
+  for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec))) {
+    int64_t mesh;
+    if (!is_triangle_prim(n->spec) || n->bad)
+      continue;
+    mesh = prim_mesh(g, n);
+    if (mesh < 0)
+      goto out;
+    {
+      const struct egg_node **np = grow(g->prims, &g->capprims, g->nprims + 1, sizeof *g->prims);
+      uint32_t *pm;
+      size_t c2 = g->capprims;
+      if (!np)
+        goto out;
+      g->prims = np;
+      pm = realloc(g->prim_mesh, c2 * sizeof *pm);
+      if (!pm)
+        goto out;
+      g->prim_mesh = pm;
+    }
+    g->prims[g->nprims] = n;
+    g->prim_mesh[g->nprims++] = (uint32_t)mesh;
+    g->mesh[mesh].nprims++;
+  }
+  if (!g->nprims)
+    return 0;
+  sorted = malloc(g->nprims * sizeof *sorted);
+  start = calloc((size_t)g->nmesh + 1, sizeof *start);
+  if (!sorted || !start)
+    goto out;
+  for (uint32_t k = 0; k < g->nmesh; k++)
+    start[k + 1] = start[k] + g->mesh[k].nprims;
+  for (size_t i = 0; i < g->nprims; i++)
+    sorted[start[g->prim_mesh[i]]++] = g->prims[i];
+  g->m->meshes = arena_calloc(&g->m->arena, g->nmesh, sizeof *g->m->meshes);
+  if (!g->m->meshes)
+    goto out;
+  for (uint32_t k = 0, at = 0; k < g->nmesh; k++) {
+    struct model_mesh *mm = &g->m->meshes[k];
+    const struct egg_node *grp = g->mesh[k].group;
+    mm->name = grp->name ? arena_strndup(&g->m->arena, grp->name, egg_name_len(grp)) : "";
+    mm->material = g->mesh[k].material;
+    mm->first_vertex = (uint32_t)g->nmv;
+    mm->first_triangle = (uint32_t)g->ntris;
+    if (!mm->name)
+      goto out;
+    for (uint32_t i = 0; i < g->mesh[k].nprims; i++)
+      if (prim_triangles(g, sorted[at++], k, &buf, &cap, &ids, &idcap) < 0)
+        goto out;
+    mm->num_vertexes = (uint32_t)g->nmv - mm->first_vertex;
+    mm->num_triangles = (uint32_t)g->ntris - mm->first_triangle;
+  }
+  g->m->num_meshes = g->nmesh;
+  rc = 0;
+out:
+  free(buf);
+  free(ids);
+  free(start);
+  free(sorted);
+  return rc;
+}
+
+static const struct egg_node *vertex_uv(const struct egg_node *v, const struct uvset *set)
+{
+  for (const struct egg_node *c = v->first; c; c = c->next)
+    if (c->spec == S_UV && !c->bad && egg_name_len(c) == set->len &&
+        (!set->len || !memcmp(c->name, set->name, set->len)))
+      return c; /* a repeated set name: Panda3D keeps the first */
+  return NULL;
+}
+
+/* Which arrays the model gets: what any vertex it uses has. */
+static int scan_attributes(struct geom *g)
+{
+  int unnamed = 0;
+  for (size_t i = 0; i < g->nmv; i++) {
+    const struct egg_node *v = g->mv[i].vertex, *pr = g->mv[i].prim;
+    g->has_normal |= child_of(v, S_NORMAL) || (pr && child_of(pr, S_NORMAL));
+    g->has_color |= child_of(v, S_RGBA) || (pr && child_of(pr, S_RGBA));
+    for (const struct egg_node *c = v->first; c; c = c->next) {
+      unsigned k;
+      if (c->spec != S_UV || c->bad)
+        continue;
+      for (k = 0; k < g->nuv; k++)
+        if (g->uv[k].len == egg_name_len(c) && (!g->uv[k].len || !memcmp(g->uv[k].name, c->name, g->uv[k].len)))
+          break;
+      if (k == g->nuv && g->nuv < MAX_UVSETS) {
+        g->uv[g->nuv].name = c->name ? c->name : "";
+        g->uv[g->nuv].len = egg_name_len(c);
+        unnamed |= !g->uv[g->nuv].len;
+        g->nuv++;
+      }
+    }
+  }
+  /* the unnamed set first: it is the texcoord */
+  for (unsigned k = 1; unnamed && k < g->nuv; k++)
+    if (!g->uv[k].len) {
+      struct uvset t = g->uv[k];
+      memmove(g->uv + 1, g->uv, k * sizeof *g->uv);
+      g->uv[0] = t;
+    }
+  for (size_t i = 0; g->nuv && i < g->nmv; i++) {
+    const struct egg_node *uv = vertex_uv(g->mv[i].vertex, &g->uv[0]);
+    g->has_tangent |= uv && child_of(uv, S_TANGENT);
+  }
+  if (g->m->num_joints)
+    for (size_t i = 0; i < g->nmv && !g->has_blend; i++)
+      g->has_blend = egg_map_pair(&g->vinf, (uintptr_t)g->mv[i].vertex, -1)->val != NULL ||
+                     g->mesh[g->mv[i].mesh].joint;
+  return 0;
+}
+
+static void put_f32(unsigned char *d, double x)
+{
+  float f = (float)x;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  for (int i = 0; i < 4; i++)
+    d[i] = (unsigned char)(u >> (8 * i));
+}
+
+static struct model_varray *varray_new(struct geom *g, uint32_t type, const char *name, uint32_t format,
+                                       uint32_t size, unsigned char **data)
+{
+  struct model_varray *va = &g->m->varrays[g->m->num_varrays];
+  size_t bytes = format == VF_FLOAT ? 4 : format == VF_USHORT ? 2 : 1;
+  *data = arena_calloc(&g->m->arena, g->nmv ? g->nmv : 1, size * bytes);
+  if (!*data)
+    return NULL;
+  g->m->num_varrays++;
+  va->type = type;
+  va->name = name;
+  va->format = format;
+  va->size = size;
+  va->data = *data;
+  return va;
+}
+
+/* The 4 largest influences (descending, ties in file order), renormalised; n in *count. */
+static int vertex_blend(struct geom *g, const struct mvert *mv, uint32_t idx[4], double w[4])
+{
+  struct egg_map_ent *e = egg_map_pair(&g->vinf, (uintptr_t)mv->vertex, -1);
+  int n = 0, total = 0;
+  double sum = 0;
+  memset(idx, 0, 4 * sizeof *idx);
+  memset(w, 0, 4 * sizeof *w);
+  if (!e)
+    return -1;
+  for (size_t i = e->val ? (uintptr_t)e->val - 1 : g->ninf; i < g->ninf && g->inf[i].vertex == mv->vertex; i++) {
+    double x = g->inf[i].weight;
+    int at;
+    if (!(x > 0))
+      continue; /* a total of 0 removes the reference; a negative one cannot blend */
+    total++;
+    for (at = n; at > 0 && w[at - 1] < x; at--)
+      ;
+    if (at >= MAX_INFLUENCES)
+      continue;
+    for (int s = n < MAX_INFLUENCES ? n : MAX_INFLUENCES - 1; s > at; s--) {
+      w[s] = w[s - 1];
+      idx[s] = idx[s - 1];
+    }
+    w[at] = x;
+    idx[at] = g->inf[i].joint;
+    if (n < MAX_INFLUENCES)
+      n++;
+  }
+  if (total > MAX_INFLUENCES && !g->over_four_count++)
+    g->over_four_at = mv->vertex;
+  if (!n && g->mesh[mv->mesh].joint) {
+    idx[0] = (uint32_t)egg_index(g->mesh[mv->mesh].joint);
+    w[0] = 1;
+    n = 1;
+  }
+  for (int s = 0; s < n; s++)
+    sum += w[s];
+  for (int s = 0; s < n && sum > 0; s++)
+    w[s] /= sum;
+  return n;
+}
+
+static void weights_ubyte(const double w[4], int n, unsigned char *out)
+{
+  int sum = 0;
+  for (int s = 0; s < n; s++) {
+    double x = floor(0.5 + w[s] * 255);
+    out[s] = (unsigned char)(x < 0 ? 0 : x > 255 ? 255 : x);
+    sum += out[s];
+  }
+  /* the bytes sum to 255: add from the biggest slot, take from the smallest (order kept) */
+  for (int s = 0; n > 0 && sum < 255; s = (s + 1) % n)
+    if (out[s] < 255) {
+      out[s]++;
+      sum++;
+    }
+  for (int s = n - 1; n > 0 && sum > 255; s = (s + n - 1) % n)
+    if (out[s] > 0) {
+      out[s]--;
+      sum--;
+    }
+}
+
+static int build_arrays(struct geom *g)
+{
+  struct model *m = g->m;
+  unsigned char *pos, *nrm = NULL, *tan = NULL, *col = NULL, *bi = NULL, *bw = NULL, *uv[MAX_UVSETS];
+  uint32_t nva = 1 + (g->nuv ? g->nuv : 0) + (uint32_t)g->has_normal + (uint32_t)g->has_tangent +
+                 2u * (uint32_t)g->has_blend + (uint32_t)g->has_color;
+  uint32_t ifmt = m->num_joints > 256 ? VF_USHORT : VF_UBYTE;
+  m->varrays = arena_calloc(&m->arena, nva, sizeof *m->varrays);
+  if (!m->varrays)
+    return -1;
+  m->num_vertexes = (uint32_t)g->nmv;
+  /* IQM's order of types */
+  if (!varray_new(g, VT_POSITION, NULL, VF_FLOAT, 3, &pos))
+    return -1;
+  if (g->nuv && !varray_new(g, VT_TEXCOORD, NULL, VF_FLOAT, 2, &uv[0]))
+    return -1;
+  if ((g->has_normal && !varray_new(g, VT_NORMAL, NULL, VF_FLOAT, 3, &nrm)) ||
+      (g->has_tangent && !varray_new(g, VT_TANGENT, NULL, VF_FLOAT, 4, &tan)) ||
+      (g->has_blend && !varray_new(g, VT_BLENDINDEXES, NULL, ifmt, 4, &bi)) ||
+      (g->has_blend && !varray_new(g, VT_BLENDWEIGHTS, NULL, VF_UBYTE, 4, &bw)) ||
+      (g->has_color && !varray_new(g, VT_COLOR, NULL, VF_UBYTE, 4, &col)))
+    return -1;
+  for (unsigned k = 1; k < g->nuv; k++) {
+    const char *name = arena_strndup(&m->arena, g->uv[k].name, g->uv[k].len);
+    if (!name || !varray_new(g, VT_CUSTOM + k - 1, name, VF_FLOAT, 2, &uv[k]))
+      return -1;
+  }
+  for (size_t i = 0; i < g->nmv; i++) {
+    const struct mvert *mv = &g->mv[i];
+    const struct egg_node *v = mv->vertex, *a;
+    double p[3], n[3] = {0, 0, 0};
+    vertex_pos(v, p);
+    for (int k = 0; k < 3; k++)
+      put_f32(pos + i * 12 + (size_t)k * 4, p[k]);
+    if (nrm) {
+      a = child_of(v, S_NORMAL);
+      if (!a && mv->prim)
+        a = child_of(mv->prim, S_NORMAL);
+      for (uint32_t k = 0; a && k < 3 && k < a->nvals; k++)
+        n[k] = egg_val_d(a, k);
+      for (int k = 0; k < 3; k++)
+        put_f32(nrm + i * 12 + (size_t)k * 4, n[k]);
+    }
+    for (unsigned k = 0; k < g->nuv; k++) {
+      a = vertex_uv(v, &g->uv[k]);
+      for (uint32_t c = 0; c < 2; c++)
+        put_f32(uv[k] + i * 8 + c * 4, a && c < a->nvals ? egg_val_d(a, c) : 0);
+      if (k == 0 && tan) {
+        const struct egg_node *t = a ? child_of(a, S_TANGENT) : NULL, *b = a ? child_of(a, S_BINORMAL) : NULL;
+        double tv[4] = {0, 0, 0, 1}, x[3];
+        for (uint32_t c = 0; t && c < t->nvals && c < 4; c++)
+          tv[c] = egg_val_d(t, c);
+        if (t && t->nvals < 4 && b && b->nvals == 3) {
+          x[0] = n[1] * tv[2] - n[2] * tv[1];
+          x[1] = n[2] * tv[0] - n[0] * tv[2];
+          x[2] = n[0] * tv[1] - n[1] * tv[0];
+          tv[3] = x[0] * egg_val_d(b, 0) + x[1] * egg_val_d(b, 1) + x[2] * egg_val_d(b, 2) < 0 ? -1 : 1;
+        }
+        for (int c = 0; c < 4; c++)
+          put_f32(tan + i * 16 + (size_t)c * 4, tv[c]);
+      }
+    }
+    if (col) {
+      double c4[4] = {1, 1, 1, 1};
+      a = child_of(v, S_RGBA);
+      if (!a && mv->prim)
+        a = child_of(mv->prim, S_RGBA);
+      for (uint32_t c = 0; a && c < 4 && c < a->nvals; c++)
+        c4[c] = egg_val_d(a, c);
+      for (int c = 0; c < 4; c++) {
+        double x = floor(0.5 + c4[c] * 255);
+        col[i * 4 + (size_t)c] = (unsigned char)(x > 255 ? 255 : x > 0 ? x : 0);
+      }
+    }
+    if (bi) {
+      uint32_t idx[4];
+      double w[4];
+      int nb = vertex_blend(g, mv, idx, w);
+      if (nb < 0)
+        return -1;
+      for (int c = 0; c < 4; c++) {
+        if (ifmt == VF_UBYTE) {
+          bi[i * 4 + (size_t)c] = (unsigned char)idx[c];
+        } else {
+          bi[i * 8 + (size_t)c * 2] = (unsigned char)idx[c];
+          bi[i * 8 + (size_t)c * 2 + 1] = (unsigned char)(idx[c] >> 8);
+        }
+      }
+      weights_ubyte(w, nb, bw + i * 4);
+    }
+  }
+  return 0;
+}
+
+int egg_geometry_decode(struct egg_doc *doc, struct model *m)
+{
+  struct geom g;
+  int rc = -1;
+  memset(&g, 0, sizeof g);
+  g.doc = doc;
+  g.m = m;
+  if (doc->dropped || !doc->keep_values)
+    return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
+  egg_map_init(&g.pools);
+  egg_map_init(&g.verts);
+  egg_map_init(&g.textures);
+  egg_map_init(&g.meshes);
+  egg_map_init(&g.members);
+  egg_map_init(&g.mverts);
+  egg_map_init(&g.vinf);
+  if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0 || build_meshes(&g) < 0)
+    goto out;
+  if (g.nmv) {
+    if (scan_attributes(&g) < 0 || build_arrays(&g) < 0)
+      goto out;
+    m->triangles = arena_calloc(&m->arena, g.ntris ? g.ntris * 12 : 1, 1);
+    if (!m->triangles)
+      goto out;
+    memcpy((unsigned char *)(uintptr_t)m->triangles, g.tris, g.ntris * 12);
+    m->num_triangles = (uint32_t)g.ntris;
+  }
+  if (g.over_four_count) {
+    char what[160];
+    snprintf(what, sizeof what, "%u vertices (the first in <VertexPool> %.80s)", g.over_four_count,
+             g.over_four_at->parent->name ? g.over_four_at->parent->name : "");
+    egg_emit(doc, RULE_EGG_INFLUENCES_OVER_FOUR, g.over_four_at->line, g.over_four_at->col, "4", "%s", what);
+  }
+  rc = 0;
+out:
+  egg_map_free(&g.pools);
+  egg_map_free(&g.verts);
+  egg_map_free(&g.textures);
+  egg_map_free(&g.meshes);
+  egg_map_free(&g.members);
+  egg_map_free(&g.mverts);
+  egg_map_free(&g.vinf);
+  free(g.inf);
+  free(g.mesh);
+  free(g.prims);
+  free(g.prim_mesh);
+  free(g.mv);
+  free(g.tris);
+  if (rc < 0 || g.oom || g.pools.oom || g.verts.oom || g.members.oom || g.mverts.oom || g.vinf.oom) {
+    struct mdl_loc loc = loc_none();
+    diag_emit(doc->ctx->diag, RULE_CORE_READ_FAILED, &loc, NULL, "%s",
+              "out of memory while building the egg geometry");
+    return -1;
+  }
+  return 0;
+}
