@@ -113,6 +113,26 @@ START_TEST(concave_polygon_is_ear_clipped)
 }
 END_TEST
 
+/* Vertices come in pool order, not in order of first use; the triangle follows them. */
+START_TEST(vertices_in_pool_order)
+{
+  static const char text[] =
+    "<VertexPool> p { <Vertex> 1 { 1 0 0 } <Vertex> 2 { 2 0 0 } <Vertex> 3 { 3 0 0 } }\n"
+    "<Group> g { <Polygon> { <VertexRef> { 3 1 2 <Ref> { p } } } }\n";
+  struct pipeline_run run;
+  const struct model *m = &run.model;
+  decode(text, &run);
+  ck_assert_uint_eq(m->num_vertexes, 3);
+  for (uint32_t v = 0; v < 3; v++)
+    ck_assert(f32(varray(m, VT_POSITION), v, 0) == (float)(v + 1));
+  /* egg (3 1 2) reversed: (3 2 1) */
+  ck_assert_uint_eq(tri(m, 0, 0), 2);
+  ck_assert_uint_eq(tri(m, 0, 1), 1);
+  ck_assert_uint_eq(tri(m, 0, 2), 0);
+  pipeline_release(&run);
+}
+END_TEST
+
 START_TEST(strips_and_fans)
 {
   static const char text[] =
@@ -249,6 +269,7 @@ int main(void)
   TCase *tc = tcase_create("decode");
   tcase_add_test(tc, convex_quad_is_a_fan_reversed);
   tcase_add_test(tc, concave_polygon_is_ear_clipped);
+  tcase_add_test(tc, vertices_in_pool_order);
   tcase_add_test(tc, strips_and_fans);
   tcase_add_test(tc, meshes_by_texture);
   tcase_add_test(tc, soft_skin_four_largest);

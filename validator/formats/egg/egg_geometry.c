@@ -524,6 +524,53 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
   return 0;
 }
 
+static int mvert_cmp(const void *a, const void *b)
+{
+  const struct mvert *x = a, *y = b;
+  if (x->vertex->line != y->vertex->line)
+    return x->vertex->line < y->vertex->line ? -1 : 1;
+  if (x->vertex->col != y->vertex->col)
+    return x->vertex->col < y->vertex->col ? -1 : 1;
+  if (!x->prim != !y->prim)
+    return x->prim ? 1 : -1;
+  if (x->prim && x->prim != y->prim)
+    return x->prim->line < y->prim->line || (x->prim->line == y->prim->line && x->prim->col < y->prim->col)
+           ? -1 : 1;
+  return 0;
+}
+
+/* A mesh's vertices in pool order (file order, a primitive's copies after the shared one), not
+ * in order of first use: a model written as one pool numbered in its own order reads back in
+ * that order. The triangles are renumbered to match. */
+static int mesh_sort(struct geom *g, const struct model_mesh *mm)
+{
+  uint32_t n = mm->num_vertexes, *to;
+  struct mvert *v = g->mv + mm->first_vertex;
+  if (n < 2)
+    return 0;
+  to = malloc((size_t)n * sizeof *to);
+  if (!to)
+    return -1;
+  /* tag each with its old place (mesh is constant within the range), sort, invert */
+  for (uint32_t i = 0; i < n; i++)
+    v[i].mesh = i;
+  qsort(v, n, sizeof *v, mvert_cmp);
+  for (uint32_t i = 0; i < n; i++) {
+    to[v[i].mesh] = mm->first_vertex + i;
+    v[i].mesh = (uint32_t)(mm - g->m->meshes);
+  }
+  for (size_t t = mm->first_triangle; t < g->ntris; t++)
+    for (int k = 0; k < 3; k++) {
+      unsigned char *p = g->tris + t * 12 + (size_t)k * 4;
+      uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+      x = to[x - mm->first_vertex];
+      for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(x >> (8 * i));
+    }
+  free(to);
+  return 0;
+}
+
 /* Primitives grouped by mesh (file order within each), their vertices and triangles. */
 static int build_meshes(struct geom *g)
 {
@@ -582,6 +629,8 @@ static int build_meshes(struct geom *g)
         goto out;
     mm->num_vertexes = (uint32_t)g->nmv - mm->first_vertex;
     mm->num_triangles = (uint32_t)g->ntris - mm->first_triangle;
+    if (mesh_sort(g, mm) < 0)
+      goto out;
   }
   g->m->num_meshes = g->nmesh;
   rc = 0;
