@@ -26,6 +26,8 @@ struct vref_chunk {
 struct refs {
   struct egg_doc *doc;
   struct egg_map textures, materials, groups, pools, inline_tex;
+  /* group names closed more than once: name -> the node closed before the latest one */
+  struct egg_map group_dups;
   /* the last name found (names only get defined, so a found name stays found) */
   const struct egg_map *found_map;
   const char *found;
@@ -155,6 +157,23 @@ static void inline_texture(struct refs *r, const struct egg_node *n)
   }
 }
 
+/* An <Instance>'s <Ref> to a name that two closed groups carry: Panda3D takes the last one
+ * closed, which may not be the one the author meant (notes §5 C2). */
+static void ambiguous_ref(struct refs *r, const struct egg_node *ref)
+{
+  uint32_t len;
+  const char *s = first_string(ref, &len);
+  const struct egg_map_ent *d, *g;
+  char buf[96], what[200];
+  if (!s || !(d = egg_map_find(&r->group_dups, s, len)) ||
+      !(g = egg_map_find(&r->groups, s, len)))
+    return;
+  snprintf(what, sizeof what, "%s (groups at lines %u and %u)", egg_show(buf, sizeof buf, s, len),
+           (unsigned)((const struct egg_node *)d->val)->line,
+           (unsigned)((const struct egg_node *)g->val)->line);
+  egg_emit_val(r->doc, RULE_EGG_DUPLICATE_GROUP_NAME, ref, 0, NULL, "%s", what);
+}
+
 static void visit(struct egg_node *n, int leaving, void *user)
 {
   struct refs *r = user;
@@ -166,9 +185,16 @@ static void visit(struct egg_node *n, int leaving, void *user)
         r->oom = 1;
         return;
       }
-      if (e->val)
-        egg_emit(r->doc, RULE_EGG_DUPLICATE_GROUP_NAME, n->line, n->col, NULL, "%s",
-                 show_name(buf, sizeof buf, n));
+      if (e->val) {
+        /* only a <Ref> after both closings is ambiguous: it is judged there */
+        void *prev = e->val;
+        struct egg_map_ent *d = egg_map_at(&r->group_dups, n->name, egg_name_len(n));
+        if (!d) {
+          r->oom = 1;
+          return;
+        }
+        d->val = prev;
+      }
       e->val = n;
     }
     if (is_primitive(n->spec))
@@ -192,6 +218,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
                s ? egg_show(buf, sizeof buf, s, len) : "");
     } else {
       lookup(r, &r->groups, n, RULE_EGG_UNKNOWN_GROUP);
+      ambiguous_ref(r, n);
     }
     break;
   case S_VREF_GROUP:
@@ -423,6 +450,7 @@ void egg_check_refs(struct egg_doc *doc)
   egg_map_init(&r.textures);
   egg_map_init(&r.materials);
   egg_map_init(&r.groups);
+  egg_map_init(&r.group_dups);
   egg_map_init(&r.pools);
   egg_map_init(&r.inline_tex);
   refs_walk(&r);
@@ -437,6 +465,7 @@ void egg_check_refs(struct egg_doc *doc)
   egg_map_free(&r.textures);
   egg_map_free(&r.materials);
   egg_map_free(&r.groups);
+  egg_map_free(&r.group_dups);
   egg_map_free(&r.pools);
   egg_map_free(&r.inline_tex);
 }

@@ -55,10 +55,13 @@ static const char *const e_solid[] = {"plane", "polygon", "polyset", "sphere", "
   "inv-sphere", "invsphere", "tube", "capsule", "floor-mesh", "floormesh", NULL};
 static const char *const e_flags[] = {"intangible", "event", "descend", "keep", "solid",
   "center", "turnstile", "level", NULL};
+/* eggSyntax's list, the egg-object-type-* definitions of the configuration Panda3D ships
+ * (makepanda/confauto.in = Confauto.prc, panda/src/configfiles/panda.prc.in,
+ * direct/src/configfiles/direct.prc.pp) and the loader's built-ins (eggLoader.cxx). */
 static const char *const e_objecttype[] = {"portal", "polylight", "seq2", "seq4", "seq6", "seq8",
   "seq10", "seq12", "seq24", "indexed", "binary", "dual", "glass", "model", "dcs", "notouch",
   "barrier", "sphere", "invsphere", "tube", "trigger", "trigger-sphere", "floor", "dupefloor",
-  "bubble", "ghost", "glow", "keep-all-uvsets", "solidpoly", "turnstile", "eye-trigger", "none",
+  "bubble", "ghost", "glow", "keep-all-uvsets", "direct-widget", "solidpoly", "turnstile", "eye-trigger", "none",
   "backstage", NULL};
 static const char *const e_coordsys[] = {"y-up", "z-up", "y-up-right", "z-up-right", "y-up-left",
   "z-up-left", "yup", "zup", "yup-right", "zup-right", "yup-left", "zup-left", "default", NULL};
