@@ -123,6 +123,7 @@ struct iqe_anim {
   double framerate;
   uint32_t flags;
   uint32_t line;
+  int frame_number_noted; /* a "frame N" with another N was reported for this animation */
 };
 
 struct iqe_mesh {

@@ -75,11 +75,32 @@ void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const str
   p->anims[p->num_anims - 1].framerate = vals[0];
 }
 
+/* "frame N" as exporters write it: N is the frame's position (in its animation or in the
+ * whole file, from 0). Only a number that is neither is worth a note, once per animation. */
+static void frame_number_check(struct iqe_parser *p, const struct iqe_line *ln,
+                               const struct iqe_tok *arg)
+{
+  struct iqe_anim *a = &p->anims[p->num_anims - 1];
+  uint64_t n = 0;
+  uint32_t i;
+  char where[96];
+  if (a->frame_number_noted)
+    return;
+  for (i = 0; i < arg->len && arg->s[i] >= '0' && arg->s[i] <= '9' && n < UINT32_MAX; i++)
+    n = n * 10 + (uint64_t)(arg->s[i] - '0');
+  if (i == arg->len && arg->len > 0 && (n == a->num_frames || n == p->num_frames))
+    return;
+  a->frame_number_noted = 1;
+  snprintf(where, sizeof where, "frame %u of animation %u (%u of the file)",
+           (unsigned)a->num_frames, (unsigned)(p->num_anims - 1), (unsigned)p->num_frames);
+  iqe_emit(p, RULE_IQE_FRAME_NUMBER, ln->no, arg->col, where, "%.*s",
+           (int)(arg->len > 40 ? 40 : arg->len), arg->s);
+}
+
 void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                     uint32_t nargs, const double *vals, uint32_t given)
 {
   struct iqe_frame *f;
-  (void)nargs;
   (void)vals;
   (void)given;
   if (!p->in_animation || p->num_anims == 0) {
@@ -89,6 +110,8 @@ void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struc
   iqe_anim_close_frame(p, ln->no);
   if (p->num_frames >= p->counts[CMD_FRAME] + p->counts[CMD_ANIMATION])
     return;
+  if (nargs > 0)
+    frame_number_check(p, ln, args);
   f = &p->frames[p->num_frames++];
   f->first_pose = p->num_poses;
   f->num_poses = 0;

@@ -46,7 +46,8 @@ const struct iqe_command iqe_commands[CMD_COUNT] = {
   {"animation", CMD_ANIMATION, ARGS_NAME, 0, 1, {0}, iqe_anim_begin},
   {"loop", CMD_LOOP, ARGS_NONE, 0, 0, {0}, iqe_anim_setting},
   {"framerate", CMD_FRAMERATE, ARGS_REALS, 1, 1, {0}, iqe_anim_setting},
-  {"frame", CMD_FRAME, ARGS_NONE, 0, 0, {0}, iqe_anim_frame},
+  /* "frame N": exporters number their frames; the spec defines no value and readers ignore it */
+  {"frame", CMD_FRAME, ARGS_NONE, 0, 1, {0}, iqe_anim_frame},
   /* Comment section: the rest of the file, handled by the driver */
   {"comment", CMD_COMMENT, ARGS_TEXT, 0, 0, {0}, NULL},
 };
