@@ -344,6 +344,22 @@ static int vref_descend(const struct egg_node *n)
          n->spec != S_DEFAULTPOSE && n->spec != S_VREF_GROUP && n->spec != S_VREF_PRIM;
 }
 
+/* Global entries "should appear before they are referenced" (eggSyntax GLOBAL INFORMATION
+ * ENTRIES); Panda3D resolves pools at the end, so a later pool works there: a warning, once per
+ * pool, at its first reference. */
+static void forward_pool(struct refs *r, struct egg_map *reported, const struct egg_node *pool,
+                         const struct egg_node *ref, const char *ps, uint32_t plen)
+{
+  struct egg_map_ent *fe = egg_map_pair(reported, (uintptr_t)pool, 1);
+  char buf[96], what[160];
+  if (!fe || fe->val)
+    return;
+  fe->val = (void *)(uintptr_t)pool;
+  snprintf(what, sizeof what, "%s (defined at line %u)", egg_show(buf, sizeof buf, ps, plen),
+           (unsigned)pool->line);
+  egg_emit_val(r->doc, RULE_EGG_POOL_AFTER_REFERENCE, ref, 0, NULL, "%s", what);
+}
+
 static void resolve_vertex_refs(struct refs *r)
 {
   struct egg_map reported;
@@ -396,6 +412,8 @@ static void resolve_vertex_refs(struct refs *r)
       re->val = vr;
       continue;
     }
+    if (pool->line > vr->line || (pool->line == vr->line && pool->col > vr->col))
+      forward_pool(r, &reported, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
     for (uint32_t k = 0; k < vr->nvals; k++)

@@ -352,10 +352,9 @@ static void check_coordsys(struct egg_doc *doc)
         egg_emit(doc, RULE_EGG_COORDSYS_NOT_FIRST, n->line, n->col, NULL, "line %u", (unsigned)n->line);
     }
     if (!v || !v->s) {
+      /* an empty entry is EGG-SYN-011 (String required) already */
       if (v)
         egg_emit_val(doc, RULE_EGG_UNKNOWN_COORDSYS, n, 0, NULL, "%g", v->d);
-      else
-        egg_emit(doc, RULE_EGG_UNKNOWN_COORDSYS, n->v.close.line, n->v.close.col, NULL, "%s", "(empty)");
       continue;
     }
     if (!in_list(v->s, v->len, e_coordsys)) {

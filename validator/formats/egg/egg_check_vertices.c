@@ -148,7 +148,10 @@ static void repeated_names(struct egg_doc *doc, const struct egg_node *parent, i
       }
       if (la == lb && !memcmp(sa, sb, la)) {
         snprintf(act, sizeof act, "%s name '%s'", what, egg_show(buf, sizeof buf, sa, la));
-        egg_emit(doc, RULE_EGG_REPEATED_ATTRIBUTE, a->line, a->col, NULL, "%s", act);
+        /* a second UV or Aux set of one name breaks the spec's "unique name"; a morph
+         * target is only "the set of all offsets that share the same target name" */
+        egg_emit(doc, spec == S_UV || spec == S_AUX ? RULE_EGG_REPEATED_ATTRIBUTE : RULE_EGG_REPEATED_MORPH,
+                 a->line, a->col, NULL, "%s", act);
         break;
       }
     }
