@@ -1,11 +1,15 @@
 /* rulegen.c - turn the rule catalogue (the YAML files in spec/rules) into the C rule table and the
  * human rule reference. Run by the build; any defect in the catalogue fails the build.
  *
- * usage: rulegen OUT.h OUT.c OUT.md CATALOGUE.yaml...
+ * usage: rulegen [--top=DIR] OUT.h OUT.c OUT.md CATALOGUE.yaml...
  *
  * Catalogue file: a mapping with `format:` and `rules:`, a sequence of flat mappings with the
  * keys id, name, severity, versions, source, section, text, message, rationale, and optionally
- * strict (severity under --strict), basis, tolerance, derivation. */
+ * strict (severity under --strict), basis, tolerance, derivation, spec_ref.
+ *
+ * spec_ref is `spec/formats/<fmt>.md#<anchor>`, relative to DIR (the source tree): the anchor must
+ * be a clause heading `### <a id="ANCHOR"></a>Title` of that file (spec/formats/README.md), and
+ * the clause's text is copied into the table, so reports can quote it without the file. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +18,20 @@
 
 enum field {
   F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
-  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_COUNT
+  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
   "id", "name", "severity", "versions", "source", "section", "text", "message",
-  "rationale", "strict", "basis", "tolerance", "derivation"
+  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref"
 };
-static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
 static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
 
 struct rule {
   char *f[F_COUNT];
+  char *clause; /* the text spec_ref points at, or NULL */
+  char *clause_title;
   char *format;
   char *file;
   int line;
@@ -191,6 +197,161 @@ static void load_file(const char *file)
   fclose(fp);
 }
 
+/* --- spec_ref: the clause of spec/formats/<fmt>.md a rule enforces ----------------------- */
+
+static const char *top_dir = ".";
+
+struct spec_file {
+  char *path;  /* as written in spec_ref, before '#' */
+  char **line; /* NULL when the file cannot be read */
+  size_t nline;
+};
+static struct spec_file spec_files[32];
+static size_t nspec_files;
+
+static struct spec_file *spec_file_load(const char *path)
+{
+  struct spec_file *sf;
+  char full[4096], buf[8192];
+  FILE *fp;
+  size_t cap = 0;
+  for (size_t i = 0; i < nspec_files; i++)
+    if (!strcmp(spec_files[i].path, path))
+      return &spec_files[i];
+  if (nspec_files == sizeof spec_files / sizeof spec_files[0])
+    return NULL;
+  sf = &spec_files[nspec_files++];
+  memset(sf, 0, sizeof *sf);
+  sf->path = strdup(path);
+  snprintf(full, sizeof full, "%s/%s", top_dir, path);
+  fp = fopen(full, "r");
+  if (!fp)
+    return sf;
+  while (fgets(buf, sizeof buf, fp)) {
+    size_t len = strlen(buf);
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+      buf[--len] = 0;
+    if (sf->nline == cap) {
+      cap = cap ? cap * 2 : 512;
+      sf->line = realloc(sf->line, cap * sizeof *sf->line);
+      if (!sf->line) {
+        perror("rulegen");
+        exit(2);
+      }
+    }
+    sf->line[sf->nline++] = strdup(buf);
+  }
+  fclose(fp);
+  if (!sf->line)
+    sf->line = calloc(1, sizeof *sf->line); /* read, but empty */
+  return sf;
+}
+
+/* The value of a clause's metadata line "- Key: value", or NULL. */
+static const char *meta_value(const char *line, const char *key)
+{
+  size_t n = strlen(key);
+  if (strncmp(line, "- ", 2) || strncmp(line + 2, key, n) || line[2 + n] != ':')
+    return NULL;
+  line += 3 + n;
+  while (*line == ' ')
+    line++;
+  return line;
+}
+
+static void text_append(char **buf, size_t *len, size_t *cap, const char *s)
+{
+  size_t n = strlen(s);
+  if (*len + n + 1 > *cap) {
+    *cap = (*len + n + 1) * 2;
+    *buf = realloc(*buf, *cap);
+    if (!*buf) {
+      perror("rulegen");
+      exit(2);
+    }
+  }
+  memcpy(*buf + *len, s, n + 1);
+  *len += n;
+}
+
+/* Find the clause heading with the anchor; copy its title, status, source and body. */
+static void clause_resolve(struct rule *r)
+{
+  const char *ref = r->f[F_SPEC_REF], *hash = strchr(ref, '#');
+  char path[1024], want[512];
+  struct spec_file *sf;
+  size_t at = 0, end, len = 0, cap = 0;
+  int in_fence = 0, found = 0;
+  const char *status = NULL, *source = NULL;
+  char *text = NULL;
+
+  if (!hash || hash == ref || !hash[1] || strncmp(ref, "spec/formats/", 13) ||
+      (size_t)(hash - ref) >= sizeof path) {
+    fail(r->file, r->line, "spec_ref is not spec/formats/<file>.md#<anchor>", ref);
+    return;
+  }
+  memcpy(path, ref, (size_t)(hash - ref));
+  path[hash - ref] = 0;
+  sf = spec_file_load(path);
+  if (!sf || !sf->line) {
+    fail(r->file, r->line, "spec_ref names a file that cannot be read", path);
+    return;
+  }
+  snprintf(want, sizeof want, "<a id=\"%s\"></a>", hash + 1);
+  for (at = 0; at < sf->nline; at++) {
+    const char *l = sf->line[at];
+    if (!strncmp(l, "```", 3))
+      in_fence = !in_fence;
+    if (!in_fence && l[0] == '#' && strstr(l, want)) {
+      found = 1;
+      break;
+    }
+  }
+  if (!found) {
+    fail(r->file, r->line, "spec_ref anchor is not a clause heading of its file", ref);
+    return;
+  }
+  r->clause_title = strdup(strstr(sf->line[at], want) + strlen(want));
+  in_fence = 0;
+  for (end = at + 1; end < sf->nline; end++) {
+    const char *l = sf->line[end];
+    if (!strncmp(l, "```", 3))
+      in_fence = !in_fence;
+    if (!in_fence && l[0] == '#')
+      break;
+  }
+  for (size_t i = at + 1; i < end; i++) {
+    const char *l = sf->line[i], *v;
+    if ((v = meta_value(l, "Status")) != NULL)
+      status = v;
+    else if ((v = meta_value(l, "Source")) != NULL)
+      source = v;
+    else if (meta_value(l, "Rules"))
+      ;
+    else if (*l || (len && !(len > 1 && text[len - 2] == '\n'))) { /* one blank line between paragraphs */
+      text_append(&text, &len, &cap, l);
+      text_append(&text, &len, &cap, "\n");
+    }
+  }
+  while (len && text[len - 1] == '\n')
+    text[--len] = 0;
+  if (!status || (strcmp(status, "normative") && strcmp(status, "informative")))
+    fail(r->file, r->line, "the clause spec_ref names has no `- Status: normative|informative` line", ref);
+  if (!len)
+    fail(r->file, r->line, "the clause spec_ref names has no text", ref);
+  {
+    char head[2048];
+    char *clause = NULL;
+    size_t clen = 0, ccap = 0;
+    snprintf(head, sizeof head, "%s [%s%s%s]\n", r->clause_title, status ? status : "?",
+             source ? "; " : "", source ? source : "");
+    text_append(&clause, &clen, &ccap, head);
+    text_append(&clause, &clen, &ccap, text ? text : "");
+    r->clause = clause;
+  }
+  free(text);
+}
+
 static void c_string(FILE *out, const char *s)
 {
   fputc('"', out);
@@ -283,24 +444,37 @@ static void write_outputs(const char *h, const char *c, const char *md)
     c_string(oc, tol);
     fputs(", ", oc);
     c_string(oc, r->f[F_BASIS] ? r->f[F_BASIS] : "spec");
-    fprintf(oc, ", %s},\n", sev_enum(r->f[F_STRICT] ? r->f[F_STRICT] : r->f[F_SEVERITY]));
+    fprintf(oc, ", %s,\n   ", sev_enum(r->f[F_STRICT] ? r->f[F_STRICT] : r->f[F_SEVERITY]));
+    c_string(oc, r->f[F_SPEC_REF] ? r->f[F_SPEC_REF] : "");
+    fputs(",\n   ", oc);
+    c_string(oc, r->clause ? r->clause : "");
+    fputs("},\n", oc);
   }
   fputs("};\n", oc);
 
   fputs("# mdlcheck rule reference\n\nGenerated from `spec/rules/*.yaml` by `spec/rulegen`; "
-        "do not edit. Each rule: id, default severity (and under `--strict`), versions, the spec "
-        "clause it enforces, what it requires, and why.\n", om);
+        "do not edit. Each rule: id, default severity (and under `--strict`), versions, the clause "
+        "of the project's reference specification (`spec/formats/`) it enforces, the public "
+        "source it rests on, what it requires, and why. `mdlcheck explain ID` prints all of it.\n", om);
   for (size_t i = 0; i < nrules; i++) {
     const struct rule *r = &rules[i];
     if (strcmp(last_format, r->format)) {
-      fprintf(om, "\n## %s\n\n| id | name | severity | versions | source | rule |\n"
-                  "|---|---|---|---|---|---|\n", r->format);
+      fprintf(om, "\n## %s\n\n| id | name | severity | versions | clause | source | rule |\n"
+                  "|---|---|---|---|---|---|---|\n", r->format);
       last_format = r->format;
     }
     fprintf(om, "| %s | %s | %s", r->f[F_ID], r->f[F_NAME], r->f[F_SEVERITY]);
     if (r->f[F_STRICT] && strcmp(r->f[F_STRICT], r->f[F_SEVERITY]))
       fprintf(om, " (strict: %s)", r->f[F_STRICT]);
-    fprintf(om, " | %s | `%s` %s | ", r->f[F_VERSIONS], r->f[F_SOURCE], r->f[F_SECTION]);
+    fprintf(om, " | %s | ", r->f[F_VERSIONS]);
+    if (r->f[F_SPEC_REF]) {
+      fputs("[", om);
+      md_cell(om, r->clause_title);
+      fprintf(om, "](../%s)", r->f[F_SPEC_REF]);
+    } else {
+      fputs("(no clause yet)", om);
+    }
+    fprintf(om, " | `%s` %s | ", r->f[F_SOURCE], r->f[F_SECTION]);
     md_cell(om, r->f[F_TEXT]);
     fputs(" *Why:* ", om);
     md_cell(om, r->f[F_RATIONALE]);
@@ -319,14 +493,22 @@ static void write_outputs(const char *h, const char *c, const char *md)
 
 int main(int argc, char **argv)
 {
-  if (argc < 5) {
-    fprintf(stderr, "usage: rulegen OUT.h OUT.c OUT.md CATALOGUE.yaml...\n");
+  int first = 1;
+  if (argc > 1 && !strncmp(argv[1], "--top=", 6)) {
+    top_dir = argv[1] + 6;
+    first = 2;
+  }
+  if (argc < first + 4) {
+    fprintf(stderr, "usage: rulegen [--top=DIR] OUT.h OUT.c OUT.md CATALOGUE.yaml...\n");
     return 2;
   }
-  for (int i = 4; i < argc; i++)
+  for (int i = first + 3; i < argc; i++)
     load_file(argv[i]);
+  for (size_t i = 0; i < nrules; i++)
+    if (rules[i].f[F_SPEC_REF])
+      clause_resolve(&rules[i]);
   if (failed)
     return 1;
-  write_outputs(argv[1], argv[2], argv[3]);
+  write_outputs(argv[first], argv[first + 1], argv[first + 2]);
   return 0;
 }

@@ -36,6 +36,8 @@ typedef struct mdl_rule {
   const char *tolerance; /* "" unless numeric: the bound and its derivation */
   const char *basis;     /* what grounds the rule: "spec", "writer", "loaders", "inferred", ... */
   mdl_severity strict_severity; /* severity under --strict */
+  const char *spec_ref;  /* "spec/formats/iqm.md#iqm-joint-parent": the clause enforced, or "" */
+  const char *clause;    /* that clause: "Title [normative; public source]\ntext", or "" */
 } mdl_rule;
 
 typedef struct mdl_diag {

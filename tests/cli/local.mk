@@ -7,7 +7,9 @@ CLI_TESTS = \
   tests/cli/policy.sh \
   tests/cli/config.sh \
   tests/cli/schemas.sh \
-  tests/cli/batch.sh
+  tests/cli/batch.sh \
+  tests/cli/explain.sh \
+  tests/cli/config-schema.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

@@ -49,5 +49,6 @@ int cmd_poses(struct cli *c);
 int cmd_convert(struct cli *c);
 int cmd_compare(struct cli *c);
 int cmd_diff(struct cli *c);
+int cmd_explain(struct cli *c);
 
 #endif

@@ -21,6 +21,7 @@ void cli_usage(FILE *out)
         "       mdlcheck compare [options] A B   (two files of one model: skeleton, poses, counts)\n"
         "       mdlcheck rules [--format=json]   (same as --list-rules)\n"
         "       mdlcheck diff [--format=text|json|markdown] OLD.json NEW.json\n"
+        "       mdlcheck explain ID...           (a rule, its spec clause, its corpus cases)\n"
         "\n"
         "options:\n"
         "  -f, --format=FMT              report: text (default), json, sarif, github\n"

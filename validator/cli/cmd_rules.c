@@ -33,6 +33,10 @@ int cmd_rules(struct cli *c)
       json_kv_string(&w, "rationale", r->rationale);
       if (r->tolerance[0])
         json_kv_string(&w, "tolerance", r->tolerance);
+      if (r->spec_ref[0]) {
+        json_kv_string(&w, "spec_ref", r->spec_ref);
+        json_kv_string(&w, "clause", r->clause);
+      }
       json_object_end(&w);
     }
     json_array_end(&w);

@@ -16,6 +16,7 @@ static const struct command commands[] = {
   {"compare", cmd_compare},
   {"rules", cmd_rules},
   {"diff", cmd_diff},
+  {"explain", cmd_explain},
   {NULL, NULL}
 };
 

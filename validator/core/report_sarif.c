@@ -120,14 +120,16 @@ static void write_text(struct json_writer *w, const char *key, const char *text)
 static void write_rule(struct json_writer *w, const mdl_rule *r)
 {
   size_t len = strlen(r->text) + strlen(r->rationale) + strlen(r->tolerance) + strlen(r->source) +
-               strlen(r->versions) + 64;
+               strlen(r->versions) + strlen(r->spec_ref) + strlen(r->clause) + 96;
   char *full = malloc(len), *help = malloc(len);
 
   if (!full || !help)
     abort();
   snprintf(full, len, "%s%s%s", r->text, r->rationale[0] ? " " : "", r->rationale);
-  snprintf(help, len, "%s%s%s Spec: %s (versions %s).", full, r->tolerance[0] ? " Tolerance: " : "",
-           r->tolerance, r->source, r->versions);
+  /* the clause the rule enforces, quoted, so a dashboard shows it without the spec file */
+  snprintf(help, len, "%s%s%s Spec: %s (versions %s).%s%s%s%s", full,
+           r->tolerance[0] ? " Tolerance: " : "", r->tolerance, r->source, r->versions,
+           r->spec_ref[0] ? "\n\nClause " : "", r->spec_ref, r->spec_ref[0] ? ": " : "", r->clause);
   json_object_begin(w);
   json_kv_string(w, "id", r->id);
   json_kv_string(w, "name", r->name);
@@ -150,6 +152,8 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
   json_kv_string(w, "basis", r->basis);
   if (r->tolerance[0])
     json_kv_string(w, "tolerance", r->tolerance);
+  if (r->spec_ref[0])
+    json_kv_string(w, "specRef", r->spec_ref);
   json_key(w, "tags");
   json_array_begin(w);
   json_string(w, r->format);

@@ -1,6 +1,6 @@
 /* iqm.h - the IQM checker's shared state: the header, the section extents, and one check
  * function per area (header, sections, text, vertex arrays, meshes, skeleton, animation, extras).
- * Layout and rule numbers: /work/shared/specs/iqm.txt and iqm-notes.md (R1-R39). */
+ * Layout and validity clauses: spec/formats/iqm.md; rule ids: spec/rules/iqm.yaml. */
 #ifndef MDL_IQM_H
 #define MDL_IQM_H
 
