@@ -8,3 +8,4 @@ include tests/bench/local.mk
 include tests/roundtrip/local.mk
 include tests/fuzz/local.mk
 include tests/regress/local.mk
+include tests/install/local.mk

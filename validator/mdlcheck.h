@@ -1,7 +1,21 @@
 /* mdlcheck.h - the public API of libmdlcheck, a strict validator for skeletal model formats.
  *
  * One entry point validates a file or a caller's buffer; every diagnostic reaches the caller
- * through one callback, already filtered and re-graded by the caller's policy. */
+ * through one callback, already filtered and re-graded by the caller's policy. Callers that
+ * cannot use C structs (ctypes, WebAssembly) use the JSON entry points instead.
+ *
+ * Ownership and lifetime:
+ * - The strings and the rule of an mdl_diag belong to the library and live only until the
+ *   callback returns: copy what you keep.
+ * - mdl_rule entries, severity names and format names are static: they live as long as the
+ *   library is loaded.
+ * - Whatever the library allocates for the caller is released by the matching *_free function
+ *   (mdl_policy_free, mdl_string_free); each accepts NULL.
+ * - Options and policies are read, never changed, during validation: one policy may serve
+ *   several threads validating at once; the callback is called on the validating thread.
+ *
+ * Status codes (mdl_status) say whether the library could do its work; they are not the CLI's
+ * exit codes. Whether a file is valid is in the result's counts, not in the status. */
 #ifndef MDLCHECK_H
 #define MDLCHECK_H
 
@@ -89,14 +103,34 @@ typedef struct mdl_result {
 } mdl_result;
 
 typedef enum mdl_status {
-  MDL_OK = 0,       /* validated (the file may still be invalid: see counts) */
-  MDL_EIO = 3,      /* the file could not be read */
-  MDL_EINTERNAL = 70
+  MDL_OK = 0,         /* validated (the file may still be invalid: see counts) */
+  MDL_EIO = -1,       /* the file could not be read (errno says why) */
+  MDL_EINTERNAL = -2, /* a bug: please report it */
+  MDL_EINVAL = -3,    /* a setting the library does not understand */
+  MDL_ENOMEM = -4     /* memory ran out */
 } mdl_status;
+
+/* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding). */
+#define MDL_DEFAULT_MAX_PER_RULE 50
 
 mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result);
 mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
                                const mdl_options *options, mdl_result *result);
+
+/* The report of one input as JSON text: exactly one entry of the "files" array of the CLI's
+ * JSON report (spec/report.schema.json), with the CLI's defaults. settings: NULL or a
+ * NULL-terminated list of "key=value" strings, keys as the CLI's long options with '_':
+ * ignore=PATTERN, only=PATTERN, severity=PATTERN=SEV (each may repeat), fail_on=SEV,
+ * profile=NAME, strict=true|false, max_issues=N, max_per_rule=N, assume_format=FMT.
+ * Returns the text (release it with mdl_string_free) and MDL_OK in *status; an unreadable file
+ * is an entry with a fatal MDL-IO-001, as in the CLI's report. Returns NULL with MDL_EINVAL and
+ * a message in error (error_size bytes, may be NULL) for a bad setting, or MDL_ENOMEM. */
+char *mdl_validate_file_json(const char *path, const char *const *settings, mdl_status *status,
+                             char *error, size_t error_size);
+char *mdl_validate_buffer_json(const void *data, size_t size, const char *name,
+                               const char *const *settings, mdl_status *status, char *error,
+                               size_t error_size);
+void mdl_string_free(char *text);
 
 /* The catalogue. */
 size_t mdl_rule_count(void);

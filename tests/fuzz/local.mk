@@ -50,7 +50,7 @@ TESTS += tests/fuzz/replay.test tests/fuzz/bounds.test
 EXTRA_DIST += tests/fuzz/replay.test tests/fuzz/bounds.test tests/fuzz/run.sh tests/fuzz/dict
 
 # Everything the instrumented fuzz build compiles: the library's sources.
-FUZZ_LIB_SRCS = $(validator_libmdlcheck_a_SOURCES) $(nodist_validator_libmdlcheck_a_SOURCES)
+FUZZ_LIB_SRCS = $(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlcheck_la_SOURCES)
 
 # make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="iqm qmsh"]: a bounded AFL++ campaign per target.
 FUZZ_SECONDS = 60

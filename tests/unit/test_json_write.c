@@ -20,7 +20,7 @@ START_TEST(test_compact_document)
   json_kv_bool(&w, "d", 1);
   json_kv_bool(&w, "e", 0);
   json_key(&w, "f");
-  json_null(&w);
+  json_write_null(&w);
   json_key(&w, "g");
   json_array_begin(&w);
   json_int(&w, 1);
@@ -28,7 +28,7 @@ START_TEST(test_compact_document)
   json_array_end(&w);
   json_object_begin(&w);
   json_object_end(&w);
-  json_string(&w, "");
+  json_write_string(&w, "");
   json_array_end(&w);
   json_object_end(&w);
   ck_assert_int_eq(json_end(&w), 0);
@@ -68,7 +68,7 @@ static char *string_json(const char *s)
   struct unit_capture cap;
   struct json_writer w;
   json_init(&w, unit_capture_begin(&cap), 0);
-  json_string(&w, s);
+  json_write_string(&w, s);
   ck_assert_int_eq(json_end(&w), 0);
   return unit_capture_end(&cap);
 }

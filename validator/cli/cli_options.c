@@ -6,8 +6,6 @@
 
 #include "cli.h"
 
-#define DEFAULT_MAX_PER_RULE 50
-
 enum {
   OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
   OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE
@@ -149,7 +147,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   config_init(&c->config);
   c->policy = mdl_policy_new();
   c->fail_on = MDL_ERROR;
-  c->lib.max_per_rule = DEFAULT_MAX_PER_RULE;
+  c->lib.max_per_rule = MDL_DEFAULT_MAX_PER_RULE;
   if (!c->policy)
     return EXIT_INTERNAL;
 

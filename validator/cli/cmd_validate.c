@@ -21,23 +21,6 @@ struct batch_run {
   int progress;
 };
 
-static void report_io_failure(struct report_file *f, int err)
-{
-  mdl_diag d;
-  char msg[512];
-  snprintf(msg, sizeof msg, "cannot read input: %s", strerror(err));
-  memset(&d, 0, sizeof d);
-  d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
-  d.severity = MDL_FATAL;
-  d.message = msg;
-  d.offset = -1;
-  d.path = d.expected = "";
-  d.actual = strerror(err);
-  report_collect(&d, f);
-  f->counts[MDL_FATAL]++;
-  f->io_failed = 1;
-}
-
 static void validate_one(struct batch_run *b, struct report_file *f)
 {
   mdl_options o = b->cli->lib;
@@ -48,7 +31,7 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   errno = 0;
   st = mdl_validate_file(f->path, &o, &res);
   if (st == MDL_EIO)
-    report_io_failure(f, errno ? errno : EIO);
+    report_read_failure(f, errno ? errno : EIO);
   else if (st != MDL_OK)
     atomic_store(&b->internal_error, 1);
   else

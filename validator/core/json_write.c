@@ -131,7 +131,7 @@ void json_key(struct json_writer *w, const char *key)
   w->after_key = 1;
 }
 
-void json_string(struct json_writer *w, const char *s)
+void json_write_string(struct json_writer *w, const char *s)
 {
   before_item(w);
   put_string(w->out, s);
@@ -171,7 +171,7 @@ void json_bool(struct json_writer *w, int v)
   fputs(v ? "true" : "false", w->out);
 }
 
-void json_null(struct json_writer *w)
+void json_write_null(struct json_writer *w)
 {
   before_item(w);
   fputs("null", w->out);
@@ -183,7 +183,7 @@ int json_end(struct json_writer *w)
   return w->misuse || w->depth != 0 || ferror(w->out) ? -1 : 0;
 }
 
-void json_kv_string(struct json_writer *w, const char *key, const char *s) { json_key(w, key); json_string(w, s); }
+void json_kv_string(struct json_writer *w, const char *key, const char *s) { json_key(w, key); json_write_string(w, s); }
 void json_kv_int(struct json_writer *w, const char *key, long long v) { json_key(w, key); json_int(w, v); }
 void json_kv_uint(struct json_writer *w, const char *key, unsigned long long v) { json_key(w, key); json_uint(w, v); }
 void json_kv_double(struct json_writer *w, const char *key, double v) { json_key(w, key); json_double(w, v); }

@@ -23,13 +23,13 @@ void json_object_end(struct json_writer *w);
 void json_array_begin(struct json_writer *w);
 void json_array_end(struct json_writer *w);
 void json_key(struct json_writer *w, const char *key);
-void json_string(struct json_writer *w, const char *s);
+void json_write_string(struct json_writer *w, const char *s);
 void json_int(struct json_writer *w, long long v);
 void json_uint(struct json_writer *w, unsigned long long v);
 /* Shortest text that reads back to the same double; non-finite values become null. */
 void json_double(struct json_writer *w, double v);
 void json_bool(struct json_writer *w, int v);
-void json_null(struct json_writer *w);
+void json_write_null(struct json_writer *w);
 /* Finish the document with a newline. Return 0, or -1 when the nesting was unbalanced or too
  * deep, or the stream reported an error. */
 int json_end(struct json_writer *w);

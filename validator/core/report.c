@@ -2,7 +2,9 @@
 #include "report.h"
 
 #include "grow.h"
+#include "rules_gen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,23 @@ static int msg_order(const void *pa, const void *pb)
   if (a->column != b->column)
     return a->column < b->column ? -1 : 1;
   return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void report_read_failure(struct report_file *f, int err)
+{
+  mdl_diag d;
+  char msg[512];
+  snprintf(msg, sizeof msg, "cannot read input: %s", strerror(err));
+  memset(&d, 0, sizeof d);
+  d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
+  d.severity = MDL_FATAL;
+  d.message = msg;
+  d.offset = -1;
+  d.path = d.expected = "";
+  d.actual = strerror(err);
+  report_collect(&d, f);
+  f->counts[MDL_FATAL]++;
+  f->io_failed = 1;
 }
 
 void report_set_result(struct report_file *f, const mdl_result *res)

@@ -45,6 +45,8 @@ void report_collect(const mdl_diag *diag, void *user);
 /* Copy the validation result (format, version, counts, truncation) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
+/* The file could not be read (err: an errno value): a fatal MDL-IO-001, and exit code 3. */
+void report_read_failure(struct report_file *f, int err);
 /* 1 when the file is invalid under r->fail_on (or could not be read). */
 int report_file_invalid(const struct report *r, const struct report_file *f);
 
@@ -58,6 +60,8 @@ void report_json_tool(struct json_writer *w);
 void report_json_location(struct json_writer *w, unsigned line, unsigned column, long long offset);
 /* A message's spec clause, then actual, expected and folded count when it has them. */
 void report_json_details(struct json_writer *w, const struct report_msg *m);
+/* One entry of the report's "files" array (the library's JSON entry points write just this). */
+void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);

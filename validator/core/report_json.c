@@ -47,6 +47,27 @@ static void write_msg(struct json_writer *w, const struct report_msg *m)
   json_object_end(w);
 }
 
+void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f)
+{
+  json_object_begin(w);
+  json_kv_string(w, "path", f->path);
+  json_kv_string(w, "format", f->format);
+  json_kv_string(w, "version", f->version);
+  json_kv_string(w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
+  json_key(w, "counts");
+  json_object_begin(w);
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
+    json_kv_uint(w, mdl_severity_name((mdl_severity)s), f->counts[s]);
+  json_object_end(w);
+  json_kv_bool(w, "truncated", f->truncated);
+  json_key(w, "messages");
+  json_array_begin(w);
+  for (size_t k = 0; k < f->nmsgs; k++)
+    write_msg(w, &f->msgs[k]);
+  json_array_end(w);
+  json_object_end(w);
+}
+
 void report_write_json(FILE *out, const struct report *r)
 {
   struct json_writer w;
@@ -56,26 +77,8 @@ void report_write_json(FILE *out, const struct report *r)
   json_kv_string(&w, "fail_on", mdl_severity_name(r->fail_on));
   json_key(&w, "files");
   json_array_begin(&w);
-  for (size_t i = 0; i < r->nfiles; i++) {
-    const struct report_file *f = &r->files[i];
-    json_object_begin(&w);
-    json_kv_string(&w, "path", f->path);
-    json_kv_string(&w, "format", f->format);
-    json_kv_string(&w, "version", f->version);
-    json_kv_string(&w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
-    json_key(&w, "counts");
-    json_object_begin(&w);
-    for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
-      json_kv_uint(&w, mdl_severity_name((mdl_severity)s), f->counts[s]);
-    json_object_end(&w);
-    json_kv_bool(&w, "truncated", f->truncated);
-    json_key(&w, "messages");
-    json_array_begin(&w);
-    for (size_t k = 0; k < f->nmsgs; k++)
-      write_msg(&w, &f->msgs[k]);
-    json_array_end(&w);
-    json_object_end(&w);
-  }
+  for (size_t i = 0; i < r->nfiles; i++)
+    report_json_file(&w, r, &r->files[i]);
   json_array_end(&w);
   json_object_end(&w);
   json_end(&w);

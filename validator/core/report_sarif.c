@@ -156,7 +156,7 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
     json_kv_string(w, "specRef", r->spec_ref);
   json_key(w, "tags");
   json_array_begin(w);
-  json_string(w, r->format);
+  json_write_string(w, r->format);
   json_array_end(w);
   json_object_end(w);
   json_object_end(w);
@@ -224,7 +224,7 @@ static void write_artifact(struct json_writer *w, const struct report *r, const 
   json_object_end(w);
   json_key(w, "roles");
   json_array_begin(w);
-  json_string(w, "analysisTarget");
+  json_write_string(w, "analysisTarget");
   json_array_end(w);
   json_key(w, "properties");
   json_object_begin(w);

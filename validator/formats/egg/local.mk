@@ -1,6 +1,6 @@
 # Panda3D Egg (text, .egg.pz zlib)
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/egg.yaml
-validator_libmdlcheck_a_SOURCES += \
+validator_libmdlcheck_la_SOURCES += \
   validator/formats/egg/egg.h \
   validator/formats/egg/egg_map.h \
   validator/formats/egg/egg_format.c \

@@ -1,6 +1,6 @@
 # Inter-Quake Export (text): checker, model builder, canonical writer.
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/iqe.yaml $(top_srcdir)/spec/rules/compare.yaml
-validator_libmdlcheck_a_SOURCES += \
+validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe.h \
   validator/formats/iqe/iqe_format.c \
   validator/formats/iqe/iqe_lex.c \

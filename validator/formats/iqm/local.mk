@@ -1,6 +1,6 @@
 # IQM (Inter-Quake Model), versions 1 and 2.
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/iqm.yaml
-validator_libmdlcheck_a_SOURCES += \
+validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqm/iqm.h \
   validator/formats/iqm/iqm_format.c \
   validator/formats/iqm/iqm_header.c \

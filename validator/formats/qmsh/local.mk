@@ -1,6 +1,6 @@
 # CaRpg QMSH (binary), versions 12-22: checker, writer, keyframe poses.
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/qmsh.yaml
-validator_libmdlcheck_a_SOURCES += \
+validator_libmdlcheck_la_SOURCES += \
   validator/formats/qmsh/qmsh.h \
   validator/formats/qmsh/qmsh_format.c \
   validator/formats/qmsh/qmsh_header.c \

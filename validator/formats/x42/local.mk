@@ -1,6 +1,6 @@
 # X42 skeletal model (binary): V5 byte for byte, V0 ... V4b through layout profiles (spec/x42)
 RULE_CATALOGUE += $(top_srcdir)/spec/rules/x42.yaml
-validator_libmdlcheck_a_SOURCES += \
+validator_libmdlcheck_la_SOURCES += \
   validator/formats/x42/x42.h \
   validator/formats/x42/x42_format.c \
   validator/formats/x42/x42_header.c \
@@ -18,7 +18,7 @@ EXTRA_DIST += spec/x42
 X42_PROFILES = $(top_srcdir)/spec/x42/v0.yaml $(top_srcdir)/spec/x42/v1.yaml $(top_srcdir)/spec/x42/v2a.yaml \
   $(top_srcdir)/spec/x42/v2b.yaml $(top_srcdir)/spec/x42/v3.yaml $(top_srcdir)/spec/x42/v4a.yaml \
   $(top_srcdir)/spec/x42/v4b.yaml
-nodist_validator_libmdlcheck_a_SOURCES += validator/formats/x42/x42_profiles_gen.c
+nodist_validator_libmdlcheck_la_SOURCES += validator/formats/x42/x42_profiles_gen.c
 BUILT_SOURCES += validator/formats/x42/x42_profiles_gen.c
 CLEANFILES += validator/formats/x42/x42_profiles_gen.c
 validator/formats/x42/x42_profiles_gen.c: $(X42_PROFILES)

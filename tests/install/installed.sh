@@ -1,0 +1,58 @@
+#!/bin/sh
+# `make install prefix=<scratch>`, then what an adopter does with the installed tree: build the
+# documented example program (doc/examples/validate.c) against the installed header and library
+# through pkg-config, both as a shared (SONAME, only mdl_* exported) and a fully static link,
+# next to libjansson/libyaml, and run it on an example file.
+. "${srcdir:-.}/tests/regress/regress-lib.sh"
+
+CC=${CC:-cc}
+prefix=$work/prefix
+make -C "$BUILD" install prefix="$prefix" >"$work/install.log" 2>&1 \
+  || { cat "$work/install.log" >&2; echo "make install failed" >&2; exit 99; }
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+
+checks=$((checks + 1))
+for f in include/mdlcheck.h lib/libmdlcheck.so lib/libmdlcheck.a lib/pkgconfig/mdlcheck.pc bin/mdlcheck; do
+  [ -e "$prefix/$f" ] || fail "make install did not install $f"
+done
+
+# the shared library: versioned SONAME, and exactly the functions the header declares
+checks=$((checks + 1))
+soname=$(objdump -p "$prefix/lib/libmdlcheck.so" | awk '/SONAME/ {print $2}')
+[ "$soname" = libmdlcheck.so.0 ] || fail "SONAME is '$soname', expected libmdlcheck.so.0"
+sed -n 's/^[A-Za-z].*[ *]\(mdl_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/mdlcheck.h" | sort >declared
+nm -D --defined-only "$prefix/lib/libmdlcheck.so" | awk '{print $3}' | sort >exported
+nm -g --defined-only "$prefix/lib/libmdlcheck.a" | awk 'NF == 3 {print $3}' | sort -u >archived
+expect_same exported "$(cat declared)"
+expect_same archived "$(cat declared)"
+
+# dynamic link, as the README shows
+cflags=$(pkg-config --define-prefix --cflags mdlcheck) && libs=$(pkg-config --define-prefix --libs mdlcheck) \
+  || { echo "pkg-config cannot read the installed mdlcheck.pc" >&2; exit 99; }
+checks=$((checks + 1))
+# shellcheck disable=SC2086
+$CC -o ex-shared "$SRC/doc/examples/validate.c" $cflags $libs 2>cc.err || { fail "dynamic link failed"; cat cc.err >&2; }
+rc=0
+LD_LIBRARY_PATH=$prefix/lib ./ex-shared "$SRC/examples/walk.iqm" "$SRC/examples/broken-parent.iqm" >"$work/out" 2>"$work/err" || rc=$?
+expect_rc 1 "the example program on a valid and an invalid file"
+expect_count out '^.*/walk\.iqm: valid iqm 2$' 1
+expect_count out '^.*/broken-parent\.iqm:[0-9]+: error\[IQM-JNT-002\]' 1
+expect_count out '^\{"path":".*/broken-parent\.iqm","format":"iqm","version":"2","verdict":"invalid"' 1
+checks=$((checks + 1))
+LD_LIBRARY_PATH=$prefix/lib ldd ./ex-shared | grep -q "libmdlcheck.so.0 => $prefix/lib/" || fail "ex-shared does not load the installed libmdlcheck.so.0"
+
+# fully static link with --static: private dependencies (libyaml, jansson, zlib, libm) declared,
+# and no internal symbol of ours collides with theirs
+checks=$((checks + 1))
+slibs=$(pkg-config --define-prefix --static --libs mdlcheck)
+# shellcheck disable=SC2086
+if $CC -static -o ex-static "$SRC/doc/examples/validate.c" $cflags $slibs 2>cc.err; then
+  rc=0
+  ./ex-static "$SRC/examples/walk.iqm" >"$work/out" 2>"$work/err" || rc=$?
+  expect_rc 0 "the static example on a valid file"
+  expect_count out '^.*/walk\.iqm: valid iqm 2$' 1
+else
+  fail "static link failed"; cat cc.err >&2
+fi
+
+finish
