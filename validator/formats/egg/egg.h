@@ -320,7 +320,14 @@ int egg_pz_is_zlib(const unsigned char *data, size_t size);
 int egg_write_tree(const struct egg_node *root, struct byte_buf *out);
 /* 1 when two trees hold the same entries, names and values (what a round trip preserves). */
 int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why, size_t cap);
+/* An egg tree decoded from egg is printed as it is; any other model is written from the model
+ * (egg_write_model.c). */
 int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+int egg_write_model(const struct model *m, struct byte_buf *out);
+/* Names, quoted strings and numbers as the canonical writer spells them. */
+void egg_put_name(struct byte_buf *out, const char *s, size_t len);
+void egg_put_quoted(struct byte_buf *out, const char *s, size_t len);
+void egg_put_number(struct byte_buf *out, double d);
 
 /* Private data kept on the model. */
 #define EGG_PRIVATE_MAGIC 0x21474745u /* "EGG!": format_data may belong to another format */

@@ -149,16 +149,17 @@ int egg_write_tree(const struct egg_node *root, struct byte_buf *out)
   return out->oom ? -1 : 0;
 }
 
+void egg_put_name(struct byte_buf *out, const char *s, size_t len) { put_name(out, s, len); }
+void egg_put_quoted(struct byte_buf *out, const char *s, size_t len) { put_quoted(out, s, len); }
+void egg_put_number(struct byte_buf *out, double d) { put_number(out, d, 0); }
+
 int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out)
 {
   const struct egg_private *priv = m->format_data;
   (void)opts;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
-      priv->magic != EGG_PRIVATE_MAGIC || !priv->root) {
-    snprintf(out->error, sizeof out->error, "%s",
-             "the egg writer prints egg trees; this model was not decoded from an egg file");
-    return -1;
-  }
+      priv->magic != EGG_PRIVATE_MAGIC || !priv->root)
+    return egg_write_model(m, out); /* from another format: written from the model */
   if (priv->dropped) {
     snprintf(out->error, sizeof out->error, "%s",
              "the egg tree was decoded for validation only (without its vertex and animation values)");

@@ -17,6 +17,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/egg/egg_anim.c \
   validator/formats/egg/egg_geometry.c \
   validator/formats/egg/egg_write.c \
+  validator/formats/egg/egg_write_model.c \
   validator/formats/egg/egg_pz.c
 
 # the tree round trip (parse, write, parse) over the samples and the corpus inputs
