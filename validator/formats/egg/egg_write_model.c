@@ -3,8 +3,8 @@
  *
  * Layout: <CoordinateSystem> { Z-up }; one <Texture> per mesh material (named and pointing at
  * the material, IQM's texture path); a <Group> holding, when there are joints, <Dart> { 1 },
- * the <Joint> tree with each base pose as a <Transform> <Matrix4> (row vectors, Panda's) and
- * its <VertexRef>s (one per membership value); the one <VertexPool> (vertex i is <Vertex> i);
+ * the one <VertexPool> (vertex i is <Vertex> i), the <Joint> tree with each base pose as a
+ * <Transform> <Matrix4> (row vectors, Panda's) and its <VertexRef>s (one per membership value),
  * one <Group> per mesh with a <Polygon> per triangle (counterclockwise, egg's winding). Then one
  * <Bundle> per animation: the "<skeleton>" tree of tables mirroring the joints, each an
  * <Xfm$Anim_S$> in the standard order (srpht) with its fps and a table per component that is
@@ -528,15 +528,17 @@ int egg_write_model(const struct model *m, struct byte_buf *out)
   buf_printf(out, " {\n");
   if (m->num_joints)
     buf_printf(out, "  <Dart> { 1 }\n");
-  for (uint32_t c = 0; c < w.nchildren[m->num_joints]; c++)
-    write_joint(&w, w.children[m->num_joints][c], 1);
+  /* the pool before the joints: a reference to a pool defined later is EGG-REF-012 */
   if (w.pos && m->num_vertexes && m->num_triangles) {
     buf_printf(out, "  <VertexPool> %s {\n", POOL_NAME);
     for (uint32_t v = 0; v < m->num_vertexes; v++)
       write_vertex(&w, v);
     buf_printf(out, "  }\n");
-    write_meshes(&w);
   }
+  for (uint32_t c = 0; c < w.nchildren[m->num_joints]; c++)
+    write_joint(&w, w.children[m->num_joints][c], 1);
+  if (w.pos && m->num_vertexes && m->num_triangles)
+    write_meshes(&w);
   buf_printf(out, "}\n");
   if (m->num_joints && m->frames)
     write_bundles(&w);
