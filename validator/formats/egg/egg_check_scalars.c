@@ -19,7 +19,7 @@ static const char *const e_format[] = {"rgba", "srgb-alpha", "rgbm", "rgba12", "
   "rgb", "srgb", "rgb12", "rgb8", "rgb5", "rgba5", "rgb332", "red", "green", "blue", "alpha",
   "luminance", "luminance-alpha", "luminance-alphamask", "sluminance", "sluminance-alpha",
   "rgba16", "rgba32", "rgb16", "rgb32", "r16", "rg16", "r32", "rg32", "rg", "r8", "rg8", NULL};
-static const char *const e_compression[] = {"off", "on", "fxt1", "dxt1", "dxt2", "dxt3", "dxt4",
+static const char *const e_compression[] = {"default", "off", "on", "fxt1", "dxt1", "dxt2", "dxt3", "dxt4",
   "dxt5", "pvr1-2bpp", "pvr1-4bpp", "rgtc", "etc1", "etc2", "eac", NULL};
 static const char *const e_wrap[] = {"repeat", "clamp", "mirror", "mirror-once", "border-color", NULL};
 static const char *const e_filter[] = {"point", "linear", "bilinear", "trilinear", "mipmap",
