@@ -16,6 +16,8 @@
 
 #define LX_NONE16 0xFFFFu
 #define LX_MAX_POSES (1u << 22)
+/* What lx_index answers for a value that is no index: above any count a file can hold. */
+#define LX_BAD ((uint64_t)1 << 40)
 
 /* One profile, loaded once per decode. */
 struct lx_profiles {
@@ -60,6 +62,46 @@ static double get_at(struct reader *in, uint64_t off, enum lp_type t)
   case LP_F32: return reader_f32_at(in, off);
   default: return 0;
   }
+}
+
+/* The raw bits of a field (flags are bit sets whatever type a layout declares them). */
+static uint32_t get_bits_at(struct reader *in, uint64_t off, enum lp_type t)
+{
+  switch (lp_type_size[t]) {
+  case 1: return reader_u8_at(in, off);
+  case 2: return reader_u16_at(in, off);
+  default: return reader_u32_at(in, off);
+  }
+}
+
+/* A value used as an index, a count or a frame number. A declared layout may make such a field
+ * signed or f32: NaN, negative, fractional and huge values become LX_BAD, which every range
+ * check rejects, instead of an undefined conversion that would let them pass. */
+static uint64_t lx_index(double v)
+{
+  return v >= 0 && v < 4294967296.0 && v == floor(v) ? (uint64_t)v : LX_BAD;
+}
+
+/* "No bone": 0xFFFF, or -1 in a signed field (the same bits in a signed 16-bit one). */
+static int lx_is_none(enum lp_type t, double v)
+{
+  return v == LX_NONE16 || (v == -1 && (t == LP_S8 || t == LP_S16 || t == LP_S32));
+}
+
+/* One byte of an inline name: an integer in 1 ... 255, anything else (possible only in a
+ * declared layout with a wider name type) as '?'. 0 ends the name. */
+static char lx_name_byte(double v)
+{
+  if (v == 0)
+    return 0;
+  return v >= 1 && v <= 255 && v == floor(v) ? (char)(unsigned char)v : '?';
+}
+
+/* An integer conversion for decoding only: NaN and out-of-range values clamp (the checker has
+ * reported them where it can). */
+static long lx_clamp(double v, long lo, long hi)
+{
+  return !(v >= (double)lo) ? lo : v > (double)hi ? hi : (long)v;
 }
 
 /* --- the profiles ----------------------------------------------------------------------------- */
@@ -155,6 +197,20 @@ static double hval(const struct lx *x, const char *name)
   return get_at(x->in, x->hoff[i], x->p->header.v[i].type);
 }
 
+/* A header count (absent: 0; not a count: LX_BAD). */
+static uint64_t hcount(const struct lx *x, const char *name)
+{
+  return lx_index(hval(x, name));
+}
+
+static uint32_t hbits(const struct lx *x, const char *name)
+{
+  int i = header_index(x->p, name);
+  if (i < 0 || !x->hpresent[i])
+    return 0;
+  return get_bits_at(x->in, x->hoff[i], x->p->header.v[i].type);
+}
+
 static int cond_true(const struct lx *x, const char *cond)
 {
   int neg = 0;
@@ -164,7 +220,7 @@ static int cond_true(const struct lx *x, const char *cond)
     neg = 1, cond++;
   for (uint32_t i = 0; i < x->p->nflags; i++)
     if (!strcmp(x->p->flags[i].name, cond)) {
-      uint32_t v = (uint32_t)hval(x, x->p->flags[i].field);
+      uint32_t v = hbits(x, x->p->flags[i].field);
       return ((v & x->p->flags[i].value) != 0) != neg;
     }
   return neg;
@@ -202,6 +258,11 @@ static double sget(const struct lx *x, int s, uint64_t e, int f, uint32_t k)
   return get_at(x->in, sec->off + e * sec->esize + sec->foff[f] + (uint64_t)k * lp_type_size[fd->type], fd->type);
 }
 
+static uint64_t sindex(const struct lx *x, int s, uint64_t e, int f, uint32_t k)
+{
+  return lx_index(sget(x, s, e, f, k));
+}
+
 static uint64_t soff(const struct lx *x, int s, uint64_t e, int f)
 {
   return x->secs[s].off + e * x->secs[s].esize + x->secs[s].foff[f];
@@ -219,9 +280,13 @@ static uint64_t blend_len(const struct lx *x)
   if (fm < 0 || fn < 0)
     return 0;
   for (uint64_t e = 0; e < x->secs[g].count; e++) {
-    uint64_t m = (uint64_t)sget(x, g, e, fm, 0);
-    if (m)
-      len += (2 * m - 1) * (uint64_t)sget(x, g, e, fn, 0);
+    uint64_t m = sindex(x, g, e, fm, 0), nv = sindex(x, g, e, fn, 0);
+    if (m && nv) {
+      /* past the file's size the walk fails anyway: saturate instead of wrapping */
+      if (m >= LX_BAD || nv >= LX_BAD || (2 * m - 1) * nv > (uint64_t)x->in->size - len)
+        return (uint64_t)x->in->size + 1;
+      len += (2 * m - 1) * nv;
+    }
   }
   return len;
 }
@@ -266,7 +331,7 @@ static int layout_walk(struct lx *x)
     }
     off = align_up(off, p->align);
     sec->off = off;
-    sec->count = !strcmp(ps->count, "blend") ? blend_len(x) : (uint64_t)hval(x, ps->count);
+    sec->count = !strcmp(ps->count, "blend") ? blend_len(x) : hcount(x, ps->count);
     if (!reader_has_array(x->in, off, sec->count, esize)) {
       struct mdl_loc loc = loc_bin(off < size ? off : size, "%s", ps->name);
       snprintf(exp, sizeof exp, ">= %llu bytes", (unsigned long long)(off + sec->count * esize));
@@ -290,7 +355,7 @@ static int layout_walk(struct lx *x)
 static void check_header(struct lx *x)
 {
   const struct x42_profile *p = x->p;
-  uint32_t nb = (uint32_t)hval(x, "numBones");
+  uint64_t nb = hcount(x, "numBones");
   for (uint32_t i = 0; i < p->header.n; i++) {
     const struct lp_field *f = &p->header.v[i];
     struct mdl_loc loc;
@@ -298,7 +363,7 @@ static void check_header(struct lx *x)
       continue;
     loc = loc_bin(x->hoff[i], "header.%s", f->name);
     if (!strcmp(f->role, "flags")) {
-      uint32_t v = (uint32_t)get_at(x->in, x->hoff[i], f->type), known = 0;
+      uint32_t v = get_bits_at(x->in, x->hoff[i], f->type), known = 0;
       char exp[160] = "";
       for (uint32_t k = 0; k < p->nflags; k++)
         if (!strcmp(p->flags[k].field, f->name)) {
@@ -309,9 +374,9 @@ static void check_header(struct lx *x)
       if (v & ~known)
         diag_emit(x->diag, RULE_X42_LEGACY_FLAGS_UNKNOWN, &loc, *exp ? exp : "no flags", "0x%x", v & ~known);
     } else if (!strcmp(f->role, "bone")) {
-      uint32_t v = (uint32_t)get_at(x->in, x->hoff[i], f->type);
-      if (v != LX_NONE16 && v >= nb)
-        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, "< numBones or 0xFFFF", "%u", v);
+      double v = get_at(x->in, x->hoff[i], f->type);
+      if (!lx_is_none(f->type, v) && lx_index(v) >= nb)
+        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, "< numBones or 0xFFFF", "%.10g", v);
     } else if (!strcmp(f->role, "range")) {
       float lo = reader_f32_at(x->in, x->hoff[i]), hi = reader_f32_at(x->in, x->hoff[i] + 4);
       if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
@@ -341,7 +406,7 @@ static void check_element(struct lx *x, int s, uint64_t e)
 {
   const struct lp_fields *fs = x->secs[s].fields;
   const char *sname = x->p->sections[s].name;
-  uint32_t nb = (uint32_t)hval(x, "numBones");
+  uint64_t nb = hcount(x, "numBones");
   char exp[96];
   for (uint32_t f = 0; f < fs->n; f++) {
     const struct lp_field *fd = &fs->v[f];
@@ -349,27 +414,26 @@ static void check_element(struct lx *x, int s, uint64_t e)
     struct mdl_loc loc = loc_bin(soff(x, s, e, (int)f), "%s[%llu].%s", sname, (unsigned long long)e, fd->name);
     double v = sget(x, s, e, (int)f, 0);
     if (!strcmp(role, "parent")) {
-      if ((uint32_t)v != LX_NONE16 && v >= (double)e) {
+      if (!lx_is_none(fd->type, v) && lx_index(v) >= e) {
         snprintf(exp, sizeof exp, "< %llu or 0xFFFF", (unsigned long long)e);
-        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%u", (unsigned)v);
+        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%.10g", v);
       }
     } else if (!strcmp(role, "bone")) {
-      if ((uint32_t)v != LX_NONE16 && v >= nb) {
-        snprintf(exp, sizeof exp, "< %u (numBones) or 0xFFFF", nb);
-        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%u", (unsigned)v);
+      if (!lx_is_none(fd->type, v) && lx_index(v) >= nb) {
+        snprintf(exp, sizeof exp, "< %llu (numBones) or 0xFFFF", (unsigned long long)nb);
+        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%.10g", v);
       }
     } else if (!strcmp(role, "first") && fd->span) {
       int sf = field_index(fs, fd->span);
-      uint64_t span = sf >= 0 ? (uint64_t)sget(x, s, e, sf, 0) : 0, total = count_of(x, fd->of);
+      uint64_t span = sf >= 0 ? sindex(x, s, e, sf, 0) : 0, total = count_of(x, fd->of), first = lx_index(v);
       if (sf >= 0 && !strcmp(fs->v[sf].role, "span_triangles"))
         span *= 3;
-      if ((uint64_t)v + span > total) {
-        if ((uint64_t)v < total && sf >= 0)
+      if (first + span > total) {
+        if (first < total && sf >= 0)
           loc.offset = (long long)soff(x, s, e, sf), snprintf(loc.path, sizeof loc.path, "%s[%llu].%s", sname,
                                                               (unsigned long long)e, fs->v[sf].name);
         snprintf(exp, sizeof exp, "first + count <= %llu (%s)", (unsigned long long)total, fd->of);
-        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%llu + %llu", (unsigned long long)v,
-                  (unsigned long long)span);
+        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%.10g + %.10g", v, sf >= 0 ? sget(x, s, e, sf, 0) : 0.0);
       }
     } else if (!strcmp(role, "name")) {
       uint32_t k;
@@ -404,14 +468,14 @@ static void check_element(struct lx *x, int s, uint64_t e)
       if (!(n2 <= 1 + 4 * ldexp(1, -24)))
         diag_emit(x->diag, RULE_X42_LEGACY_V2A_ROTATION, &loc, "x^2 + y^2 + z^2 <= 1", "%.7f", n2);
     } else if (!strcmp(role, "time_frame")) {
-      uint32_t nf = (uint32_t)hval(x, "numFrames");
-      if (v >= nf) {
-        snprintf(exp, sizeof exp, "< %u (numFrames; V4b times are frame numbers)", nf);
-        diag_emit(x->diag, RULE_X42_LEGACY_TIME_RANGE, &loc, exp, "%u", (unsigned)v);
+      uint64_t nf = hcount(x, "numFrames");
+      if (lx_index(v) >= nf) {
+        snprintf(exp, sizeof exp, "< %llu (numFrames; V4b times are frame numbers)", (unsigned long long)nf);
+        diag_emit(x->diag, RULE_X42_LEGACY_TIME_RANGE, &loc, exp, "%.10g", v);
       }
     } else if (!strcmp(role, "direction")) {
       if (v != 0 && v != 1)
-        diag_emit(x->diag, RULE_X42_LEGACY_PACKED_BITS_DIRECTION, &loc, "0 (n = t x b) or 1 (n = -(t x b))", "%u", (unsigned)v);
+        diag_emit(x->diag, RULE_X42_LEGACY_PACKED_BITS_DIRECTION, &loc, "0 (n = t x b) or 1 (n = -(t x b))", "%.10g", v);
     } else if (!strcmp(role, "blend_weights")) {
       double sum = 0;
       for (uint32_t k = 0; k + 1 < fd->count; k++)
@@ -420,17 +484,17 @@ static void check_element(struct lx *x, int s, uint64_t e)
         diag_emit(x->diag, RULE_X42_LEGACY_BLEND_WEIGHTS, &loc, "stored weights sum <= 255", "%g", sum);
     } else if (!strcmp(role, "palette")) {
       int fn = field_by_role(fs, "num_influences");
-      uint32_t used = fn >= 0 ? (uint32_t)sget(x, s, e, fn, 0) : 0, total = (uint32_t)hval(x, "numInfluences");
+      uint64_t used = fn >= 0 ? sindex(x, s, e, fn, 0) : 0, total = hcount(x, "numInfluences");
       if (used > fd->count) {
         loc.offset = (long long)soff(x, s, e, fn);
         snprintf(exp, sizeof exp, "<= %u (the palette's size)", fd->count);
-        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%u", used);
+        diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%.10g", sget(x, s, e, fn, 0));
         used = fd->count;
       }
       for (uint32_t k = 0; k < used; k++)
-        if (sget(x, s, e, (int)f, k) >= total) {
+        if (sindex(x, s, e, (int)f, k) >= total) {
           loc.offset = (long long)(soff(x, s, e, (int)f) + k * lp_type_size[fd->type]);
-          snprintf(exp, sizeof exp, "< %u (numInfluences)", total);
+          snprintf(exp, sizeof exp, "< %llu (numInfluences)", (unsigned long long)total);
           diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%g", sget(x, s, e, (int)f, k));
         }
     }
@@ -456,8 +520,8 @@ static void check_groups_data(struct lx *x)
   if (fe < 0)
     fe = field_index(x->secs[g].fields, "numElems");
   for (uint64_t e = 0; e < x->secs[g].count; e++) {
-    uint64_t m = fm >= 0 ? (uint64_t)sget(x, g, e, fm, 0) : 0, ni = fi >= 0 ? (uint64_t)sget(x, g, e, fi, 0) : 0;
-    uint64_t nv = fv >= 0 ? (uint64_t)sget(x, g, e, fv, 0) : 0;
+    uint64_t m = fm >= 0 ? sindex(x, g, e, fm, 0) : 0, ni = fi >= 0 ? sindex(x, g, e, fi, 0) : 0;
+    uint64_t nv = fv >= 0 ? sindex(x, g, e, fv, 0) : 0;
     if (b >= 0 && x->secs[b].present && m) {
       for (uint64_t v = 0; v < nv && pos + 2 * m - 1 <= x->secs[b].count; v++, pos += 2 * m - 1) {
         uint64_t o = x->secs[b].off + pos;
@@ -479,15 +543,15 @@ static void check_groups_data(struct lx *x)
       }
     }
     if (ix >= 0 && x->secs[ix].present && ffi >= 0 && fe >= 0) {
-      uint64_t first = (uint64_t)sget(x, g, e, ffi, 0), n = (uint64_t)sget(x, g, e, fe, 0);
+      uint64_t first = sindex(x, g, e, ffi, 0), n = sindex(x, g, e, fe, 0);
       if (!strcmp(x->secs[g].fields->v[fe].role, "span_triangles"))
         n *= 3;
       for (uint64_t k = first; k < first + n && k < x->secs[ix].count && budget; k++, budget--) {
         double v = sget(x, ix, k, 0, 0);
-        if (v >= (double)nv) {
+        if (lx_index(v) >= nv) {
           struct mdl_loc loc = loc_bin(soff(x, ix, k, 0), "indices[%llu]", (unsigned long long)k);
           snprintf(exp, sizeof exp, "< %llu (the group's numVerts)", (unsigned long long)nv);
-          diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%g", v);
+          diag_emit(x->diag, RULE_X42_LEGACY_INDEX_RANGE, &loc, exp, "%.10g", v);
         }
       }
     }
@@ -513,9 +577,9 @@ static void check_tracks(struct lx *x)
     if (ts < 0 || sf < 0 || !x->secs[ts].present)
       continue;
     for (uint64_t b = 0; b < x->secs[bs].count; b++) {
-      uint64_t first = (uint64_t)sget(x, bs, b, (int)f, 0), n = (uint64_t)sget(x, bs, b, sf, 0);
+      uint64_t first = sindex(x, bs, b, (int)f, 0), n = sindex(x, bs, b, sf, 0);
       for (uint64_t k = first + 1; k < first + n && k < x->secs[ts].count; k++)
-        if (sget(x, ts, k, 0, 0) <= sget(x, ts, k - 1, 0, 0)) {
+        if (!(sget(x, ts, k, 0, 0) > sget(x, ts, k - 1, 0, 0))) {
           struct mdl_loc loc = loc_bin(soff(x, ts, k, 0), "%s[%llu]", tname, (unsigned long long)k);
           char exp[64];
           snprintf(exp, sizeof exp, "> %g (the track's previous time)", sget(x, ts, k - 1, 0, 0));
@@ -550,12 +614,12 @@ static void key_value(const struct lx *x, int s, uint64_t e, double out[4])
     out[3] = n2 < 1 ? sqrt(1 - n2) : 0; /* the sign of w is lost: always + */
   } else if (!strcmp(fd->role, "rotation_s16n")) {
     for (uint32_t k = 0; k < 4; k++)
-      out[k] = x42_s16n((int16_t)sget(x, s, e, 0, k));
+      out[k] = fd->type == LP_S16 ? x42_s16n((int16_t)sget(x, s, e, 0, k)) : sget(x, s, e, 0, k); /* as checked */
   } else if (fd->range) {
     int h = header_index(x->p, fd->range);
     float lo = h >= 0 ? reader_f32_at(x->in, x->hoff[h]) : 0, hi = h >= 0 ? reader_f32_at(x->in, x->hoff[h] + 4) : 0;
     for (uint32_t k = 0; k < 3 && k < fd->count; k++)
-      out[k] = x42_range_decode((uint16_t)sget(x, s, e, 0, k), lo, hi);
+      out[k] = x42_range_decode((uint16_t)lx_clamp(sget(x, s, e, 0, k), 0, 65535), lo, hi);
   } else {
     for (uint32_t k = 0; k < fd->count && k < 4; k++)
       out[k] = sget(x, s, e, 0, k);
@@ -573,7 +637,8 @@ static double time_to_frame(const struct lx *x, int ts, uint64_t k)
 static void fill_frames(struct lx *x, struct model *m)
 {
   int bs = section_index(x->p, "bones");
-  uint32_t nf = (uint32_t)hval(x, "numFrames"), nb = m->num_joints;
+  uint64_t nf64 = hcount(x, "numFrames");
+  uint32_t nf = nf64 <= LX_MAX_POSES ? (uint32_t)nf64 : 0, nb = m->num_joints;
   if (bs < 0 || !nf || !nb || (uint64_t)nf * nb > LX_MAX_POSES)
     return;
   m->frames = arena_calloc(&m->arena, (size_t)nf * nb, sizeof *m->frames);
@@ -596,7 +661,7 @@ static void fill_frames(struct lx *x, struct model *m)
     if (vs < 0 || ts < 0 || sf < 0 || !x->secs[vs].present || !x->secs[ts].present)
       continue;
     for (uint32_t b = 0; b < nb; b++) {
-      uint64_t first = (uint64_t)sget(x, bs, b, (int)f, 0), n = (uint64_t)sget(x, bs, b, sf, 0), k = first;
+      uint64_t first = sindex(x, bs, b, (int)f, 0), n = sindex(x, bs, b, sf, 0), k = first;
       if (!n || first + n > x->secs[vs].count || first + n > x->secs[ts].count)
         continue;
       for (uint32_t fr = 0; fr < nf; fr++) {
@@ -650,12 +715,12 @@ static void fill_model(struct lx *x, struct model *m)
     if (fn >= 0) {
       const struct lp_field *fd = &x->secs[bs].fields->v[fn];
       for (; k < fd->count && k + 1 < sizeof name; k++)
-        if (!(name[k] = (char)sget(x, bs, b, fn, k)))
+        if (!(name[k] = lx_name_byte(sget(x, bs, b, fn, k))))
           break;
     }
     name[k] = 0;
     m->joints[b].name = arena_strndup(&m->arena, name, strlen(name));
-    m->joints[b].parent = fp >= 0 && (uint32_t)sget(x, bs, b, fp, 0) < b ? (int32_t)sget(x, bs, b, fp, 0) : -1;
+    m->joints[b].parent = fp >= 0 && sindex(x, bs, b, fp, 0) < b ? (int32_t)sindex(x, bs, b, fp, 0) : -1;
     m->pose_parents[b] = m->joints[b].parent;
     trs_identity(&m->joints[b].pose);
   }
