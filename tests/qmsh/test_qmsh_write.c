@@ -237,10 +237,8 @@ static void set_trs(struct trs *p, double ty, double angle_z, double scale)
   p->s[0] = p->s[1] = p->s[2] = scale;
 }
 
-static void convert_check(void)
-{
-  static const float pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
-  static const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+/* A skinned, animated quad with two joints: the model convert_check and limits_check write. */
+struct quad {
   struct model m;
   struct model_varray va[3];
   struct model_joint joints[2];
@@ -248,12 +246,20 @@ static void convert_check(void)
   struct model_mesh mesh;
   struct trs frames[4];
   unsigned char pd[48], bi[16], bw[16], td[24];
-  struct byte_buf b;
-  struct pipeline_run run;
-  double worst = 0;
+};
 
-  model_init(&m);
-  memset(va, 0, sizeof va);
+static void quad_build(struct quad *q)
+{
+  static const float pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  static const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+  struct model_varray *va = q->va;
+  struct model_joint *joints = q->joints;
+  struct trs *frames = q->frames;
+  unsigned char *pd = q->pd, *bi = q->bi, *bw = q->bw, *td = q->td;
+  struct model *mp = &q->m;
+
+  model_init(mp);
+  memset(va, 0, sizeof q->va);
   for (int v = 0; v < 4; v++) {
     for (int c = 0; c < 3; c++)
       put_f(pd + 12 * v + 4 * c, pos[v][c]);
@@ -279,25 +285,86 @@ static void convert_check(void)
   set_trs(&frames[1], 0.5, HALF_PI, 1);
   set_trs(&frames[2], 1.25, 0.1, 1);
   set_trs(&frames[3], 0.75, HALF_PI + 0.5, 2);
-  anim = (struct model_anim){"swing", 0, 2, 10, 0};
-  mesh = (struct model_mesh){"quad", "quad.png", 0, 4, 0, 2};
-  m.num_vertexes = 4;
-  m.num_varrays = 3;
-  m.varrays = va;
-  m.num_triangles = 2;
-  m.triangles = td;
-  m.num_meshes = 1;
-  m.meshes = &mesh;
-  m.num_joints = m.num_poses = 2;
-  m.joints = joints;
-  m.num_anims = 1;
-  m.anims = &anim;
-  m.num_frames = 2;
-  m.frames = frames;
+  q->anim = (struct model_anim){"swing", 0, 2, 10, 0};
+  q->mesh = (struct model_mesh){"quad", "quad.png", 0, 4, 0, 2};
+  mp->num_vertexes = 4;
+  mp->num_varrays = 3;
+  mp->varrays = va;
+  mp->num_triangles = 2;
+  mp->triangles = td;
+  mp->num_meshes = 1;
+  mp->meshes = &q->mesh;
+  mp->num_joints = mp->num_poses = 2;
+  mp->joints = joints;
+  mp->num_anims = 1;
+  mp->anims = &q->anim;
+  mp->num_frames = 2;
+  mp->frames = frames;
+}
 
+/* A limit of the writer is refused with a message naming what overflows: the count's own noun
+ * (joints, not vertices, for 125k joints), never "out of memory". */
+static void limits_check(void)
+{
+  static char long_name[300];
+  static const struct {
+    const char *what, *want;
+  } cases[] = {
+    {"125000 joints", "125000 joints"}, {"300 joints", "300 joints"}, {"70000 animations", "70000 animations"},
+    {"70000 vertices", "70000 vertices"}, {"70000 meshes", "70000 meshes"}, {"a 300-byte joint name", "joint 1"},
+    {"a 300-byte animation name", "animation 0"}, {"a 300-byte mesh name", "mesh 0"},
+  };
+  memset(long_name, 'x', sizeof long_name - 1);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    struct quad q;
+    struct byte_buf b;
+    quad_build(&q);
+    switch (i) {
+    case 0: q.m.num_joints = q.m.num_poses = 125000; break;
+    case 1: q.m.num_joints = q.m.num_poses = 300; break;
+    case 2: q.m.num_anims = 70000; break;
+    case 3: q.m.num_vertexes = 70000; break;
+    case 4: q.m.num_meshes = 70000; break;
+    case 5: q.joints[1].name = long_name; break;
+    case 6: q.anim.name = long_name; break;
+    default: q.mesh.name = long_name; break;
+    }
+    checks++;
+    buf_init(&b);
+    if (i == 1) { /* 300 joints that exist: only the bone group limit applies */
+      static struct model_joint many[300];
+      for (int k = 0; k < 300; k++) {
+        many[k] = q.joints[k ? 1 : 0];
+        many[k].parent = k - 1;
+      }
+      q.m.joints = many;
+      q.m.num_anims = 0;
+    }
+    if (qmsh_format.write(&q.m, NULL, &b) == 0)
+      fail(cases[i].what, "written, expected a refusal", NULL);
+    else if (!strstr(b.error, cases[i].want) || strstr(b.error, "out of memory"))
+      fail(cases[i].what, "refused without naming it: ", b.error);
+    buf_free(&b);
+  }
+}
+
+static void convert_check(void)
+{
+  struct quad q;
+  struct model_joint *joints;
+  struct trs *frames;
+  struct byte_buf b;
+  struct pipeline_run run;
+  double worst = 0;
+  struct model *mp = &q.m;
+
+  quad_build(&q);
+  joints = q.joints;
+  frames = q.frames;
+  (void)joints;
   checks++;
   buf_init(&b);
-  if (qmsh_format.write(&m, NULL, &b) < 0) {
+  if (qmsh_format.write(mp, NULL, &b) < 0) {
     fail("convert", "the writer refused a plain skeletal model: ", b.error);
     buf_free(&b);
     return;
@@ -371,6 +438,7 @@ int main(int argc, char **argv)
   }
   closedir(d);
   convert_check();
+  limits_check();
   if (bases < 300) {
     fprintf(stderr, "FAIL: only %d base files in %s (expected the whole grid)\n", bases, dir);
     failures++;

@@ -79,6 +79,27 @@ static int str_set(struct arena *a, struct qmsh_str *out, const char *s)
   return out->s ? 0 : -1;
 }
 
+/* str_set for a name from the model: a refusal names the record and the limit. */
+static int name_set(struct arena *a, struct qmsh_str *out, const char *s, const char *what, uint32_t i,
+                    const char *field, char *err, size_t cap)
+{
+  size_t n = s ? strlen(s) : 0;
+  if (n > 255) {
+    snprintf(err, cap, "%s %u's %s is %zu bytes: QMSH strings hold at most 255", what, i, field, n);
+    return -1;
+  }
+  return str_set(a, out, s);
+}
+
+/* A header count: QMSH stores it in 16 bits. */
+static int count_fits(uint32_t n, const char *what, char *err, size_t cap)
+{
+  if (n <= 65535)
+    return 0;
+  snprintf(err, cap, "%u %s: QMSH counts are 16-bit (at most 65535)", n, what);
+  return -1;
+}
+
 /* Row-vector affine (Matrix33 order) of a TRS: the transpose of its column matrix. */
 static void trs_rows(const struct trs *p, double rows[12])
 {
@@ -222,7 +243,7 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
       return -1;
     }
     b->parent = m->joints[k].parent < 0 ? 0 : (uint16_t)(m->joints[k].parent + 1);
-    if (str_set(a, &b->name, m->joints[k].name) < 0)
+    if (name_set(a, &b->name, m->joints[k].name, "joint", k, "name", err, cap) < 0)
       return -1;
     trs_rows(&m->joints[k].pose, rows);
     if (rows_invert(rows, inv[k]) < 0) {
@@ -239,10 +260,12 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
       b->head[c] = b->mat[9 + c];
   }
   q->groups = arena_calloc(a, 1, sizeof *q->groups);
-  if (!q->groups || nb > 255 || str_set(a, &q->groups[0].name, "default") < 0) {
-    snprintf(err, cap, "%u joints do not fit one QMSH bone group", nb);
+  if (nb > 255) {
+    snprintf(err, cap, "%u joints: one QMSH bone group holds at most 255", nb);
     return -1;
   }
+  if (!q->groups || str_set(a, &q->groups[0].name, "default") < 0)
+    return -1;
   q->groups[0].count = (uint8_t)nb;
   q->groups[0].bones = arena_calloc(a, (size_t)nb + 1, 1);
   if (!q->groups[0].bones)
@@ -273,7 +296,7 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
       snprintf(err, cap, "animation %u has frames outside the strip", i);
       return -1;
     }
-    if (str_set(a, &an->name, ma->name) < 0)
+    if (name_set(a, &an->name, ma->name, "animation", i, "name", err, cap) < 0)
       return -1;
     an->n_frames = (uint16_t)ma->num_frames;
     an->frames = arena_calloc(a, (size_t)an->n_frames + 1, sizeof *an->frames);
@@ -310,12 +333,10 @@ int qmsh_from_model(const struct model *m, struct arena *a, struct qmsh_mesh *q,
                     size_t cap)
 {
   memset(q, 0, sizeof *q);
-  if (m->num_vertexes > 65535 || m->num_triangles > 65535 || m->num_meshes > 65535 ||
-      m->num_joints > 65535 || m->num_anims > 65535) {
-    snprintf(err, cap, "QMSH counts are 16-bit: %u vertices, %u triangles, %u meshes",
-             m->num_vertexes, m->num_triangles, m->num_meshes);
+  if (count_fits(m->num_vertexes, "vertices", err, cap) < 0 || count_fits(m->num_triangles, "triangles", err, cap) < 0 ||
+      count_fits(m->num_meshes, "meshes", err, cap) < 0 || count_fits(m->num_joints, "joints", err, cap) < 0 ||
+      count_fits(m->num_anims, "animations", err, cap) < 0)
     return -1;
-  }
   q->h.n_verts = (uint16_t)m->num_vertexes;
   q->h.n_tris = (uint16_t)m->num_triangles;
   q->h.n_subs = (uint16_t)m->num_meshes;
@@ -338,11 +359,14 @@ int qmsh_from_model(const struct model *m, struct arena *a, struct qmsh_mesh *q,
     const struct model_mesh *mm = &m->meshes[s];
     struct qmsh_sub *sb = &q->subs[s];
     if (mm->first_triangle > 65535 || mm->num_triangles > 65535 || mm->first_vertex > 65535 ||
-        mm->num_vertexes > 65535 || str_set(a, &sb->name, mm->name) < 0 ||
-        str_set(a, &sb->tex, mm->material) < 0) {
-      snprintf(err, cap, "mesh %u does not fit a QMSH submesh", s);
+        mm->num_vertexes > 65535) {
+      snprintf(err, cap, "mesh %u (triangles %u + %u, vertices %u + %u) does not fit a QMSH submesh's 16-bit ranges", s,
+               mm->first_triangle, mm->num_triangles, mm->first_vertex, mm->num_vertexes);
       return -1;
     }
+    if (name_set(a, &sb->name, mm->name, "mesh", s, "name", err, cap) < 0 ||
+        name_set(a, &sb->tex, mm->material, "mesh", s, "material", err, cap) < 0)
+      return -1;
     sb->first = (uint16_t)mm->first_triangle;
     sb->tris = (uint16_t)mm->num_triangles;
     sb->min_ind = (uint16_t)mm->first_vertex;
