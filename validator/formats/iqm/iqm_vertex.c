@@ -82,10 +82,15 @@ void iqm_varrays_read(struct iqm *q)
   q->m->num_vertexes = HV(q, H_NUM_VERTEXES);
   if (!p || n == 0) {
     iqm_extents_finish(q);
-    if (n == 0 && HV(q, H_NUM_VERTEXES) > 0) {
+    if (n == 0 && HV(q, H_NUM_VERTEXES) > 0 && HV(q, H_NUM_MESHES) > 0) {
       struct mdl_loc loc = loc_bin(H_NUM_VARRAYS, "header.num_vertexarrays");
       diag_emit(q->diag, RULE_IQM_VARRAY_NO_POSITION, &loc, "a position array",
                 "no vertex arrays for %u vertices", HV(q, H_NUM_VERTEXES));
+    } else if (n == 0 && HV(q, H_NUM_VERTEXES) > 0) {
+      /* no mesh: readers never look at vertices, the count is only stale */
+      struct mdl_loc loc = loc_bin(H_NUM_VERTEXES, "header.num_vertexes");
+      diag_emit(q->diag, RULE_IQM_VARRAY_STALE_VERTEX_COUNT, &loc, "0 (no meshes, no vertex arrays)", "%u",
+                HV(q, H_NUM_VERTEXES));
     }
     return;
   }
@@ -207,8 +212,8 @@ void iqm_varrays_read(struct iqm *q)
   }
   iqm_extents_finish(q);
 
-  /* R18: arrays a loader needs */
-  if (HV(q, H_NUM_VERTEXES) > 0) {
+  /* R18: arrays a loader needs (to draw meshes: without one no reader touches vertices) */
+  if (HV(q, H_NUM_VERTEXES) > 0 && HV(q, H_NUM_MESHES) > 0) {
     struct mdl_loc loc = loc_bin(va_record(q, 0), "vertexarrays[0].type");
     if (!seen[VT_POSITION])
       diag_emit(q->diag, RULE_IQM_VARRAY_NO_POSITION, &loc, "a position array", "none");
