@@ -705,11 +705,16 @@ def rule_cases(c):
         (o['points[0].type'], 'points[0].type'))
     ok('QMSH-PNT-002', 1, 'point type 6 (CONE) in version 22', n22,
        [{'at': o['points[0].type'], 'u16': 6}])
-    one('QMSH-PNT-003', 1, 'point type 3 (ARROWS) in version 21', n21,
-        [{'at': b21.off['points[0].type'], 'u16': 3}], (b21.off['points[0].type'], 'points[0].type'),
+    one('QMSH-PNT-003', 1, 'point type 3 (ARROWS) in version 20', n20,
+        [{'at': b20.off['points[0].type'], 'u16': 3}], (b20.off['points[0].type'], 'points[0].type'),
         'warning')
-    ok('QMSH-PNT-003', 1, 'point type 2 (BOX) in version 21', n21,
-       [{'at': b21.off['points[0].type'], 'u16': 2}])
+    ok('QMSH-PNT-003', 1, 'point type 2 (BOX) in version 20', n20,
+       [{'at': b20.off['points[0].type'], 'u16': 2}])
+    # a real v21 file of 2019 has types 3 and 4: the v21 writer already wrote them
+    ok('QMSH-PNT-003', 2, 'point type 3 (ARROWS) in version 21', n21,
+       [{'at': b21.off['points[0].type'], 'u16': 3}])
+    ok('QMSH-PNT-003', 3, 'point type 4 (SINGLE_ARROW) in version 21', n21,
+       [{'at': b21.off['points[0].type'], 'u16': 4}])
 
     # splits
     one('QMSH-SPL-001', 1, 'split 0 box max y below its vertices', n22,

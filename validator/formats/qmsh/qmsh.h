@@ -22,7 +22,9 @@
 #define QMSH_SAFE_BONES 63
 #define QMSH_MAX_ANIMS 255
 #define QMSH_POINT_TYPES 7  /* 0..6 */
-#define QMSH_OLD_POINT_TYPES 3 /* 0..2 before version 22 */
+#define QMSH_OLD_POINT_TYPES 3 /* 0..2 up to version 20 */
+/* The last version whose writers wrote only types 0..2: a v21 file of 2019 has types 3 and 4. */
+#define QMSH_OLD_POINT_TYPES_LAST 20
 
 /* Containment slack (see QMSH-HDR-009) and quaternion length tolerance (QMSH-KEY-003). */
 #define QMSH_BOUND_EPS (1.0 / 1048576.0)

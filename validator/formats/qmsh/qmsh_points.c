@@ -28,7 +28,7 @@ static void point_check(struct qmsh_dec *d, uint32_t p, uint64_t bone_off, uint1
   if (pt->type >= QMSH_POINT_TYPES) {
     struct mdl_loc loc = loc_bin(bone_off + 2, "points[%u].type", p);
     diag_emit(d->diag, RULE_QMSH_POINT_TYPE_UNKNOWN, &loc, "0..6", "%u", pt->type);
-  } else if (pt->type >= QMSH_OLD_POINT_TYPES && ver < 22) {
+  } else if (pt->type >= QMSH_OLD_POINT_TYPES && ver <= QMSH_OLD_POINT_TYPES_LAST) {
     struct mdl_loc loc = loc_bin(bone_off + 2, "points[%u].type", p);
     diag_emit(d->diag, RULE_QMSH_POINT_TYPE_NEWER, &loc, "0..2", "%u", pt->type);
   }
