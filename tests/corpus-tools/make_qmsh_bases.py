@@ -692,6 +692,21 @@ def rule_cases(c):
          'animations[0].frames[0].bones[0].rot'))
     ok('QMSH-KEY-003', 1, 'keyframe rotation -1 (unit, negative w)', n22,
        [{'at': o['animations[0].frames[0].bones[0].rot'] + 12, 'f32': -1.0}])
+    unit_w = [{'at': rot + 4 * c, 'f32': 0.0} for c in range(3)]
+    one('QMSH-KEY-003', 4, 'keyframe rotation of length 0.685 (a broken key of a real file)', n22,
+        unit_w + [{'at': rot + 12, 'f32': 0.685}], (rot + 12, 'animations[0].frames[1].bones[1].rot'))
+    one('QMSH-KEY-003', 5, 'keyframe rotation of length 1.0015 (past the visible-effect threshold)', n22,
+        unit_w + [{'at': rot + 12, 'f32': 1.0015}], (rot + 12, 'animations[0].frames[1].bones[1].rot'))
+    one('QMSH-KEY-004', 1, 'keyframe rotation of length 1.0009: past rounding, no visible effect', n22,
+        unit_w + [{'at': rot + 12, 'f32': 1.0009}], (rot + 12, 'animations[0].frames[1].bones[1].rot'),
+        'warning')
+    one('QMSH-KEY-004', 2, 'keyframe rotation of length 0.9992 (version 21)', n21,
+        [{'at': b21.off['animations[0].frames[0].bones[0].rot'] + 4 * c, 'f32': 0.0} for c in range(3)] +
+        [{'at': b21.off['animations[0].frames[0].bones[0].rot'] + 12, 'f32': 0.9992}],
+        (b21.off['animations[0].frames[0].bones[0].rot'] + 12, 'animations[0].frames[0].bones[0].rot'),
+        'warning')
+    ok('QMSH-KEY-004', 1, 'keyframe rotation of length 1.00005 (within rounding)', n22,
+       unit_w + [{'at': rot + 12, 'f32': 1.00005}])
 
     # points
     one('QMSH-PNT-001', 1, 'point bone 3 with 2 bones', n22, [{'at': o['points[0].bone'], 'u16': 3}],

@@ -28,7 +28,8 @@
 
 /* Containment slack (see QMSH-HDR-009) and quaternion length tolerance (QMSH-KEY-003). */
 #define QMSH_BOUND_EPS (1.0 / 1048576.0)
-#define QMSH_QUAT_TOL 1e-4
+#define QMSH_QUAT_TOL 1e-4         /* rounding bound: QMSH-KEY-004 beyond it */
+#define QMSH_QUAT_VISIBLE_TOL 1e-3 /* visible-effect threshold: QMSH-KEY-003 beyond it */
 
 struct qmsh_str {
   const char *s; /* arena copy, not terminated by the file (a terminator is added) */

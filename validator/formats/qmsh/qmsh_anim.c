@@ -121,10 +121,13 @@ static int key_read(struct qmsh_dec *d, uint32_t a, uint32_t f, uint32_t k, stru
 quat:
   len = sqrt((double)key->rot[0] * key->rot[0] + (double)key->rot[1] * key->rot[1] +
              (double)key->rot[2] * key->rot[2] + (double)key->rot[3] * key->rot[3]);
-  if (fabs(len - 1.0) > QMSH_QUAT_TOL) {
+  if (!(fabs(len - 1.0) <= QMSH_QUAT_TOL)) {
     struct mdl_loc loc = loc_bin(rot_off + 4u * (uint64_t)quat_culprit(key->rot),
                                  "animations[%u].frames[%u].bones[%u].rot", a, f, k);
-    diag_emit(d->diag, RULE_QMSH_KEY_QUAT_UNIT, &loc, "1e-4", "%.9g", len);
+    if (fabs(len - 1.0) <= QMSH_QUAT_VISIBLE_TOL)
+      diag_emit(d->diag, RULE_QMSH_KEY_QUAT_ROUNDING, &loc, "1e-4", "%.9g", len);
+    else
+      diag_emit(d->diag, RULE_QMSH_KEY_QUAT_UNIT, &loc, "1e-3", "%.9g", len);
   }
   return 0;
 }
