@@ -9,3 +9,4 @@ include tests/roundtrip/local.mk
 include tests/fuzz/local.mk
 include tests/regress/local.mk
 include tests/install/local.mk
+include tests/trust/local.mk

@@ -27,6 +27,9 @@ extern "C" {
 
 #define MDL_VERSION_STRING "0.1.0"
 
+/* The default of mdl_options.max_input_size: 1 GiB. */
+#define MDL_DEFAULT_MAX_INPUT_SIZE (1ULL << 30)
+
 typedef enum mdl_severity {
   MDL_FATAL = 0, /* decoding cannot go on */
   MDL_ERROR,
@@ -91,6 +94,12 @@ typedef struct mdl_options {
   const mdl_policy *policy;   /* NULL: every rule at its default severity */
   mdl_diag_fn on_diag;
   void *user;
+  /* The most bytes read from one input: the file mdl_validate_file reads (a regular file by its
+   * size; standard input, a pipe or a device stops once the limit is passed) and the text an
+   * .egg.pz decompresses to. 0: MDL_DEFAULT_MAX_INPUT_SIZE. A larger input is not validated:
+   * MDL_EIO, with the fatal MDL-IO-002 delivered through on_diag and counted in the result.
+   * Last in the struct so callers built against the older layout keep their field offsets. */
+  unsigned long long max_input_size;
 } mdl_options;
 
 void mdl_options_init(mdl_options *options);
@@ -104,7 +113,8 @@ typedef struct mdl_result {
 
 typedef enum mdl_status {
   MDL_OK = 0,         /* validated (the file may still be invalid: see counts) */
-  MDL_EIO = -1,       /* the file could not be read (errno says why) */
+  MDL_EIO = -1,       /* the file could not be read (errno says why), or exceeds
+                       * options->max_input_size (EFBIG; MDL-IO-002 delivered and counted) */
   MDL_EINTERNAL = -2, /* a bug: please report it */
   MDL_EINVAL = -3,    /* a setting the library does not understand */
   MDL_ENOMEM = -4     /* memory ran out */

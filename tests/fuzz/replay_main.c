@@ -13,7 +13,7 @@ int main(int argc, char **argv)
   int failures = 0;
   for (int i = 1; i < argc; i++) {
     struct mdl_input in;
-    if (input_open(argv[i], &in) != 0) {
+    if (input_open(argv[i], &in, 0) != 0) {
       fprintf(stderr, "replay: cannot read %s\n", argv[i]);
       failures++;
       continue;

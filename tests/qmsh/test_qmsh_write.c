@@ -394,7 +394,7 @@ static int load(const char *dir, const char *file, struct mdl_input *in)
 {
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, file) >= sizeof path ||
-      input_open(path, in) != 0) {
+      input_open(path, in, 0) != 0) {
     fprintf(stderr, "cannot read %s\n", path);
     return -1;
   }

@@ -68,7 +68,7 @@ static int margin_file(const char *path)
   mdl_options o;
   int rc = 0;
 
-  if (input_open(path, &in) != 0) {
+  if (input_open(path, &in, 0) != 0) {
     fprintf(stderr, "pose_margin: cannot read %s\n", path);
     return 1;
   }

@@ -231,7 +231,7 @@ static void roundtrip_file(const char *path)
   struct mdl_input in;
   struct pipeline_run run;
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  if (input_open(path, &in) != 0)
+  if (input_open(path, &in, 0) != 0)
     return;
   if (decode(in.data, in.size, path, &run) == 0)
     roundtrip(base, &run.model);

@@ -346,7 +346,7 @@ int main(void)
     unsigned long errs;
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     printf("%s\n", path);
-    if (input_open(path, &in) != 0) {
+    if (input_open(path, &in, 0) != 0) {
       fail(names[i], "cannot read");
       continue;
     }

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "input.h"
 
 enum {
   OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
-  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE
+  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE,
+  OPT_MAX_INPUT_SIZE
 };
 
 void cli_usage(FILE *out)
@@ -35,6 +37,7 @@ void cli_usage(FILE *out)
         "      --baseline=REPORT.json    accept the diagnostics a previous JSON report recorded\n"
         "      --max-issues=N            stop reporting after N diagnostics per file\n"
         "      --max-per-rule=N          fold repeats of one rule beyond N (default 50, 0: never)\n"
+        "      --max-input-size=SIZE     read at most SIZE bytes per input (default 1G; K, M, G)\n"
         "      --strict                  raise rules to their strict severity\n"
         "      --profile=NAME            format profile (e.g. engine, panda)\n"
         "      --x42-layout=FILE         a declared X42 legacy layout profile (YAML, spec/x42/)\n"
@@ -127,6 +130,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     {"x42-layout", required_argument, NULL, OPT_X42_LAYOUT},
     {"version", optional_argument, NULL, OPT_VERSION},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"max-input-size", required_argument, NULL, OPT_MAX_INPUT_SIZE},
     {NULL, 0, NULL, 0}
   };
   int opt, rc;
@@ -202,6 +206,10 @@ int cli_parse(struct cli *c, int argc, char **argv)
         return usage_error("--max-issues takes a whole number", optarg);
       set_max_issues = 1;
       break;
+    case OPT_MAX_INPUT_SIZE:
+      if (input_limit_parse(optarg, &c->lib.max_input_size) < 0)
+        return usage_error("--max-input-size takes a size above 0 such as 1048576, 512M or 1G", optarg);
+      break;
     case OPT_MAX_PER_RULE:
       if (parse_count(optarg, &c->lib.max_per_rule) < 0)
         return usage_error("--max-per-rule takes a whole number", optarg);
@@ -246,6 +254,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
   }
   if (!set_max_issues && c->config.max_issues)
     c->lib.max_issues = c->config.max_issues;
+  if (!c->lib.max_input_size && c->config.max_input_size)
+    c->lib.max_input_size = c->config.max_input_size;
   if (!set_max_per_rule && c->config.max_per_rule)
     c->lib.max_per_rule = c->config.max_per_rule;
   if (!set_fail_on && c->config.fail_on >= 0)

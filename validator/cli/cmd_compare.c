@@ -8,7 +8,6 @@
  * parent-relative frames sampled at the other side's framerates (model_frames_to_parent) and
  * its poses get the slack of that float arithmetic. Two sides that store them alike are
  * compared as stored. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,16 +644,22 @@ static void frames_align(struct cmp *c, int quiet)
 static int side_open(struct cmp *c, struct side *s, const struct cli *cl)
 {
   mdl_options o = cl->lib;
-  int err = input_open(s->path, &s->in);
+  char why[128];
+  int err = input_open(s->path, &s->in, cl->lib.max_input_size);
   if (err) {
-    fprintf(stderr, "mdlcheck: compare: cannot read %s: %s\n", s->path, strerror(err));
+    fprintf(stderr, "mdlcheck: compare: cannot read %s: %s\n", s->path,
+            input_error_text(err, cl->lib.max_input_size, why, sizeof why));
     return -1;
   }
   s->opened = 1;
   o.on_diag = NULL; /* validation findings belong to `mdlcheck validate` */
   o.user = NULL;
   o.max_issues = 0;
-  pipeline_decode(s->in.data, s->in.size, s->path, &o, 1, &s->run);
+  if (pipeline_decode(s->in.data, s->in.size, s->path, &o, 1, &s->run) == MDL_EIO) {
+    fprintf(stderr, "mdlcheck: compare: cannot read %s: the text it decompresses to is larger than "
+            "the input size limit of %llu bytes (--max-input-size)\n", s->path, input_limit(&o));
+    return -1;
+  }
   if (s->run.format && !strcmp(s->run.format->name, "iqe"))
     s->indexed = iqe_index_build(s->in.data, s->in.size, &s->ix) == 0;
   if (!s->run.format || !s->run.decoded) {

@@ -74,6 +74,7 @@ int cmd_convert(struct cli *c)
   mdl_result res;
   const char *inpath, *outpath;
   int err, rc = EXIT_VALID;
+  mdl_status st;
 
   if (c->nargs != 2) {
     fprintf(stderr, "mdlcheck: convert takes IN and OUT (try 'mdlcheck --help')\n");
@@ -91,8 +92,10 @@ int cmd_convert(struct cli *c)
             target->description);
     return EXIT_USAGE;
   }
-  if ((err = input_open(inpath, &in)) != 0) {
-    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", inpath, strerror(err));
+  if ((err = input_open(inpath, &in, c->lib.max_input_size)) != 0) {
+    char why[128];
+    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", inpath,
+            input_error_text(err, c->lib.max_input_size, why, sizeof why));
     return EXIT_IO;
   }
 
@@ -103,11 +106,17 @@ int cmd_convert(struct cli *c)
   fin = report_add_file(&rep_in, inpath);
   o.on_diag = report_collect;
   o.user = fin;
-  if (pipeline_decode(in.data, in.size, inpath, &o, 1, &run) != MDL_OK) {
+  st = pipeline_decode(in.data, in.size, inpath, &o, 1, &run);
+  if (st != MDL_OK && st != MDL_EIO) {
     rc = EXIT_INTERNAL;
     goto done;
   }
   report_set_result(fin, &run.result);
+  if (st == MDL_EIO) { /* an inner input over --max-input-size: MDL-IO-002 says so */
+    report_write_text(stderr, &rep_in, 0);
+    rc = EXIT_IO;
+    goto done;
+  }
   if (!run.format || !run.decoded || report_file_invalid(&rep_in, fin)) {
     report_write_text(stderr, &rep_in, 0);
     fprintf(stderr, "mdlcheck: convert: %s has errors; nothing written\n", inpath);

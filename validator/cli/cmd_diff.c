@@ -282,6 +282,7 @@ int cmd_diff(struct cli *c)
   struct change_list changes = {0};
   size_t tally[3] = {0, 0, 0}, errors = 0;
   char why[600];
+  int rc;
   FILE *out;
 
   if (c->nargs != 2) {
@@ -292,14 +293,14 @@ int cmd_diff(struct cli *c)
     fprintf(stderr, "mdlcheck: diff writes text, json or markdown\n");
     return EXIT_USAGE;
   }
-  if (saved_report_load(&old, c->args[0], why, sizeof why) < 0) {
+  if ((rc = saved_report_load(&old, c->args[0], c->lib.max_input_size, why, sizeof why)) < 0) {
     fprintf(stderr, "mdlcheck: diff: %s\n", why);
-    return EXIT_USAGE;
+    return rc == -2 ? EXIT_IO : EXIT_USAGE;
   }
-  if (saved_report_load(&cur, c->args[1], why, sizeof why) < 0) {
+  if ((rc = saved_report_load(&cur, c->args[1], c->lib.max_input_size, why, sizeof why)) < 0) {
     fprintf(stderr, "mdlcheck: diff: %s\n", why);
     saved_report_free(&old);
-    return EXIT_USAGE;
+    return rc == -2 ? EXIT_IO : EXIT_USAGE;
   }
   /* files in NEW's order, then those only OLD has */
   for (size_t i = 0; i < cur.nfiles; i++)

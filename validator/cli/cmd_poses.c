@@ -197,6 +197,7 @@ int cmd_poses(struct cli *c)
   struct report_file *f;
   mdl_options o = c->lib;
   int err, rc = EXIT_VALID;
+  mdl_status st;
   FILE *out;
 
   if (c->nargs != 1) {
@@ -207,8 +208,10 @@ int cmd_poses(struct cli *c)
     fprintf(stderr, "mdlcheck: poses prints json or text\n");
     return EXIT_USAGE;
   }
-  if ((err = input_open(c->args[0], &in)) != 0) {
-    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", c->args[0], strerror(err));
+  if ((err = input_open(c->args[0], &in, c->lib.max_input_size)) != 0) {
+    char why[128];
+    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", c->args[0],
+            input_error_text(err, c->lib.max_input_size, why, sizeof why));
     return EXIT_IO;
   }
   report_init(&rep);
@@ -216,11 +219,17 @@ int cmd_poses(struct cli *c)
   f = report_add_file(&rep, c->args[0]);
   o.on_diag = report_collect;
   o.user = f;
-  if (pipeline_decode(in.data, in.size, c->args[0], &o, 1, &run) != MDL_OK) {
+  st = pipeline_decode(in.data, in.size, c->args[0], &o, 1, &run);
+  if (st != MDL_OK && st != MDL_EIO) {
     rc = EXIT_INTERNAL;
     goto done;
   }
   report_set_result(f, &run.result);
+  if (st == MDL_EIO) { /* an inner input over --max-input-size: MDL-IO-002 says so */
+    report_write_text(stderr, &rep, 0);
+    rc = EXIT_IO;
+    goto done;
+  }
   if (!run.format || !run.decoded || report_file_invalid(&rep, f)) {
     report_write_text(stderr, &rep, 0);
     rc = EXIT_INVALID;

@@ -30,7 +30,10 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   o.user = f;
   errno = 0;
   st = mdl_validate_file(f->path, &o, &res);
-  if (st == MDL_EIO)
+  if (st == MDL_EIO && res.counts[MDL_FATAL]) { /* the library said why (MDL-IO-002) */
+    report_set_result(f, &res);
+    f->io_failed = 1;
+  } else if (st == MDL_EIO)
     report_read_failure(f, errno ? errno : EIO);
   else if (st != MDL_OK)
     atomic_store(&b->internal_error, 1);
@@ -94,10 +97,11 @@ int cmd_validate(struct cli *c)
   }
   if (c->baseline_path) {
     char why[600];
-    if (!(base = baseline_load(c->baseline_path, why, sizeof why))) {
+    int too_large = 0;
+    if (!(base = baseline_load(c->baseline_path, c->lib.max_input_size, &too_large, why, sizeof why))) {
       fprintf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
       file_list_free(&files);
-      return EXIT_USAGE;
+      return too_large ? EXIT_IO : EXIT_USAGE;
     }
   }
   report_init(&rep);

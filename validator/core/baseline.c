@@ -30,13 +30,16 @@ static int entry_cmp(const void *a, const void *b)
   return x->fold - y->fold;
 }
 
-struct baseline *baseline_load(const char *path, char *err, size_t errcap)
+struct baseline *baseline_load(const char *path, unsigned long long max_size, int *too_large,
+                               char *err, size_t errcap)
 {
   struct baseline *b = calloc(1, sizeof *b);
   size_t total = 0, n = 0;
+  int rc;
   if (!b)
     abort();
-  if (saved_report_load(&b->saved, path, err, errcap) < 0) {
+  if ((rc = saved_report_load(&b->saved, path, max_size, err, errcap)) < 0) {
+    *too_large = rc == -2;
     free(b);
     return NULL;
   }

@@ -14,8 +14,11 @@
 
 struct baseline;
 
-/* Read the baseline report; NULL with a one-line reason in err when it cannot be used. */
-struct baseline *baseline_load(const char *path, char *err, size_t errcap);
+/* Read the baseline report (at most max_size bytes, 0: the default input limit); NULL with a
+ * one-line reason in err when it cannot be used, *too_large set when that is because it is
+ * longer than max_size (an I/O failure, exit 3, rather than a usage error). */
+struct baseline *baseline_load(const char *path, unsigned long long max_size, int *too_large,
+                               char *err, size_t errcap);
 void baseline_free(struct baseline *b);
 
 /* Mark every message of r that the baseline accepts as baselined and take it out of its file's

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "diag.h"
+#include "input.h"
 
 /* A configuration is a handful of lines; the cap bounds what a hostile file can make us allocate. */
 #define CONFIG_MAX_BYTES (1024 * 1024)
@@ -23,10 +24,11 @@
 #define ACTUAL_MAX 80
 
 static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
-                                               "max-per-rule", "fail-on", "profile", "strict"};
+                                               "max-per-rule", "fail-on", "profile", "strict",
+                                               "max-input-size"};
 #define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
 static const char config_keys[] =
-  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict";
+  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size";
 
 struct config_ctx {
   struct mdl_config *c;
@@ -302,6 +304,13 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
       c->max_issues = n;
     else
       c->max_per_rule = n;
+  } else if (!strcmp(key, "max-input-size")) {
+    const char *s = scalar_text(value);
+    if (!s || !scalar_is_plain(value) || input_limit_parse(s, &c->max_input_size) < 0) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "a size above 0 such as 1048576, 512M or 1G");
+      return;
+    }
   } else if (!strcmp(key, "fail-on")) {
     const char *s = scalar_text(value);
     mdl_severity sev = s ? mdl_severity_parse(s) : MDL_SEVERITY_COUNT;

@@ -1,5 +1,6 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
- * max-per-rule, fail-on, profile, strict. Mistakes in it are diagnostics with line:column. */
+ * max-per-rule, fail-on, profile, strict, max-input-size. Mistakes in it are diagnostics with
+ * line:column. */
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
 
@@ -14,6 +15,7 @@ struct mdl_config {
   int fail_on;                 /* mdl_severity, or -1 when unset */
   char profile[32];            /* "" when unset */
   int strict;                  /* -1 unset, 0, 1 */
+  unsigned long long max_input_size; /* 0: unset */
 };
 
 void config_init(struct mdl_config *c);

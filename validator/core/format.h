@@ -17,6 +17,8 @@ struct decode_ctx {
   const char *name_hint;     /* file name or NULL */
   char version[32];          /* filled by the decoder: the format version as text */
   int keep_frames;           /* decode the animation strip into model.frames */
+  int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
+                              * options->max_input_size: the run is an I/O failure (MDL_EIO) */
 };
 
 struct write_opts {

@@ -1,30 +1,42 @@
-/* input.c - mapped or read-once input. */
+/* input.c - mapped or read-once input, bounded by the caller's size limit. */
 #include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int read_all(int fd, struct mdl_input *in)
+/* Read until end of input or until more than limit bytes came (EFBIG): reading limit + 1 bytes
+ * is how a stream shows it is too long without being read to its (maybe never) end. */
+static int read_all(int fd, struct mdl_input *in, size_t limit)
 {
-  size_t cap = 65536, size = 0;
+  size_t stop = limit < SIZE_MAX ? limit + 1 : SIZE_MAX;
+  size_t cap = stop < 65536 ? stop : 65536, size = 0;
   unsigned char *p = malloc(cap);
   if (!p)
     return ENOMEM;
   for (;;) {
     ssize_t n;
     if (size == cap) {
-      unsigned char *q = cap > (size_t)-1 / 2 ? NULL : realloc(p, cap * 2);
+      size_t ncap;
+      unsigned char *q;
+      if (cap >= stop) {
+        free(p);
+        return EFBIG;
+      }
+      ncap = cap > stop / 2 ? stop : cap * 2;
+      q = realloc(p, ncap);
       if (!q) {
         free(p);
         return ENOMEM;
       }
       p = q;
-      cap *= 2;
+      cap = ncap;
     }
     n = read(fd, p + size, cap - size);
     if (n < 0) {
@@ -37,19 +49,32 @@ static int read_all(int fd, struct mdl_input *in)
       break;
     size += (size_t)n;
   }
+  if (size > limit) {
+    free(p);
+    return EFBIG;
+  }
   in->owned = p;
   in->data = p;
   in->size = size;
   return 0;
 }
 
-int input_open(const char *path, struct mdl_input *in)
+unsigned long long input_limit(const mdl_options *options)
+{
+  return options && options->max_input_size ? options->max_input_size : MDL_DEFAULT_MAX_INPUT_SIZE;
+}
+
+int input_open(const char *path, struct mdl_input *in, unsigned long long max_size)
 {
   struct stat st;
   int fd, err = 0;
+  size_t limit;
   memset(in, 0, sizeof *in);
+  if (!max_size)
+    max_size = MDL_DEFAULT_MAX_INPUT_SIZE;
+  limit = max_size < SIZE_MAX ? (size_t)max_size : SIZE_MAX;
   if (!strcmp(path, "-"))
-    return read_all(STDIN_FILENO, in);
+    return read_all(STDIN_FILENO, in, limit);
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return errno;
@@ -57,10 +82,12 @@ int input_open(const char *path, struct mdl_input *in)
     err = errno;
   } else if (S_ISDIR(st.st_mode)) {
     err = EISDIR;
+  } else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max_size) {
+    err = EFBIG;
   } else if (S_ISREG(st.st_mode) && st.st_size > 0) {
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED) {
-      err = read_all(fd, in);
+      err = read_all(fd, in, limit);
     } else {
       in->mapped = m;
       in->mapped_size = (size_t)st.st_size;
@@ -68,10 +95,10 @@ int input_open(const char *path, struct mdl_input *in)
       in->size = (size_t)st.st_size;
     }
   } else if (S_ISREG(st.st_mode)) {
-    in->data = (const unsigned char *)"";
-    in->size = 0;
+    /* a regular file of size 0 may still have content (/proc): read it, bounded */
+    err = read_all(fd, in, limit);
   } else {
-    err = read_all(fd, in);
+    err = read_all(fd, in, limit);
   }
   close(fd);
   return err;
@@ -83,4 +110,41 @@ void input_close(struct mdl_input *in)
     munmap(in->mapped, in->mapped_size);
   free(in->owned);
   memset(in, 0, sizeof *in);
+}
+
+int input_limit_parse(const char *s, unsigned long long *out)
+{
+  unsigned long long v = 0, unit = 1;
+  const char *p = s;
+  if (!s || *s < '0' || *s > '9')
+    return -1;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    if (v > (~0ULL - (unsigned)(*p - '0')) / 10)
+      return -1;
+    v = v * 10 + (unsigned)(*p - '0');
+  }
+  switch (*p | 0x20) {
+  case 'k': unit = 1ULL << 10; p++; break;
+  case 'm': unit = 1ULL << 20; p++; break;
+  case 'g': unit = 1ULL << 30; p++; break;
+  case 't': unit = 1ULL << 40; p++; break;
+  default: break;
+  }
+  if (unit > 1 && (*p | 0x20) == 'i' && (p[1] | 0x20) == 'b')
+    p += 2;
+  else if ((*p | 0x20) == 'b')
+    p++;
+  if (*p || v == 0 || v > ~0ULL / unit)
+    return -1;
+  *out = v * unit;
+  return 0;
+}
+
+const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap)
+{
+  if (err != EFBIG)
+    return strerror(err);
+  snprintf(buf, cap, "larger than the input size limit of %llu bytes (--max-input-size)",
+           max_size ? max_size : MDL_DEFAULT_MAX_INPUT_SIZE);
+  return buf;
 }

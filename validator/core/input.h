@@ -1,9 +1,11 @@
 /* input.h - bring a file's bytes into memory once: mapped when it is a regular file,
- * read otherwise (pipes, stdin). */
+ * read otherwise (pipes, stdin), never more than a caller's limit. */
 #ifndef MDL_INPUT_H
 #define MDL_INPUT_H
 
 #include <stddef.h>
+
+#include "mdlcheck.h"
 
 struct mdl_input {
   const unsigned char *data;
@@ -13,8 +15,18 @@ struct mdl_input {
   size_t mapped_size;
 };
 
-/* path "-" reads standard input. Return 0, or an errno value. */
-int input_open(const char *path, struct mdl_input *in);
+/* path "-" reads standard input. An input longer than max_size bytes (0: the default limit) is
+ * refused with EFBIG: a regular file by its size, a pipe or device once max_size + 1 bytes
+ * have arrived, so an endless stream stops. Return 0, or an errno value. */
+int input_open(const char *path, struct mdl_input *in, unsigned long long max_size);
 void input_close(struct mdl_input *in);
+
+/* The limit options ask for: max_input_size, or MDL_DEFAULT_MAX_INPUT_SIZE when 0 or NULL. */
+unsigned long long input_limit(const mdl_options *options);
+/* Parse a size such as "1048576", "512K", "512M", "1G", "2GiB" (binary multiples, case-insensitive
+ * suffix). Return 0, or -1 when s is not such a size or is 0 or overflows. */
+int input_limit_parse(const char *s, unsigned long long *out);
+/* Why input_open failed, for a message: the size limit for EFBIG, else strerror. */
+const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap);
 
 #endif

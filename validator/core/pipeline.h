@@ -13,7 +13,9 @@ struct pipeline_run {
 };
 
 /* Decode data into run->model, reporting through options. keep_frames asks for the
- * animation strip in double precision. Always call pipeline_release afterwards. */
+ * animation strip in double precision. MDL_EIO when the decoder's inner input (an inflated
+ * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted). Always call
+ * pipeline_release afterwards. */
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
                            const mdl_options *options, int keep_frames, struct pipeline_run *run);
 void pipeline_release(struct pipeline_run *run);

@@ -2,11 +2,14 @@
  * a report that is not one (wrong types, missing keys) is refused with where and why. */
 #include "report_read.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "input.h"
 
 struct read_ctx {
   char *err;
@@ -150,16 +153,24 @@ static int read_file(struct read_ctx *cx, json_t *jf, struct saved_file *f, size
   return 0;
 }
 
-int saved_report_load(struct saved_report *r, const char *path, char *err, size_t errcap)
+int saved_report_load(struct saved_report *r, const char *path, unsigned long long max_size,
+                      char *err, size_t errcap)
 {
   struct read_ctx cx = {err, errcap};
+  struct mdl_input in;
   json_error_t jerr;
   json_t *root, *files, *tool;
-  int rc = 0;
+  int rc = 0, ioerr;
 
   memset(r, 0, sizeof *r);
-  root = strcmp(path, "-") ? json_load_file(path, JSON_REJECT_DUPLICATES, &jerr)
-                           : json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+  /* read whole and bounded first: jansson's own readers would follow an endless stream */
+  if ((ioerr = input_open(path, &in, max_size)) != 0) {
+    char why[128];
+    fail(&cx, "%s: %s", path, input_error_text(ioerr, max_size, why, sizeof why));
+    return ioerr == EFBIG ? -2 : -1;
+  }
+  root = json_loadb((const char *)in.data, in.size, JSON_REJECT_DUPLICATES, &jerr);
+  input_close(&in);
   if (!root) {
     if (jerr.line > 0)
       return fail(&cx, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);

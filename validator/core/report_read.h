@@ -32,9 +32,12 @@ struct saved_report {
   size_t nfiles;
 };
 
-/* Read the JSON report at `path` ("-": standard input). Return 0, or -1 with a one-line reason
- * in err (the report is then empty and needs no free). */
-int saved_report_load(struct saved_report *r, const char *path, char *err, size_t errcap);
+/* Read the JSON report at `path` ("-": standard input), at most max_size bytes (0: the default
+ * input limit). Return 0; -1 when it cannot be opened or is not a report; -2 when it is longer
+ * than max_size (an I/O failure: exit 3). On failure err holds a one-line reason and the
+ * report is empty and needs no free. */
+int saved_report_load(struct saved_report *r, const char *path, unsigned long long max_size,
+                      char *err, size_t errcap);
 void saved_report_free(struct saved_report *r);
 
 /* The file path as a matching key: leading "./" and repeated slashes removed, in place, so

@@ -24,6 +24,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     options = &defaults;
   }
   memset(run, 0, sizeof *run);
+  memset(&ctx, 0, sizeof ctx);
   model_init(&run->model);
   run->result.format = "unknown";
   if (diag_sink_init(&sink, options) < 0)
@@ -44,7 +45,6 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   }
 
   if (run->format) {
-    memset(&ctx, 0, sizeof ctx);
     reader_init(&ctx.in, data, size);
     ctx.diag = &sink;
     ctx.options = options;
@@ -59,7 +59,24 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   diag_sink_finish(&sink);
   memcpy(run->result.counts, sink.counts, sizeof sink.counts);
   run->result.truncated = sink.truncated;
-  return MDL_OK;
+  return ctx.input_too_large ? MDL_EIO : MDL_OK;
+}
+
+/* An input over the size limit is refused before detection: one fatal says so, and nothing
+ * else is reported about it. */
+static void input_refuse(const mdl_options *options, mdl_result *result)
+{
+  struct diag_sink sink;
+  struct mdl_loc loc = loc_none();
+  char limit[32];
+  memset(result, 0, sizeof *result);
+  result->format = "unknown";
+  if (diag_sink_init(&sink, options) < 0)
+    return;
+  snprintf(limit, sizeof limit, "%llu", input_limit(options));
+  diag_emit(&sink, RULE_CORE_INPUT_TOO_LARGE, &loc, limit, "%s", "the input");
+  diag_sink_finish(&sink);
+  memcpy(result->counts, sink.counts, sizeof sink.counts);
 }
 
 void pipeline_release(struct pipeline_run *run)
@@ -82,11 +99,19 @@ mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_r
 {
   struct mdl_input in;
   mdl_status st;
-  if (input_open(path, &in) != 0) {
+  mdl_result refused;
+  int err = input_open(path, &in, input_limit(options));
+  if (err == EFBIG) {
+    input_refuse(options, result ? result : &refused);
+    errno = err;
+    return MDL_EIO;
+  }
+  if (err != 0) {
     if (result) {
       memset(result, 0, sizeof *result);
       result->format = "unknown";
     }
+    errno = err;
     return MDL_EIO;
   }
   st = mdl_validate_buffer(in.data, in.size, path, options, result);

@@ -1,13 +1,14 @@
 /* egg_pz.c - .egg.pz: a zlib stream around the text (Panda3D decompresses it transparently).
- * The output is bounded so a small hostile stream cannot expand without limit. */
+ * The output is bounded by --max-input-size so a small hostile stream cannot expand without
+ * limit. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "egg.h"
-
-#define PZ_MAX_OUTPUT (256u << 20) /* 256 MiB of egg text is far beyond any real model */
+#include "input.h"
 
 int egg_pz_is_zlib(const unsigned char *data, size_t size)
 {
@@ -18,12 +19,26 @@ int egg_pz_is_zlib(const unsigned char *data, size_t size)
   return (data[0] & 0x0f) == 8 && (data[0] >> 4) <= 7 && ((data[0] << 8) | data[1]) % 31 == 0;
 }
 
+/* An I/O limit, not a defect of the stream: a core rule, never re-graded by a profile. */
+static void pz_too_large(struct egg_doc *doc, unsigned long long limit)
+{
+  struct mdl_loc loc = loc_none();
+  char lim[32];
+  snprintf(lim, sizeof lim, "%llu", limit);
+  diag_emit(doc->ctx->diag, RULE_CORE_INPUT_TOO_LARGE, &loc, lim, "%s",
+            "the text this .egg.pz decompresses to");
+  doc->ctx->input_too_large = 1;
+}
+
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
                                     size_t *out_size)
 {
   z_stream zs;
   unsigned char *out = NULL;
-  size_t cap = size * 4 + 4096, used = 0;
+  unsigned long long limit = input_limit(doc->ctx->options);
+  /* room for one byte past the limit: text of exactly `limit` bytes is accepted */
+  size_t stop = limit < SIZE_MAX ? (size_t)limit + 1 : SIZE_MAX;
+  size_t cap = stop > 4096 && size < (stop - 4096) / 4 ? size * 4 + 4096 : stop, used = 0;
   int rc;
 
   memset(&zs, 0, sizeof zs);
@@ -36,13 +51,11 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
   for (;;) {
     if (used == cap || !out) {
       unsigned char *grown;
-      size_t ncap = out ? cap * 2 : cap;
-      if (ncap > PZ_MAX_OUTPUT)
-        ncap = PZ_MAX_OUTPUT;
-      if (out && ncap == cap) {
+      size_t ncap = !out ? cap : cap > stop / 2 ? stop : cap * 2;
+      if (out && cap >= stop) {
         inflateEnd(&zs);
         free(out);
-        egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "decompressed text exceeds %u bytes", PZ_MAX_OUTPUT);
+        pz_too_large(doc, limit);
         return NULL;
       }
       grown = realloc(out, ncap);
@@ -71,6 +84,11 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
     }
   }
   inflateEnd(&zs);
+  if (used > limit) {
+    free(out);
+    pz_too_large(doc, limit);
+    return NULL;
+  }
   {
     unsigned char *copy = arena_calloc(doc->arena, used + 1, 1);
     if (!copy) {

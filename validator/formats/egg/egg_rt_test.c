@@ -27,7 +27,7 @@ static int round_trip(const char *path)
   const struct egg_private *pa, *pb;
   char why[256];
   int rc = 1;
-  if (input_open(path, &in)) {
+  if (input_open(path, &in, 0)) {
     fprintf(stderr, "%s: cannot read\n", path);
     return 1;
   }
