@@ -26,9 +26,11 @@ struct iqe_line {
   size_t len;
   uint32_t no;       /* 1-based line number */
   size_t next;       /* offset of the following line */
+  uint8_t lone_cr;   /* the line ended in a CR without LF */
 };
 
-/* Line cursor over the whole input. Return 0 at end of input. */
+/* Line cursor over the whole input: a line ends at LF, CR LF or a lone CR. Return 0 at end of
+ * input. */
 int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t *lineno,
                   struct iqe_line *ln);
 /* Split a line into tokens; a token starting with '"' runs to the next '"' or end of line.

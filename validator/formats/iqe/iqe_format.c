@@ -66,12 +66,85 @@ void iqe_emit_path(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
 
 /* ---- argument helpers ------------------------------------------------------------------- */
 
-/* A quoted token is a name, never a number: readers' strtod stops at the quote. */
+/* Token text for a message: at most 40 bytes, control bytes such as NUL (and, when escape_high,
+ * bytes >= 0x80) as \xNN, so the message shows what the file holds. */
+static void text_escape(char *out, size_t cap, const char *s, size_t len, int escape_high)
+{
+  static const char hex[] = "0123456789abcdef";
+  size_t n = 0;
+  for (size_t i = 0; i < len && i < 40 && n + 5 < cap; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f || (escape_high && c >= 0x80)) {
+      out[n++] = '\\';
+      out[n++] = 'x';
+      out[n++] = hex[c >> 4];
+      out[n++] = hex[c & 15];
+    } else {
+      out[n++] = (char)c;
+    }
+  }
+  if (len > 40 && n + 4 < cap) {
+    memcpy(out + n, "...", 3);
+    n += 3;
+  }
+  out[n] = 0;
+}
+
+/* A quoted token is a name, never a number: readers' strtod stops at the quote. A NUL byte is
+ * named with its column: C readers end the line there, so it is why the value is lost. */
 static void not_a_number(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
                          const char *expected)
 {
-  iqe_emit(p, RULE_IQE_NOT_A_NUMBER, ln->no, t->col, expected, "%s%.*s%s", t->quoted ? "\"" : "",
-           (int)(t->len > 40 ? 40 : t->len), t->s, t->quoted && !t->unterminated ? "\"" : "");
+  char text[200], why[160];
+  const char *nul = memchr(t->s, 0, t->len);
+  text_escape(text, sizeof text, t->s, t->len, 0);
+  if (nul) {
+    snprintf(why, sizeof why, "%s; it contains a NUL byte at column %u, where C readers end the line",
+             expected, (unsigned)(t->col + (uint32_t)(nul - t->s)));
+    expected = why;
+  }
+  iqe_emit(p, RULE_IQE_NOT_A_NUMBER, ln->no, t->col, expected, "%s%s%s", t->quoted ? "\"" : "",
+           text, t->quoted && !t->unterminated ? "\"" : "");
+}
+
+/* Offset of the first byte of s that does not belong to a well-formed UTF-8 sequence (no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or len. */
+static size_t utf8_invalid_at(const unsigned char *s, size_t len)
+{
+  size_t i = 0;
+  while (i < len) {
+    unsigned char c = s[i];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+      n = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c == 0xe0)
+        lo = 0xa0;
+      else if (c == 0xed)
+        hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c == 0xf0)
+        lo = 0x90;
+      else if (c == 0xf4)
+        hi = 0x8f;
+    } else {
+      return i;
+    }
+    if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi)
+      return i;
+    for (size_t k = 2; k <= n; k++)
+      if (s[i + k] < 0x80 || s[i + k] > 0xbf)
+        return i;
+    i += n + 1;
+  }
+  return len;
 }
 
 int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
@@ -114,6 +187,26 @@ int iqe_arg_int(struct iqe_parser *p, const struct iqe_line *ln, const struct iq
   return -1;
 }
 
+/* NUL ends the name in every C reader (an error); bytes that are not UTF-8 are a portability
+ * warning, as iqe.txt names no encoding. Reported at the offending byte's column. */
+static void name_check(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t)
+{
+  char text[200];
+  uint32_t col = t->col + (uint32_t)t->quoted; /* the first byte of the name itself */
+  const char *nul = memchr(t->s, 0, t->len);
+  size_t bad;
+  if (nul) {
+    text_escape(text, sizeof text, t->s, t->len, 0);
+    iqe_emit(p, RULE_IQE_NAME_NUL, ln->no, col + (uint32_t)(nul - t->s), NULL, "%s", text);
+    return;
+  }
+  bad = utf8_invalid_at((const unsigned char *)t->s, t->len);
+  if (bad < t->len) {
+    text_escape(text, sizeof text, t->s, t->len, 1);
+    iqe_emit(p, RULE_IQE_NAME_NOT_UTF8, ln->no, col + (uint32_t)bad, NULL, "%s", text);
+  }
+}
+
 const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
                          const struct iqe_tok *args, uint32_t nargs)
 {
@@ -122,6 +215,7 @@ const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
   if (args[0].unterminated)
     iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
              (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
+  name_check(p, ln, &args[0]);
   return arena_strndup(&p->m->arena, args[0].s, args[0].len);
 }
 
@@ -212,10 +306,10 @@ static void header_check(struct iqe_parser *p)
   if (p->size >= n && !memcmp(p->data, iqe_magic, n))
     return;
   {
-    const unsigned char *nl = p->size ? memchr(p->data, '\n', p->size) : NULL;
+    const unsigned char *nl = p->size ? memchr(p->data, '\n', p->size) : NULL, *cr;
     size_t len = nl ? (size_t)(nl - p->data) : p->size;
-    if (len && p->data[len - 1] == '\r')
-      len--;
+    if (len && (cr = memchr(p->data, '\r', len)) != NULL)
+      len = (size_t)(cr - p->data); /* CR LF or a lone CR ends the line too */
     if (len > 40)
       len = 40;
     if (p->size == 0)
@@ -262,11 +356,15 @@ static void dispatch(struct iqe_parser *p, const struct iqe_command *c, const st
 static void check_pass(struct iqe_parser *p)
 {
   size_t pos = 0;
-  uint32_t lineno = 0;
+  uint32_t lineno = 0, cr_lines = 0, cr_line = 0, cr_col = 0;
   struct iqe_line ln;
   while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln)) {
     uint32_t n;
     const struct iqe_command *c;
+    if (ln.lone_cr && cr_lines++ == 0) {
+      cr_line = ln.no;
+      cr_col = (uint32_t)(ln.len < UINT32_MAX ? ln.len + 1 : UINT32_MAX);
+    }
     if (ln.len > 511)
       iqe_emit(p, RULE_IQE_LINE_TOO_LONG, ln.no, 512, "511", "%zu", ln.len);
     if (ln.no <= p->num_lines)
@@ -296,6 +394,9 @@ static void check_pass(struct iqe_parser *p)
     }
     dispatch(p, c, &ln, p->toks + 1, n - 1);
   }
+  /* once per file, at the first one: a CR-only file would otherwise say it thousands of times */
+  if (cr_lines)
+    iqe_emit(p, RULE_IQE_LONE_CR, cr_line, cr_col, NULL, "%u", (unsigned)cr_lines);
 }
 
 static int iqe_decode(struct decode_ctx *ctx, struct model *m)
