@@ -109,6 +109,9 @@ typedef struct mdl_result {
   char version[32];                         /* format version as text, or "" */
   unsigned long counts[MDL_SEVERITY_COUNT]; /* reported diagnostics per severity (incl. folded) */
   int truncated;                            /* max_issues was reached */
+  /* The compression the model was wrapped in: "zlib" or "gzip" (an .egg.pz), "" for none.
+   * Reported apart from version, which names the format version alone. Last in the struct. */
+  char compression[8];
 } mdl_result;
 
 typedef enum mdl_status {

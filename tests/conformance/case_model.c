@@ -188,6 +188,7 @@ unsigned check_roundtrip(struct conf_case *c, const struct pipeline_run *run,
     return 1;
   }
   memset(&wo, 0, sizeof wo);
+  wo.path = name_hint; /* the container follows the name, as in `mdlcheck convert` */
   buf_init(&out);
   if (run->format->write(&run->model, &wo, &out) != 0 || out.oom) {
     fprintf(stderr, "%s:%d: FAIL: roundtrip: the %s writer failed: %s\n", c->file,

@@ -136,6 +136,7 @@ int cmd_convert(struct cli *c)
   if (target != run.format)
     run.model.flags = 0; /* header flags mean something else in every format */
   wo.version = c->version;
+  wo.path = outpath;
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
     fprintf(stderr, "mdlcheck: convert: cannot write %s as %s: %s\n", inpath, target->name,
             b.error[0] ? b.error : "out of memory");

@@ -16,6 +16,7 @@ struct decode_ctx {
   const mdl_options *options;
   const char *name_hint;     /* file name or NULL */
   char version[32];          /* filled by the decoder: the format version as text */
+  char compression[8];       /* filled by the decoder: "zlib", "gzip", or "" (not compressed) */
   int keep_frames;           /* decode the animation strip into model.frames */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
@@ -23,6 +24,8 @@ struct decode_ctx {
 
 struct write_opts {
   const char *version; /* target version, or NULL for the format's current one */
+  const char *path;    /* the file the bytes go to, or NULL: a writer may pick its container
+                        * from the name (Egg: ".pz" is written zlib-compressed) */
 };
 
 struct mdl_format {

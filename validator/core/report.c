@@ -113,6 +113,7 @@ void report_set_result(struct report_file *f, const mdl_result *res)
     qsort(f->msgs, f->nmsgs, sizeof *f->msgs, msg_order);
   f->format = res->format ? res->format : "unknown";
   memcpy(f->version, res->version, sizeof f->version);
+  memcpy(f->compression, res->compression, sizeof f->compression);
   memcpy(f->counts, res->counts, sizeof f->counts);
   f->truncated = res->truncated;
 }

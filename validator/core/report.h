@@ -22,6 +22,7 @@ struct report_file {
   char *path;
   const char *format;    /* "unknown" when not recognised */
   char version[32];
+  char compression[8];   /* "zlib", "gzip", or "" */
   unsigned long counts[MDL_SEVERITY_COUNT];
   int truncated;
   int io_failed;         /* the file could not be read (exit code 3) */

@@ -53,6 +53,8 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
   json_kv_string(w, "path", f->path);
   json_kv_string(w, "format", f->format);
   json_kv_string(w, "version", f->version);
+  if (f->compression[0])
+    json_kv_string(w, "compression", f->compression);
   json_kv_string(w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
   json_key(w, "counts");
   json_object_begin(w);

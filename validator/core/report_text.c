@@ -48,8 +48,9 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
       continue;
     if (f->truncated)
       fprintf(out, "%s: note: output truncated by --max-issues\n", f->path);
-    fprintf(out, "%s: %s %s%s%s: ", f->path, invalid ? "invalid" : "valid", f->format,
-            f->version[0] ? " " : "", f->version);
+    fprintf(out, "%s: %s %s%s%s%s%s%s: ", f->path, invalid ? "invalid" : "valid", f->format,
+            f->version[0] ? " " : "", f->version, f->compression[0] ? " (" : "", f->compression,
+            f->compression[0] ? ")" : "");
     write_counts(out, f->counts);
     fputc('\n', out);
   }

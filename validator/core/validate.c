@@ -54,6 +54,8 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     run->decoded = run->format->decode(&ctx, &run->model) == 0;
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
+    memcpy(run->result.compression, ctx.compression, sizeof run->result.compression);
+    run->result.compression[sizeof run->result.compression - 1] = 0;
   }
 
   diag_sink_finish(&sink);

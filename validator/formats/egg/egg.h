@@ -315,6 +315,8 @@ int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
                                     size_t *out_size);
 int egg_pz_is_zlib(const unsigned char *data, size_t size);
+/* Append text to out as one zlib stream (the .pz container); 0, or -1 with out->error set. */
+int egg_pz_deflate(const unsigned char *text, size_t size, struct byte_buf *out);
 
 /* Canonical writer. */
 int egg_write_tree(const struct egg_node *root, struct byte_buf *out);

@@ -21,6 +21,7 @@ static const enum rule_index panda_rejects[] = {
   RULE_EGG_UNKNOWN_GROUP, RULE_EGG_REF_OUTSIDE_INSTANCE, RULE_EGG_TEXTURE_SCALE,
   RULE_EGG_NUM_VIEWS, RULE_EGG_UNDEFINED_POOL, RULE_EGG_UNDEFINED_VERTEX,
   RULE_EGG_ZLIB,
+  RULE_EGG_PZ_CONTAINER, /* not a parse failure, but Panda3D then reads no egg text at all */
 };
 
 static int is_panda_reject(enum rule_index rule)
@@ -149,12 +150,30 @@ static int egg_detect(const unsigned char *data, size_t size)
   return detect_text(data, size);
 }
 
+/* Panda3D picks text or zlib by the name's extension alone (.pz, .gz), so a name that says the
+ * other thing than the bytes makes it read something else. No name (stdin, a buffer): no check. */
+static void pz_name_check(struct egg_doc *doc, const char *name, int compressed, size_t size)
+{
+  size_t n = name ? strlen(name) : 0;
+  int named = n >= 3 && (!strcmp(name + n - 3, ".pz") || !strcmp(name + n - 3, ".gz"));
+  if (!name || !strcmp(name, "-") || named == compressed)
+    return;
+  if (named)
+    egg_emit(doc, RULE_EGG_PZ_CONTAINER, 0, 0, "a zlib stream (or a name without .pz)",
+             "the file is named %s but is not compressed (%s)", name + n - 3,
+             size ? "it holds uncompressed bytes" : "it is empty");
+  else
+    egg_emit(doc, RULE_EGG_PZ_CONTAINER, 0, 0, "a name ending in .pz (or .gz), or uncompressed text",
+             "%s", "the file is compressed but its name does not end in .pz");
+}
+
 static int egg_decode(struct decode_ctx *ctx, struct model *m)
 {
   struct egg_doc *doc = arena_calloc(&m->arena, 1, sizeof *doc);
   struct egg_private *priv = arena_calloc(&m->arena, 1, sizeof *priv);
   const unsigned char *data;
   size_t size = ctx->in.size;
+  int compressed;
   if (!doc || !priv)
     return -1;
   doc->ctx = ctx;
@@ -163,11 +182,14 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   /* validation alone reads no vertex or animation samples: keep their counts only */
   doc->keep_values = ctx->keep_frames;
   data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
-  if (egg_pz_is_zlib(data, size)) {
+  compressed = egg_pz_is_zlib(data, size);
+  pz_name_check(doc, ctx->name_hint, compressed, size);
+  if (compressed) {
+    /* the container is reported apart from the version: Egg has none, compressed or not */
+    snprintf(ctx->compression, sizeof ctx->compression, "%s", data[0] == 0x1f ? "gzip" : "zlib");
     data = egg_pz_inflate(doc, data, size, &size);
     if (!data)
       return -1;
-    snprintf(ctx->version, sizeof ctx->version, "%s", "pz");
   }
   if (egg_parse(doc, data, size) < 0) {
     struct mdl_loc loc = loc_none();

@@ -19,6 +19,27 @@ int egg_pz_is_zlib(const unsigned char *data, size_t size)
   return (data[0] & 0x0f) == 8 && (data[0] >> 4) <= 7 && ((data[0] << 8) | data[1]) % 31 == 0;
 }
 
+int egg_pz_deflate(const unsigned char *text, size_t size, struct byte_buf *out)
+{
+  /* zlib's own wrapper (RFC 1950), the container Panda3D's pzip writes and its .pz reader expects */
+  uLong bound = compressBound((uLong)size);
+  uLongf got = bound;
+  size_t at = out->size;
+  if ((uLong)size != size || bound < size) {
+    snprintf(out->error, sizeof out->error, "%s", "the egg text is too large to compress");
+    return -1;
+  }
+  buf_zero(out, (size_t)bound);
+  if (out->oom)
+    return -1;
+  if (compress2(out->data + at, &got, text, (uLong)size, Z_BEST_COMPRESSION) != Z_OK) {
+    snprintf(out->error, sizeof out->error, "%s", "zlib could not compress the egg text");
+    return -1;
+  }
+  out->size = at + (size_t)got;
+  return 0;
+}
+
 /* An I/O limit, not a defect of the stream: a core rule, never re-graded by a profile. */
 static void pz_too_large(struct egg_doc *doc, unsigned long long limit)
 {
@@ -82,6 +103,12 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
                (unsigned long)zs.total_in);
       return NULL;
     }
+  }
+  if (zs.avail_in > 0 || (size_t)zs.total_in < size) {
+    size_t rest = size - (size_t)zs.total_in;
+    egg_emit(doc, RULE_EGG_PZ_TRAILING_DATA, 0, 0, NULL, "%zu byte%s at compressed byte %lu (%s)",
+             rest, rest == 1 ? "" : "s", (unsigned long)zs.total_in,
+             egg_pz_is_zlib(data + zs.total_in, rest) ? "a second compressed stream" : "not compressed data");
   }
   inflateEnd(&zs);
   if (used > limit) {

@@ -153,10 +153,17 @@ void egg_put_name(struct byte_buf *out, const char *s, size_t len) { put_name(ou
 void egg_put_quoted(struct byte_buf *out, const char *s, size_t len) { put_quoted(out, s, len); }
 void egg_put_number(struct byte_buf *out, double d) { put_number(out, d, 0); }
 
-int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out)
+/* The output is compressed when its name says .pz (or .gz): Panda3D decides by the name. */
+static int path_wants_pz(const struct write_opts *opts)
+{
+  size_t n = opts && opts->path ? strlen(opts->path) : 0;
+  return n >= 3 && (!strcmp(opts->path + n - 3, ".pz") || !strcmp(opts->path + n - 3, ".gz"));
+}
+
+/* The egg text of m: its own tree when it was decoded from an egg, else built from the model. */
+static int egg_write_text(const struct model *m, struct byte_buf *out)
 {
   const struct egg_private *priv = m->format_data;
-  (void)opts;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
       priv->magic != EGG_PRIVATE_MAGIC || !priv->root)
     return egg_write_model(m, out); /* from another format: written from the model */
@@ -166,6 +173,24 @@ int egg_write(const struct model *m, const struct write_opts *opts, struct byte_
     return -1;
   }
   return egg_write_tree(priv->root, out);
+}
+
+int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out)
+{
+  struct byte_buf text;
+  int rc;
+  if (!path_wants_pz(opts))
+    return egg_write_text(m, out);
+  buf_init(&text);
+  rc = egg_write_text(m, &text);
+  if (rc == 0 && !text.oom)
+    rc = egg_pz_deflate(text.data, text.size, out);
+  else
+    snprintf(out->error, sizeof out->error, "%s", text.error[0] ? text.error : "out of memory writing the egg text");
+  if (text.oom)
+    rc = -1;
+  buf_free(&text);
+  return rc;
 }
 
 static int value_equal(const struct egg_value *a, const struct egg_value *b)

@@ -55,7 +55,7 @@ static uint32_t ref_tokenize(const char *s, size_t len, struct iqe_tok *toks, ui
 static void check_line(const char *s, size_t len, uint32_t cap)
 {
   struct iqe_tok got[320], want[320];
-  struct iqe_line ln = {s, len, 1, len};
+  struct iqe_line ln = {s, len, 1, len, 0};
   uint32_t ng, nw;
   memset(got, 0, sizeof got);
   memset(want, 0, sizeof want);
