@@ -90,6 +90,9 @@ static mdl_status settings_parse(struct api_settings *st, const char *const *set
     } else if (KEY("max_per_rule")) {
       if (parse_count(v, &st->options.max_per_rule) < 0)
         return settings_error(error, size, "max_per_rule takes a count, not '%s'", v);
+    } else if (KEY("max_input_size")) {
+      if (input_limit_parse(v, &st->options.max_input_size) < 0)
+        return settings_error(error, size, "max_input_size takes a size such as 1048576, 512M or 1G, not '%s'", v);
     } else if (KEY("strict")) {
       if (parse_flag(v, &flag) < 0)
         return settings_error(error, size, "strict takes true or false, not '%s'", v);
@@ -151,7 +154,11 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     errno = 0;
     rc = path ? mdl_validate_file(path, &st.options, &res)
               : mdl_validate_buffer(data, size, name, &st.options, &res);
-    if (rc == MDL_EIO) {
+    if (rc == MDL_EIO && res.counts[MDL_FATAL]) { /* over max_input_size: MDL-IO-002 says so */
+      report_set_result(f, &res);
+      f->io_failed = 1;
+      rc = MDL_OK;
+    } else if (rc == MDL_EIO) {
       report_read_failure(f, errno ? errno : EIO);
       rc = MDL_OK; /* the entry says so, as the CLI's report does */
     } else if (rc == MDL_OK) {
