@@ -5,7 +5,8 @@
  *   the texture's file name (IQM's convention), else the <MRef> material's name;
  * - <Polygon> with n > 3 vertices: a fan from the first vertex when it is convex (what
  *   EggPolygon::triangulate does for convex polygons), ear clipping in the polygon's plane
- *   otherwise (Panda3D's Triangulator may pick other diagonals over the same area);
+ *   otherwise (Panda3D's Triangulator may pick other diagonals over the same area; a concave
+ *   polygon of more than MAX_EAR_CLIP vertices is fanned: clipping is cubic in its size);
  *   <TriangleStrip> alternates its winding, <TriangleFan> fans from its first vertex;
  *   lines, points, patches and NURBS carry no triangles and are left out, and so is a
  *   triangle naming one vertex twice (no surface: strips stitched by repeated vertices);
@@ -30,6 +31,7 @@
 #include "egg_map.h"
 
 #define MAX_INFLUENCES 4
+#define MAX_EAR_CLIP 1024 /* vertices of the largest concave polygon clipped by ears */
 
 struct influence {
   const struct egg_node *vertex;
@@ -420,7 +422,7 @@ static int polygon_triangulate(const struct egg_node *const *v, size_t n, uint32
   }
   for (size_t i = 0; i < n && convex; i++)
     convex = s * cross2(p[i], p[(i + 1) % n], p[(i + 2) % n]) >= 0;
-  if (convex) {
+  if (convex || n > MAX_EAR_CLIP) { /* ear clipping is cubic: a huge concave polygon is fanned */
     for (size_t i = 1; i + 1 < n; i++) {
       out[k++] = 0;
       out[k++] = (uint32_t)i;
