@@ -49,7 +49,7 @@ struct mesh_acc {
   const struct egg_node *group;   /* the enclosing group (or the root) */
   const struct egg_node *joint;   /* the nearest enclosing <Joint>, or NULL */
   const char *material;
-  uint32_t ntris, nprims;
+  uint32_t nprims;
 };
 
 struct mvert {
@@ -82,10 +82,8 @@ struct geom {
   struct uvset uv[MAX_UVSETS];
   unsigned nuv;
   int has_normal, has_color, has_tangent, has_blend;
-  uint32_t over_four;       /* vertices with more than 4 influences */
-  const struct egg_node *over_four_at;
+  const struct egg_node *over_four_at; /* the first vertex with more than 4 influences */
   unsigned over_four_count;
-  int oom;
 };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
@@ -165,21 +163,23 @@ static int collect_pools(struct geom *g)
   return 0;
 }
 
-static const struct egg_node *vertex_of(const struct geom *g, const char *pool, uint32_t plen, int64_t num)
+/* The vertex numbered num in the named pool, or NULL (undefined: the checks report it). */
+static const struct egg_node *vertex_of(struct geom *g, const char *pool, uint32_t plen, int64_t num)
 {
   const struct egg_map_ent *pe = egg_map_find(&g->pools, pool, plen), *ve;
   if (!pe || !pe->val)
     return NULL;
-  ve = egg_map_pair((struct egg_map *)(uintptr_t)&g->verts, (uintptr_t)pe->val, num);
+  ve = egg_map_pair(&g->verts, (uintptr_t)pe->val, num);
   return ve ? ve->val : NULL;
 }
 
-static const struct egg_node *pool_ref(const struct egg_node *vref, uint32_t *len)
+/* The pool a <VertexRef> names (its <Ref>), or NULL. */
+static const char *pool_ref(const struct egg_node *vref, uint32_t *len)
 {
   const struct egg_node *ref;
   for (ref = vref->first; ref && ref->spec != S_REF; ref = ref->next)
     ;
-  return ref ? (const struct egg_node *)first_string(ref, len) : NULL;
+  return ref ? first_string(ref, len) : NULL;
 }
 
 /* Memberships of every joint, repeated references of one vertex adding up (eggGroup.cxx:607-632). */
@@ -202,7 +202,7 @@ static int collect_members(struct geom *g)
       double w = 1;
       if (vr->spec != S_VREF_GROUP || vr->bad)
         continue;
-      pool = (const char *)pool_ref(vr, &plen);
+      pool = pool_ref(vr, &plen);
       if (!pool)
         continue;
       sc = egg_scalar_child(vr, "membership");
@@ -344,7 +344,7 @@ static void vertex_pos(const struct egg_node *v, double p[3])
 }
 
 /* Vertices of a primitive in order (all its <VertexRef>s), or -1 when one is undefined. */
-static long prim_vertices(const struct geom *g, const struct egg_node *prim, const struct egg_node ***buf,
+static long prim_vertices(struct geom *g, const struct egg_node *prim, const struct egg_node ***buf,
                           size_t *cap)
 {
   size_t n = 0;
@@ -354,7 +354,7 @@ static long prim_vertices(const struct geom *g, const struct egg_node *prim, con
     const struct egg_node **nb;
     if (vr->spec != S_VREF_PRIM || vr->bad)
       continue;
-    pool = (const char *)pool_ref(vr, &plen);
+    pool = pool_ref(vr, &plen);
     if (!pool)
       return -1;
     nb = grow(*buf, cap, n + vr->nvals + 1, sizeof **buf);
@@ -688,9 +688,12 @@ static int scan_attributes(struct geom *g)
     g->has_tangent |= uv && child_of(uv, S_TANGENT);
   }
   if (g->m->num_joints)
-    for (size_t i = 0; i < g->nmv && !g->has_blend; i++)
-      g->has_blend = egg_map_pair(&g->vinf, (uintptr_t)g->mv[i].vertex, -1)->val != NULL ||
-                     g->mesh[g->mv[i].mesh].joint;
+    for (size_t i = 0; i < g->nmv && !g->has_blend; i++) {
+      const struct egg_map_ent *e = egg_map_pair(&g->vinf, (uintptr_t)g->mv[i].vertex, -1);
+      if (!e)
+        return -1;
+      g->has_blend = e->val != NULL || g->mesh[g->mv[i].mesh].joint;
+    }
   return 0;
 }
 
@@ -926,7 +929,7 @@ out:
   free(g.prim_mesh);
   free(g.mv);
   free(g.tris);
-  if (rc < 0 || g.oom || g.pools.oom || g.verts.oom || g.members.oom || g.mverts.oom || g.vinf.oom) {
+  if (rc < 0 || g.pools.oom || g.verts.oom || g.members.oom || g.mverts.oom || g.vinf.oom) {
     struct mdl_loc loc = loc_none();
     diag_emit(doc->ctx->diag, RULE_CORE_READ_FAILED, &loc, NULL, "%s",
               "out of memory while building the egg geometry");
