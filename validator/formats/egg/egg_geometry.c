@@ -547,9 +547,10 @@ static int mvert_cmp(const void *a, const void *b)
 static int mesh_sort(struct geom *g, const struct model_mesh *mm)
 {
   uint32_t n = mm->num_vertexes, *to;
-  struct mvert *v = g->mv + mm->first_vertex;
+  struct mvert *v;
   if (n < 2)
     return 0;
+  v = g->mv + mm->first_vertex;
   to = malloc((size_t)n * sizeof *to);
   if (!to)
     return -1;
@@ -905,7 +906,8 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
     m->triangles = arena_calloc(&m->arena, g.ntris ? g.ntris * 12 : 1, 1);
     if (!m->triangles)
       goto out;
-    memcpy((unsigned char *)(uintptr_t)m->triangles, g.tris, g.ntris * 12);
+    if (g.ntris)
+      memcpy((unsigned char *)(uintptr_t)m->triangles, g.tris, g.ntris * 12);
     m->num_triangles = (uint32_t)g.ntris;
   }
   if (g.over_four_count) {
