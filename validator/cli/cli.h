@@ -15,15 +15,20 @@ enum {
   EXIT_INTERNAL = 70
 };
 
+#define CLI_MAX_JOBS 64
+
 enum output_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_GITHUB, OUT_MARKDOWN /* diff only */ };
 
 struct cli {
   const char *command;        /* "validate", "poses", ... */
-  enum output_format output;
+  #define CLI_MAX_JOBS 64
+
+enum output_format output;
   const char *output_path;    /* -o FILE, or NULL for stdout */
   int quiet;
   int list_rules;
-  unsigned jobs;               /* -j N: files validated in parallel */
+  unsigned jobs;               /* -j N: files validated in parallel, at most CLI_MAX_JOBS */
+  int allow_empty;            /* --allow-empty: no model file selected is exit 0, not 2 */
   const char *config_path;
   const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --version for convert (target format version) */

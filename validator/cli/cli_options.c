@@ -6,11 +6,12 @@
 
 #include "cli.h"
 #include "input.h"
+#include "format.h"
 
 enum {
   OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
   OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE,
-  OPT_MAX_INPUT_SIZE
+  OPT_MAX_INPUT_SIZE, OPT_ALLOW_EMPTY
 };
 
 void cli_usage(FILE *out)
@@ -27,7 +28,7 @@ void cli_usage(FILE *out)
         "  -f, --format=FMT              report: text (default), json, sarif, github\n"
         "  -j, --jobs=N                  validate N files in parallel\n"
         "  -o, --output=FILE             write the report to FILE\n"
-        "  -q, --quiet                   print errors and fatals only\n"
+        "  -q, --quiet                   print only what fails the run (errors, and --fail-on)\n"
         "      --assume-format=FMT       skip detection (iqm, iqe, egg, qmsh, x42)\n"
         "      --config=FILE             YAML configuration (ignore, only, severity, ...)\n"
         "      --ignore=PATTERN          drop rules: an id, a prefix ending in *, or a format\n"
@@ -35,6 +36,7 @@ void cli_usage(FILE *out)
         "      --severity=PATTERN=SEV    report matching rules at SEV\n"
         "      --fail-on=SEV             lowest severity that makes a file invalid (default error)\n"
         "      --baseline=REPORT.json    accept the diagnostics a previous JSON report recorded\n"
+        "      --allow-empty             exit 0 when the inputs select no model file (default: 2)\n"
         "      --max-issues=N            stop reporting after N diagnostics per file\n"
         "      --max-per-rule=N          fold repeats of one rule beyond N (default 50, 0: never)\n"
         "      --max-input-size=SIZE     read at most SIZE bytes per input (default 1G; K, M, G)\n"
@@ -86,6 +88,35 @@ static int add_severity(mdl_policy *p, const char *arg)
   return 0;
 }
 
+/* The report formats each subcommand writes; any other is refused rather than printed as text.
+ * compare and convert check their own. */
+static int output_check(const struct cli *c)
+{
+  static const struct {
+    const char *command;
+    unsigned formats; /* bit per enum output_format */
+  } allowed[] = {
+    {"validate", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
+    {"poses", 1u << OUT_TEXT | 1u << OUT_JSON},
+    {"rules", 1u << OUT_TEXT | 1u << OUT_JSON},
+    {"diff", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_MARKDOWN},
+  };
+  static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
+  const char *command = c->list_rules ? "rules" : c->command;
+  for (size_t i = 0; command && i < sizeof allowed / sizeof allowed[0]; i++) {
+    char what[160], *w = what;
+    if (strcmp(allowed[i].command, command) || (allowed[i].formats >> c->output & 1u))
+      continue;
+    w += snprintf(what, sizeof what, "%s does not write this report format (it writes", command);
+    for (unsigned f = 0, n = 0; f < sizeof names / sizeof names[0]; f++)
+      if (allowed[i].formats >> f & 1u)
+        w += snprintf(w, sizeof what - (size_t)(w - what), "%s %s", n++ ? "," : "", names[f]);
+    snprintf(w, sizeof what - (size_t)(w - what), ")");
+    return usage_error(what, names[c->output]);
+  }
+  return 0;
+}
+
 static void print_config_diag(const mdl_diag *d, void *user)
 {
   const char *path = user;
@@ -131,6 +162,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     {"version", optional_argument, NULL, OPT_VERSION},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"max-input-size", required_argument, NULL, OPT_MAX_INPUT_SIZE},
+    {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
     {NULL, 0, NULL, 0}
   };
   int opt, rc;
@@ -192,8 +224,13 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case 'q': c->quiet = 1; break;
     case 'j': {
       unsigned long j;
-      if (parse_count(optarg, &j) < 0 || j < 1 || j > 64)
+      if (parse_count(optarg, &j) < 0 || j < 1)
         return usage_error("-j takes a number of jobs from 1 to 64", optarg);
+      if (j > CLI_MAX_JOBS) {
+        fprintf(stderr, "mdlcheck: note: -j %s is more than %d; using %d jobs\n", optarg,
+                CLI_MAX_JOBS, CLI_MAX_JOBS);
+        j = CLI_MAX_JOBS;
+      }
       c->jobs = (unsigned)j;
       break;
     }
@@ -201,6 +238,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_ASSUME: c->lib.assume_format = optarg; break;
     case OPT_CONFIG: break;
     case OPT_BASELINE: c->baseline_path = optarg; break;
+    case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_MAX_ISSUES:
       if (parse_count(optarg, &c->lib.max_issues) < 0)
         return usage_error("--max-issues takes a whole number", optarg);
@@ -264,6 +302,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->lib.strict = 1;
   if (!profile && c->config.profile[0])
     profile = c->config.profile;
+  if (c->config.allow_empty > 0)
+    c->allow_empty = 1;
   c->lib.profile = profile;
   c->lib.policy = c->policy;
   if (c->lib.assume_format) {
@@ -272,6 +312,14 @@ int cli_parse(struct cli *c, int argc, char **argv)
       known |= !strcmp(*n, c->lib.assume_format);
     if (!known)
       return usage_error("unknown format for --assume-format", c->lib.assume_format);
+  }
+  if ((rc = output_check(c)) != 0)
+    return rc;
+  {
+    /* typos in format options are usage errors before any file is read, not per-file fatals */
+    char why[600];
+    if (format_options_check(&c->lib, why, sizeof why) < 0)
+      return usage_error(why, profile == c->config.profile ? "(from --config)" : NULL);
   }
   c->args = (const char **)argv + optind;
   c->nargs = argc - optind;

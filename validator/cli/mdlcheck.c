@@ -1,6 +1,7 @@
 /* mdlcheck.c - entry point: pick the subcommand, parse the shared options, run it. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -20,6 +21,54 @@ static const struct command commands[] = {
   {NULL, NULL}
 };
 
+/* Edit distance (Levenshtein) of two short words, for "did you mean". */
+static size_t word_distance(const char *a, const char *b)
+{
+  size_t row[32], lb = strlen(b);
+  if (lb >= sizeof row / sizeof row[0])
+    return (size_t)-1;
+  for (size_t k = 0; k <= lb; k++)
+    row[k] = k;
+  for (size_t i = 1; a[i - 1]; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t k = 1; k <= lb; k++) {
+      size_t up = row[k], best = diag + (a[i - 1] != b[k - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[k - 1] + 1 < best)
+        best = row[k - 1] + 1;
+      diag = up;
+      row[k] = best;
+    }
+  }
+  return row[lb];
+}
+
+/* A first argument that is no existing path and reads as a word (no '/', '.', glob character
+ * or option dash) is a mistyped subcommand, not a file name: `mdlcheck cnvert a b`. */
+static int unknown_command(const char *arg)
+{
+  struct stat st;
+  const struct command *near = NULL;
+  size_t best = (size_t)-1;
+  if (!*arg || arg[0] == '-' || strpbrk(arg, "/.*?[") || stat(arg, &st) == 0)
+    return 0;
+  for (const struct command *k = commands; k->name; k++) {
+    size_t d = word_distance(arg, k->name);
+    if (d < best) {
+      best = d;
+      near = k;
+    }
+  }
+  if (near && best <= 3)
+    fprintf(stderr, "mdlcheck: unknown command '%s'; did you mean '%s'?\n", arg, near->name);
+  else
+    fprintf(stderr, "mdlcheck: unknown command '%s' (and no such file)\n", arg);
+  fputs("(commands: validate, poses, convert, compare, rules, diff; try 'mdlcheck --help')\n", stderr);
+  return 1;
+}
+
 int main(int argc, char **argv)
 {
   const struct command *cmd = &commands[0];
@@ -33,6 +82,8 @@ int main(int argc, char **argv)
         first = 2;
       }
     }
+    if (first == 1 && unknown_command(argv[1]))
+      return EXIT_USAGE;
   }
   c.command = cmd->name;
   rc = cli_parse(&c, argc - first + 1, argv + first - 1);

@@ -25,10 +25,14 @@
 
 static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
                                                "max-per-rule", "fail-on", "profile", "strict",
-                                               "max-input-size"};
+                                               "max-input-size", "allow-empty"};
 #define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
 static const char config_keys[] =
-  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size";
+  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size, "
+  "allow-empty";
+/* Unknown keys reported one by one; the rest are counted in one summary, as --max-per-rule folds
+ * repeats of a rule, so a generated file with 100 000 stray keys gives a readable answer. */
+#define CONFIG_UNKNOWN_SHOWN 10
 
 struct config_ctx {
   struct mdl_config *c;
@@ -38,6 +42,7 @@ struct config_ctx {
   mdl_diag_fn on_diag;
   void *user;
   int errors;
+  unsigned long unknown_keys; /* MDL-CFG-002 met so far */
 };
 
 /* Copy s for a message: bounded, one line, no control characters. */
@@ -77,6 +82,26 @@ static void report(struct config_ctx *x, enum rule_index rule, unsigned line, un
   d.path = path;
   d.actual = act;
   d.expected = expected;
+  if (r->severity <= MDL_ERROR)
+    x->errors++;
+  if (x->on_diag)
+    x->on_diag(&d, x->user);
+}
+
+/* One summary standing for `extra` further diagnostics of rule (counted as that many errors). */
+static void report_folded(struct config_ctx *x, enum rule_index rule, unsigned long extra)
+{
+  const mdl_rule *r = mdl_rule_at((size_t)rule);
+  char message[128];
+  mdl_diag d;
+  snprintf(message, sizeof message, "%lu more diagnostics of this rule were folded", extra);
+  memset(&d, 0, sizeof d);
+  d.rule = r;
+  d.severity = r->severity;
+  d.message = message;
+  d.offset = -1;
+  d.path = d.actual = d.expected = "";
+  d.folded = extra;
   if (r->severity <= MDL_ERROR)
     x->errors++;
   if (x->on_diag)
@@ -328,13 +353,16 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
       return;
     }
     strcpy(c->profile, s);
-  } else if (!strcmp(key, "strict")) {
+  } else if (!strcmp(key, "strict") || !strcmp(key, "allow-empty")) {
     if (parse_bool(value, &b) < 0) {
       report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
                 "true or false");
       return;
     }
-    c->strict = b;
+    if (key[0] == 's')
+      c->strict = b;
+    else
+      c->allow_empty = b;
   } else {
     /* the caller checked the key against the list; unreachable */
   }
@@ -371,7 +399,8 @@ static void load_root(struct config_ctx *x, const yaml_node_t *root)
       continue;
     i = key ? key_index(key) : -1;
     if (i < 0) {
-      report_at(x, RULE_CORE_CONFIG_UNKNOWN_KEY, k, "", node_text(k, tb, sizeof tb), config_keys);
+      if (++x->unknown_keys <= CONFIG_UNKNOWN_SHOWN)
+        report_at(x, RULE_CORE_CONFIG_UNKNOWN_KEY, k, "", node_text(k, tb, sizeof tb), config_keys);
       continue;
     }
     if (seen & (1u << i)) { /* ill-formed YAML (keys are unique, YAML 1.2 3.2.1.1) */
@@ -383,6 +412,8 @@ static void load_root(struct config_ctx *x, const yaml_node_t *root)
     seen |= 1u << i;
     load_key(x, key, v);
   }
+  if (x->unknown_keys > CONFIG_UNKNOWN_SHOWN)
+    report_folded(x, RULE_CORE_CONFIG_UNKNOWN_KEY, x->unknown_keys - CONFIG_UNKNOWN_SHOWN);
 }
 
 /* libyaml gives reader errors (bad encoding) as a byte offset only: turn it into line:column. */
@@ -493,6 +524,7 @@ void config_init(struct mdl_config *c)
   memset(c, 0, sizeof *c);
   c->fail_on = -1;
   c->strict = -1;
+  c->allow_empty = -1;
 }
 
 void config_free(struct mdl_config *c)

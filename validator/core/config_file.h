@@ -1,6 +1,6 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
- * max-per-rule, fail-on, profile, strict, max-input-size. Mistakes in it are diagnostics with
- * line:column. */
+ * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty. Mistakes in it are
+ * diagnostics with line:column. */
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
 
@@ -16,6 +16,7 @@ struct mdl_config {
   char profile[32];            /* "" when unset */
   int strict;                  /* -1 unset, 0, 1 */
   unsigned long long max_input_size; /* 0: unset */
+  int allow_empty;             /* -1 unset, 0, 1 */
 };
 
 void config_init(struct mdl_config *c);

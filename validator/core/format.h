@@ -43,11 +43,20 @@ struct mdl_format {
    * arbitrary order strings), row-major as the format defines it; 0, or -1 when it has none.
    * NULL for formats whose frames are TRS. */
   int (*pose_matrix)(const struct model *m, uint32_t f, uint32_t p, double out[16]);
+  /* The --profile names this format gives a meaning to, NULL-terminated; NULL when none. The
+   * options are passed because X42 also accepts the name of the user's declared layout. */
+  const char *const *(*profiles)(const mdl_options *o);
+  /* Check, before any file is read, the options only this format reads (X42: the --x42-layout
+   * file reads and parses). 0, or -1 with a one-line reason in err. NULL: nothing to check. */
+  int (*options_check)(const mdl_options *o, char *err, size_t errcap);
 };
 
 extern const struct mdl_format *const mdl_format_table[];
 
 const struct mdl_format *format_find(const char *name);
+/* Check the options before any file is read: every format's own options, and that a --profile
+ * is known to some format (err then lists the known names). 0, or -1 with a reason in err. */
+int format_options_check(const mdl_options *o, char *err, size_t errcap);
 /* The format whose extension the name ends with, or NULL. */
 const struct mdl_format *format_by_extension(const char *name);
 /* Best match by content, then by the name's extension; NULL when nothing matches. */

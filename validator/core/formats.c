@@ -2,6 +2,7 @@
 #include "format.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 extern const struct mdl_format iqm_format, iqe_format, egg_format, qmsh_format, x42_format;
@@ -29,6 +30,36 @@ const struct mdl_format *format_find(const char *name)
     if (!strcmp(mdl_format_table[i]->name, name))
       return mdl_format_table[i];
   return NULL;
+}
+
+static int profile_known(const char *name, const mdl_options *o, char *known, size_t cap)
+{
+  int found = 0;
+  size_t used = strlen(known);
+  for (size_t i = 0; mdl_format_table[i]; i++) {
+    const char *const *names = mdl_format_table[i]->profiles ? mdl_format_table[i]->profiles(o) : NULL;
+    for (; names && *names; names++) {
+      size_t n = strlen(*names);
+      found |= !strcmp(*names, name);
+      if (used + n + 3 < cap) {
+        used += (size_t)snprintf(known + used, cap - used, "%s%s", used ? ", " : "", *names);
+      }
+    }
+  }
+  return found;
+}
+
+int format_options_check(const mdl_options *o, char *err, size_t errcap)
+{
+  char known[512] = "";
+  for (size_t i = 0; mdl_format_table[i]; i++)
+    if (mdl_format_table[i]->options_check && mdl_format_table[i]->options_check(o, err, errcap) < 0)
+      return -1;
+  if (o->profile && !profile_known(o->profile, o, known, sizeof known)) {
+    snprintf(err, errcap, "unknown profile '%s' (known: %s)", o->profile, known);
+    return -1;
+  }
+  return 0;
 }
 
 static int has_suffix_ci(const char *s, const char *suffix)

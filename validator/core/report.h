@@ -51,7 +51,7 @@ void report_read_failure(struct report_file *f, int err);
 /* 1 when the file is invalid under r->fail_on (or could not be read). */
 int report_file_invalid(const struct report *r, const struct report_file *f);
 
-/* Writers. quiet: text only, print errors and fatals only. */
+/* Writers. quiet: text only, print only messages at or above r->fail_on (and every error). */
 void report_write_text(FILE *out, const struct report *r, int quiet);
 void report_write_json(FILE *out, const struct report *r);
 struct json_writer;

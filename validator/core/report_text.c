@@ -34,7 +34,8 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
     int invalid = report_file_invalid(r, f);
     for (size_t k = 0; k < f->nmsgs; k++) {
       const struct report_msg *m = &f->msgs[k];
-      if (quiet && m->severity > MDL_ERROR)
+      /* -q keeps errors, fatals and whatever --fail-on makes fail the run */
+      if (quiet && m->severity > MDL_ERROR && (m->severity > r->fail_on || m->baselined))
         continue;
       write_location(out, f, m);
       fprintf(out, "%s[%s]: %s", mdl_severity_name(m->severity), m->rule->id, m->message);

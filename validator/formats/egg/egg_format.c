@@ -211,7 +211,15 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   return egg_geometry_decode(doc, m);
 }
 
+/* --profile=panda: what Panda3D's loader accepts beyond the documented syntax */
+static const char *const *egg_profiles(const mdl_options *o)
+{
+  static const char *const names[] = {"panda", NULL};
+  (void)o;
+  return names;
+}
+
 const struct mdl_format egg_format = {
   "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
-  egg_pose_matrix
+  egg_pose_matrix, egg_profiles, NULL
 };

@@ -427,5 +427,6 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 }
 
 const struct mdl_format iqe_format = {
-  "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL
+  "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL,
+  NULL, NULL
 };

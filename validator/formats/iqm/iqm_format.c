@@ -47,5 +47,6 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
 }
 
 const struct mdl_format iqm_format = {
-  "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL
+  "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL,
+  NULL, NULL
 };

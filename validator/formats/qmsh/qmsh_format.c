@@ -282,7 +282,15 @@ static int qmsh_detect(const unsigned char *data, size_t size)
   return size >= 4 && !memcmp(data, "QMSH", 4) ? 100 : 0;
 }
 
+/* --profile=engine: what the CaRpg engine itself loads (versions 20-22) */
+static const char *const *qmsh_profiles(const mdl_options *o)
+{
+  static const char *const names[] = {"engine", NULL};
+  (void)o;
+  return names;
+}
+
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write, NULL
+  qmsh_write, NULL, qmsh_profiles, NULL
 };

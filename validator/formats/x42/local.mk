@@ -11,7 +11,8 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/x42/x42_write.c \
   validator/formats/x42/x42_build.c \
   validator/formats/x42/x42_legacy.c validator/formats/x42/x42_legacy.h \
-  validator/formats/x42/x42_profile.c validator/formats/x42/x42_profile.h
+  validator/formats/x42/x42_profile.c validator/formats/x42/x42_profile.h \
+  validator/formats/x42/x42_options.c
 EXTRA_DIST += spec/x42
 
 # the default legacy layout profiles, compiled in as text

@@ -349,5 +349,6 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
 }
 
 const struct mdl_format x42_format = {
-  "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL
+  "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL,
+  x42_profiles, x42_options_check
 };

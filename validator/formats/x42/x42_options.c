@@ -1,0 +1,85 @@
+/* x42_options.c - what X42 checks of the options before any file is read: the user's declared
+ * layout (--x42-layout or $MDLCHECK_X42_LAYOUT) reads and parses, and the --profile names
+ * (x42-NAME for every built-in layout and the user's). A typo there is a usage error at start,
+ * not a fatal in each legacy file (and silence when no legacy file is given). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "x42.h"
+#include "x42_profile.h"
+
+#define LAYOUT_MAX_BYTES (1L << 20) /* as the decoder reads it (x42_legacy.c) */
+
+static const char *user_layout(const mdl_options *o)
+{
+  const char *user = o && o->layout_file ? o->layout_file : getenv("MDLCHECK_X42_LAYOUT");
+  return user && *user ? user : NULL;
+}
+
+/* Parse the user's layout; its name ("" when none) lower-cased into name. 0, or -1 with err. */
+static int user_layout_load(const mdl_options *o, char *name, size_t namecap, char *err, size_t errcap)
+{
+  const char *path = user_layout(o);
+  struct arena a;
+  struct x42_profile p;
+  char why[200] = "";
+  FILE *f;
+  char *text = NULL;
+  long len = -1;
+  int rc = -1;
+
+  *name = 0;
+  if (!path)
+    return 0;
+  arena_init(&a);
+  f = fopen(path, "rb");
+  if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < LAYOUT_MAX_BYTES &&
+      fseek(f, 0, SEEK_SET) == 0 && (text = arena_calloc(&a, (size_t)len + 1, 1)) != NULL &&
+      fread(text, 1, (size_t)len, f) == (size_t)len) {
+    memset(&p, 0, sizeof p);
+    if (x42_profile_parse(text, (size_t)len, path, &a, &p, why, sizeof why) == 0) {
+      size_t i = 0;
+      for (; p.name && p.name[i] && i + 1 < namecap; i++)
+        name[i] = (char)tolower((unsigned char)p.name[i]);
+      name[i] = 0;
+      rc = 0;
+    } else {
+      snprintf(err, errcap, "--x42-layout %s does not parse: %s", path, why);
+    }
+  } else {
+    snprintf(err, errcap, "cannot read the --x42-layout file %s (missing, unreadable or over 1 MiB)", path);
+  }
+  if (f)
+    fclose(f);
+  arena_free(&a);
+  return rc;
+}
+
+int x42_options_check(const mdl_options *o, char *err, size_t errcap)
+{
+  char name[64];
+  return user_layout_load(o, name, sizeof name, err, errcap);
+}
+
+const char *const *x42_profiles(const mdl_options *o)
+{
+  /* filled once, at start, by the thread that parses the options */
+  static char names[16][72];
+  static const char *list[17];
+  char user[64], err[8];
+  size_t n = 0;
+  for (size_t i = 0; x42_builtin_profile_names[i] && n < 15; i++, n++) {
+    snprintf(names[n], sizeof names[n], "x42-%s", x42_builtin_profile_names[i]);
+    list[n] = names[n];
+  }
+  if (user_layout_load(o, user, sizeof user, err, sizeof err) == 0 && user[0]) {
+    snprintf(names[n], sizeof names[n], "x42-%s", user);
+    list[n] = names[n];
+    n++;
+  }
+  list[n] = NULL;
+  return list;
+}
