@@ -1,17 +1,91 @@
-/* batch.c - input expansion for batch runs. */
+/* batch.c - input expansion for batch runs: directory walks with fts(3), globs, plain files. */
 #define _GNU_SOURCE
 #include "batch.h"
 #include "format.h"
 #include "grow.h"
 
-#include <dirent.h>
+#include <fts.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define MAX_DIR_DEPTH 64
+
+/* What a walk has met, by device and inode, and the path it was first met as: a file or
+ * directory reached again (a link to a sibling, a hard link) is skipped and named, so each
+ * file is validated once whatever the links. */
+struct seen_entry {
+  dev_t dev;
+  ino_t ino;
+  char *path; /* NULL: free slot */
+};
+
+struct seen_set {
+  struct seen_entry *v;
+  size_t n, cap; /* cap: 0 or a power of two */
+};
+
+
+static size_t seen_hash(dev_t dev, ino_t ino)
+{
+  uint64_t h = (uint64_t)ino * 0x9e3779b97f4a7c15u ^ (uint64_t)dev * 0xc2b2ae3d27d4eb4fu;
+  return (size_t)(h ^ h >> 29);
+}
+
+static void seen_grow(struct seen_set *s)
+{
+  struct seen_set old = *s;
+  size_t cap = old.cap ? old.cap * 2 : 256;
+  s->v = calloc(cap, sizeof *s->v);
+  if (!s->v)
+    abort();
+  s->cap = cap;
+  s->n = 0;
+  for (size_t i = 0; i < old.cap; i++) {
+    if (!old.v[i].path)
+      continue;
+    size_t k = seen_hash(old.v[i].dev, old.v[i].ino) & (cap - 1);
+    while (s->v[k].path)
+      k = (k + 1) & (cap - 1);
+    s->v[k] = old.v[i];
+    s->n++;
+  }
+  free(old.v);
+}
+
+/* The path first met with st's identity, or NULL after recording path for it. */
+static const char *seen_check(struct file_list *l, const struct stat *st, const char *path)
+{
+  struct seen_set *s = l->seen;
+  size_t k;
+  if (!s && !(s = l->seen = calloc(1, sizeof *s)))
+    abort();
+  if ((s->n + 1) * 2 > s->cap)
+    seen_grow(s);
+  k = seen_hash(st->st_dev, st->st_ino) & (s->cap - 1);
+  for (; s->v[k].path; k = (k + 1) & (s->cap - 1))
+    if (s->v[k].dev == st->st_dev && s->v[k].ino == st->st_ino)
+      return s->v[k].path;
+  s->v[k].dev = st->st_dev;
+  s->v[k].ino = st->st_ino;
+  s->v[k].path = strdup(path);
+  if (!s->v[k].path)
+    abort();
+  s->n++;
+  return NULL;
+}
+
+static void seen_free(struct seen_set *s)
+{
+  for (size_t i = 0; s && i < s->cap; i++)
+    free(s->v[i].path);
+  if (s)
+    free(s->v);
+  free(s);
+}
 
 static void push(struct file_list *l, const char *path)
 {
@@ -27,68 +101,103 @@ void file_list_free(struct file_list *l)
   for (size_t i = 0; i < l->count; i++)
     free(l->paths[i]);
   free(l->paths);
+  seen_free(l->seen);
   memset(l, 0, sizeof *l);
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
+static int by_name(const FTSENT **a, const FTSENT **b)
 {
-  return strcmp((*a)->d_name, (*b)->d_name);
+  return strcmp((*a)->fts_name, (*b)->fts_name);
 }
 
-static int skip_hidden(const struct dirent *e)
+static void skip_note(struct file_list *l, const char *path, const char *why, const char *other)
 {
-  return e->d_name[0] != '.';
+  fprintf(stderr, "mdlcheck: note: skipped %s: %s%s\n", path, why, other ? other : "");
+  l->links_skipped++;
 }
 
-static void walk(struct file_list *l, const char *dir, int depth)
+/* Links are followed (FTS_LOGICAL) as stat(2) would, but a directory that is its own ancestor
+ * (fts reports FTS_DC) or was already walked, and a file already selected, are skipped. */
+static int walk(struct file_list *l, const char *dir)
 {
-  struct dirent **names;
-  int n = scandir(dir, &names, skip_hidden, by_name);
-  if (n < 0) {
+  int fresh = 1; /* 0: the root itself was walked before (`mdlcheck . sub`) */
+  char *roots[2] = {(char *)dir, NULL};
+  FTS *fts = fts_open(roots, FTS_LOGICAL | FTS_NOCHDIR, by_name);
+  FTSENT *e;
+  const char *first;
+  if (!fts) {
     push(l, dir); /* reported as unreadable by the validator */
-    return;
+    return 1;
   }
-  for (int i = 0; i < n; i++) {
-    size_t len = strlen(dir) + strlen(names[i]->d_name) + 2;
-    char *path = malloc(len);
-    struct stat st;
-    if (!path)
-      abort();
-    snprintf(path, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]->d_name);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-      if (depth < MAX_DIR_DEPTH)
-        walk(l, path, depth + 1);
-    } else if (format_by_extension(path)) {
-      push(l, path);
-    } else {
-      l->skipped++;
+  while ((e = fts_read(fts)) != NULL) {
+    if (e->fts_level > 0 && e->fts_name[0] == '.') {
+      if (e->fts_info == FTS_D)
+        fts_set(fts, e, FTS_SKIP);
+      continue; /* hidden entries are not part of the selection */
     }
-    free(path);
-    free(names[i]);
+    switch (e->fts_info) {
+    case FTS_D:
+      if (e->fts_level > MAX_DIR_DEPTH) {
+        skip_note(l, e->fts_path, "deeper than 64 directory levels", NULL);
+        fts_set(fts, e, FTS_SKIP);
+      } else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL) {
+        skip_note(l, e->fts_path, "the same directory as ", first);
+        fts_set(fts, e, FTS_SKIP);
+        fresh &= e->fts_level > 0;
+      }
+      break;
+    case FTS_DC: {
+      /* entries share one path buffer: the ancestor's path is its first fts_pathlen bytes */
+      char *up = e->fts_cycle ? strndup(e->fts_path, e->fts_cycle->fts_pathlen) : NULL;
+      skip_note(l, e->fts_path, "a link back to its ancestor ", up ? up : dir);
+      free(up);
+      break;
+    }
+    case FTS_DP:
+      break;
+    case FTS_DNR:
+    case FTS_ERR:
+      push(l, e->fts_path); /* reported as unreadable by the validator */
+      break;
+    case FTS_F:
+      if (!format_by_extension(e->fts_path))
+        l->skipped++;
+      else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
+        skip_note(l, e->fts_path, "the same file as ", first);
+      else
+        push(l, e->fts_path);
+      break;
+    default: /* a dangling link, a socket: read as a file when its name says model */
+      if (format_by_extension(e->fts_path))
+        push(l, e->fts_path);
+      else
+        l->skipped++;
+      break;
+    }
   }
-  free(names);
+  fts_close(fts);
+  return fresh;
 }
 
 int file_list_add(struct file_list *l, const char *arg)
 {
   struct stat st;
   if (strcmp(arg, "-") && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-    walk(l, arg, 0);
-    return 0;
+    return walk(l, arg);
   }
   if (strcmp(arg, "-") && strpbrk(arg, "*?[") && stat(arg, &st) != 0) {
     glob_t g;
-    int rc = glob(arg, 0, NULL, &g);
-    if (rc == GLOB_NOMATCH) {
-      fprintf(stderr, "mdlcheck: no file matches %s\n", arg);
+    int rc = glob(arg, 0, NULL, &g), any = 0;
+    if (rc == GLOB_NOMATCH)
       return -1;
-    }
     if (rc == 0)
       for (size_t i = 0; i < g.gl_pathc; i++)
-        file_list_add(l, g.gl_pathv[i]);
+        any |= file_list_add(l, g.gl_pathv[i]);
     globfree(&g);
-    return rc == 0 ? 0 : -1;
+    return rc == 0 ? any : -1;
   }
+  if (strcmp(arg, "-") && stat(arg, &st) == 0)
+    (void)seen_check(l, &st, arg); /* a walk that meets it again skips it */
   push(l, arg);
   return 0;
 }

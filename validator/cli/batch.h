@@ -7,13 +7,19 @@
 struct file_list {
   char **paths;
   size_t count, cap;
-  size_t skipped; /* files met in directory walks without a model extension */
+  size_t skipped;       /* files met in directory walks without a model extension */
+  size_t links_skipped; /* walk entries met again (loops, links, hard links), each noted */
+  struct seen_set *seen; /* device + inode of what was selected or walked */
 };
 
 void file_list_free(struct file_list *l);
-/* Directories are walked recursively (sorted, hidden entries skipped), keeping files with a
- * model extension of a known format (others are counted in `skipped`); a pattern with * ? [ is
- * expanded with glob(3). Return 0, or -1 after printing why (a pattern that matches nothing). */
+/* Directories are walked recursively with fts(3) (sorted by name, hidden entries skipped,
+ * symbolic links followed), keeping files with a model extension of a known format (others are
+ * counted in `skipped`). A directory or file met again through a link (a loop back to an
+ * ancestor, a link to a sibling, a hard link) is skipped with a note on stderr naming it and
+ * what it repeats, so each file is validated once. A pattern with * ? [ is expanded with glob(3).
+ * Return 1 when a directory was walked, 0 for a plain file, "-" or a directory walked before,
+ * -1 when a pattern matches nothing (the caller says so). */
 int file_list_add(struct file_list *l, const char *arg);
 
 #endif

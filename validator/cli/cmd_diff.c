@@ -1,13 +1,14 @@
 /* cmd_diff.c - `mdlcheck diff OLD.json NEW.json`: what changed between two JSON reports, per
  * file: new, fixed and changed diagnostics.
  *
- * Diagnostics match on (file path, rule id, structural path), as baselines do: never on offset
+ * Diagnostics match on (file, rule id, structural path), as baselines do: never on offset
  * or line, so data that merely moved is not reported. Matching counts: within one key, identical
  * diagnostics (same severity and message) pair first, the rest pair in order as "changed", and
  * what is left is new (only in NEW) or fixed (only in OLD). Fold summaries match fold summaries,
  * so compare reports made with the same --max-per-rule (0 folds nothing).
  * Exit: 1 when a new diagnostic is an error or fatal (or a changed one became one), else 0;
- * 2 when a report cannot be read. */
+ * 2 when a report cannot be read. Files match as the files their paths name (path_key.h), so
+ * reports made from different directories compare; reports that share no file get a warning. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,12 +132,10 @@ static void diff_file(struct change_list *l, const char *path, const struct save
   free(c);
 }
 
-static const struct saved_file *find_file(const struct saved_report *r, const char *path)
+/* By key (saved_report_anchor): two reports name one file however each run spelled it. */
+static const struct saved_file *find_file(const struct saved_report *r, const struct saved_file *f)
 {
-  for (size_t i = 0; i < r->nfiles; i++)
-    if (!strcmp(r->files[i].path, path))
-      return &r->files[i];
-  return NULL;
+  return saved_report_find(r, f->key, f->path);
 }
 
 static int is_error(const struct saved_msg *m)
@@ -280,7 +279,7 @@ int cmd_diff(struct cli *c)
 {
   struct saved_report old, cur;
   struct change_list changes = {0};
-  size_t tally[3] = {0, 0, 0}, errors = 0;
+  size_t tally[3] = {0, 0, 0}, errors = 0, shared = 0;
   char why[600];
   int rc;
   FILE *out;
@@ -302,12 +301,20 @@ int cmd_diff(struct cli *c)
     saved_report_free(&old);
     return rc == -2 ? EXIT_IO : EXIT_USAGE;
   }
+  saved_report_anchor(&old, c->args[0]);
+  saved_report_anchor(&cur, c->args[1]);
   /* files in NEW's order, then those only OLD has */
-  for (size_t i = 0; i < cur.nfiles; i++)
-    diff_file(&changes, cur.files[i].path, find_file(&old, cur.files[i].path), &cur.files[i]);
+  for (size_t i = 0; i < cur.nfiles; i++) {
+    const struct saved_file *of = find_file(&old, &cur.files[i]);
+    shared += of != NULL;
+    diff_file(&changes, cur.files[i].path, of, &cur.files[i]);
+  }
   for (size_t i = 0; i < old.nfiles; i++)
-    if (!find_file(&cur, old.files[i].path))
+    if (!find_file(&cur, &old.files[i]))
       diff_file(&changes, old.files[i].path, &old.files[i], NULL);
+  if (old.nfiles && cur.nfiles && !shared)
+    fprintf(stderr, "mdlcheck: warning: diff: the reports share no file (%zu in %s, %zu in %s); "
+            "every diagnostic is new or fixed\n", old.nfiles, c->args[0], cur.nfiles, c->args[1]);
   for (size_t i = 0; i < changes.n; i++) {
     tally[changes.v[i].kind]++;
     errors += (size_t)new_error(&changes.v[i]);

@@ -82,7 +82,7 @@ int cmd_validate(struct cli *c)
   struct file_list files = {0};
   struct batch_run b;
   struct baseline *base = NULL;
-  int rc = EXIT_VALID, io = 0;
+  int rc = EXIT_VALID, io = 0, empty = 0;
   FILE *out;
 
   if (c->nargs < 1) {
@@ -90,11 +90,20 @@ int cmd_validate(struct cli *c)
     return EXIT_USAGE;
   }
   for (int i = 0; i < c->nargs; i++) {
-    if (file_list_add(&files, c->args[i]) < 0) {
-      file_list_free(&files);
-      return EXIT_USAGE;
-    }
+    size_t count = files.count, skipped = files.skipped;
+    int kind = file_list_add(&files, c->args[i]);
+    /* an argument that selects nothing is a run that checks nothing: say what was found */
+    if (kind < 0)
+      fprintf(stderr, "mdlcheck: no file matches %s\n", c->args[i]);
+    else if (kind > 0 && files.count == count)
+      fprintf(stderr, "mdlcheck: no model files under %s; %zu other file%s skipped\n", c->args[i],
+              files.skipped - skipped, files.skipped - skipped == 1 ? "" : "s");
+    else
+      continue;
+    empty = 1;
   }
+  if (empty && !c->allow_empty)
+    fputs("mdlcheck: an input selected no model file (exit 2; --allow-empty accepts that)\n", stderr);
   if (c->baseline_path) {
     char why[600];
     int too_large = 0;
@@ -118,6 +127,15 @@ int cmd_validate(struct cli *c)
   run_parallel(&b, c->jobs ? c->jobs : 1);
   if (base) {
     baseline_apply(base, &rep);
+    /* A baseline that matched no input accepted nothing, so the verdict stands on every
+     * diagnostic and stays honest; but the user meant it to apply: say so. No exit 2: a run
+     * over a subset (the pre-commit hook's staged files) legitimately misses it. */
+    if (rep.nfiles && !baseline_files_matched(base)) {
+      fprintf(stderr, "mdlcheck: warning: baseline %s records %zu file%s, none of them among the "
+              "%zu input%s (paths are matched as the files they name)\n", c->baseline_path,
+              baseline_files_recorded(base), baseline_files_recorded(base) == 1 ? "" : "s",
+              rep.nfiles, rep.nfiles == 1 ? "" : "s");
+    }
     baseline_free(base);
   }
 
@@ -146,5 +164,7 @@ int cmd_validate(struct cli *c)
   report_free(&rep);
   if (atomic_load(&b.internal_error))
     return EXIT_INTERNAL;
+  if (empty && !c->allow_empty)
+    return EXIT_USAGE;
   return io ? EXIT_IO : rc;
 }

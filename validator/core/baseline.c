@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path_key.h"
 #include "report_read.h"
 
 struct baseline_entry {
@@ -18,6 +19,7 @@ struct baseline {
   struct saved_report saved;
   struct baseline_entry *entries;
   size_t count;
+  size_t files_matched; /* files of the run the baseline records */
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -43,6 +45,8 @@ struct baseline *baseline_load(const char *path, unsigned long long max_size, in
     free(b);
     return NULL;
   }
+  /* recorded paths are matched as the files they name, not as spelled (path_key.h) */
+  saved_report_anchor(&b->saved, path);
   for (size_t i = 0; i < b->saved.nfiles; i++)
     total += b->saved.files[i].nmsgs;
   b->entries = calloc(total ? total : 1, sizeof *b->entries);
@@ -52,7 +56,7 @@ struct baseline *baseline_load(const char *path, unsigned long long max_size, in
     const struct saved_file *f = &b->saved.files[i];
     for (size_t k = 0; k < f->nmsgs; k++) {
       struct baseline_entry *e = &b->entries[n++];
-      e->file = f->path;
+      e->file = f->key;
       e->id = f->msgs[k].id;
       e->path = f->msgs[k].path;
       e->fold = f->msgs[k].folded > 0;
@@ -90,10 +94,13 @@ size_t baseline_apply(struct baseline *b, struct report *r)
   size_t matched = 0;
   for (size_t i = 0; i < r->nfiles; i++) {
     struct report_file *f = &r->files[i];
-    char *file = strdup(f->path);
-    if (!file)
-      abort();
-    report_path_normalize(file);
+    char *here = path_key_here(f->path);
+    const struct saved_file *sf = saved_report_find(&b->saved, here, f->path);
+    const char *file = sf ? sf->key : NULL;
+    free(here);
+    if (!sf)
+      continue;
+    b->files_matched++;
     for (size_t k = 0; k < f->nmsgs; k++) {
       struct report_msg *m = &f->msgs[k];
       struct baseline_entry key, *e;
@@ -111,7 +118,16 @@ size_t baseline_apply(struct baseline *b, struct report *r)
       f->counts[m->severity] -= f->counts[m->severity] < weight ? f->counts[m->severity] : weight;
       matched++;
     }
-    free(file);
   }
   return matched;
+}
+
+size_t baseline_files_matched(const struct baseline *b)
+{
+  return b->files_matched;
+}
+
+size_t baseline_files_recorded(const struct baseline *b)
+{
+  return b->saved.nfiles;
 }

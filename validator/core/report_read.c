@@ -1,6 +1,7 @@
 /* report_read.c - read a JSON report back (jansson), checking the shape the writer produces:
  * a report that is not one (wrong types, missing keys) is refused with where and why. */
 #include "report_read.h"
+#include "path_key.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -201,6 +202,49 @@ int saved_report_load(struct saved_report *r, const char *path, unsigned long lo
   return rc;
 }
 
+static int by_key_cmp(const void *a, const void *b)
+{
+  return strcmp((*(struct saved_file *const *)a)->key, (*(struct saved_file *const *)b)->key);
+}
+
+static int by_path_cmp(const void *a, const void *b)
+{
+  return strcmp((*(struct saved_file *const *)a)->path, (*(struct saved_file *const *)b)->path);
+}
+
+void saved_report_anchor(struct saved_report *r, const char *report_path)
+{
+  free(r->by_key);
+  free(r->by_path);
+  r->by_key = calloc(r->nfiles ? r->nfiles : 1, sizeof *r->by_key);
+  r->by_path = calloc(r->nfiles ? r->nfiles : 1, sizeof *r->by_path);
+  if (!r->by_key || !r->by_path)
+    abort();
+  for (size_t i = 0; i < r->nfiles; i++) {
+    free(r->files[i].key);
+    r->files[i].key = path_key_saved(r->files[i].path, report_path);
+    r->by_key[i] = r->by_path[i] = &r->files[i];
+  }
+  qsort(r->by_key, r->nfiles, sizeof *r->by_key, by_key_cmp);
+  qsort(r->by_path, r->nfiles, sizeof *r->by_path, by_path_cmp);
+}
+
+const struct saved_file *saved_report_find(const struct saved_report *r, const char *key,
+                                           const char *path)
+{
+  struct saved_file probe, *pp = &probe, **hit;
+  char *spelled = dup_text(path);
+  report_path_normalize(spelled);
+  memset(&probe, 0, sizeof probe);
+  probe.key = (char *)key;
+  probe.path = spelled;
+  hit = r->by_key ? bsearch(&pp, r->by_key, r->nfiles, sizeof *r->by_key, by_key_cmp) : NULL;
+  if (!hit && r->by_path)
+    hit = bsearch(&pp, r->by_path, r->nfiles, sizeof *r->by_path, by_path_cmp);
+  free(spelled);
+  return hit ? *hit : NULL;
+}
+
 void saved_report_free(struct saved_report *r)
 {
   for (size_t i = 0; i < r->nfiles; i++) {
@@ -212,9 +256,12 @@ void saved_report_free(struct saved_report *r)
     }
     free(f->msgs);
     free(f->path);
+    free(f->key);
     free(f->format);
     free(f->version);
   }
   free(r->files);
+  free(r->by_key);
+  free(r->by_path);
   memset(r, 0, sizeof *r);
 }

@@ -21,6 +21,7 @@ struct saved_msg {
 
 struct saved_file {
   char *path;            /* normalised by report_path_normalize */
+  char *key;             /* set by saved_report_anchor (path_key.h), else NULL */
   char *format, *version;
   int invalid;
   struct saved_msg *msgs;
@@ -30,6 +31,7 @@ struct saved_file {
 struct saved_report {
   struct saved_file *files;
   size_t nfiles;
+  struct saved_file **by_key, **by_path; /* sorted views, made by saved_report_anchor */
 };
 
 /* Read the JSON report at `path` ("-": standard input), at most max_size bytes (0: the default
@@ -39,6 +41,14 @@ struct saved_report {
 int saved_report_load(struct saved_report *r, const char *path, unsigned long long max_size,
                       char *err, size_t errcap);
 void saved_report_free(struct saved_report *r);
+/* Set every file's key (path_key_saved), so it matches this run's files however either run
+ * spelled the path; report_path is where r was read from. */
+void saved_report_anchor(struct saved_report *r, const char *report_path);
+/* The file of an anchored report that is the file `key` names (path_key_here) or, when none is,
+ * the one spelled `path` (normalised): reports made under one scratch layout, as the pre-commit
+ * hook does, still pair by spelling. NULL when none. */
+const struct saved_file *saved_report_find(const struct saved_report *r, const char *key,
+                                           const char *path);
 
 /* The file path as a matching key: leading "./" and repeated slashes removed, in place, so
  * `mdlcheck dir` and `mdlcheck ./dir/` name a file alike. */
