@@ -37,7 +37,7 @@ expect_rc 0 "legacy V2a file against the declared V2a profile"
 expect_grep out 'X42-ASSUME-' "the verdict names its assumptions"
 printf 'garbage: [\n' > "$work/bad-layout.yaml"
 run --x42-layout="$work/bad-layout.yaml" "$legacy"
-expect_rc 1 "an unusable layout profile"
-expect_grep out 'X42-LEG-002' "the profile problem is a diagnostic"
+expect_rc 2 "an unusable layout profile is a usage error (tests/trust/typos.sh)"
+expect_grep err 'x42-layout .*bad-layout\.yaml' "the profile problem is named"
 
 finish
