@@ -65,7 +65,10 @@ static int unknown_command(const char *arg)
     fprintf(stderr, "mdlcheck: unknown command '%s'; did you mean '%s'?\n", arg, near->name);
   else
     fprintf(stderr, "mdlcheck: unknown command '%s' (and no such file)\n", arg);
-  fputs("(commands: validate, poses, convert, compare, rules, diff; try 'mdlcheck --help')\n", stderr);
+  fputs("(commands:", stderr);
+  for (const struct command *k = commands; k->name; k++)
+    fprintf(stderr, " %s", k->name);
+  fputs("; try 'mdlcheck --help')\n", stderr);
   return 1;
 }
 
