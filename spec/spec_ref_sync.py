@@ -40,16 +40,16 @@ for name in sorted(os.listdir(rules_dir)):
     if not name.endswith(".yaml"):
         continue
     path = os.path.join(rules_dir, name)
-    out, cur = [], None
+    out, cur, ind = [], None, ""
     for line in open(path, encoding="utf-8"):
-        m = re.match(r"^  - id:\s*'?([A-Z0-9-]+)'?\s*$", line)
+        m = re.match(r"^( *)- id:\s*['\"]?([A-Z0-9-]+)['\"]?\s*$", line)
         if m:
-            cur = m.group(1)
-        if cur and re.match(r"^    spec_ref:", line):
+            ind, cur = m.group(1) + "  ", m.group(2)  # the entry's fields are indented past its dash
+        if cur and line.startswith(ind + "spec_ref:"):
             continue  # replaced below
         out.append(line)
-        if cur and re.match(r"^    section:", line) and cur in ref_of:
-            out.append(f"    spec_ref: '{ref_of[cur]}'\n")
+        if cur and line.startswith(ind + "section:") and cur in ref_of:
+            out.append(f"{ind}spec_ref: '{ref_of[cur]}'\n")
             seen.add(cur)
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(out)
