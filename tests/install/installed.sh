@@ -12,7 +12,12 @@ make -C "$BUILD" install prefix="$prefix" >"$work/install.log" 2>&1 \
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 
 checks=$((checks + 1))
-for f in include/mdlcheck.h lib/libmdlcheck.so lib/libmdlcheck.a lib/pkgconfig/mdlcheck.pc bin/mdlcheck; do
+for f in include/mdlcheck.h lib/libmdlcheck.so lib/libmdlcheck.a lib/pkgconfig/mdlcheck.pc bin/mdlcheck \
+  share/mdlcheck/spec/report.schema.json share/mdlcheck/spec/config.schema.json \
+  share/mdlcheck/spec/sarif-subset.schema.json share/mdlcheck/spec/formats/README.md \
+  share/mdlcheck/spec/formats/iqm.md share/mdlcheck/spec/formats/iqe.md \
+  share/mdlcheck/spec/formats/egg.md share/mdlcheck/spec/formats/qmsh.md \
+  share/mdlcheck/spec/formats/x42.md share/mdlcheck/spec/formats/core.md; do
   [ -e "$prefix/$f" ] || fail "make install did not install $f"
 done
 
