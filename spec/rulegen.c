@@ -5,7 +5,8 @@
  *
  * Catalogue file: a mapping with `format:` and `rules:`, a sequence of flat mappings with the
  * keys id, name, severity, versions, source, section, text, message, rationale, and optionally
- * strict (severity under --strict), basis, tolerance, derivation, spec_ref.
+ * strict (severity under --strict), basis, tolerance, derivation, spec_ref, alias (a former id
+ * of the rule, still accepted wherever ids are: policy patterns, baselines, lookups).
  *
  * spec_ref is `spec/formats/<fmt>.md#<anchor>`, relative to DIR (the source tree): the anchor must
  * be a clause heading `### <a id="ANCHOR"></a>Title` of that file (spec/formats/README.md), and
@@ -18,14 +19,14 @@
 
 enum field {
   F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
-  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_COUNT
+  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
   "id", "name", "severity", "versions", "source", "section", "text", "message",
-  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref"
+  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias"
 };
-static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
 static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
 
 struct rule {
@@ -123,6 +124,8 @@ static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format
       fail(file, r.line, "missing required key", field_names[i]);
   if (r.f[F_ID] && !id_well_formed(r.f[F_ID]))
     fail(file, r.line, "id is not of the form FMT-AREA-NNN", r.f[F_ID]);
+  if (r.f[F_ALIAS] && !id_well_formed(r.f[F_ALIAS]))
+    fail(file, r.line, "alias is not of the form FMT-AREA-NNN", r.f[F_ALIAS]);
   if (r.f[F_SEVERITY] && severity_index(r.f[F_SEVERITY]) < 0)
     fail(file, r.line, "unknown severity", r.f[F_SEVERITY]);
   if (r.f[F_STRICT] && severity_index(r.f[F_STRICT]) < 0)
@@ -134,6 +137,11 @@ static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format
   for (size_t i = 0; i < nrules; i++) {
     if (r.f[F_ID] && rules[i].f[F_ID] && !strcmp(r.f[F_ID], rules[i].f[F_ID]))
       fail(file, r.line, "duplicate rule id", r.f[F_ID]);
+    /* an alias is an id too: never the id or alias of another rule */
+    for (int x = F_ID; x <= F_ALIAS; x += F_ALIAS - F_ID)
+      for (int y = F_ID; y <= F_ALIAS; y += F_ALIAS - F_ID)
+        if ((x != F_ID || y != F_ID) && r.f[x] && rules[i].f[y] && !strcmp(r.f[x], rules[i].f[y]))
+          fail(file, r.line, "id or alias already used", r.f[x]);
     if (r.f[F_NAME] && rules[i].f[F_NAME] && !strcmp(r.format, rules[i].format) &&
         !strcmp(r.f[F_NAME], rules[i].f[F_NAME]))
       fail(file, r.line, "duplicate rule name in format", r.f[F_NAME]);
@@ -448,6 +456,8 @@ static void write_outputs(const char *h, const char *c, const char *md)
     c_string(oc, r->f[F_SPEC_REF] ? r->f[F_SPEC_REF] : "");
     fputs(",\n   ", oc);
     c_string(oc, r->clause ? r->clause : "");
+    fputs(", ", oc);
+    c_string(oc, r->f[F_ALIAS] ? r->f[F_ALIAS] : "");
     fputs("},\n", oc);
   }
   fputs("};\n", oc);
@@ -463,7 +473,10 @@ static void write_outputs(const char *h, const char *c, const char *md)
                   "|---|---|---|---|---|---|---|\n", r->format);
       last_format = r->format;
     }
-    fprintf(om, "| %s | %s | %s", r->f[F_ID], r->f[F_NAME], r->f[F_SEVERITY]);
+    fprintf(om, "| %s", r->f[F_ID]);
+    if (r->f[F_ALIAS])
+      fprintf(om, " (alias %s)", r->f[F_ALIAS]);
+    fprintf(om, " | %s | %s", r->f[F_NAME], r->f[F_SEVERITY]);
     if (r->f[F_STRICT] && strcmp(r->f[F_STRICT], r->f[F_SEVERITY]))
       fprintf(om, " (strict: %s)", r->f[F_STRICT]);
     fprintf(om, " | %s | ", r->f[F_VERSIONS]);

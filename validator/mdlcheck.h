@@ -55,6 +55,7 @@ typedef struct mdl_rule {
   mdl_severity strict_severity; /* severity under --strict */
   const char *spec_ref;  /* "spec/formats/iqm.md#iqm-joint-parent": the clause enforced, or "" */
   const char *clause;    /* that clause: "Title [normative; public source]\ntext", or "" */
+  const char *alias;     /* a former id still accepted for this rule ("IQE-CMP-001"), or "" */
 } mdl_rule;
 
 typedef struct mdl_diag {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# compare.sh - `mdlcheck compare A B`: every IQE-CMP rule fires on a pair that differs in just
+# compare.sh - `mdlcheck compare A B`: every MDL-CMP rule fires on a pair that differs in just
 # that respect, with A's location and B's side in the message; equal pairs (IQE against itself,
 # IQE against the IQM compiled from it, and the real bend_box pair) exit 0.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
@@ -65,52 +65,80 @@ check()
 }
 
 variant '/^joint "arm"/,/^pq/d' j1.iqe
-check IQE-CMP-001 j1.iqe 2 "joint missing"
+check MDL-CMP-001 j1.iqe 2 "joint missing"
 variant 's/^joint "arm" 0/joint "elbow" 0/' j2.iqe
-check IQE-CMP-002 j2.iqe 4 "joint renamed"
+check MDL-CMP-002 j2.iqe 4 "joint renamed"
 variant 's/^joint "arm" 0/joint "arm" -1/' j3.iqe
-check IQE-CMP-003 j3.iqe 4 "joint reparented"
+check MDL-CMP-003 j3.iqe 4 "joint reparented"
 variant 's/^pq 0 1 0 0 0 0 1$/pq 0 1.5 0 0 0 0 1/' p1.iqe
-check IQE-CMP-009 p1.iqe 5 "base pose moved"
+check MDL-CMP-009 p1.iqe 5 "base pose moved"
 expect_grep out "joints\[1\]\.pose\.Ty"
 variant 's/^pq 0 0 0.25 0 0 0 1$/pq 0 0 0.75 0 0 0 1/' p2.iqe
-check IQE-CMP-009 p2.iqe 22 "frame pose moved"
+check MDL-CMP-009 p2.iqe 22 "frame pose moved"
 expect_grep out "anims\[0\]\.frames\[1\]\.poses\[0\]\.Tz"
 variant 's/^pq 0 1 0 0.6 0 0 -0.8$/pq 0 1 0 -0.6 0 0 0.8/' p3.iqe
 run compare "$work/p3.iqe" "$work/a.iqe"
 expect_rc 0 "rotations compare up to sign"
 variant 's/^animation "wave"/animation "wiggle"/' a1.iqe
-check IQE-CMP-005 a1.iqe 15 "animation renamed"
+check MDL-CMP-005 a1.iqe 15 "animation renamed"
 base | awk 'NR > 3 { print buf[NR % 3] } { buf[NR % 3] = $0 }' >"$work/a2.iqe" # drop the last frame
-check IQE-CMP-006 a2.iqe 15 "animation shortened"
+check MDL-CMP-006 a2.iqe 15 "animation shortened"
 variant 's/^framerate 24/framerate 30/' a3.iqe
-check IQE-CMP-007 a3.iqe 15 "framerate changed"
+check MDL-CMP-007 a3.iqe 15 "framerate changed"
 variant '/^loop$/d' a4.iqe
-check IQE-CMP-008 a4.iqe 15 "loop cleared"
+check MDL-CMP-008 a4.iqe 15 "loop cleared"
 variant '/^animation/,$d' a5.iqe
 run compare "$work/a5.iqe" "$work/a.iqe"
 expect_rc 1 "animation missing"
-expect_grep out "error\[IQE-CMP-004\]: 0 animations here, .*a.iqe has 1"
+expect_grep out "error\[MDL-CMP-004\]: 0 animations here, .*a.iqe has 1"
 { base | sed '/^animation/,$d'; printf 'mesh "extra"\nvp 0 0 5\nvp 1 0 5\nvp 0 1 5\nfm 0 1 2\n'; base | sed -n '/^animation/,$p'; } >"$work/m1.iqe"
 run compare "$work/m1.iqe" "$work/a.iqe"
 expect_rc 1 "extra mesh"
-expect_grep out "error\[IQE-CMP-010\]: 2 meshes here"
-expect_grep out "error\[IQE-CMP-011\]: model has 6 \(6 distinct\) vertices"
-expect_grep out "error\[IQE-CMP-012\]: model has 2 \(2 with distinct corners\) triangles"
+expect_grep out "error\[MDL-CMP-010\]: 2 meshes here"
+expect_grep out "error\[MDL-CMP-011\]: model has 6 \(6 distinct\) vertices"
+expect_grep out "error\[MDL-CMP-012\]: model has 2 \(2 with distinct corners\) triangles"
 # a duplicated vertex and the triangle that collapses on it: writers merge and drop those
 variant 's/^fm 0 1 2$/vp 0 1 0\nvb 0 0.5 1 0.5\nfm 0 1 3\nfm 2 3 0/' d1.iqe
 run compare "$work/d1.iqe" "$work/a.iqe"
 expect_rc 0 "duplicate vertex and collapsed triangle compare as distinct counts"
 variant 's/^fm 0 1 2$/fm 0 1 2\nfm 2 1 0/' t1.iqe
-check IQE-CMP-012 t1.iqe 6 "extra triangle"
+check MDL-CMP-012 t1.iqe 6 "extra triangle"
 printf 'not a model\n' >"$work/junk.bin"
 run compare "$work/junk.bin" "$work/a.iqe"
 expect_rc 1 "unreadable side"
-expect_grep out "error\[IQE-CMP-013\]: .*junk.bin could not be decoded"
+expect_grep out "error\[MDL-CMP-013\]: .*junk.bin could not be decoded"
 
 # usage
 run compare "$work/a.iqe"
 expect_rc 2 "one file"
+
+# every output format works with compare (github annotations, not the text report)
+variant 's/^pq 0 1 0 0 0 0 1$/pq 0 1.5 0 0 0 0 1/;t' g1.iqe
+run compare -f github "$work/g1.iqe" "$work/a.iqe"
+expect_rc 1 "compare -f github"
+expect_grep out "^::error file=.*g1.iqe,line=[0-9]+.*MDL-CMP-009" "compare -f github prints annotations"
+run compare -f json "$work/g1.iqe" "$work/a.iqe"
+expect_grep out '"id": *"MDL-CMP-009"' "compare -f json names the rule by its id"
+# the former ids still select the rules (configs written before the rename)
+run compare --ignore=IQE-CMP-009 "$work/g1.iqe" "$work/a.iqe"
+expect_rc 0 "--ignore by the former id"
+run --list-rules
+expect_grep out "^MDL-CMP-009 .*\(alias IQE-CMP-009\)" "the rules listing names the alias"
+
+# convert ends with the comparison: QMSH has no loop flag, so the loop is a difference (exit 1,
+# the file still written) unless the loss is accepted by name
+run convert "$work/a.iqe" "$work/a.qmsh"
+expect_rc 1 "convert to QMSH loses the loop flag"
+expect_grep err "error\[MDL-CMP-008\]: anims\[0\] loop flag clear; .*a.iqe has set" "the loss is named"
+[ -f "$work/a.qmsh" ] || fail "the output of a failed proof is not written"
+run convert --accept-loss=MDL-CMP-008 "$work/a.iqe" "$work/b.qmsh"
+expect_rc 0 "an accepted loss"
+expect_grep out "same model as" "the proof is reported"
+run convert -f json --accept-loss=IQE-CMP-008 "$work/a.iqe" "$work/c.qmsh"
+expect_rc 0 "an accepted loss by its former id"
+expect_grep out '"severity": *"warning"' "the accepted loss stays in the report as a warning"
+run convert --accept-loss=NOPE-XYZ-001 "$work/a.iqe" "$work/d.qmsh"
+expect_rc 2 "--accept-loss of no rule"
 
 # the real exporter pair, when the samples are present
 if [ -f "$SAMPLES/iqm/bend_box.iqe" ] && [ -f "$SAMPLES/iqm/bend_box.iqm" ]; then

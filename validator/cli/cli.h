@@ -32,6 +32,7 @@ enum output_format output;
   const char *config_path;
   const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --version for convert (target format version) */
+  const char *accept_loss;    /* --accept-loss=RULE,... for convert: expected differences */
   mdl_options lib;
   struct mdl_config config;
   mdl_policy *policy;         /* from config and --ignore/--only/--severity */
@@ -47,6 +48,8 @@ void cli_free(struct cli *c);
 FILE *cli_open_output(const struct cli *c);
 void cli_close_output(const struct cli *c, FILE *out);
 void cli_usage(FILE *out);
+/* Write r in the output format c asks for (text, json, sarif, github). */
+void cli_report(const struct cli *c, FILE *out, const struct report *r);
 
 int cmd_validate(struct cli *c);
 int cmd_rules(struct cli *c);

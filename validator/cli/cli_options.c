@@ -11,14 +11,14 @@
 enum {
   OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
   OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE,
-  OPT_MAX_INPUT_SIZE, OPT_ALLOW_EMPTY
+  OPT_MAX_INPUT_SIZE, OPT_ALLOW_EMPTY, OPT_ACCEPT_LOSS
 };
 
 void cli_usage(FILE *out)
 {
   fputs("usage: mdlcheck [validate] [options] FILE...\n"
         "       mdlcheck poses [options] FILE\n"
-        "       mdlcheck convert [options] [--version V] IN OUT\n"
+        "       mdlcheck convert [options] [--version V] [--accept-loss=RULE,...] IN OUT\n"
         "       mdlcheck compare [options] A B   (two files of one model: skeleton, poses, counts)\n"
         "       mdlcheck rules [--format=json]   (same as --list-rules)\n"
         "       mdlcheck diff [--format=text|json|markdown] OLD.json NEW.json\n"
@@ -45,6 +45,7 @@ void cli_usage(FILE *out)
         "      --x42-layout=FILE         a declared X42 legacy layout profile (YAML, spec/x42/)\n"
         "      --list-rules              print the rule catalogue\n"
         "      --version                 print the version (convert: target format version)\n"
+        "      --accept-loss=RULE,...    convert: differences of these rules are expected (warnings)\n"
         "\n"
         "exit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
         "            3 input could not be read, 70 internal error\n",
@@ -163,6 +164,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"max-input-size", required_argument, NULL, OPT_MAX_INPUT_SIZE},
     {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
+    {"accept-loss", required_argument, NULL, OPT_ACCEPT_LOSS},
     {NULL, 0, NULL, 0}
   };
   int opt, rc;
@@ -275,6 +277,18 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_PROFILE: profile = optarg; break;
     case OPT_LIST_RULES: c->list_rules = 1; break;
     case OPT_X42_LAYOUT: c->lib.layout_file = optarg; break;
+    case OPT_ACCEPT_LOSS:
+      /* RULE,...: each must name a catalogued rule (its id or former id) */
+      c->accept_loss = optarg;
+      for (const char *p = optarg; *p;) {
+        char id[64];
+        size_t n = strcspn(p, ",");
+        snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id - 1 ? n : sizeof id - 1), p);
+        if (!converting || !mdl_rule_find(id))
+          return usage_error(converting ? "--accept-loss names no catalogued rule" : "--accept-loss is for convert", id);
+        p += n + (p[n] == ',');
+      }
+      break;
     case OPT_VERSION:
       if (converting) {
         if (!optarg && optind < argc && argv[optind][0] != '-')

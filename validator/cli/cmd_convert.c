@@ -1,5 +1,7 @@
 /* cmd_convert.c - `mdlcheck convert IN OUT [--version V]`: decode IN, write it in the format
- * named by OUT's extension, then validate the bytes written.
+ * named by OUT's extension, then prove what was written: it must validate, and it must say what
+ * IN says (core/model_compare.h, the comparator of `mdlcheck compare`, with OUT as the first
+ * side: each difference is located in OUT and names where IN holds its side).
  *
  * Frames go to another format in IQM's meaning (parent-relative, uniform at a framerate):
  * a source whose frames are stored otherwise (QMSH: keyframes relative to the bone matrix, at
@@ -7,9 +9,10 @@
  * the timing (a note when every key is kept, a warning when keys or their timing are
  * approximated). Writing a file's own format keeps its frames as stored.
  *
- * Exit status: 0 written and valid; 1 IN has errors, the writer refused the model, or the
- * written file does not validate; 2 usage (no format for OUT, or that format has no writer);
- * 3 IN unreadable or OUT unwritable. */
+ * Exit status: 0 written, valid and the same model; 1 IN has errors, the writer refused the
+ * model, the written file does not validate or differs from IN (it is still written, to be
+ * inspected); 2 usage (no format for OUT, or that format has no writer); 3 IN unreadable or OUT
+ * unwritable. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "model_compare.h"
 #include "model_frames.h"
 #include "pipeline.h"
 
@@ -61,20 +65,123 @@ static void frames_note(void *user, enum frames_note_level level, uint32_t anim,
   fprintf(stderr, "mdlcheck: convert: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", msg);
 }
 
+/* 1 when rule (id or alias) is one of c's --accept-loss list. */
+static int loss_accepted(const struct cli *c, const mdl_rule *rule)
+{
+  for (const char *p = c->accept_loss; p && *p;) {
+    char id[64];
+    size_t n = strcspn(p, ",");
+    const mdl_rule *r;
+    snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id - 1 ? n : sizeof id - 1), p);
+    r = mdl_rule_find(id);
+    if (r == rule)
+      return 1;
+    p += n + (p[n] == ',');
+  }
+  return 0;
+}
+
+/* Differences the user expects (--accept-loss) stay in the report, as warnings. */
+static void losses_accept(const struct cli *c, struct report_file *f, mdl_result *res)
+{
+  for (size_t i = 0; i < f->nmsgs; i++) {
+    struct report_msg *m = &f->msgs[i];
+    unsigned long n = m->folded ? m->folded : 1;
+    if (m->severity > MDL_ERROR || !loss_accepted(c, m->rule))
+      continue;
+    res->counts[m->severity] -= res->counts[m->severity] < n ? res->counts[m->severity] : n;
+    res->counts[MDL_WARNING] += n;
+    m->severity = MDL_WARNING;
+  }
+}
+
+static void convert_note(void *user, const char *path, enum frames_note_level level, const char *msg)
+{
+  const struct cli *c = user;
+  if (level == FRAMES_INFO && c->quiet)
+    return;
+  fprintf(stderr, "mdlcheck: convert: proof: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning",
+          path, msg);
+}
+
+/* Decode what was written (its diagnostics into fout) and compare it with the source model.
+ * Return the exit status so far: EXIT_VALID, EXIT_INVALID, or EXIT_INTERNAL. */
+static int convert_prove(struct cli *c, const struct byte_buf *b, const char *outpath,
+                         const struct mdl_format *target, struct pipeline_run *src,
+                         const char *inpath, const struct mdl_input *in, int src_converted,
+                         struct report *rep, struct report_file *fout, struct compare_result *res)
+{
+  struct pipeline_run out;
+  struct compare_side sa, sb;
+  struct diag_sink sink;
+  mdl_options o = c->lib;
+  int rc = EXIT_VALID;
+
+  o.assume_format = target->name;
+  o.on_diag = report_collect;
+  o.user = fout;
+  if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK)
+    return EXIT_INTERNAL;
+  report_set_result(fout, &out.result);
+  if (!out.decoded || report_file_invalid(rep, fout)) {
+    pipeline_release(&out);
+    fprintf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
+    return EXIT_INVALID;
+  }
+  memset(&sa, 0, sizeof sa);
+  memset(&sb, 0, sizeof sb);
+  sa.path = outpath;
+  sa.data = b->data;
+  sa.size = b->size;
+  sa.format = target;
+  sa.model = &out.model;
+  sb.path = inpath;
+  sb.data = in->data;
+  sb.size = in->size;
+  sb.format = src->format;
+  sb.model = &src->model;
+  sb.converted = src_converted;
+  o = c->lib;
+  o.on_diag = report_collect;
+  o.user = fout;
+  if (diag_sink_init(&sink, &o) < 0) {
+    pipeline_release(&out);
+    return EXIT_INTERNAL;
+  }
+  if (model_compare(&sa, &sb, &sink, convert_note, c, res) < 0) {
+    fprintf(stderr, "mdlcheck: convert: out of memory; %s was not compared with %s\n", outpath, inpath);
+    rc = EXIT_INTERNAL;
+  }
+  diag_sink_finish(&sink);
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
+    out.result.counts[s] += sink.counts[s];
+  out.result.truncated |= sink.truncated;
+  losses_accept(c, fout, &out.result);
+  report_set_result(fout, &out.result); /* again: the differences join, sorted by position */
+  if (rc == EXIT_VALID && report_file_invalid(rep, fout)) {
+    fprintf(stderr, "mdlcheck: convert: the written %s does not say what %s says (see the differences)\n",
+            outpath, inpath);
+    rc = EXIT_INVALID;
+  }
+  pipeline_release(&out);
+  return rc;
+}
+
 int cmd_convert(struct cli *c)
 {
   const struct mdl_format *target;
   struct mdl_input in;
   struct pipeline_run run;
-  struct report rep_in, rep_out;
-  struct report_file *fin, *fout;
+  struct report rep;
+  struct report_file *fin, *fout = NULL;
   struct write_opts wo;
+  struct compare_result res;
   struct byte_buf b;
   mdl_options o = c->lib;
-  mdl_result res;
   const char *inpath, *outpath;
-  int err, rc = EXIT_VALID;
+  int err, rc = EXIT_VALID, converted = 0;
   mdl_status st;
+  FILE *out;
 
   if (c->nargs != 2) {
     fprintf(stderr, "mdlcheck: convert takes IN and OUT (try 'mdlcheck --help')\n");
@@ -99,11 +206,11 @@ int cmd_convert(struct cli *c)
     return EXIT_IO;
   }
 
-  report_init(&rep_in);
-  report_init(&rep_out);
-  rep_in.fail_on = rep_out.fail_on = c->fail_on;
+  report_init(&rep);
+  rep.fail_on = c->fail_on;
   buf_init(&b);
-  fin = report_add_file(&rep_in, inpath);
+  memset(&res, 0, sizeof res);
+  fin = report_add_file(&rep, inpath);
   o.on_diag = report_collect;
   o.user = fin;
   st = pipeline_decode(in.data, in.size, inpath, &o, 1, &run);
@@ -113,12 +220,10 @@ int cmd_convert(struct cli *c)
   }
   report_set_result(fin, &run.result);
   if (st == MDL_EIO) { /* an inner input over --max-input-size: MDL-IO-002 says so */
-    report_write_text(stderr, &rep_in, 0);
     rc = EXIT_IO;
     goto done;
   }
-  if (!run.format || !run.decoded || report_file_invalid(&rep_in, fin)) {
-    report_write_text(stderr, &rep_in, 0);
+  if (!run.format || !run.decoded || report_file_invalid(&rep, fin)) {
     fprintf(stderr, "mdlcheck: convert: %s has errors; nothing written\n", inpath);
     rc = EXIT_INVALID;
     goto done;
@@ -132,6 +237,7 @@ int cmd_convert(struct cli *c)
       rc = EXIT_INVALID;
       goto done;
     }
+    converted = 1;
   }
   if (target != run.format)
     run.model.flags = 0; /* header flags mean something else in every format */
@@ -148,32 +254,31 @@ int cmd_convert(struct cli *c)
     rc = EXIT_IO;
     goto done;
   }
-
-  /* What was written must validate: the writer's own output is held to every rule. */
-  fout = report_add_file(&rep_out, outpath);
-  o = c->lib;
-  o.assume_format = target->name;
-  o.on_diag = report_collect;
-  o.user = fout;
-  if (mdl_validate_buffer(b.data, b.size, outpath, &o, &res) != MDL_OK) {
-    rc = EXIT_INTERNAL;
-    goto done;
-  }
-  report_set_result(fout, &res);
-  if (report_file_invalid(&rep_out, fout)) {
-    report_write_text(stderr, &rep_out, 0);
-    fprintf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
-    rc = EXIT_INVALID;
-    goto done;
-  }
-  if (!c->quiet)
-    printf("%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings)\n", inpath, outpath, res.format,
-           res.version[0] ? " " : "", res.version, b.size, res.counts[MDL_WARNING]);
+  /* What was written is held to every rule, then to the source. */
+  fout = report_add_file(&rep, outpath);
+  rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &rep, fout, &res);
 done:
+  if (c->output != OUT_TEXT) {
+    out = cli_open_output(c);
+    if (!out) {
+      if (rc == EXIT_VALID)
+        rc = EXIT_IO;
+    } else {
+      cli_report(c, out, &rep);
+      cli_close_output(c, out);
+    }
+  } else if (rc != EXIT_VALID && rc != EXIT_USAGE && rep.nfiles) {
+    report_write_text(stderr, &rep, 0);
+  } else if (rc == EXIT_VALID && !c->quiet) {
+    printf("%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s (%lu poses, worst %.3g "
+           "of the bound; %lu vertices, %lu triangles)\n",
+           inpath, outpath, fout->format, fout->version[0] ? " " : "", fout->version, b.size,
+           fout->counts[MDL_WARNING], inpath, res.poses_checked, res.worst_ratio,
+           res.vertices_checked, res.triangles_checked);
+  }
   buf_free(&b);
   pipeline_release(&run);
-  report_free(&rep_out);
-  report_free(&rep_in);
+  report_free(&rep);
   input_close(&in);
   return rc;
 }

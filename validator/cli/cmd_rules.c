@@ -37,6 +37,8 @@ int cmd_rules(struct cli *c)
         json_kv_string(&w, "spec_ref", r->spec_ref);
         json_kv_string(&w, "clause", r->clause);
       }
+      if (r->alias[0])
+        json_kv_string(&w, "alias", r->alias);
       json_object_end(&w);
     }
     json_array_end(&w);
@@ -45,8 +47,11 @@ int cmd_rules(struct cli *c)
   } else {
     for (size_t i = 0; i < n; i++) {
       const mdl_rule *r = mdl_rule_at(i);
-      fprintf(out, "%-12s %-8s %-5s %s  [%s; %s]\n", r->id, mdl_severity_name(r->severity), r->format,
+      fprintf(out, "%-12s %-8s %-5s %s  [%s; %s]", r->id, mdl_severity_name(r->severity), r->format,
               r->text, r->source, r->versions);
+      if (r->alias[0])
+        fprintf(out, " (alias %s)", r->alias);
+      fputc('\n', out);
     }
   }
   cli_close_output(c, out);

@@ -150,16 +150,7 @@ int cmd_validate(struct cli *c)
     report_free(&rep);
     return EXIT_IO;
   }
-  switch (c->output) {
-  case OUT_JSON: report_write_json(out, &rep); break;
-  case OUT_SARIF: report_write_sarif(out, &rep); break;
-  case OUT_GITHUB: report_write_github(out, &rep); break;
-  default:
-    report_write_text(out, &rep, c->quiet);
-    if (rep.nfiles > 1 && !c->quiet)
-      report_write_summary(out, &rep);
-    break;
-  }
+  cli_report(c, out, &rep);
   cli_close_output(c, out);
   report_free(&rep);
   if (atomic_load(&b.internal_error))

@@ -22,6 +22,13 @@ struct baseline {
   size_t files_matched; /* files of the run the baseline records */
 };
 
+/* A saved report may name a rule by its former id: match it as the rule's id today. */
+static const char *baseline_current_id(const char *id)
+{
+  const mdl_rule *r = id ? mdl_rule_find(id) : NULL;
+  return r ? r->id : id;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
   const struct baseline_entry *x = a, *y = b;
@@ -57,7 +64,7 @@ struct baseline *baseline_load(const char *path, unsigned long long max_size, in
     for (size_t k = 0; k < f->nmsgs; k++) {
       struct baseline_entry *e = &b->entries[n++];
       e->file = f->key;
-      e->id = f->msgs[k].id;
+      e->id = baseline_current_id(f->msgs[k].id);
       e->path = f->msgs[k].path;
       e->fold = f->msgs[k].folded > 0;
       e->folded = f->msgs[k].folded;

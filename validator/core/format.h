@@ -4,6 +4,7 @@
 #define MDL_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -20,6 +21,27 @@ struct decode_ctx {
   int keep_frames;           /* decode the animation strip into model.frames */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
+};
+
+/* Elements a report may point at in a file (compare names where each side holds them). */
+enum format_elem { FMT_EL_JOINT, FMT_EL_ANIM, FMT_EL_MESH, FMT_EL_BASEPOSE, FMT_EL_FRAME, FMT_EL_NONE };
+
+struct format_where {
+  long long offset; /* -1: none */
+  uint32_t line;    /* 0: none */
+};
+
+/* How a format finds its elements in its bytes; every hook may be absent (NULL). */
+struct format_locator {
+  /* An index of data's elements (data stays valid until close), or NULL when out of memory. */
+  void *(*open)(const unsigned char *data, size_t size);
+  void (*close)(void *ix);
+  /* Where element n is (FMT_EL_FRAME: sub is the pose within the frame); w keeps -1/0 when
+   * unknown. */
+  void (*where)(const void *ix, enum format_elem e, uint32_t n, uint32_t sub, struct format_where *w);
+  /* How far printed text may be from the value it was printed from, per channel of that
+   * pose (Tx..Sz): 0, or -1 when the element is no printed pose. */
+  int (*resolution)(const void *ix, enum format_elem e, uint32_t n, uint32_t sub, double res[10]);
 };
 
 struct write_opts {
@@ -49,6 +71,7 @@ struct mdl_format {
   /* Check, before any file is read, the options only this format reads (X42: the --x42-layout
    * file reads and parses). 0, or -1 with a one-line reason in err. NULL: nothing to check. */
   int (*options_check)(const mdl_options *o, char *err, size_t errcap);
+  const struct format_locator *locator; /* NULL: diagnostics about the file name no place */
 };
 
 extern const struct mdl_format *const mdl_format_table[];

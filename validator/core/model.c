@@ -1,5 +1,7 @@
-/* model.c - lifetime of the common model. */
+/* model.c - lifetime of the common model, and reading its vertex components. */
 #include "model.h"
+
+#include "reader.h"
 
 #include <string.h>
 
@@ -20,4 +22,38 @@ const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p)
   if (!m->frames || f >= m->num_frames || p >= m->num_poses)
     return NULL;
   return &m->frames[(size_t)f * m->num_poses + p];
+}
+
+uint32_t vformat_bytes(uint32_t format)
+{
+  static const uint32_t bytes[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
+  return format < VF_COUNT ? bytes[format] : 0;
+}
+
+double vformat_get(const unsigned char *s, uint32_t format, int normalized)
+{
+  uint64_t u = 0;
+  for (unsigned i = 0; i < vformat_bytes(format); i++)
+    u |= (uint64_t)s[i] << (8 * i);
+  switch (format) {
+  case VF_UBYTE: return normalized ? u / 255.0 : (double)u;
+  case VF_USHORT: return normalized ? u / 65535.0 : (double)u;
+  case VF_UINT: return normalized ? u / 4294967295.0 : (double)u;
+  case VF_BYTE: return normalized ? (2.0 * (int8_t)u + 1) / 255.0 : (int8_t)u;
+  case VF_SHORT: return normalized ? (2.0 * (int16_t)u + 1) / 65535.0 : (int16_t)u;
+  case VF_INT: return normalized ? (2.0 * (int32_t)(uint32_t)u + 1) / 4294967295.0 : (int32_t)(uint32_t)u;
+  case VF_HALF: return half_to_float((uint16_t)u);
+  case VF_FLOAT: {
+    uint32_t x = (uint32_t)u;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+  }
+  case VF_DOUBLE: {
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+  }
+  default: return 0;
+  }
 }

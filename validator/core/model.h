@@ -54,6 +54,8 @@ struct model_varray {
   uint32_t format;        /* enum vformat */
   uint32_t size;          /* components per vertex */
   const unsigned char *data; /* num_vertexes * size little-endian components */
+  double step[4];         /* the quantization step of components 0-3 as the file stores them
+                           * when coarser than format (X42 range packs), else 0 */
 };
 
 struct model_extension {
@@ -90,6 +92,7 @@ struct model {
   uint32_t num_poses;
   int32_t *pose_parents;            /* num_poses */
   struct model_channels *channels;  /* num_poses, or NULL when the format does not quantize */
+  int rotation_w_derived;           /* frames store x y z only; w = -sqrt(1 - x^2 - y^2 - z^2) (IQM 1) */
 
   uint32_t num_frames;              /* global strip */
   struct trs *frames;               /* num_frames * num_poses, or NULL when not decoded */
@@ -127,6 +130,12 @@ struct model {
 
 void model_init(struct model *m);
 void model_free(struct model *m);
+
+/* Bytes of one component of format f (0 when f is no enum vformat). */
+uint32_t vformat_bytes(uint32_t format);
+/* One little-endian component as a real: integers as they are, or normalised (IQM's mapping:
+ * unsigned u / max, signed (2c + 1) / (2^bits - 1)); half and float exactly. */
+double vformat_get(const unsigned char *src, uint32_t format, int normalized);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);

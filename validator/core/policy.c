@@ -1,5 +1,6 @@
 /* policy.c - which rules are reported, and at which severity.
- * Patterns: an exact rule id, a prefix ending in '*', or a format name. */
+ * Patterns: an exact rule id, a prefix ending in '*', or a format name; a rule's former id (its
+ * alias) matches as its id does, so configs written before a rename keep working. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +40,9 @@ static int pattern_matches(const char *pattern, const mdl_rule *rule)
 {
   size_t n = strlen(pattern);
   if (n && pattern[n - 1] == '*')
-    return !strncmp(pattern, rule->id, n - 1);
-  return !strcmp(pattern, rule->id) || !strcmp(pattern, rule->format);
+    return !strncmp(pattern, rule->id, n - 1) || (rule->alias && rule->alias[0] && !strncmp(pattern, rule->alias, n - 1));
+  return !strcmp(pattern, rule->id) || (rule->alias && rule->alias[0] && !strcmp(pattern, rule->alias)) ||
+         !strcmp(pattern, rule->format);
 }
 
 static int pattern_known(const char *pattern)

@@ -23,7 +23,7 @@ const mdl_rule *mdl_rule_at(size_t index)
 const mdl_rule *mdl_rule_find(const char *id)
 {
   for (size_t i = 0; i < RULE_COUNT; i++)
-    if (!strcmp(mdl_rule_table[i].id, id))
+    if (!strcmp(mdl_rule_table[i].id, id) || (mdl_rule_table[i].alias && !strcmp(mdl_rule_table[i].alias, id)))
       return &mdl_rule_table[i];
   return NULL;
 }

@@ -221,5 +221,5 @@ static const char *const *egg_profiles(const mdl_options *o)
 
 const struct mdl_format egg_format = {
   "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
-  egg_pose_matrix, egg_profiles, NULL
+  egg_pose_matrix, egg_profiles, NULL, NULL
 };

@@ -426,7 +426,9 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   return rc;
 }
 
+extern const struct format_locator iqe_locator;
+
 const struct mdl_format iqe_format = {
   "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL,
-  NULL, NULL
+  NULL, NULL, &iqe_locator
 };

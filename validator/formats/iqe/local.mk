@@ -3,6 +3,7 @@ RULE_CATALOGUE += $(top_srcdir)/spec/rules/iqe.yaml $(top_srcdir)/spec/rules/com
 validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe.h \
   validator/formats/iqe/iqe_format.c \
+  validator/formats/iqe/iqe_locate.c \
   validator/formats/iqe/iqe_lex.c \
   validator/formats/iqe/iqe_commands.c \
   validator/formats/iqe/iqe_vertex.c \

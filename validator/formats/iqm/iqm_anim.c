@@ -113,6 +113,7 @@ void iqm_frames_check(struct iqm *q)
   struct trs one;
 
   m->num_frames = nf; /* the strip's length even when it cannot be decoded (bounds use it) */
+  m->rotation_w_derived = v1;
   if (!m->channels || np == 0 || nf == 0 || q->channel_sum != fc || (fc && !data) ||
       np != HV(q, H_NUM_POSES))
     return;

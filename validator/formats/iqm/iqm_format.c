@@ -46,7 +46,9 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
   return 0;
 }
 
+extern const struct format_locator iqm_locator;
+
 const struct mdl_format iqm_format = {
   "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL,
-  NULL, NULL
+  NULL, NULL, &iqm_locator
 };

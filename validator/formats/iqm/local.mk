@@ -3,6 +3,7 @@ RULE_CATALOGUE += $(top_srcdir)/spec/rules/iqm.yaml
 validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqm/iqm.h \
   validator/formats/iqm/iqm_format.c \
+  validator/formats/iqm/iqm_locate.c \
   validator/formats/iqm/iqm_header.c \
   validator/formats/iqm/iqm_sections.c \
   validator/formats/iqm/iqm_layout.c \

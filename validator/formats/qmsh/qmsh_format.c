@@ -292,5 +292,5 @@ static const char *const *qmsh_profiles(const mdl_options *o)
 
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write, NULL, qmsh_profiles, NULL
+  qmsh_write, NULL, qmsh_profiles, NULL, NULL
 };

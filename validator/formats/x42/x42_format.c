@@ -350,5 +350,5 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
 
 const struct mdl_format x42_format = {
   "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL,
-  x42_profiles, x42_options_check
+  x42_profiles, x42_options_check, NULL
 };

@@ -46,6 +46,8 @@ static int fill_vertices(struct model *m, const struct x42_doc *d)
     return m->varrays ? 0 : -1;
   if (!(va = varray_add(m, VT_POSITION, VF_FLOAT, 3)))
     return -1;
+  for (int a = 0; a < 3; a++) /* the range pack's step: what compare allows a position to move */
+    va->step[a] = ((double)d->vert_pos_pack[a][1] - d->vert_pos_pack[a][0]) / X42_RANGE_STEPS;
   p = (unsigned char *)va->data;
   for (uint32_t v = 0; v < nv; v++)
     for (int a = 0; a < 3; a++)
@@ -54,6 +56,8 @@ static int fill_vertices(struct model *m, const struct x42_doc *d)
   if (d->texcoords) {
     if (!(va = varray_add(m, VT_TEXCOORD, VF_FLOAT, 2)))
       return -1;
+    for (int a = 0; a < 2; a++)
+      va->step[a] = ((double)d->vert_tc_pack[a][1] - d->vert_tc_pack[a][0]) / X42_RANGE_STEPS;
     p = (unsigned char *)va->data;
     for (uint32_t v = 0; v < nv; v++)
       for (int a = 0; a < 2; a++)
@@ -63,6 +67,7 @@ static int fill_vertices(struct model *m, const struct x42_doc *d)
   if (d->normals) {
     if (!(va = varray_add(m, VT_NORMAL, VF_FLOAT, 3)))
       return -1;
+    va->step[0] = va->step[1] = va->step[2] = 1 / 127.0; /* s8n */
     p = (unsigned char *)va->data;
     for (uint32_t v = 0; v < 3 * nv; v++)
       put_f32(p + 4u * v, x42_s8n(d->normals[v]));

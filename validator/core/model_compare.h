@@ -1,0 +1,48 @@
+/* model_compare.h - do two models of one scene agree? The comparator behind `mdlcheck compare A B`
+ * and the proof that ends `mdlcheck convert` (A the source, B what was written): skeleton,
+ * animations, every decoded pose within the bound of the quantization involved, and geometry by
+ * content (vertex attributes within the bound of each side's storage, triangles as index triples
+ * up to rotation, per mesh; vertex and triangle order may differ). Each mismatch is a diagnostic
+ * located in A that also names where B holds its side (through the formats' locators).
+ *
+ * Frames are compared in one meaning: when one side stores them otherwise than IQM (QMSH:
+ * keyframes relative to the bone matrix, at their own times), that side is turned into
+ * parent-relative frames sampled at the other side's framerates (model_frames_to_parent) and its
+ * poses get the slack of that float arithmetic. Two sides that store them alike are compared as
+ * stored. */
+#ifndef MDL_MODEL_COMPARE_H
+#define MDL_MODEL_COMPARE_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "format.h"
+#include "model_frames.h"
+
+struct compare_side {
+  const char *path;
+  const unsigned char *data; /* the file's bytes, for locations (may be NULL) */
+  size_t size;
+  const struct mdl_format *format;
+  struct model *model;       /* frames may be converted in place */
+  int converted;             /* in and out: its frames were made parent-relative (model_frames.h) */
+  void *ix;                  /* the format's locator index, kept by model_compare */
+};
+
+/* Told what frame conversion did to a side (path names it). */
+typedef void (*compare_note_fn)(void *user, const char *path, enum frames_note_level level,
+                                const char *msg);
+
+struct compare_result {
+  unsigned long poses_checked;
+  double worst_ratio;              /* worst pose |a - b| / bound */
+  unsigned long vertices_checked;  /* vertices of A matched by content */
+  unsigned long triangles_checked;
+};
+
+/* Compare a with b, emitting mismatches to sink. Return 0, or -1 when memory ran out (the
+ * comparison is then incomplete: the caller must not report agreement). */
+int model_compare(struct compare_side *a, struct compare_side *b, struct diag_sink *sink,
+                  compare_note_fn note, void *note_user, struct compare_result *r);
+
+#endif

@@ -1,0 +1,31 @@
+/* model_compare_ctx.h - what the comparator's parts (model_compare.c, model_compare_geom.c)
+ * share: the two sides, the sink, the running figures, and a mismatch located in both files. */
+#ifndef MDL_MODEL_COMPARE_CTX_H
+#define MDL_MODEL_COMPARE_CTX_H
+
+#include "model_compare.h"
+
+struct cmp {
+  struct compare_side *a, *b;
+  struct diag_sink *sink;
+  struct compare_result r;
+  int oom;
+};
+
+/* Emit a mismatch located in A at element (e, n, sub); `b_value` is what B holds (its place in
+ * B is appended). */
+void cmp_mismatch(struct cmp *c, enum rule_index rule, enum format_elem e, uint32_t n, uint32_t sub,
+                  const char *path, const char *b_value, const char *actual_fmt, ...)
+  __attribute__((format(printf, 8, 9)));
+
+/* 1 when the side's format prints reals as text (limited decimals). */
+int cmp_side_is_text(const struct compare_side *s);
+/* 1 when the side's poses are IQM floats (the others are held to text precision, as compare
+ * always did). */
+int cmp_side_is_float(const struct compare_side *s);
+
+/* Geometry: meshes matched by name and material (else by position), their counts, then
+ * vertices and triangles by content. */
+void cmp_meshes(struct cmp *c);
+
+#endif

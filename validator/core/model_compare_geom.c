@@ -1,0 +1,662 @@
+/* model_compare_geom.c - geometry of two models by content: meshes paired by name and material
+ * (else by position), their vertex and triangle counts, then every vertex matched to one of the
+ * other side within the bound of both sides' storage, and the triangles compared as triples of
+ * matched vertices up to rotation. Writers reorder and deduplicate vertices and drop triangles
+ * that then repeat a corner (iqm-notes 5.2, 4.3), so neither order nor duplicates count. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_compare_ctx.h"
+#include "sort.h"
+
+#define NO_VERTEX UINT32_MAX
+
+static const char *safe(const char *s)
+{
+  return s ? s : "";
+}
+
+static const struct model_varray *varray_of(const struct model *m, uint32_t type)
+{
+  for (uint32_t i = 0; i < m->num_varrays; i++)
+    if (m->varrays[i].type == type && m->varrays[i].data && m->varrays[i].format < VF_COUNT &&
+        m->varrays[i].size)
+      return &m->varrays[i];
+  return NULL;
+}
+
+/* ---- distinct vertices (equal bytes) ---------------------------------------------------- */
+
+struct vkey_ctx {
+  const struct model_varray *arrays[8];
+  uint32_t narrays;
+};
+
+static int vkey_cmp(uint32_t u, uint32_t v, const void *ctx)
+{
+  const struct vkey_ctx *k = ctx;
+  for (uint32_t i = 0; i < k->narrays; i++) {
+    const struct model_varray *va = k->arrays[i];
+    size_t n = (size_t)va->size * vformat_bytes(va->format);
+    int c = memcmp(va->data + u * n, va->data + v * n, n);
+    if (c)
+      return c;
+  }
+  return 0;
+}
+
+/* Canonical vertex ids (the smallest index with equal bytes in every attribute both models
+ * carry, tangents aside: the compiler misplaces them); NULL when out of memory. */
+static uint32_t *vertex_ids(const struct model *m, const struct model *other)
+{
+  struct vkey_ctx k;
+  uint32_t *order, *ids, n = m->num_vertexes;
+  memset(&k, 0, sizeof k);
+  for (uint32_t t = VT_POSITION; t <= VT_COLOR; t++) {
+    const struct model_varray *va = varray_of(m, t);
+    if (t != VT_TANGENT && va && varray_of(other, t))
+      k.arrays[k.narrays++] = va;
+  }
+  order = malloc(((size_t)n + 1) * sizeof *order);
+  ids = malloc(((size_t)n + 1) * sizeof *ids);
+  if (!order || !ids)
+    goto fail;
+  for (uint32_t v = 0; v < n; v++)
+    order[v] = v;
+  if (sort_u32(order, n, vkey_cmp, &k) < 0)
+    goto fail;
+  /* stable from ascending indexes: the first of equal vertices is the smallest */
+  for (uint32_t i = 0; i < n; i++)
+    ids[order[i]] = i > 0 && !vkey_cmp(order[i - 1], order[i], &k) ? ids[order[i - 1]] : order[i];
+  free(order);
+  return ids;
+fail:
+  free(order);
+  free(ids);
+  return NULL;
+}
+
+static uint32_t tri_corner(const struct model *m, uint32_t t, int k)
+{
+  const unsigned char *p = m->triangles + (size_t)t * 12 + (size_t)k * 4;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int u32_cmp(uint32_t u, uint32_t v, const void *ctx)
+{
+  (void)ctx;
+  return (u > v) - (u < v);
+}
+
+/* Distinct vertices in [first, first + count) and triangles in [t0, t0 + nt) with three
+ * distinct corners. */
+static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t first,
+                            uint32_t count, uint32_t t0, uint32_t nt, uint32_t *nv, uint32_t *ntri)
+{
+  uint32_t *tmp;
+  *nv = count;
+  *ntri = nt;
+  if (!ids || (uint64_t)first + count > m->num_vertexes || (uint64_t)t0 + nt > m->num_triangles)
+    return;
+  tmp = malloc(((size_t)count + 1) * sizeof *tmp);
+  if (!tmp)
+    return;
+  memcpy(tmp, ids + first, (size_t)count * sizeof *tmp);
+  if (sort_u32(tmp, count, u32_cmp, NULL) == 0) {
+    *nv = 0;
+    for (uint32_t i = 0; i < count; i++)
+      if (i == 0 || tmp[i] != tmp[i - 1])
+        (*nv)++;
+  }
+  free(tmp);
+  *ntri = 0;
+  for (uint32_t t = t0; t < t0 + nt; t++) {
+    uint32_t a = tri_corner(m, t, 0), b = tri_corner(m, t, 1), c = tri_corner(m, t, 2);
+    if (a < m->num_vertexes && b < m->num_vertexes && c < m->num_vertexes && ids[a] != ids[b] &&
+        ids[b] != ids[c] && ids[a] != ids[c])
+      (*ntri)++;
+  }
+}
+
+static void counts_compare(struct cmp *c, const uint32_t *ida, const uint32_t *idb,
+                           const struct model_mesh *x, const struct model_mesh *y, uint32_t i)
+{
+  const struct model *a = c->a->model, *b = c->b->model;
+  uint32_t va, vb, ta, tb;
+  char bv[160], path[96];
+  enum format_elem e = i == NO_VERTEX ? FMT_EL_NONE : FMT_EL_MESH;
+  if (i == NO_VERTEX)
+    snprintf(path, sizeof path, "model");
+  else
+    snprintf(path, sizeof path, "meshes[%u]", i);
+  if (x->num_vertexes == y->num_vertexes && x->num_triangles == y->num_triangles)
+    return;
+  distinct_counts(a, ida, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
+  distinct_counts(b, idb, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
+  if (x->num_vertexes != y->num_vertexes && va != vb) {
+    snprintf(bv, sizeof bv, "%u%s (%u distinct)", y->num_vertexes, e == FMT_EL_MESH ? " in its match" : "", vb);
+    cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_COUNT, e, i, 0, path, bv, "%u (%u distinct)",
+                 x->num_vertexes, va);
+  }
+  if (x->num_triangles != y->num_triangles && ta != tb) {
+    snprintf(bv, sizeof bv, "%u%s (%u with distinct corners)", y->num_triangles,
+             e == FMT_EL_MESH ? " in its match" : "", tb);
+    cmp_mismatch(c, RULE_CORE_COMPARE_TRIANGLE_COUNT, e, i, 0, path, bv,
+                 "%u (%u with distinct corners)", x->num_triangles, ta);
+  }
+}
+
+/* ---- vertices by content ---------------------------------------------------------------- */
+
+/* One attribute both sides carry. Blend indexes and weights are one attribute: a map from
+ * joint to weight (writers reorder and drop zero-weight pairs). */
+struct attr {
+  uint32_t type;
+  const struct model_varray *va, *vb;     /* blend: the weights */
+  const struct model_varray *ia, *ib;     /* blend: the indexes */
+};
+
+struct geom {
+  struct cmp *c;
+  const struct model *a, *b;
+  struct attr attrs[6];
+  uint32_t nattrs;
+  const struct model_varray *pa, *pb;     /* positions, or NULL */
+  int text_a, text_b;
+  /* B's vertices of the mesh under comparison, sorted by position cell */
+  uint32_t *cells;
+  uint32_t ncells;
+  double h;
+};
+
+/* Integer components of colours and weights are normalised (IQM's convention), others raw. */
+static int attr_normalized(uint32_t type)
+{
+  return type == VT_COLOR || type == VT_BLENDWEIGHTS;
+}
+
+static double comp_of(const struct model_varray *va, uint32_t v, uint32_t k, uint32_t type)
+{
+  if (k >= va->size) /* a missing colour alpha is opaque; other missing components 0 */
+    return type == VT_COLOR && k == 3 ? 1.0 : 0.0;
+  return vformat_get(va->data + ((size_t)v * va->size + k) * vformat_bytes(va->format), va->format,
+                     attr_normalized(type));
+}
+
+/* How far stored component k may be from the value it stores. */
+static double storage_bound(const struct model_varray *va, uint32_t k, double v, int text, uint32_t type)
+{
+  double m = fabs(v), b = k < 4 ? va->step[k] : 0;
+  switch (va->format) {
+  case VF_FLOAT: b += ldexp(1.0, -23) * m; break;
+  case VF_HALF: b += ldexp(1.0, -10) * m + ldexp(1.0, -24); break;
+  case VF_DOUBLE: b += 1e-12 * m; break;
+  case VF_UBYTE: case VF_BYTE: b += attr_normalized(type) ? 2 / 255.0 : 1; break;
+  case VF_USHORT: case VF_SHORT: b += attr_normalized(type) ? 2 / 65535.0 : 1; break;
+  default: b += attr_normalized(type) ? 2 / 4294967295.0 : 1; break;
+  }
+  if (text)
+    b += 5e-7 * (m > 1 ? m : 1); /* text exporters print 6 to 8 decimals */
+  return b + 1e-12;
+}
+
+/* Weight of joint j at vertex v (sum over the vertex's pairs naming j). */
+static double blend_weight(const struct attr *at, int side_b, uint32_t v, double joint, double *bound,
+                           int text)
+{
+  const struct model_varray *w = side_b ? at->vb : at->va, *ix = side_b ? at->ib : at->ia;
+  double sum = 0;
+  uint32_t n = w->size < ix->size ? w->size : ix->size;
+  *bound = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (comp_of(ix, v, k, VT_BLENDINDEXES) == joint) {
+      double x = comp_of(w, v, k, VT_BLENDWEIGHTS);
+      sum += x;
+      *bound += storage_bound(w, k, x, text, VT_BLENDWEIGHTS);
+    }
+  if (*bound == 0)
+    *bound = storage_bound(w, 0, 0, text, VT_BLENDWEIGHTS);
+  return sum;
+}
+
+/* Which attribute differs between vertex u of A and v of B, or -1 when none; the component
+ * and both values go to the outputs. */
+static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, uint32_t *comp, double *xa,
+                          double *xb, double *bound)
+{
+  for (uint32_t i = 0; i < g->nattrs; i++) {
+    const struct attr *at = &g->attrs[i];
+    if (at->type == VT_BLENDWEIGHTS) {
+      /* every joint either side names with a weight */
+      for (int s = 0; s < 2; s++) {
+        const struct model_varray *ix = s ? at->ib : at->ia;
+        uint32_t vv = s ? v : u;
+        for (uint32_t k = 0; k < ix->size; k++) {
+          double j = comp_of(ix, vv, k, VT_BLENDINDEXES), ba, bb;
+          double wa = blend_weight(at, 0, u, j, &ba, g->text_a), wb = blend_weight(at, 1, v, j, &bb, g->text_b);
+          if (!(fabs(wa - wb) <= ba + bb)) {
+            *comp = (uint32_t)j;
+            *xa = wa;
+            *xb = wb;
+            *bound = ba + bb;
+            return (int)i;
+          }
+        }
+      }
+      continue;
+    }
+    uint32_t n = at->va->size > at->vb->size ? at->va->size : at->vb->size;
+    for (uint32_t k = 0; k < n; k++) {
+      double p = comp_of(at->va, u, k, at->type), q = comp_of(at->vb, v, k, at->type);
+      double b = storage_bound(at->va, k, p, g->text_a, at->type) + storage_bound(at->vb, k, q, g->text_b, at->type);
+      if (!(fabs(p - q) <= b)) {
+        *comp = k;
+        *xa = p;
+        *xb = q;
+        *bound = b;
+        return (int)i;
+      }
+    }
+  }
+  return -1;
+}
+
+static void cell_of(const struct geom *g, const struct model_varray *va, uint32_t v, long long out[3])
+{
+  for (uint32_t k = 0; k < 3; k++) {
+    double x = comp_of(va, v, k, VT_POSITION) / g->h;
+    out[k] = isfinite(x) && fabs(x) < 4e18 ? (long long)floor(x) : 0;
+  }
+}
+
+static int cell_cmp3(const long long x[3], const long long y[3])
+{
+  for (int k = 0; k < 3; k++)
+    if (x[k] != y[k])
+      return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+static int cell_order(uint32_t u, uint32_t v, const void *ctx)
+{
+  const struct geom *g = ctx;
+  long long x[3], y[3];
+  cell_of(g, g->pb, u, x);
+  cell_of(g, g->pb, v, y);
+  return cell_cmp3(x, y);
+}
+
+/* B's vertices [first, first + n) sorted by position cell, the cell larger than twice any
+ * position bound so a counterpart lies in a neighbouring cell. */
+static int cells_build(struct geom *g, const struct model_mesh *x, const struct model_mesh *y)
+{
+  double h = 0;
+  const struct model_mesh *ms[2] = {x, y};
+  const struct model_varray *vs[2] = {g->pa, g->pb};
+  int texts[2] = {g->text_a, g->text_b};
+  for (int s = 0; s < 2; s++)
+    for (uint32_t v = ms[s]->first_vertex; v < ms[s]->first_vertex + ms[s]->num_vertexes; v++)
+      for (uint32_t k = 0; k < 3; k++) {
+        double p = comp_of(vs[s], v, k, VT_POSITION), b = storage_bound(vs[s], k, p, texts[s], VT_POSITION);
+        if (isfinite(b) && b > h)
+          h = b;
+      }
+  g->h = 4 * h + 1e-9;
+  free(g->cells);
+  g->cells = malloc(((size_t)y->num_vertexes + 1) * sizeof *g->cells);
+  if (!g->cells)
+    return -1;
+  g->ncells = y->num_vertexes;
+  for (uint32_t i = 0; i < y->num_vertexes; i++)
+    g->cells[i] = y->first_vertex + i;
+  return sort_u32(g->cells, g->ncells, cell_order, g);
+}
+
+/* A vertex of B within bound of vertex u of A, or NO_VERTEX; *near gets one at the same
+ * position (for the report) when there is no full match. */
+static uint32_t vertex_find(const struct geom *g, uint32_t u, uint32_t *near)
+{
+  long long cu[3];
+  *near = NO_VERTEX;
+  cell_of(g, g->pa, u, cu);
+  for (int dx = -1; dx <= 1; dx++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dz = -1; dz <= 1; dz++) {
+        long long want[3] = {cu[0] + dx, cu[1] + dy, cu[2] + dz}, got[3];
+        size_t lo = 0, hi = g->ncells;
+        while (lo < hi) { /* first cell >= want */
+          size_t mid = lo + (hi - lo) / 2;
+          cell_of(g, g->pb, g->cells[mid], got);
+          if (cell_cmp3(got, want) < 0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        for (; lo < g->ncells; lo++) {
+          uint32_t v = g->cells[lo], comp;
+          double xa, xb, bd;
+          int d;
+          cell_of(g, g->pb, v, got);
+          if (cell_cmp3(got, want))
+            break;
+          d = vertex_differs(g, u, v, &comp, &xa, &xb, &bd);
+          if (d < 0)
+            return v;
+          if (*near == NO_VERTEX && g->attrs[d].type != VT_POSITION)
+            *near = v;
+        }
+      }
+  return NO_VERTEX;
+}
+
+static const char *attr_name(uint32_t type)
+{
+  static const char *const names[] = {"position", "texcoord", "normal", "tangent", "blendindexes",
+                                      "blendweights", "color"};
+  return type <= VT_COLOR ? names[type] : "custom";
+}
+
+/* ---- triangles as triples up to rotation ------------------------------------------------- */
+
+struct tri_set {
+  uint32_t *v;   /* 3 per triangle, rotated so the smallest id leads */
+  uint32_t *src; /* the triangle each came from */
+  uint32_t *order;
+  uint32_t n;
+};
+
+static int tri_cmp(uint32_t x, uint32_t y, const void *ctx)
+{
+  const uint32_t *v = ctx;
+  for (int k = 0; k < 3; k++)
+    if (v[3 * x + k] != v[3 * y + k])
+      return v[3 * x + k] < v[3 * y + k] ? -1 : 1;
+  return 0;
+}
+
+static int tri_cmp_sets(const struct tri_set *s, uint32_t i, const struct tri_set *t, uint32_t j)
+{
+  const uint32_t *x = s->v + 3 * (size_t)s->order[i], *y = t->v + 3 * (size_t)t->order[j];
+  for (int k = 0; k < 3; k++)
+    if (x[k] != y[k])
+      return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+/* The mesh's triangles through map (vertex -> canonical id of B); ones that repeat a corner are
+ * dropped (writers drop them). */
+static int tri_set_build(struct tri_set *s, const struct model *m, const struct model_mesh *x,
+                         const uint32_t *map, uint32_t map_base)
+{
+  memset(s, 0, sizeof *s);
+  s->v = malloc(((size_t)x->num_triangles + 1) * 3 * sizeof *s->v);
+  s->src = malloc(((size_t)x->num_triangles + 1) * sizeof *s->src);
+  s->order = malloc(((size_t)x->num_triangles + 1) * sizeof *s->order);
+  if (!s->v || !s->src || !s->order)
+    return -1;
+  for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++) {
+    uint32_t c[3], r = 0;
+    for (int k = 0; k < 3; k++) {
+      uint32_t v = tri_corner(m, t, k);
+      c[k] = v >= map_base && v - map_base < x->num_vertexes ? map[v - map_base] : NO_VERTEX;
+    }
+    if (c[0] != NO_VERTEX && (c[0] == c[1] || c[1] == c[2] || c[0] == c[2]))
+      continue;
+    if (c[1] < c[r])
+      r = 1;
+    if (c[2] < c[r])
+      r = 2;
+    for (int k = 0; k < 3; k++)
+      s->v[3 * (size_t)s->n + k] = c[(r + k) % 3];
+    s->src[s->n] = t;
+    s->order[s->n] = s->n;
+    s->n++;
+  }
+  return sort_u32(s->order, s->n, tri_cmp, s->v);
+}
+
+static void tri_set_free(struct tri_set *s)
+{
+  free(s->v);
+  free(s->src);
+  free(s->order);
+}
+
+/* ---- one pair of meshes ----------------------------------------------------------------- */
+
+static void mesh_content(struct geom *g, const uint32_t *idb, const struct model_mesh *x,
+                         const struct model_mesh *y, uint32_t i)
+{
+  struct cmp *c = g->c;
+  const struct model *a = g->a, *b = g->b;
+  uint32_t *map = NULL, unmatched = 0, first_bad = NO_VERTEX, near_bad = NO_VERTEX, checked = 0;
+  uint32_t *bmap = NULL;
+  uint8_t *used = NULL;
+  struct tri_set ta, tb;
+  int identity;
+  char path[96], bv[200];
+
+  memset(&ta, 0, sizeof ta);
+  memset(&tb, 0, sizeof tb);
+  if ((uint64_t)x->first_vertex + x->num_vertexes > a->num_vertexes ||
+      (uint64_t)y->first_vertex + y->num_vertexes > b->num_vertexes ||
+      (uint64_t)x->first_triangle + x->num_triangles > a->num_triangles ||
+      (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
+    return; /* ranges the validator already reported */
+  map = malloc(((size_t)x->num_vertexes + 1) * sizeof *map);
+  used = calloc((size_t)x->num_vertexes + 1, 1);
+  bmap = malloc(((size_t)y->num_vertexes + 1) * sizeof *bmap);
+  if (!map || !used || !bmap)
+    goto oom;
+  /* the vertices A's triangles use (all of them when it has none) */
+  for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++)
+    for (int k = 0; k < 3; k++) {
+      uint32_t v = tri_corner(a, t, k);
+      if (v >= x->first_vertex && v - x->first_vertex < x->num_vertexes)
+        used[v - x->first_vertex] = 1;
+    }
+  if (!x->num_triangles)
+    memset(used, 1, x->num_vertexes);
+  /* in order first (same writer, same order); by content only when that fails */
+  identity = x->num_vertexes == y->num_vertexes;
+  for (uint32_t v = 0; identity && v < x->num_vertexes; v++) {
+    uint32_t comp;
+    double xa, xb, bd;
+    if (used[v] && vertex_differs(g, x->first_vertex + v, y->first_vertex + v, &comp, &xa, &xb, &bd) >= 0)
+      identity = 0;
+  }
+  if (!identity && (!g->pa || !g->pb)) {
+    /* no positions to look vertices up by: counts were all that could be compared */
+    free(map);
+    free(used);
+    free(bmap);
+    return;
+  }
+  if (!identity && cells_build(g, x, y) < 0)
+    goto oom;
+  for (uint32_t v = 0; v < x->num_vertexes; v++) {
+    uint32_t near, w;
+    map[v] = NO_VERTEX;
+    if (!used[v])
+      continue;
+    w = identity ? y->first_vertex + v : vertex_find(g, x->first_vertex + v, &near);
+    if (w == NO_VERTEX) {
+      if (!unmatched++) {
+        first_bad = v;
+        near_bad = near;
+      }
+      continue;
+    }
+    map[v] = idb ? idb[w] : w;
+    checked++;
+  }
+  c->r.vertices_checked += checked;
+  if (unmatched) {
+    uint32_t u = x->first_vertex + first_bad, comp = 0;
+    double xa = 0, xb = 0, bd = 0;
+    int d = near_bad == NO_VERTEX ? 0 : vertex_differs(g, u, near_bad, &comp, &xa, &xb, &bd);
+    snprintf(path, sizeof path, "meshes[%u].vertexes[%u]", i, u);
+    if (near_bad == NO_VERTEX) {
+      snprintf(bv, sizeof bv, "no vertex at that position within bound in its match");
+      cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX, FMT_EL_MESH, i, 0, path, bv,
+                   "position (%.9g %.9g %.9g) has no counterpart (%u of %u vertices unmatched)",
+                   comp_of(g->pa, u, 0, VT_POSITION), comp_of(g->pa, u, 1, VT_POSITION),
+                   comp_of(g->pa, u, 2, VT_POSITION), unmatched, checked + unmatched);
+    } else {
+      snprintf(bv, sizeof bv, "%.9g at vertexes[%u]", xb, near_bad);
+      cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX, FMT_EL_MESH, i, 0, path, bv,
+                   "%s %s%u%s %.9g differs by %.3g, bound %.3g (%u of %u vertices unmatched)",
+                   attr_name(g->attrs[d].type), g->attrs[d].type == VT_BLENDWEIGHTS ? "of joint " : "[",
+                   comp, g->attrs[d].type == VT_BLENDWEIGHTS ? "" : "]", xa, fabs(xa - xb), bd,
+                   unmatched, checked + unmatched);
+    }
+  }
+  /* B's triangles through its canonical ids */
+  for (uint32_t v = 0; v < y->num_vertexes; v++)
+    bmap[v] = idb ? idb[y->first_vertex + v] : y->first_vertex + v;
+  if (tri_set_build(&ta, a, x, map, x->first_vertex) < 0 ||
+      tri_set_build(&tb, b, y, bmap, y->first_vertex) < 0)
+    goto oom;
+  {
+    uint32_t p = 0, q = 0, only_a = 0, only_b = 0, first_a = NO_VERTEX, first_b = NO_VERTEX;
+    while (p < ta.n || q < tb.n) {
+      int d = p >= ta.n ? 1 : q >= tb.n ? -1 : tri_cmp_sets(&ta, p, &tb, q);
+      if (d == 0) {
+        p++;
+        q++;
+        c->r.triangles_checked++;
+      } else if (d < 0) {
+        if (!only_a++ || ta.src[ta.order[p]] < first_a)
+          first_a = ta.src[ta.order[p]];
+        p++;
+      } else {
+        if (!only_b++ || tb.src[tb.order[q]] < first_b)
+          first_b = tb.src[tb.order[q]];
+        q++;
+      }
+    }
+    if (only_a || only_b) {
+      snprintf(path, sizeof path, "meshes[%u].triangles", i);
+      if (first_b != NO_VERTEX)
+        snprintf(bv, sizeof bv, "%u triangles not here, first triangles[%u] (%u %u %u)", only_b,
+                 first_b, tri_corner(b, first_b, 0), tri_corner(b, first_b, 1), tri_corner(b, first_b, 2));
+      else
+        snprintf(bv, sizeof bv, "every triangle of its match here");
+      if (first_a != NO_VERTEX)
+        cmp_mismatch(c, RULE_CORE_COMPARE_TRIANGLES, FMT_EL_MESH, i, 0, path, bv,
+                     "%u of %u triangles have no counterpart, first triangles[%u] (%u %u %u)", only_a,
+                     ta.n, first_a, tri_corner(a, first_a, 0), tri_corner(a, first_a, 1),
+                     tri_corner(a, first_a, 2));
+      else
+        cmp_mismatch(c, RULE_CORE_COMPARE_TRIANGLES, FMT_EL_MESH, i, 0, path, bv,
+                     "all %u triangles have a counterpart", ta.n);
+    }
+  }
+  tri_set_free(&ta);
+  tri_set_free(&tb);
+  free(map);
+  free(used);
+  free(bmap);
+  return;
+oom:
+  c->oom = 1;
+  tri_set_free(&ta);
+  tri_set_free(&tb);
+  free(map);
+  free(used);
+  free(bmap);
+}
+
+static void geom_init(struct geom *g, struct cmp *c)
+{
+  static const uint32_t types[] = {VT_POSITION, VT_TEXCOORD, VT_NORMAL, VT_COLOR};
+  memset(g, 0, sizeof *g);
+  g->c = c;
+  g->a = c->a->model;
+  g->b = c->b->model;
+  g->text_a = cmp_side_is_text(c->a);
+  g->text_b = cmp_side_is_text(c->b);
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    const struct model_varray *x = varray_of(g->a, types[i]), *y = varray_of(g->b, types[i]);
+    if (x && y) {
+      g->attrs[g->nattrs].type = types[i];
+      g->attrs[g->nattrs].va = x;
+      g->attrs[g->nattrs++].vb = y;
+    }
+  }
+  {
+    const struct model_varray *ia = varray_of(g->a, VT_BLENDINDEXES), *ib = varray_of(g->b, VT_BLENDINDEXES);
+    const struct model_varray *wa = varray_of(g->a, VT_BLENDWEIGHTS), *wb = varray_of(g->b, VT_BLENDWEIGHTS);
+    if (ia && ib && wa && wb) {
+      struct attr *at = &g->attrs[g->nattrs++];
+      at->type = VT_BLENDWEIGHTS;
+      at->va = wa;
+      at->vb = wb;
+      at->ia = ia;
+      at->ib = ib;
+    }
+  }
+  g->pa = varray_of(g->a, VT_POSITION);
+  g->pb = varray_of(g->b, VT_POSITION);
+  if (!g->pa || !g->pb)
+    g->pa = g->pb = NULL;
+}
+
+void cmp_meshes(struct cmp *c)
+{
+  const struct model *a = c->a->model, *b = c->b->model;
+  struct model_mesh whole_a, whole_b;
+  struct geom g;
+  char bv[160];
+  uint8_t *used = calloc((size_t)b->num_meshes + 1, 1);
+  uint32_t *ida = vertex_ids(a, b), *idb = vertex_ids(b, a);
+  if (!used || !ida || !idb) {
+    c->oom = 1;
+    free(used);
+    free(ida);
+    free(idb);
+    return;
+  }
+  geom_init(&g, c);
+  if (a->num_meshes != b->num_meshes) {
+    snprintf(bv, sizeof bv, "%u", b->num_meshes);
+    cmp_mismatch(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH,
+                 a->num_meshes > b->num_meshes ? b->num_meshes : (a->num_meshes ? a->num_meshes - 1 : 0),
+                 0, "meshes", bv, "%u", a->num_meshes);
+  }
+  memset(&whole_a, 0, sizeof whole_a);
+  memset(&whole_b, 0, sizeof whole_b);
+  whole_a.num_vertexes = a->num_vertexes;
+  whole_a.num_triangles = a->num_triangles;
+  whole_b.num_vertexes = b->num_vertexes;
+  whole_b.num_triangles = b->num_triangles;
+  counts_compare(c, ida, idb, &whole_a, &whole_b, NO_VERTEX);
+  if (!a->num_meshes && !b->num_meshes && (a->num_triangles || b->num_triangles))
+    mesh_content(&g, idb, &whole_a, &whole_b, 0); /* geometry without meshes: one whole */
+  /* pair meshes by (name, material) first: writers may order them differently */
+  for (uint32_t i = 0; i < a->num_meshes; i++) {
+    const struct model_mesh *x = &a->meshes[i], *y = NULL;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < b->num_meshes && !y; j++)
+      if (!used[j] && !strcmp(safe(x->name), safe(b->meshes[j].name)) &&
+          !strcmp(safe(x->material), safe(b->meshes[j].material))) {
+        y = &b->meshes[j];
+        k = j;
+      }
+    if (!y && i < b->num_meshes && !used[i]) {
+      y = &b->meshes[i];
+      k = i;
+    }
+    if (!y)
+      continue;
+    used[k] = 1;
+    counts_compare(c, ida, idb, x, y, i);
+    mesh_content(&g, idb, x, y, i);
+  }
+  free(g.cells);
+  free(used);
+  free(ida);
+  free(idb);
+}
