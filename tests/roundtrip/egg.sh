@@ -28,11 +28,12 @@ fi
 "$MDLCHECK" convert "$SAMPLES/egg/p3d_panda-model.egg" "$tmp/panda.iqe" >/dev/null || fail "convert panda-model"
 grep -q '^vb ' "$tmp/panda.iqe" || fail "panda-model.egg -> iqe has no blend weights"
 
-# IQM/IQE -> egg: valid, no warning, and the joints keep their names
+# IQM/IQE -> egg: valid, no warning, and the joints keep their names; the proof passes but for
+# the loop flag, which egg has no field for
 for f in "$SAMPLES"/iqm/*.iqm "$SAMPLES"/iqm/*.iqe; do
   [ -f "$f" ] || continue
   out="$tmp/$(basename "$f").egg"
-  "$MDLCHECK" convert "$f" "$out" >"$tmp/out" 2>&1 || { fail "convert $f to egg"; cat "$tmp/out"; continue; }
+  "$MDLCHECK" convert --accept-loss=MDL-CMP-008 "$f" "$out" >"$tmp/out" 2>&1 || { fail "convert $f to egg"; cat "$tmp/out"; continue; }
   "$MDLCHECK" validate "$out" >"$tmp/out" 2>&1 || fail "$out does not validate"
   grep -q ' 0 errors, 0 warnings' "$tmp/out" || { fail "$out: warnings"; head "$tmp/out"; }
   grep -q '<Dart> { 1 }' "$out" || fail "$out: no character"

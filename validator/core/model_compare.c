@@ -178,6 +178,13 @@ static double derived_w_bound(const struct cmp *c, uint32_t pose, const struct t
   return s > 0 && dr2 / s < sqrt(dr2) ? dr2 / s : sqrt(dr2);
 }
 
+/* 1 when the side's format builds its frames from something else than a quaternion (it has
+ * its own pose matrix: Egg's angles and matrices), so its rotations come out unit. */
+static int composes(const struct compare_side *s)
+{
+  return s->format && s->format->pose_matrix;
+}
+
 /* Worst channel of two transforms relative to its bound; rotations up to sign. */
 static double trs_worst(const struct cmp *c, const struct trs *x, const struct trs *y,
                         uint32_t pose, int animated, const double extra[TRS_CHANNELS], unsigned *ch,
@@ -188,9 +195,10 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
   double rot_err = 0, rot_bound = 0, rot_extra = 0;
   struct trs xn, yn;
   double w_extra = animated ? derived_w_bound(c, pose, x, y) : 0; /* > 0 only when derived */
-  if (animated && (c->a->converted || c->b->converted)) {
-    /* a converted side's rotations are unit (composed from normalised ones): compare unit
-     * rotations, each component also allowed the four rotation channels' bounds */
+  if (animated && (c->a->converted || c->b->converted || composes(c->a) || composes(c->b))) {
+    /* a converted side's rotations are unit (composed from normalised ones), and so are those
+     * of a format that composes its frames from other parameters (Egg: angles, matrices):
+     * compare unit rotations, each component also allowed the four rotation channels' bounds */
     xn = *x;
     yn = *y;
     quat_normalize(xn.r);
