@@ -9,4 +9,5 @@ include tests/roundtrip/local.mk
 include tests/fuzz/local.mk
 include tests/regress/local.mk
 include tests/install/local.mk
+include tests/python/local.mk
 include tests/trust/local.mk

@@ -60,4 +60,35 @@ else
   fail "static link failed"; cat cc.err >&2
 fi
 
+# the Python module as an exporter's script imports it: from the prefix's site directory, loading
+# the library from the libdir make install recorded (no MDLCHECK_* variable helps it)
+checks=$((checks + 1))
+init=$(find "$prefix" -path '*/mdlcheck/__init__.py' | head -n 1)
+if [ -z "$init" ]; then
+  fail "make install did not install the Python module"
+elif nm -D "$prefix/lib/libmdlcheck.so" | grep -q ' U __asan_init'; then
+  echo "(Python module not run: a sanitizer build's library cannot load into python)"
+else
+  site=$(dirname "$(dirname "$init")")
+  case $site in
+    "$prefix"/lib*/python3*/*-packages) ;;
+    *) fail "the Python module went to $site, not a Python site directory of $prefix" ;;
+  esac
+  rc=0
+  (cd "$work" && unset MDLCHECK_LIBRARY MDLCHECK_BUILDDIR &&
+    PYTHONPATH=$site PYTHONDONTWRITEBYTECODE=1 "$PYTHON" - "$SRC/examples/walk.iqm" "$SRC/examples/broken-parent.iqm") \
+    >"$work/out" 2>"$work/err" <<'EOF_PY' || rc=$?
+import sys
+import mdlcheck
+print("library", mdlcheck.library_path())
+for path in sys.argv[1:]:
+    entry = mdlcheck.validate(path)
+    print(entry["path"], entry["verdict"], *sorted({d["id"] for d in entry["messages"]}))
+EOF_PY
+  expect_rc 0 "a Python script using the installed module"
+  expect_count out "^library $prefix/lib/libmdlcheck\.so\.0\$" 1
+  expect_count out '^.*/walk\.iqm valid$' 1
+  expect_count out '^.*/broken-parent\.iqm invalid .*IQM-JNT-002' 1
+fi
+
 finish

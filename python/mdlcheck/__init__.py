@@ -1,0 +1,165 @@
+"""mdlcheck - validate skeletal model files (IQM, IQE, Egg, QMSH, X42) from Python.
+
+A thin ctypes layer over libmdlcheck.so.0 (nothing is compiled at install):
+
+    import mdlcheck
+    entry = mdlcheck.validate("hero.iqm")            # or bytes, with name="hero.iqm"
+    assert entry["verdict"] == "valid", entry["messages"]
+
+validate() returns exactly one entry of the "files" array of `mdlcheck --format=json`
+(spec/report.schema.json), with the command line's defaults. Its options mirror the CLI's long
+options with '_' for '-': ignore, only (a pattern or a list), severity ({pattern: severity}),
+fail_on, profile, strict, max_issues, max_per_rule, assume_format, max_input_size. Any option
+the library does not accept raises ValueError with the library's message.
+
+The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else is tried),
+$MDLCHECK_BUILDDIR/validator/.libs, the build tree this module sits in, the libdir recorded by
+`make install`, then ctypes.util.find_library("mdlcheck").
+
+Not here yet: poses() and compare() (the CLI's `poses` and `compare` subcommands) have no C
+entry point in mdlcheck.h, so this module does not offer them; run the CLI for those.
+"""
+# SPDX-License-Identifier: MIT
+import ctypes
+import json
+import os
+
+from . import _lib
+
+__all__ = ["validate", "rules", "formats", "version", "library_path"]
+
+# The package version; the library exports no version function. tests/python keeps it equal to
+# MDL_VERSION_STRING and `mdlcheck --version`.
+__version__ = "0.1.0"
+
+_MDL_OK, _MDL_EINVAL, _MDL_ENOMEM = 0, -3, -4
+_SEVERITY_COUNT = 5
+_ERROR_SIZE = 512
+_loaded = None
+
+
+def _library():
+    global _loaded
+    if _loaded is None:
+        _loaded = _lib.load()
+    return _loaded[0]
+
+
+def library_path():
+    """The path (or name) of the libmdlcheck the module loaded."""
+    _library()
+    return _loaded[1]
+
+
+def version():
+    """The mdlcheck version this module belongs to."""
+    return __version__
+
+
+def _text(value, key):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (os.PathLike)):
+        value = os.fspath(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if "\0" in value:
+            raise ValueError("option %s contains a NUL character" % key)
+        return value
+    raise TypeError("option %s takes a string, a number or a boolean, not %s"
+                    % (key, type(value).__name__))
+
+
+def _settings(options):
+    """The "key=value" strings of mdlcheck.h from keyword options (lists and dicts repeat)."""
+    out = []
+    for key, value in options.items():
+        if value is None:
+            continue
+        if isinstance(value, dict):  # severity={"IQM-JNT-*": "warning"}
+            out += ["%s=%s=%s" % (key, _text(p, key), _text(s, key)) for p, s in value.items()]
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            out += ["%s=%s" % (key, _text(v, key)) for v in value]
+        else:
+            out.append("%s=%s" % (key, _text(value, key)))
+    return out
+
+
+def validate(path_or_bytes, name=None, **options):
+    """Validate a file (str or os.PathLike) or a buffer (bytes, bytearray, memoryview).
+
+    name: for a buffer, the file name it stands for (its extension helps detect the format, and
+    it is the entry's "path"). Returns the report entry as a dict. Raises ValueError for an
+    option the library rejects, MemoryError when it ran out of memory. A file that cannot be read
+    is not an exception: the entry carries the fatal MDL-IO-001, as the CLI's report does.
+    """
+    lib = _library()
+    strings = [s.encode("utf-8") for s in _settings(options)]
+    settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
+    status = ctypes.c_int(_MDL_OK)
+    error = ctypes.create_string_buffer(_ERROR_SIZE)
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_bytes)  # a contiguous copy the library reads only
+        hint = None if name is None else os.fsencode(name)
+        text = lib.mdl_validate_buffer_json(data, len(data), hint, settings, ctypes.byref(status),
+                                            error, _ERROR_SIZE)
+    elif isinstance(path_or_bytes, (str, os.PathLike)):
+        if name is not None:
+            raise TypeError("name applies to a buffer; a file is reported under its path")
+        path = os.fsencode(path_or_bytes)
+        if b"\0" in path:
+            raise ValueError("path contains a NUL character")
+        text = lib.mdl_validate_file_json(path, settings, ctypes.byref(status), error, _ERROR_SIZE)
+    else:
+        raise TypeError("validate() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
+    if not text:
+        message = error.value.decode("utf-8", "replace")
+        if status.value == _MDL_EINVAL:
+            raise ValueError(message or "a setting the library does not understand")
+        if status.value == _MDL_ENOMEM:
+            raise MemoryError("libmdlcheck ran out of memory")
+        raise RuntimeError("libmdlcheck failed with status %d%s"
+                           % (status.value, ": " + message if message else ""))
+    try:
+        return json.loads(ctypes.string_at(text).decode("utf-8"))
+    finally:
+        lib.mdl_string_free(text)
+
+
+def _severity(lib, value):
+    name = lib.mdl_severity_name(value) if 0 <= value < _SEVERITY_COUNT else None
+    if name is None:
+        raise RuntimeError("libmdlcheck reported severity %d, which it cannot name" % value)
+    return name.decode("utf-8")
+
+
+def rules():
+    """The rule catalogue: one dict per rule, the fields of struct mdl_rule by name."""
+    lib = _library()
+    out = []
+    for i in range(lib.mdl_rule_count()):
+        ptr = lib.mdl_rule_at(i)
+        if not ptr:
+            raise RuntimeError("libmdlcheck has no rule at index %d of %d" % (i, lib.mdl_rule_count()))
+        r = ptr.contents
+        entry = {}
+        for field, ctype in _lib.Rule._fields_:
+            value = getattr(r, field)
+            if ctype is ctypes.c_int:
+                entry[field] = _severity(lib, value)
+            else:
+                entry[field] = "" if value is None else value.decode("utf-8")
+        out.append(entry)
+    return out
+
+
+def formats():
+    """The names of the formats the loaded library knows."""
+    names = _library().mdl_format_names()
+    out = []
+    i = 0
+    while names[i] is not None:
+        out.append(names[i].decode("utf-8"))
+        i += 1
+    return out

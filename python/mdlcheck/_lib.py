@@ -1,0 +1,96 @@
+"""_lib.py - finding and loading libmdlcheck.so.0 and declaring the C signatures for ctypes."""
+# SPDX-License-Identifier: MIT
+import ctypes
+import ctypes.util
+import os
+
+SONAME = "libmdlcheck.so.0"
+
+
+class Rule(ctypes.Structure):
+    """struct mdl_rule, field for field in the order of mdlcheck.h (mdl_severity is an int enum)."""
+
+    _fields_ = [
+        ("id", ctypes.c_char_p),
+        ("name", ctypes.c_char_p),
+        ("format", ctypes.c_char_p),
+        ("severity", ctypes.c_int),
+        ("versions", ctypes.c_char_p),
+        ("source", ctypes.c_char_p),
+        ("text", ctypes.c_char_p),
+        ("message", ctypes.c_char_p),
+        ("rationale", ctypes.c_char_p),
+        ("tolerance", ctypes.c_char_p),
+        ("basis", ctypes.c_char_p),
+        ("strict_severity", ctypes.c_int),
+        ("spec_ref", ctypes.c_char_p),
+        ("clause", ctypes.c_char_p),
+    ]
+
+
+def _installed_libdir():
+    try:
+        from . import _paths  # written by `make install`
+    except ImportError:
+        return None
+    return getattr(_paths, "LIBDIR", None)
+
+
+def candidates():
+    """Where the library is looked for, in order: (how it was found, path or name)."""
+    found = []
+    env = os.environ.get("MDLCHECK_LIBRARY")
+    if env:
+        # an explicit choice is the only one: a wrong path must fail, not fall back silently
+        return [("MDLCHECK_LIBRARY", env)]
+    builddir = os.environ.get("MDLCHECK_BUILDDIR")
+    if builddir:
+        found.append(("MDLCHECK_BUILDDIR", os.path.join(builddir, "validator", ".libs", SONAME)))
+    here = os.path.dirname(os.path.abspath(__file__))
+    found.append(("build tree", os.path.normpath(
+        os.path.join(here, os.pardir, os.pardir, "validator", ".libs", SONAME))))
+    libdir = _installed_libdir()
+    if libdir:
+        found.append(("installed libdir", os.path.join(libdir, SONAME)))
+    name = ctypes.util.find_library("mdlcheck")
+    if name:
+        found.append(("find_library", name))
+    return found
+
+
+def _declare(lib):
+    c_char_pp = ctypes.POINTER(ctypes.c_char_p)
+    lib.mdl_validate_file_json.argtypes = [ctypes.c_char_p, c_char_pp, ctypes.POINTER(ctypes.c_int),
+                                           ctypes.c_char_p, ctypes.c_size_t]
+    # c_void_p, not c_char_p: the pointer must survive to be handed back to mdl_string_free
+    lib.mdl_validate_file_json.restype = ctypes.c_void_p
+    lib.mdl_validate_buffer_json.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p,
+                                             c_char_pp, ctypes.POINTER(ctypes.c_int),
+                                             ctypes.c_char_p, ctypes.c_size_t]
+    lib.mdl_validate_buffer_json.restype = ctypes.c_void_p
+    lib.mdl_string_free.argtypes = [ctypes.c_void_p]
+    lib.mdl_string_free.restype = None
+    lib.mdl_rule_count.argtypes = []
+    lib.mdl_rule_count.restype = ctypes.c_size_t
+    lib.mdl_rule_at.argtypes = [ctypes.c_size_t]
+    lib.mdl_rule_at.restype = ctypes.POINTER(Rule)
+    lib.mdl_severity_name.argtypes = [ctypes.c_int]
+    lib.mdl_severity_name.restype = ctypes.c_char_p
+    lib.mdl_format_names.argtypes = []
+    lib.mdl_format_names.restype = c_char_pp
+    return lib
+
+
+def load():
+    """The loaded library and its path; OSError naming every place tried when none loads."""
+    tried = []
+    for how, path in candidates():
+        if os.path.sep in path and not os.path.exists(path):
+            tried.append("%s: %s (absent)" % (how, path))
+            continue
+        try:
+            return _declare(ctypes.CDLL(path)), path
+        except OSError as e:
+            tried.append("%s: %s (%s)" % (how, path, e))
+    raise OSError("cannot load %s; tried %s; set MDLCHECK_LIBRARY to its path"
+                  % (SONAME, "; ".join(tried) if tried else "nothing"))

@@ -1,0 +1,156 @@
+"""test_mdlcheck.py - the Python module against the build tree's library and the CLI's own JSON."""
+# SPDX-License-Identifier: MIT
+import json
+import os
+import pathlib
+import re
+import struct
+import subprocess
+
+import pytest
+
+import mdlcheck
+
+SRC = pathlib.Path(os.environ.get("MDLCHECK_SRCDIR", "."))
+CLI = os.environ.get("MDLCHECK_CLI", "validator/mdlcheck")
+EXAMPLES = SRC / "examples"
+WALK = EXAMPLES / "walk.iqm"
+BROKEN = EXAMPLES / "broken-parent.iqm"
+
+
+def cli_json(*args):
+    run = subprocess.run([CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    return json.loads(run.stdout)
+
+
+def example_files():
+    return sorted(p for p in EXAMPLES.iterdir() if p.is_file() and p.name != "README.md")
+
+
+def test_loads_the_build_tree_library():
+    builddir = os.environ["MDLCHECK_BUILDDIR"]
+    assert mdlcheck.library_path() == os.path.join(builddir, "validator", ".libs",
+                                                   "libmdlcheck.so.0")
+
+
+def test_valid_example():
+    entry = mdlcheck.validate(str(WALK))
+    assert entry["verdict"] == "valid"
+    assert entry["format"] == "iqm"
+
+
+def iqm_bad_parent_offset(data):
+    """The byte offset of the first joint whose parent is not an earlier joint (IQM header order)."""
+    num_joints, ofs_joints = struct.unpack_from("<2I", data, 16 + 4 * 13)
+    for j in range(num_joints):
+        (parent,) = struct.unpack_from("<i", data, ofs_joints + 48 * j + 4)
+        if parent >= j:
+            return ofs_joints + 48 * j + 4
+    raise AssertionError("broken-parent.iqm has no bad parent")
+
+
+def test_invalid_example_reports_rule_and_offset():
+    entry = mdlcheck.validate(BROKEN)  # a pathlib.Path
+    assert entry["verdict"] == "invalid"
+    hits = [d for d in entry["messages"] if d["id"] == "IQM-JNT-002"]
+    assert len(hits) == 1
+    assert hits[0]["severity"] == "error"
+    assert hits[0]["offset"] == iqm_bad_parent_offset(BROKEN.read_bytes())
+
+
+@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.name)
+def test_same_entry_as_the_cli(path):
+    report = cli_json("-f", "json", str(path))
+    assert len(report["files"]) == 1
+    assert mdlcheck.validate(str(path)) == report["files"][0]
+
+
+def test_bytes_input():
+    data = WALK.read_bytes()
+    entry = mdlcheck.validate(data, name="walk.iqm")
+    assert entry["verdict"] == "valid"
+    assert entry["path"] == "walk.iqm"
+    assert mdlcheck.validate(bytearray(data), name="walk.iqm") == entry
+    assert mdlcheck.validate(memoryview(data), name="walk.iqm") == entry
+    broken = mdlcheck.validate(BROKEN.read_bytes(), name="broken-parent.iqm")
+    from_file = mdlcheck.validate(str(BROKEN))
+    assert broken["messages"] == from_file["messages"]
+    assert broken["verdict"] == "invalid"
+
+
+def test_unreadable_file_is_an_entry_not_a_pass(tmp_path):
+    entry = mdlcheck.validate(str(tmp_path / "missing.iqm"))
+    assert entry["verdict"] != "valid"
+    assert [d["id"] for d in entry["messages"]] == ["MDL-IO-001"]
+
+
+def rule_ids(entry):
+    return {d["id"] for d in entry["messages"]}
+
+
+def test_ignore_drops_a_rule():
+    assert "IQM-JNT-002" in rule_ids(mdlcheck.validate(str(BROKEN)))
+    assert "IQM-JNT-002" not in rule_ids(mdlcheck.validate(str(BROKEN), ignore="IQM-JNT-002"))
+    assert "IQM-JNT-002" not in rule_ids(mdlcheck.validate(str(BROKEN), ignore=["IQM-JNT-*"]))
+
+
+def test_only_keeps_one_rule():
+    entry = mdlcheck.validate(str(BROKEN), only="IQM-JNT-002")
+    assert rule_ids(entry) == {"IQM-JNT-002"}
+
+
+def test_severity_and_fail_on_change_the_verdict():
+    # IQM-JNT-002 lowered to a warning, every other error of the file ignored
+    others = sorted(rule_ids(mdlcheck.validate(str(BROKEN))) - {"IQM-JNT-002"})
+    lowered = mdlcheck.validate(str(BROKEN), severity={"IQM-JNT-002": "warning"}, ignore=others)
+    assert [d["severity"] for d in lowered["messages"]] == ["warning"]
+    assert lowered["verdict"] == "valid"
+    strict = mdlcheck.validate(str(BROKEN), severity={"IQM-JNT-002": "warning"}, ignore=others,
+                               fail_on="warning")
+    assert strict["verdict"] == "invalid"
+    assert strict == cli_json("-f", "json", "--severity", "IQM-JNT-002=warning", "--fail-on",
+                              "warning", *[a for o in others for a in ("--ignore", o)],
+                              str(BROKEN))["files"][0]
+
+
+def test_max_issues_truncates():
+    entry = mdlcheck.validate(str(BROKEN), max_issues=1)
+    assert len(entry["messages"]) == 1
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"ignore": "NO-SUCH-RULE"}, "pattern 'NO-SUCH-RULE' matches no catalogued rule"),
+    ({"fail_on": "loud"}, "unknown severity 'loud' for fail_on"),
+    ({"max_issues": "many"}, "max_issues takes a count, not 'many'"),
+    ({"assume_format": "obj"}, "unknown format 'obj'"),
+    ({"no_such_option": 1}, "unknown setting 'no_such_option'"),
+])
+def test_bad_option_raises_the_library_message(options, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        mdlcheck.validate(str(WALK), **options)
+
+
+def test_name_is_for_buffers_only():
+    with pytest.raises(TypeError):
+        mdlcheck.validate(str(WALK), name="x.iqm")
+
+
+def test_rules_match_the_cli_catalogue():
+    ours = mdlcheck.rules()
+    theirs = cli_json("rules", "--format=json")["rules"]
+    assert len(ours) == len(theirs) > 0
+    by_id = {r["id"]: r for r in theirs}
+    assert [r["id"] for r in ours] == [r["id"] for r in theirs]
+    shared = set(ours[0]) & set(theirs[0])
+    assert {"id", "name", "format", "severity", "strict_severity", "text", "message"} <= shared
+    for rule in ours:
+        for field in shared:
+            assert rule[field] == by_id[rule["id"]][field], (rule["id"], field)
+
+
+def test_formats_and_version():
+    assert {"iqm", "iqe", "egg", "qmsh", "x42"} <= set(mdlcheck.formats())
+    header = (SRC / "validator" / "mdlcheck.h").read_text()
+    assert '#define MDL_VERSION_STRING "%s"' % mdlcheck.version() in header
+    assert cli_json("rules", "--format=json")["tool"]["version"] == mdlcheck.version()
