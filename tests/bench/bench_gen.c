@@ -171,7 +171,7 @@ static int batch_write(const char *dir, unsigned long count)
       struct rt_spec spec;
       struct model m;
       struct byte_buf b;
-      struct write_opts wo = {NULL};
+      struct write_opts wo = {0};
       int rc;
       spec_for("small-", (unsigned)(i / 5), &spec);
       spec.seed = i;
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
   struct rt_spec spec;
   struct model m;
   struct byte_buf b;
-  struct write_opts wo = {NULL};
+  struct write_opts wo = {0};
   const struct mdl_format *f;
   const char *fmt, *base;
   unsigned units;

@@ -63,7 +63,7 @@ static int margin_file(const char *path)
   struct mdl_input in;
   struct pipeline_run a, b;
   struct byte_buf out;
-  struct write_opts wo = {NULL};
+  struct write_opts wo = {0};
   struct channel_worst w[TRS_CHANNELS];
   mdl_options o;
   int rc = 0;

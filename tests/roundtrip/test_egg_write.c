@@ -198,7 +198,7 @@ static void compare(const char *name, const struct model *a, const struct model 
 static void roundtrip(const char *name, struct model *src)
 {
   const struct mdl_format *egg = format_find("egg");
-  struct write_opts wo = {NULL};
+  struct write_opts wo = {0};
   struct byte_buf b;
   struct pipeline_run run;
   char why[256];

@@ -208,7 +208,7 @@ static void mutate_case(const struct rt_spec *spec, unsigned rounds)
     pipeline_decode(copy, w.size, "mutated.iqm", &o, 1, &a);
     if (a.decoded) {
       unsigned long errs = a.result.counts[MDL_FATAL] + a.result.counts[MDL_ERROR];
-      struct write_opts wo = {NULL};
+      struct write_opts wo = {0};
       buf_init(&again);
       if (iqm_write(&a.model, &wo, &again) == 0 && !again.oom) {
         written++;

@@ -17,6 +17,9 @@ struct api_settings {
 };
 
 static mdl_status settings_error(char *error, size_t size, const char *fmt, ...)
+  __attribute__((format(printf, 3, 4)));
+
+static mdl_status settings_error(char *error, size_t size, const char *fmt, ...)
 {
   va_list ap;
   if (error && size) {

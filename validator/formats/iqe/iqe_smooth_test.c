@@ -150,7 +150,7 @@ static void converted_check(const struct test *t, const struct model *m, const c
                             const char *hint)
 {
   const struct mdl_format *f = format_find(fmt);
-  struct write_opts wo = {NULL};
+  struct write_opts wo = {0};
   struct byte_buf b;
   struct pipeline_run run;
   buf_init(&b);
