@@ -55,12 +55,13 @@ slibs=$(pkg-config --define-prefix --static --libs mdlcheck)
 # shellcheck disable=SC2086
 # (a sanitizer runtime cannot be linked fully static: there the archive is named explicitly)
 if [ -n "${SAN_CFLAGS:-}" ]; then
-  static="$prefix/lib/libmdlcheck.a"
+  static=; archive="$prefix/lib/libmdlcheck.a"
+  slibs=$(printf '%s' "$slibs" | sed 's/-lmdlcheck\b//')
 else
-  static=-static
+  static=-static; archive=
 fi
 # shellcheck disable=SC2086
-if $CC $static -o ex-static "$SRC/doc/examples/validate.c" $cflags $slibs 2>cc.err; then
+if $CC $static -o ex-static "$SRC/doc/examples/validate.c" $cflags $archive $slibs 2>cc.err; then
   rc=0
   ./ex-static "$SRC/examples/walk.iqm" >"$work/out" 2>"$work/err" || rc=$?
   expect_rc 0 "the static example on a valid file"
