@@ -271,7 +271,6 @@ int iqe_model_build(struct iqe_parser *p);
 /* Component conversion shared by the model builder and the writer (the reference compiler's
  * normalised integer mapping; half truncates). */
 void iqe_component_put(unsigned char *dst, uint32_t format, double v, int normalized);
-double iqe_component_get(const unsigned char *src, uint32_t format, int normalized);
 uint32_t iqe_format_bytes(uint32_t format);
 
 /* The canonical writer. */

@@ -96,42 +96,6 @@ void iqe_component_put(unsigned char *d, uint32_t format, double v, int normaliz
   }
 }
 
-double iqe_component_get(const unsigned char *s, uint32_t format, int normalized)
-{
-  uint64_t u = 0;
-  for (unsigned i = 0; i < format_bytes[format < VF_COUNT ? format : VF_DOUBLE]; i++)
-    u |= (uint64_t)s[i] << (8 * i);
-  switch (format) {
-  case VF_UBYTE: return normalized ? u / 255.0 : (double)u;
-  case VF_USHORT: return normalized ? u / 65535.0 : (double)u;
-  case VF_UINT: return normalized ? u / 4294967295.0 : (double)u;
-  case VF_BYTE: {
-    double c = (int8_t)u;
-    return normalized ? (2 * c + 1) / 255.0 : c;
-  }
-  case VF_SHORT: {
-    double c = (int16_t)u;
-    return normalized ? (2 * c + 1) / 65535.0 : c;
-  }
-  case VF_INT: {
-    double c = (int32_t)(uint32_t)u;
-    return normalized ? (2 * c + 1) / 4294967295.0 : c;
-  }
-  case VF_HALF: return half_to_float((uint16_t)u);
-  case VF_FLOAT: {
-    uint32_t x = (uint32_t)u;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-  }
-  default: {
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-  }
-  }
-}
-
 /* IQM defaults per slot (iqe.txt "Vertex arrays": the IQM recommendation, but position and
  * color 3 components). Customs are used only when declared. */
 static const uint32_t slot_format[7] = {VF_FLOAT, VF_FLOAT, VF_FLOAT, VF_FLOAT, VF_UBYTE, VF_UBYTE, VF_UBYTE};

@@ -120,7 +120,7 @@ static int layout_write(const struct model *m, struct layout *l, struct byte_buf
 static double comp(const struct model_varray *va, uint32_t v, uint32_t c, int normalized)
 {
   uint32_t bytes = iqe_format_bytes(va->format);
-  return iqe_component_get(va->data + ((size_t)v * va->size + c) * bytes, va->format, normalized);
+  return vformat_get(va->data + ((size_t)v * va->size + c) * bytes, va->format, normalized);
 }
 
 static void vertex_write(const struct layout *l, uint32_t v, struct byte_buf *b)
