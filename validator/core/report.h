@@ -61,6 +61,8 @@ void report_json_tool(struct json_writer *w);
 void report_json_location(struct json_writer *w, unsigned line, unsigned column, long long offset);
 /* A message's spec clause, then actual, expected and folded count when it has them. */
 void report_json_details(struct json_writer *w, const struct report_msg *m);
+/* A file's verdict under r->fail_on, its counts per severity and whether it was truncated. */
+void report_json_verdict(struct json_writer *w, const struct report *r, const struct report_file *f);
 /* One entry of the report's "files" array (the library's JSON entry points write just this). */
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);

@@ -47,6 +47,17 @@ static void write_msg(struct json_writer *w, const struct report_msg *m)
   json_object_end(w);
 }
 
+void report_json_verdict(struct json_writer *w, const struct report *r, const struct report_file *f)
+{
+  json_kv_string(w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
+  json_key(w, "counts");
+  json_object_begin(w);
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
+    json_kv_uint(w, mdl_severity_name((mdl_severity)s), f->counts[s]);
+  json_object_end(w);
+  json_kv_bool(w, "truncated", f->truncated);
+}
+
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f)
 {
   json_object_begin(w);
@@ -55,13 +66,7 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
   json_kv_string(w, "version", f->version);
   if (f->compression[0])
     json_kv_string(w, "compression", f->compression);
-  json_kv_string(w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
-  json_key(w, "counts");
-  json_object_begin(w);
-  for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
-    json_kv_uint(w, mdl_severity_name((mdl_severity)s), f->counts[s]);
-  json_object_end(w);
-  json_kv_bool(w, "truncated", f->truncated);
+  report_json_verdict(w, r, f);
   json_key(w, "messages");
   json_array_begin(w);
   for (size_t k = 0; k < f->nmsgs; k++)

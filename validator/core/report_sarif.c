@@ -231,13 +231,7 @@ static void write_artifact(struct json_writer *w, const struct report *r, const 
   json_kv_string(w, "path", f->path);
   json_kv_string(w, "format", f->format);
   json_kv_string(w, "version", f->version);
-  json_kv_string(w, "verdict", report_file_invalid(r, f) ? "invalid" : "valid");
-  json_key(w, "counts");
-  json_object_begin(w);
-  for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
-    json_kv_uint(w, mdl_severity_name((mdl_severity)s), f->counts[s]);
-  json_object_end(w);
-  json_kv_bool(w, "truncated", f->truncated);
+  report_json_verdict(w, r, f);
   json_object_end(w);
   json_object_end(w);
 }
