@@ -9,7 +9,12 @@ CLI_TESTS = \
   tests/cli/schemas.sh \
   tests/cli/batch.sh \
   tests/cli/explain.sh \
-  tests/cli/config-schema.sh
+  tests/cli/config-schema.sh \
+  tests/cli/shard.sh \
+  tests/cli/config-find.sh \
+  tests/cli/subcommand-formats.sh \
+  tests/cli/options-doc.sh \
+  tests/cli/completion.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

@@ -64,7 +64,7 @@ done
 for vf in "22 $tmp/m.qmsh" "22 $CORPUS/qmsh/base/v22-f03.qmsh" "21 $CORPUS/qmsh/base/v21-f03.qmsh" \
           "12 $CORPUS/qmsh/base/v12-f03.qmsh"; do
   set -- $vf
-  run 0 "$MDLCHECK" convert "$2" "$tmp/same.qmsh" --version "$1" &&
+  run 0 "$MDLCHECK" convert "$2" "$tmp/same.qmsh" --target-version "$1" &&
     { cmp -s "$2" "$tmp/same.qmsh" || fail "$2 -> QMSH $1 changed the bytes"; }
 done
 

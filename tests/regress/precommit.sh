@@ -72,6 +72,13 @@ git reset -q --soft HEAD~1
 MDLCHECK_ARGS="--config=missing.yaml" commit "missing config"
 expect_rc 1 "a missing config blocks the commit"
 expect_count err 'mdlcheck failed \(exit 2\)' 1
+# without MDLCHECK_ARGS, mdlcheck.yaml at the top applies as mdlcheck run there would find it
+# (the check runs in a scratch copy, where its own search finds nothing); --no-config stops it
+commit "config found at the top"
+expect_rc 0 "mdlcheck.yaml at the top applies without MDLCHECK_ARGS"
+git reset -q --soft HEAD~1
+MDLCHECK_ARGS="--no-config" commit "config switched off"
+expect_rc 1 "--no-config in MDLCHECK_ARGS"
 git commit -q -m "restore" --no-verify
 git rm -q --cached mdlcheck.yaml && git commit -q -m "drop config" --no-verify
 

@@ -34,7 +34,14 @@ expect 1 "$MDLCHECK" poses "$tmp/broken.iqm" && { grep -q 'IQM-' "$tmp/err" || f
 expect 2 "$MDLCHECK" convert "$tmp/broken.iqm" "$tmp/out.unknownext"
 expect 2 "$MDLCHECK" convert "$tmp/broken.iqm"
 expect 3 "$MDLCHECK" convert "$tmp/missing.iqm" "$tmp/x.iqm"
-expect 2 "$MDLCHECK" convert "$tmp/broken.iqm" "$tmp/x.iqm" --version
+expect 2 "$MDLCHECK" convert "$tmp/broken.iqm" "$tmp/x.iqm" --target-version
+# the former spelling is refused with the new one named, never read as "print the version"
+for old in "--version 2" "--version=2"; do
+  expect 2 "$MDLCHECK" convert "$tmp/broken.iqm" "$tmp/x.iqm" $old &&
+    { grep -q 'renamed --target-version' "$tmp/err" || fail "convert $old: no pointer to --target-version"; }
+done
+[ -e "$tmp/x.iqm" ] && fail "convert --version 2 wrote an output"
+expect 0 "$MDLCHECK" convert --version
 
 found=0
 for f in "$SAMPLES"/*.iqm; do
@@ -43,7 +50,7 @@ for f in "$SAMPLES"/*.iqm; do
   name=$(basename "$f" .iqm)
   for v in 2 1; do
     out="$tmp/$name-v$v.iqm"
-    if expect 0 "$MDLCHECK" convert "$f" "$out" --version "$v"; then  # the order
+    if expect 0 "$MDLCHECK" convert "$f" "$out" --target-version "$v"; then  # the order
       cat "$tmp/out"
       expect 0 "$MDLCHECK" "$out" || continue
       grep -q 'error\[' "$tmp/out" && fail "$out: validation printed errors"
@@ -51,8 +58,8 @@ for f in "$SAMPLES"/*.iqm; do
     fi
   done
   # a version the writer does not have: refused with a reason, exit 1
-  if expect 1 "$MDLCHECK" convert "$f" "$tmp/v3.iqm" --version 3; then
-    grep -q 'version' "$tmp/err" || fail "convert --version 3 gave no reason"
+  if expect 1 "$MDLCHECK" convert "$f" "$tmp/v3.iqm" --target-version 3; then
+    grep -q 'version' "$tmp/err" || fail "convert --target-version 3 gave no reason"
   fi
   # poses: one entry per joint, valid looking JSON with the joints, anims and frames keys
   if expect 0 "$MDLCHECK" poses --format=json "$f"; then

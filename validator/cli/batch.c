@@ -87,20 +87,38 @@ static void seen_free(struct seen_set *s)
   free(s);
 }
 
-static void push(struct file_list *l, const char *path)
+static void push(struct file_list *l, const char *path, const char *key)
 {
+  size_t cap = l->cap;
   grow_one_or_abort(&l->paths, &l->cap, l->count, sizeof *l->paths, 64);
+  grow_one_or_abort(&l->keys, &cap, l->count, sizeof *l->keys, 64);
   l->paths[l->count] = strdup(path);
-  if (!l->paths[l->count])
+  l->keys[l->count] = strdup(key);
+  if (!l->paths[l->count] || !l->keys[l->count])
     abort();
   l->count++;
 }
 
+/* A walked entry's path below the directory argument: "a/b.iqm" whether the walk began at
+ * "assets", "assets/" or an absolute path, so every CI job computes the same key. */
+static const char *walk_key(const char *path, const char *root)
+{
+  size_t n = strlen(root);
+  if (strncmp(path, root, n))
+    return path;
+  while (path[n] == '/')
+    n++;
+  return path[n] ? path + n : path;
+}
+
 void file_list_free(struct file_list *l)
 {
-  for (size_t i = 0; i < l->count; i++)
+  for (size_t i = 0; i < l->count; i++) {
     free(l->paths[i]);
+    free(l->keys[i]);
+  }
   free(l->paths);
+  free(l->keys);
   seen_free(l->seen);
   memset(l, 0, sizeof *l);
 }
@@ -126,7 +144,7 @@ static int walk(struct file_list *l, const char *dir)
   FTSENT *e;
   const char *first;
   if (!fts) {
-    push(l, dir); /* reported as unreadable by the validator */
+    push(l, dir, dir); /* reported as unreadable by the validator */
     return 1;
   }
   while ((e = fts_read(fts)) != NULL) {
@@ -157,7 +175,7 @@ static int walk(struct file_list *l, const char *dir)
       break;
     case FTS_DNR:
     case FTS_ERR:
-      push(l, e->fts_path); /* reported as unreadable by the validator */
+      push(l, e->fts_path, walk_key(e->fts_path, dir)); /* reported as unreadable */
       break;
     case FTS_F:
       if (!format_by_extension(e->fts_path))
@@ -165,11 +183,11 @@ static int walk(struct file_list *l, const char *dir)
       else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
         skip_note(l, e->fts_path, "the same file as ", first);
       else
-        push(l, e->fts_path);
+        push(l, e->fts_path, walk_key(e->fts_path, dir));
       break;
     default: /* a dangling link, a socket: read as a file when its name says model */
       if (format_by_extension(e->fts_path))
-        push(l, e->fts_path);
+        push(l, e->fts_path, walk_key(e->fts_path, dir));
       else
         l->skipped++;
       break;
@@ -198,6 +216,6 @@ int file_list_add(struct file_list *l, const char *arg)
   }
   if (strcmp(arg, "-") && stat(arg, &st) == 0)
     (void)seen_check(l, &st, arg); /* a walk that meets it again skips it */
-  push(l, arg);
+  push(l, arg, arg);
   return 0;
 }

@@ -6,6 +6,8 @@
 
 struct file_list {
   char **paths;
+  char **keys;          /* per path, its shard key: relative to the walked directory, or the
+                         * argument as written (shard.h); the same in every CI job */
   size_t count, cap;
   size_t skipped;       /* files met in directory walks without a model extension */
   size_t links_skipped; /* walk entries met again (loops, links, hard links), each noted */

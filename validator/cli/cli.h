@@ -21,17 +21,18 @@ enum output_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_GITHUB, OUT_MARKDOWN /* 
 
 struct cli {
   const char *command;        /* "validate", "poses", ... */
-  #define CLI_MAX_JOBS 64
-
-enum output_format output;
+  enum output_format output;
   const char *output_path;    /* -o FILE, or NULL for stdout */
   int quiet;
   int list_rules;
   unsigned jobs;               /* -j N: files validated in parallel, at most CLI_MAX_JOBS */
   int allow_empty;            /* --allow-empty: no model file selected is exit 0, not 2 */
-  const char *config_path;
+  const char *config_path;    /* --config, or the file found (config_choose), or NULL */
+  char *config_found;         /* owned: the path config_choose found */
+  int verbose;                /* -v: say which configuration is used */
+  unsigned shard_k, shard_n;  /* --shard=K/N; 0/0 when unset */
   const char *baseline_path;  /* --baseline REPORT.json */
-  const char *version;        /* --version for convert (target format version) */
+  const char *version;        /* --target-version for convert (the format version written) */
   const char *accept_loss;    /* --accept-loss=RULE,... for convert: expected differences */
   mdl_options lib;
   struct mdl_config config;
@@ -44,6 +45,11 @@ enum output_format output;
 /* Parse argv (after the subcommand name, if any). Return 0, or EXIT_USAGE after printing why.
  * Configuration diagnostics are printed as a report. */
 int cli_parse(struct cli *c, int argc, char **argv);
+/* Which configuration file applies: --config, else (unless --no-config) mdlcheck.yaml or
+ * .mdlcheck.yaml in the working directory or the nearest parent, the search ending at a
+ * directory holding .git or at the root. Sets c->config_path; returns 0 or EXIT_USAGE (two
+ * candidates in one directory). With verbose, says the choice on stderr. */
+int config_choose(struct cli *c, int no_config, int verbose);
 void cli_free(struct cli *c);
 FILE *cli_open_output(const struct cli *c);
 void cli_close_output(const struct cli *c, FILE *out);

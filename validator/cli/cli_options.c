@@ -7,47 +7,58 @@
 #include "cli.h"
 #include "input.h"
 #include "format.h"
+#include "shard.h"
 
-enum {
-  OPT_ASSUME = 256, OPT_CONFIG, OPT_MAX_ISSUES, OPT_MAX_PER_RULE, OPT_FAIL_ON, OPT_IGNORE,
-  OPT_ONLY, OPT_SEVERITY, OPT_STRICT, OPT_PROFILE, OPT_LIST_RULES, OPT_VERSION, OPT_X42_LAYOUT, OPT_BASELINE,
-  OPT_MAX_INPUT_SIZE, OPT_ALLOW_EMPTY, OPT_ACCEPT_LOSS
+enum option_id {
+  OPT_NONE = 255, /* above every short option's character */
+#define COMMAND(name, synopsis, summary)
+#define OPTION(id, short, long, arg, values, help, doc) OPT_##id,
+#include "options.def"
+#undef OPTION
+#undef COMMAND
+  OPT_END
 };
+
+static const struct cli_option {
+  int id;
+  char short_name;
+  const char *name, *arg, *help;
+} options[] = {
+#define COMMAND(name, synopsis, summary)
+#define OPTION(id, short, long, arg, values, help, doc) {OPT_##id, short, long, arg, help},
+#include "options.def"
+#undef OPTION
+#undef COMMAND
+};
+#define OPTION_COUNT (sizeof options / sizeof options[0])
 
 void cli_usage(FILE *out)
 {
-  fputs("usage: mdlcheck [validate] [options] FILE...\n"
-        "       mdlcheck poses [options] FILE\n"
-        "       mdlcheck convert [options] [--version V] [--accept-loss=RULE,...] IN OUT\n"
-        "       mdlcheck compare [options] A B   (two files of one model: skeleton, poses, counts)\n"
-        "       mdlcheck rules [--format=json]   (same as --list-rules)\n"
-        "       mdlcheck diff [--format=text|json|markdown] OLD.json NEW.json\n"
-        "       mdlcheck explain ID...           (a rule, its spec clause, its corpus cases)\n"
-        "\n"
-        "options:\n"
-        "  -f, --format=FMT              report: text (default), json, sarif, github\n"
-        "  -j, --jobs=N                  validate N files in parallel\n"
-        "  -o, --output=FILE             write the report to FILE\n"
-        "  -q, --quiet                   print only what fails the run (errors, and --fail-on)\n"
-        "      --assume-format=FMT       skip detection (iqm, iqe, egg, qmsh, x42)\n"
-        "      --config=FILE             YAML configuration (ignore, only, severity, ...)\n"
-        "      --ignore=PATTERN          drop rules: an id, a prefix ending in *, or a format\n"
-        "      --only=PATTERN            report only matching rules\n"
-        "      --severity=PATTERN=SEV    report matching rules at SEV\n"
-        "      --fail-on=SEV             lowest severity that makes a file invalid (default error)\n"
-        "      --baseline=REPORT.json    accept the diagnostics a previous JSON report recorded\n"
-        "      --allow-empty             exit 0 when the inputs select no model file (default: 2)\n"
-        "      --max-issues=N            stop reporting after N diagnostics per file\n"
-        "      --max-per-rule=N          fold repeats of one rule beyond N (default 50, 0: never)\n"
-        "      --max-input-size=SIZE     read at most SIZE bytes per input (default 1G; K, M, G)\n"
-        "      --strict                  raise rules to their strict severity\n"
-        "      --profile=NAME            format profile (e.g. engine, panda)\n"
-        "      --x42-layout=FILE         a declared X42 legacy layout profile (YAML, spec/x42/)\n"
-        "      --list-rules              print the rule catalogue\n"
-        "      --version                 print the version (convert: target format version)\n"
-        "      --accept-loss=RULE,...    convert: differences of these rules are expected (warnings)\n"
-        "\n"
-        "exit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
+  static const struct {
+    const char *synopsis, *summary;
+  } commands[] = {
+#define COMMAND(name, synopsis, summary) {synopsis, summary},
+#define OPTION(id, short, long, arg, values, help, doc)
+#include "options.def"
+#undef OPTION
+#undef COMMAND
+  };
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    fprintf(out, "%s mdlcheck %s\n", i ? "      " : "usage:", commands[i].synopsis);
+    fprintf(out, "           %s\n", commands[i].summary);
+  }
+  fputs("\noptions:\n", out);
+  for (size_t i = 0; i < OPTION_COUNT; i++) {
+    char left[64];
+    const struct cli_option *o = &options[i];
+    if (o->short_name)
+      snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? "=" : "",
+               o->arg ? o->arg : "");
+    else
+      snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+    fprintf(out, "  %-28s  %s\n", left, o->help);
+  }
+  fputs("\nexit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
         "            3 input could not be read, 70 internal error\n",
         out);
 }
@@ -89,8 +100,7 @@ static int add_severity(mdl_policy *p, const char *arg)
   return 0;
 }
 
-/* The report formats each subcommand writes; any other is refused rather than printed as text.
- * compare and convert check their own. */
+/* The report formats each subcommand writes; any other is refused rather than printed as text. */
 static int output_check(const struct cli *c)
 {
   static const struct {
@@ -101,6 +111,9 @@ static int output_check(const struct cli *c)
     {"poses", 1u << OUT_TEXT | 1u << OUT_JSON},
     {"rules", 1u << OUT_TEXT | 1u << OUT_JSON},
     {"diff", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_MARKDOWN},
+    {"compare", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
+    {"convert", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
+    {"explain", 1u << OUT_TEXT}, /* the catalogue as JSON: rules --format=json */
   };
   static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
   const char *command = c->list_rules ? "rules" : c->command;
@@ -138,47 +151,47 @@ static int load_config(struct cli *c)
   return 0;
 }
 
+/* getopt's tables from the option table: every option returns its OPT_ id, short or long. */
+static void getopt_tables(struct option *longopts, char *shortopts)
+{
+  for (size_t i = 0; i < OPTION_COUNT; i++) {
+    longopts[i].name = options[i].name;
+    longopts[i].has_arg = options[i].arg ? required_argument : no_argument;
+    longopts[i].flag = NULL;
+    longopts[i].val = options[i].id;
+    if (options[i].short_name) {
+      *shortopts++ = options[i].short_name;
+      if (options[i].arg)
+        *shortopts++ = ':';
+    }
+    /* --version=V is read to refuse convert's former spelling with a pointer to the new one */
+    if (options[i].id == OPT_VERSION)
+      longopts[i].has_arg = optional_argument;
+  }
+  memset(&longopts[OPTION_COUNT], 0, sizeof longopts[OPTION_COUNT]);
+  *shortopts = 0;
+}
+
+static int option_id(int opt)
+{
+  for (size_t i = 0; opt > 0 && opt < OPT_NONE && i < OPTION_COUNT; i++)
+    if (options[i].short_name == opt)
+      return options[i].id;
+  return opt;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
   const char *command = c->command;
   int converting = command && !strcmp(command, "convert");
-  static const struct option longopts[] = {
-    {"format", required_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"jobs", required_argument, NULL, 'j'},
-    {"help", no_argument, NULL, 'h'},
-    {"assume-format", required_argument, NULL, OPT_ASSUME},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"max-issues", required_argument, NULL, OPT_MAX_ISSUES},
-    {"max-per-rule", required_argument, NULL, OPT_MAX_PER_RULE},
-    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
-    {"ignore", required_argument, NULL, OPT_IGNORE},
-    {"only", required_argument, NULL, OPT_ONLY},
-    {"severity", required_argument, NULL, OPT_SEVERITY},
-    {"strict", no_argument, NULL, OPT_STRICT},
-    {"profile", required_argument, NULL, OPT_PROFILE},
-    {"list-rules", no_argument, NULL, OPT_LIST_RULES},
-    {"x42-layout", required_argument, NULL, OPT_X42_LAYOUT},
-    {"version", optional_argument, NULL, OPT_VERSION},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"max-input-size", required_argument, NULL, OPT_MAX_INPUT_SIZE},
-    {"allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY},
-    {"accept-loss", required_argument, NULL, OPT_ACCEPT_LOSS},
-    {NULL, 0, NULL, 0}
-  };
-  int opt, rc;
+  struct option opts[OPTION_COUNT + 1];
+  char shortopts[2 * OPTION_COUNT + 1];
+  int opt, rc, no_config = 0, verbose = 0;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
-  const char *profile = NULL;
-  /* convert's --version takes a value: required, so `convert IN OUT --version 1` survives
-   * getopt's argument permutation (a hand-taken optional argument does not) */
-  struct option opts[sizeof longopts / sizeof longopts[0]];
+  const char *profile = NULL, *version_arg = NULL, *shard = NULL;
+  int want_version = 0;
 
-  memcpy(opts, longopts, sizeof opts);
-  for (size_t i = 0; converting && opts[i].name; i++)
-    if (!strcmp(opts[i].name, "version"))
-      opts[i].has_arg = required_argument;
-
+  getopt_tables(opts, shortopts);
   memset(c, 0, sizeof *c);
   c->command = command;
   mdl_options_init(&c->lib);
@@ -193,9 +206,15 @@ int cli_parse(struct cli *c, int argc, char **argv)
   /* optind = 0 makes glibc reinitialise fully (ordering and permutation state) between passes */
   opterr = 0;
   optind = 0;
-  while ((opt = getopt_long(argc, argv, "f:o:qhj:", opts, NULL)) != -1)
+  while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+    opt = option_id(opt);
     if (opt == OPT_CONFIG)
       c->config_path = optarg;
+    no_config |= opt == OPT_NO_CONFIG;
+    verbose |= opt == OPT_VERBOSE;
+  }
+  if ((rc = config_choose(c, no_config, verbose)) != 0)
+    return rc;
   if (c->config_path && (rc = load_config(c)) != 0)
     return rc;
   if (c->config.policy) {
@@ -206,9 +225,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 
   opterr = 1;
   optind = 0;
-  while ((opt = getopt_long(argc, argv, "f:o:qhj:", opts, NULL)) != -1) {
-    switch (opt) {
-    case 'f':
+  while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+    switch (option_id(opt)) {
+    case OPT_FORMAT:
       if (!strcmp(optarg, "text"))
         c->output = OUT_TEXT;
       else if (!strcmp(optarg, "json"))
@@ -217,14 +236,14 @@ int cli_parse(struct cli *c, int argc, char **argv)
         c->output = OUT_SARIF;
       else if (!strcmp(optarg, "github"))
         c->output = OUT_GITHUB;
-      else if (!strcmp(optarg, "markdown") && command && !strcmp(command, "diff"))
-        c->output = OUT_MARKDOWN;
+      else if (!strcmp(optarg, "markdown"))
+        c->output = OUT_MARKDOWN; /* diff's; output_check refuses it elsewhere */
       else
-        return usage_error("unknown report format (text, json, sarif, github)", optarg);
+        return usage_error("unknown report format (text, json, sarif, github, markdown)", optarg);
       break;
-    case 'o': c->output_path = optarg; break;
-    case 'q': c->quiet = 1; break;
-    case 'j': {
+    case OPT_OUTPUT: c->output_path = optarg; break;
+    case OPT_QUIET: c->quiet = 1; break;
+    case OPT_JOBS: {
       unsigned long j;
       if (parse_count(optarg, &j) < 0 || j < 1)
         return usage_error("-j takes a number of jobs from 1 to 64", optarg);
@@ -236,9 +255,17 @@ int cli_parse(struct cli *c, int argc, char **argv)
       c->jobs = (unsigned)j;
       break;
     }
-    case 'h': cli_usage(stdout); return -1;
+    case OPT_HELP: cli_usage(stdout); return -1;
     case OPT_ASSUME: c->lib.assume_format = optarg; break;
-    case OPT_CONFIG: break;
+    case OPT_CONFIG:
+    case OPT_NO_CONFIG:
+    case OPT_VERBOSE: break; /* read by the first pass */
+    case OPT_SHARD: shard = optarg; break;
+    case OPT_TARGET_VERSION:
+      if (!converting)
+        return usage_error("--target-version is for convert", optarg);
+      c->version = optarg;
+      break;
     case OPT_BASELINE: c->baseline_path = optarg; break;
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_MAX_ISSUES:
@@ -290,16 +317,13 @@ int cli_parse(struct cli *c, int argc, char **argv)
       }
       break;
     case OPT_VERSION:
-      if (converting) {
-        if (!optarg && optind < argc && argv[optind][0] != '-')
-          optarg = argv[optind++];
-        if (!optarg)
-          return usage_error("convert --version takes the target format version", NULL);
-        c->version = optarg;
-        break;
+      if (!converting) {
+        printf("mdlcheck %s\n", MDL_VERSION_STRING);
+        return -1;
       }
-      printf("mdlcheck %s\n", MDL_VERSION_STRING);
-      return -1;
+      want_version = 1; /* convert: its former --version V is told apart below */
+      version_arg = optarg;
+      break;
     default:
       return usage_error("bad option", NULL);
     }
@@ -337,11 +361,27 @@ int cli_parse(struct cli *c, int argc, char **argv)
   }
   c->args = (const char **)argv + optind;
   c->nargs = argc - optind;
+  if (want_version) {
+    /* `convert --version 20 IN OUT` once chose the QMSH version; printing the program version
+     * and exiting 0 would make such a script "succeed" without writing anything */
+    if (version_arg || c->nargs > 0)
+      return usage_error("convert's --version V was renamed --target-version=V "
+                         "(--version alone prints the program version)", version_arg);
+    printf("mdlcheck %s\n", MDL_VERSION_STRING);
+    return -1;
+  }
+  if (shard) {
+    if (strcmp(command ? command : "validate", "validate") || c->list_rules)
+      return usage_error("--shard is for validate", shard);
+    if (shard_parse(shard, &c->shard_k, &c->shard_n) < 0)
+      return usage_error("--shard takes K/N with 1 <= K <= N (e.g. 2/4)", shard);
+  }
   return 0;
 }
 
 void cli_free(struct cli *c)
 {
+  free(c->config_found);
   mdl_policy_free(c->policy);
   config_free(&c->config);
 }

@@ -1,4 +1,4 @@
-/* cmd_convert.c - `mdlcheck convert IN OUT [--version V]`: decode IN, write it in the format
+/* cmd_convert.c - `mdlcheck convert IN OUT [--target-version=V]`: decode IN, write it in the format
  * named by OUT's extension, then prove what was written: it must validate, and it must say what
  * IN says (core/model_compare.h, the comparator of `mdlcheck compare`, with OUT as the first
  * side: each difference is located in OUT and names where IN holds its side).

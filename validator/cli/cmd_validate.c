@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "rules_gen.h"
+#include "shard.h"
 
 struct batch_run {
   const struct cli *cli;
@@ -104,6 +105,18 @@ int cmd_validate(struct cli *c)
   }
   if (empty && !c->allow_empty)
     fputs("mdlcheck: an input selected no model file (exit 2; --allow-empty accepts that)\n", stderr);
+  if (c->shard_n) {
+    size_t total = shard_select(&files, c->shard_k, c->shard_n);
+    /* Every job of the matrix ranks the same whole selection, so a share left empty holds
+     * nothing the others do not check: said, and no exit 2 (a selection that is empty as a
+     * whole still is, in every job, above). */
+    if (total && !files.count)
+      fprintf(stderr, "mdlcheck: shard %u/%u: no file (the selection has %zu, fewer than %u "
+              "shares)\n", c->shard_k, c->shard_n, total, c->shard_n);
+    else if (c->verbose)
+      fprintf(stderr, "mdlcheck: shard %u/%u: %zu of %zu files\n", c->shard_k, c->shard_n,
+              files.count, total);
+  }
   if (c->baseline_path) {
     char why[600];
     int too_large = 0;

@@ -11,13 +11,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-  {"validate", cmd_validate},
-  {"poses", cmd_poses},
-  {"convert", cmd_convert},
-  {"compare", cmd_compare},
-  {"rules", cmd_rules},
-  {"diff", cmd_diff},
-  {"explain", cmd_explain},
+#define COMMAND(name, synopsis, summary) {#name, cmd_##name},
+#define OPTION(id, short, long, arg, values, help, doc)
+#include "options.def"
+#undef OPTION
+#undef COMMAND
   {NULL, NULL}
 };
 
