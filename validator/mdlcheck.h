@@ -121,7 +121,8 @@ typedef enum mdl_status {
                        * options->max_input_size (EFBIG; MDL-IO-002 delivered and counted) */
   MDL_EINTERNAL = -2, /* a bug: please report it */
   MDL_EINVAL = -3,    /* a setting the library does not understand */
-  MDL_ENOMEM = -4     /* memory ran out */
+  MDL_ENOMEM = -4,    /* memory ran out */
+  MDL_EDECODE = -5    /* poses: the input does not decode cleanly, so it has no poses to show */
 } mdl_status;
 
 /* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding). */
@@ -146,6 +147,40 @@ char *mdl_validate_buffer_json(const void *data, size_t size, const char *name,
                                const char *const *settings, mdl_status *status, char *error,
                                size_t error_size);
 void mdl_string_free(char *text);
+
+/* The poses of one input as JSON text: exactly what `mdlcheck poses -f json FILE` prints (the
+ * skeleton, its base pose and every animation frame in double precision, rotations normalised,
+ * xyzw). settings as for mdl_validate_file_json (fail_on decides what "decodes cleanly" means).
+ * Returns the text (release it with mdl_string_free) and MDL_OK. Returns NULL with:
+ * MDL_EDECODE when the input does not decode cleanly (any diagnostic at or above fail_on:
+ * poses of a broken file mislead), error then holding its diagnostics as the CLI's text report
+ * (cut to error_size; mdl_validate_*_json gives them all); MDL_EIO when the file cannot be read
+ * or is over max_input_size (error says which); MDL_EINVAL for a bad setting; MDL_ENOMEM. */
+char *mdl_poses_file_json(const char *path, const char *const *settings, mdl_status *status,
+                          char *error, size_t error_size);
+char *mdl_poses_buffer_json(const void *data, size_t size, const char *name,
+                            const char *const *settings, mdl_status *status, char *error,
+                            size_t error_size);
+
+/* Whether two inputs agree (skeleton, animations, every pose within the bound of the
+ * quantization involved, geometry by content), as JSON text: exactly what `mdlcheck compare -f
+ * json A B` prints, a whole report (spec/report.schema.json) with one entry, named after a and
+ * with the format "A vs B", whose messages are the differences (validation findings are not
+ * reported: that is mdl_validate_*_json's work). An input that does not decode is the entry's
+ * MDL-CMP-013 (not a status). settings as for mdl_validate_file_json. Returns the text (release
+ * it with mdl_string_free) and MDL_OK; or NULL with MDL_EIO when a file cannot be read (error
+ * says which), MDL_EINVAL for a bad setting, MDL_ENOMEM (a comparison cut short is never
+ * reported as agreement). For buffers, a_name and b_name name the inputs (their extensions
+ * help detect the format); NULL stands for "-". */
+char *mdl_compare_files_json(const char *a, const char *b, const char *const *settings,
+                             mdl_status *status, char *error, size_t error_size);
+char *mdl_compare_buffers_json(const void *a, size_t a_size, const char *a_name, const void *b,
+                               size_t b_size, const char *b_name, const char *const *settings,
+                               mdl_status *status, char *error, size_t error_size);
+
+/* The rule catalogue as JSON text: exactly what `mdlcheck rules -f json` prints. Release it
+ * with mdl_string_free; NULL when memory ran out. */
+char *mdl_rules_json(void);
 
 /* The catalogue. */
 size_t mdl_rule_count(void);

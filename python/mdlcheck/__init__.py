@@ -16,8 +16,9 @@ The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else
 $MDLCHECK_BUILDDIR/validator/.libs, the build tree this module sits in, the libdir recorded by
 `make install`, then ctypes.util.find_library("mdlcheck").
 
-Not here yet: poses() and compare() (the CLI's `poses` and `compare` subcommands) have no C
-entry point in mdlcheck.h, so this module does not offer them; run the CLI for those.
+poses() returns what `mdlcheck poses -f json FILE` prints (skeleton, base pose, every frame);
+compare(a, b) returns the report `mdlcheck compare -f json A B` prints. Both take the same
+options as validate().
 """
 # SPDX-License-Identifier: MIT
 import ctypes
@@ -26,13 +27,14 @@ import os
 
 from . import _lib
 
-__all__ = ["validate", "rules", "formats", "version", "library_path"]
+__all__ = ["validate", "poses", "compare", "rules", "formats", "version", "library_path",
+           "InvalidModelError"]
 
 # The package version; the library exports no version function. tests/python keeps it equal to
 # MDL_VERSION_STRING and `mdlcheck --version`.
 __version__ = "0.1.0"
 
-_MDL_OK, _MDL_EINVAL, _MDL_ENOMEM = 0, -3, -4
+_MDL_OK, _MDL_EIO, _MDL_EINVAL, _MDL_ENOMEM, _MDL_EDECODE = 0, -1, -3, -4, -5
 _SEVERITY_COUNT = 5
 _ERROR_SIZE = 512
 _loaded = None
@@ -54,6 +56,18 @@ def library_path():
 def version():
     """The mdlcheck version this module belongs to."""
     return __version__
+
+
+class InvalidModelError(ValueError):
+    """poses() of an input that does not decode cleanly: its poses would mislead.
+
+    str(): the start of its diagnostics as the CLI's text report; entry: all of them, the
+    validate() entry of the same input and options.
+    """
+
+    def __init__(self, message, entry):
+        super().__init__(message.strip() or "the input does not decode cleanly")
+        self.entry = entry
 
 
 def _text(value, key):
@@ -86,6 +100,58 @@ def _settings(options):
     return out
 
 
+def _call(function, *args, options):
+    """Call a JSON entry point (its arguments, then settings, status and error buffer): the
+    parsed JSON, or the exception its status stands for."""
+    lib = _library()
+    strings = [s.encode("utf-8") for s in _settings(options)]
+    settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
+    status = ctypes.c_int(_MDL_OK)
+    error = ctypes.create_string_buffer(_ERROR_SIZE)
+    text = getattr(lib, function)(*args, settings, ctypes.byref(status), error, _ERROR_SIZE)
+    if not text:
+        message = error.value.decode("utf-8", "replace")
+        if status.value == _MDL_EINVAL:
+            raise ValueError(message or "a setting the library does not understand")
+        if status.value == _MDL_ENOMEM:
+            raise MemoryError("libmdlcheck ran out of memory")
+        if status.value == _MDL_EDECODE:
+            raise InvalidModelError(message, None)
+        if status.value == _MDL_EIO:
+            raise OSError(message or "an input could not be read")
+        raise RuntimeError("libmdlcheck failed with status %d%s"
+                           % (status.value, ": " + message if message else ""))
+    try:
+        return json.loads(ctypes.string_at(text).decode("utf-8"))
+    finally:
+        lib.mdl_string_free(text)
+
+
+def _is_buffer(value):
+    return isinstance(value, (bytes, bytearray, memoryview))
+
+
+def _path(value, what):
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError("%s takes a path or bytes, not %s" % (what, type(value).__name__))
+    path = os.fsencode(value)
+    if b"\0" in path:
+        raise ValueError("path contains a NUL character")
+    return path
+
+
+def _one_input(function, path_or_bytes, name, options):
+    """validate() and poses(): one file, or one buffer named by name."""
+    if _is_buffer(path_or_bytes):
+        data = bytes(path_or_bytes)  # a contiguous copy the library reads only
+        hint = None if name is None else os.fsencode(name)
+        return _call("mdl_%s_buffer_json" % function, data, len(data), hint, options=options)
+    if name is not None and isinstance(path_or_bytes, (str, os.PathLike)):
+        raise TypeError("name applies to a buffer; a file is reported under its path")
+    return _call("mdl_%s_file_json" % function, _path(path_or_bytes, function + "()"),
+                 options=options)
+
+
 def validate(path_or_bytes, name=None, **options):
     """Validate a file (str or os.PathLike) or a buffer (bytes, bytearray, memoryview).
 
@@ -94,37 +160,43 @@ def validate(path_or_bytes, name=None, **options):
     option the library rejects, MemoryError when it ran out of memory. A file that cannot be read
     is not an exception: the entry carries the fatal MDL-IO-001, as the CLI's report does.
     """
-    lib = _library()
-    strings = [s.encode("utf-8") for s in _settings(options)]
-    settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
-    status = ctypes.c_int(_MDL_OK)
-    error = ctypes.create_string_buffer(_ERROR_SIZE)
-    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
-        data = bytes(path_or_bytes)  # a contiguous copy the library reads only
-        hint = None if name is None else os.fsencode(name)
-        text = lib.mdl_validate_buffer_json(data, len(data), hint, settings, ctypes.byref(status),
-                                            error, _ERROR_SIZE)
-    elif isinstance(path_or_bytes, (str, os.PathLike)):
-        if name is not None:
-            raise TypeError("name applies to a buffer; a file is reported under its path")
-        path = os.fsencode(path_or_bytes)
-        if b"\0" in path:
-            raise ValueError("path contains a NUL character")
-        text = lib.mdl_validate_file_json(path, settings, ctypes.byref(status), error, _ERROR_SIZE)
-    else:
-        raise TypeError("validate() takes a path or bytes, not %s" % type(path_or_bytes).__name__)
-    if not text:
-        message = error.value.decode("utf-8", "replace")
-        if status.value == _MDL_EINVAL:
-            raise ValueError(message or "a setting the library does not understand")
-        if status.value == _MDL_ENOMEM:
-            raise MemoryError("libmdlcheck ran out of memory")
-        raise RuntimeError("libmdlcheck failed with status %d%s"
-                           % (status.value, ": " + message if message else ""))
+    return _one_input("validate", path_or_bytes, name, options)
+
+
+def poses(path_or_bytes, name=None, **options):
+    """The poses of a file or buffer: what `mdlcheck poses -f json` prints, as a dict.
+
+    Raises InvalidModelError (a ValueError) when the input does not decode cleanly (a diagnostic
+    at or above fail_on), OSError when the file cannot be read, ValueError for a bad option.
+    """
     try:
-        return json.loads(ctypes.string_at(text).decode("utf-8"))
-    finally:
-        lib.mdl_string_free(text)
+        return _one_input("poses", path_or_bytes, name, options)
+    except InvalidModelError as e:
+        raise InvalidModelError(str(e), validate(path_or_bytes, name, **options)) from None
+
+
+def compare(a, b, a_name=None, b_name=None, **options):
+    """Whether two models agree: the report `mdlcheck compare -f json A B` prints, as a dict.
+
+    a and b: paths, or buffers (a_name and b_name then name them; their extensions help detect
+    the format). The one entry of report["files"] holds the differences; its "verdict" says
+    whether they agree under fail_on. Raises OSError when a file cannot be read.
+    """
+    if _is_buffer(a) or _is_buffer(b):
+        sides = []
+        for value, name in ((a, a_name), (b, b_name)):
+            if not _is_buffer(value):
+                path = _path(value, "compare()")
+                with open(path, "rb") as f:
+                    value = f.read()
+                name = path if name is None else name
+            data = bytes(value)
+            sides += [data, len(data), None if name is None else os.fsencode(name)]
+        return _call("mdl_compare_buffers_json", *sides, options=options)
+    if a_name is not None or b_name is not None:
+        raise TypeError("a_name and b_name apply to buffers; files are reported under their paths")
+    return _call("mdl_compare_files_json", _path(a, "compare()"), _path(b, "compare()"),
+                 options=options)
 
 
 def _severity(lib, value):

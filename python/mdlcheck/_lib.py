@@ -25,6 +25,7 @@ class Rule(ctypes.Structure):
         ("strict_severity", ctypes.c_int),
         ("spec_ref", ctypes.c_char_p),
         ("clause", ctypes.c_char_p),
+        ("alias", ctypes.c_char_p),
     ]
 
 
@@ -60,14 +61,18 @@ def candidates():
 
 def _declare(lib):
     c_char_pp = ctypes.POINTER(ctypes.c_char_p)
-    lib.mdl_validate_file_json.argtypes = [ctypes.c_char_p, c_char_pp, ctypes.POINTER(ctypes.c_int),
-                                           ctypes.c_char_p, ctypes.c_size_t]
-    # c_void_p, not c_char_p: the pointer must survive to be handed back to mdl_string_free
-    lib.mdl_validate_file_json.restype = ctypes.c_void_p
-    lib.mdl_validate_buffer_json.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p,
-                                             c_char_pp, ctypes.POINTER(ctypes.c_int),
-                                             ctypes.c_char_p, ctypes.c_size_t]
-    lib.mdl_validate_buffer_json.restype = ctypes.c_void_p
+    tail = [c_char_pp, ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_size_t]
+    buffer = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+    for name, args in (("mdl_validate_file_json", [ctypes.c_char_p]),
+                       ("mdl_validate_buffer_json", buffer),
+                       ("mdl_poses_file_json", [ctypes.c_char_p]),
+                       ("mdl_poses_buffer_json", buffer),
+                       ("mdl_compare_files_json", [ctypes.c_char_p, ctypes.c_char_p]),
+                       ("mdl_compare_buffers_json", buffer + buffer)):
+        function = getattr(lib, name)
+        function.argtypes = args + tail
+        # c_void_p, not c_char_p: the pointer must survive to be handed back to mdl_string_free
+        function.restype = ctypes.c_void_p
     lib.mdl_string_free.argtypes = [ctypes.c_void_p]
     lib.mdl_string_free.restype = None
     lib.mdl_rule_count.argtypes = []

@@ -94,11 +94,15 @@ print("library", mdlcheck.library_path())
 for path in sys.argv[1:]:
     entry = mdlcheck.validate(path)
     print(entry["path"], entry["verdict"], *sorted({d["id"] for d in entry["messages"]}))
+print("poses", len(mdlcheck.poses(sys.argv[1])["joints"]))
+print("compare", mdlcheck.compare(sys.argv[1], sys.argv[1])["files"][0]["verdict"])
 EOF_PY
   expect_rc 0 "a Python script using the installed module"
   expect_count out "^library $prefix/lib/libmdlcheck\.so\.0\$" 1
   expect_count out '^.*/walk\.iqm valid$' 1
   expect_count out '^.*/broken-parent\.iqm invalid .*IQM-JNT-002' 1
+  expect_count out '^poses [1-9][0-9]*$' 1
+  expect_count out '^compare valid$' 1
 fi
 
 finish

@@ -1,5 +1,6 @@
 """test_mdlcheck.py - the Python module against the build tree's library and the CLI's own JSON."""
 # SPDX-License-Identifier: MIT
+import ctypes
 import json
 import os
 import pathlib
@@ -155,3 +156,114 @@ def test_formats_and_version():
     header = (SRC / "validator" / "mdlcheck.h").read_text()
     assert '#define MDL_VERSION_STRING "%s"' % mdlcheck.version() in header
     assert cli_json("rules", "--format=json")["tool"]["version"] == mdlcheck.version()
+
+
+def cli_bytes(*args, expect=(0, 1)):
+    run = subprocess.run([CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert run.returncode in expect, run.stderr.decode()
+    return run
+
+
+def model_files():
+    return [p for p in example_files() if p.suffix != ".md"]
+
+
+def clean_examples():
+    return [p for p in model_files() if cli_bytes("poses", "-f", "json", str(p)).returncode == 0]
+
+
+def library_text(function, *args):
+    """The raw text of a JSON entry point (settings NULL), to compare byte for byte."""
+    lib = mdlcheck._library()
+    status = ctypes.c_int(99)
+    text = getattr(lib, function)(*args, None, ctypes.byref(status), None, 0)
+    assert status.value == 0
+    try:
+        return ctypes.string_at(text)
+    finally:
+        lib.mdl_string_free(text)
+
+
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.name)
+def test_poses_same_as_the_cli(path):
+    run = cli_bytes("poses", "-f", "json", str(path))
+    if run.returncode == 0:
+        assert library_text("mdl_poses_file_json", os.fsencode(path)) == run.stdout
+        assert mdlcheck.poses(path) == json.loads(run.stdout)
+        buffered = mdlcheck.poses(path.read_bytes(), name=path.name)
+        assert buffered == dict(json.loads(run.stdout), file=path.name)
+    else:  # a broken example: no poses; the diagnostics the CLI prints to stderr, all of them
+        with pytest.raises(mdlcheck.InvalidModelError) as caught:   # in the entry
+            mdlcheck.poses(path)
+        assert run.stderr.decode().startswith(str(caught.value)[:200])
+        assert caught.value.entry == mdlcheck.validate(path)
+        assert caught.value.entry["verdict"] == "invalid"
+
+
+def test_poses_have_frames():
+    walk = mdlcheck.poses(WALK)
+    assert [j["name"] for j in walk["joints"]] and walk["anims"]
+    assert all(len(a["frames"]) == a["num_frames"] for a in walk["anims"])
+    assert len(walk["anims"][0]["frames"][0]["joints"]) == walk["num_poses"]
+
+
+def test_poses_fail_on_decides_what_decodes_cleanly():
+    # broken-parent.iqm has an error and a warning: ignoring the error leaves a clean decode,
+    # unless warnings fail too
+    others = sorted(rule_ids(mdlcheck.validate(str(BROKEN))) - {"IQM-POS-002"})
+    assert mdlcheck.poses(BROKEN, ignore=others)["format"] == "iqm"
+    with pytest.raises(mdlcheck.InvalidModelError, match="IQM-POS-002"):
+        mdlcheck.poses(BROKEN, ignore=others, fail_on="warning")
+
+
+def test_poses_of_an_unreadable_file_raise(tmp_path):
+    with pytest.raises(OSError, match="cannot read .*missing.iqm"):
+        mdlcheck.poses(tmp_path / "missing.iqm")
+    with pytest.raises(ValueError, match="unknown setting"):
+        mdlcheck.poses(WALK, bogus=1)
+
+
+COMPARE_PAIRS = [("walk.iqm", "walk.iqm"), ("walk.iqm", "walker.x42"),
+                 ("skinned.iqe", "walk.iqm"), ("broken.iqe", "walk.iqm")]
+
+
+@pytest.mark.parametrize("a, b", COMPARE_PAIRS)
+def test_compare_same_as_the_cli(a, b):
+    a, b = EXAMPLES / a, EXAMPLES / b
+    run = cli_bytes("compare", "-f", "json", str(a), str(b))
+    assert library_text("mdl_compare_files_json", os.fsencode(a), os.fsencode(b)) == run.stdout
+    report = mdlcheck.compare(a, b)
+    assert report == json.loads(run.stdout)
+    assert report["files"][0]["verdict"] == ("valid" if run.returncode == 0 else "invalid")
+    # buffers, each named by its path, give the same report
+    assert mdlcheck.compare(a.read_bytes(), b.read_bytes(), a_name=str(a), b_name=str(b)) == report
+    assert mdlcheck.compare(a.read_bytes(), b, a_name=str(a)) == report
+
+
+def test_compare_reports_differences_and_agreement():
+    same = mdlcheck.compare(WALK, WALK)["files"][0]
+    assert same["verdict"] == "valid" and same["messages"] == []
+    assert same["format"] == "iqm vs iqm"
+    differ = mdlcheck.compare(WALK, EXAMPLES / "walker.x42")["files"][0]
+    assert differ["verdict"] == "invalid"
+    assert "MDL-CMP-001" in rule_ids(differ)
+    fewer = mdlcheck.compare(WALK, EXAMPLES / "walker.x42", ignore="MDL-CMP-009")["files"][0]
+    assert rule_ids(fewer) == rule_ids(differ) - {"MDL-CMP-009"}
+    undecodable = mdlcheck.compare(b"not a model", WALK, a_name="x.iqm")["files"][0]
+    assert undecodable["verdict"] == "invalid"
+    assert "MDL-CMP-013" in rule_ids(undecodable)
+
+
+def test_compare_of_an_unreadable_file_raises(tmp_path):
+    with pytest.raises(OSError, match="cannot read .*missing.iqm"):
+        mdlcheck.compare(WALK, tmp_path / "missing.iqm")
+
+
+def test_rules_json_same_as_the_cli():
+    lib = mdlcheck._library()
+    lib.mdl_rules_json.restype = ctypes.c_void_p
+    text = lib.mdl_rules_json()
+    try:
+        assert ctypes.string_at(text) == cli_bytes("rules", "--format=json").stdout
+    finally:
+        lib.mdl_string_free(text)

@@ -10,10 +10,8 @@
 
 #include "cli.h"
 #include "input.h"
-#include "json_write.h"
-#include "pipeline.h"
 #include "pose.h"
-
+#include "pose_report.h"
 
 /* Shortest text that reads back to the same double (as json_double). */
 static void put_double(FILE *out, double v)
@@ -33,106 +31,9 @@ static void normalized_rotation(const struct trs *p, double q[4])
   quat_normalize(q);
 }
 
-static void json_vec(struct json_writer *w, const char *key, const double *v, int n)
-{
-  json_key(w, key);
-  json_array_begin(w);
-  for (int i = 0; i < n; i++)
-    json_double(w, v[i]);
-  json_array_end(w);
-}
-
-static void json_trs(struct json_writer *w, const struct trs *p)
-{
-  double q[4];
-  normalized_rotation(p, q);
-  json_vec(w, "t", p->t, 3);
-  json_vec(w, "r", q, 4);
-  json_vec(w, "s", p->s, 3);
-}
-
 static const char *joint_name(const struct model *m, uint32_t j)
 {
   return j < m->num_joints && m->joints[j].name ? m->joints[j].name : "";
-}
-
-static const char *frame_space_name(const struct model *m)
-{
-  return m->frame_space == MODEL_FRAMES_BIND ? "base-pose" : "parent";
-}
-
-static void poses_json(FILE *out, const char *path, const struct pipeline_run *run)
-{
-  const struct model *m = &run->model;
-  int (*pose_matrix)(const struct model *, uint32_t, uint32_t, double[16]) =
-    run->format ? run->format->pose_matrix : NULL;
-  struct json_writer w;
-  json_init(&w, out, 1);
-  json_object_begin(&w);
-  json_kv_string(&w, "file", path);
-  json_kv_string(&w, "format", run->result.format);
-  json_kv_string(&w, "version", run->result.version);
-  json_key(&w, "joints");
-  json_array_begin(&w);
-  for (uint32_t j = 0; j < m->num_joints; j++) {
-    json_object_begin(&w);
-    json_kv_uint(&w, "index", j);
-    json_kv_string(&w, "name", joint_name(m, j));
-    json_kv_int(&w, "parent", m->joints[j].parent);
-    json_trs(&w, &m->joints[j].pose);
-    json_object_end(&w);
-  }
-  json_array_end(&w);
-  json_kv_uint(&w, "num_poses", m->num_poses);
-  json_kv_uint(&w, "num_frames", m->num_frames);
-  /* what a frame is relative to: the parent joint (IQM's meaning) or the joint's base pose
-   * (QMSH keyframes, printed as stored; convert and compare make them parent-relative) */
-  json_kv_string(&w, "frame_space", frame_space_name(m));
-  json_key(&w, "anims");
-  json_array_begin(&w);
-  for (uint32_t a = 0; a < m->num_anims; a++) {
-    const struct model_anim *an = &m->anims[a];
-    json_object_begin(&w);
-    json_kv_string(&w, "name", an->name ? an->name : "");
-    json_kv_double(&w, "framerate", an->framerate);
-    json_kv_bool(&w, "loop", (an->flags & MODEL_ANIM_LOOP) != 0);
-    json_kv_uint(&w, "first_frame", an->first_frame);
-    json_kv_uint(&w, "num_frames", an->num_frames);
-    if (m->frames) {
-      json_key(&w, "frames");
-      json_array_begin(&w);
-      for (uint32_t f = 0; f < an->num_frames; f++) {
-        uint64_t g = (uint64_t)an->first_frame + f;
-        if (g >= m->num_frames)
-          break;
-        json_object_begin(&w);
-        json_kv_uint(&w, "frame", f);
-        json_kv_uint(&w, "global", g);
-        if (m->frame_times)
-          json_kv_double(&w, "time", m->frame_times[g]);
-        json_key(&w, "joints");
-        json_array_begin(&w);
-        for (uint32_t p = 0; p < m->num_poses; p++) {
-          json_object_begin(&w);
-          json_kv_uint(&w, "joint", p);
-          json_trs(&w, model_frame(m, (uint32_t)g, p));
-          {
-            double mat[16];
-            if (pose_matrix && pose_matrix(m, (uint32_t)g, p, mat) == 0)
-              json_vec(&w, "matrix", mat, 16);
-          }
-          json_object_end(&w);
-        }
-        json_array_end(&w);
-        json_object_end(&w);
-      }
-      json_array_end(&w);
-    }
-    json_object_end(&w);
-  }
-  json_array_end(&w);
-  json_object_end(&w);
-  json_end(&w);
 }
 
 static void text_vec(FILE *out, const char *label, const double *v, int n)
@@ -195,7 +96,6 @@ int cmd_poses(struct cli *c)
   struct pipeline_run run;
   struct report rep;
   struct report_file *f;
-  mdl_options o = c->lib;
   int err, rc = EXIT_VALID;
   mdl_status st;
   FILE *out;
@@ -217,22 +117,14 @@ int cmd_poses(struct cli *c)
   report_init(&rep);
   rep.fail_on = c->fail_on;
   f = report_add_file(&rep, c->args[0]);
-  o.on_diag = report_collect;
-  o.user = f;
-  st = pipeline_decode(in.data, in.size, c->args[0], &o, 1, &run);
-  if (st != MDL_OK && st != MDL_EIO) {
+  st = poses_decode(in.data, in.size, c->args[0], &c->lib, &rep, f, &run);
+  if (st == MDL_EIO || st == MDL_EDECODE) { /* EIO: an inner input over --max-input-size */
+    report_write_text(stderr, &rep, 0);
+    rc = st == MDL_EIO ? EXIT_IO : EXIT_INVALID;
+    goto done;
+  }
+  if (st != MDL_OK) {
     rc = EXIT_INTERNAL;
-    goto done;
-  }
-  report_set_result(f, &run.result);
-  if (st == MDL_EIO) { /* an inner input over --max-input-size: MDL-IO-002 says so */
-    report_write_text(stderr, &rep, 0);
-    rc = EXIT_IO;
-    goto done;
-  }
-  if (!run.format || !run.decoded || report_file_invalid(&rep, f)) {
-    report_write_text(stderr, &rep, 0);
-    rc = EXIT_INVALID;
     goto done;
   }
   out = cli_open_output(c);
@@ -241,7 +133,7 @@ int cmd_poses(struct cli *c)
     goto done;
   }
   if (c->output == OUT_JSON)
-    poses_json(out, c->args[0], &run);
+    poses_write_json(out, c->args[0], &run);
   else
     poses_text(out, c->args[0], &run);
   if (ferror(out))

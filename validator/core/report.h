@@ -66,6 +66,8 @@ void report_json_verdict(struct json_writer *w, const struct report *r, const st
 /* One entry of the report's "files" array (the library's JSON entry points write just this). */
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);
+/* The rule catalogue as a JSON document (`rules -f json`); 0, or -1 when out failed. */
+int report_write_rules(FILE *out);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);
 /* The end-of-batch summary (text). */

@@ -1,0 +1,104 @@
+/* compare_run.c - two inputs read, decoded and compared into one report entry. */
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_run.h"
+#include "input.h"
+#include "pipeline.h"
+
+struct side {
+  struct compare_side cs;
+  struct mdl_input in;
+  struct pipeline_run run;
+  int opened, decoding;
+};
+
+/* Decode one side: 0, 1 when it does not decode (a diagnostic says so), -1 when unreadable
+ * (error says why). */
+static int side_open(struct diag_sink *sink, struct side *s, const struct compare_input *in,
+                     const mdl_options *options, char *error, size_t errcap)
+{
+  mdl_options o = *options;
+  char why[128];
+  s->cs.path = in->path;
+  if (in->data) {
+    s->in.data = in->data;
+    s->in.size = in->size;
+  } else {
+    int err = input_open(in->path, &s->in, options->max_input_size);
+    if (err) {
+      snprintf(error, errcap, "cannot read %s: %s", in->path,
+               input_error_text(err, options->max_input_size, why, sizeof why));
+      return -1;
+    }
+    s->opened = 1;
+  }
+  s->decoding = 1;
+  o.on_diag = NULL; /* validation findings belong to `mdlcheck validate` */
+  o.user = NULL;
+  o.max_issues = 0;
+  if (pipeline_decode(s->in.data, s->in.size, in->path, &o, 1, &s->run) == MDL_EIO) {
+    snprintf(error, errcap, "cannot read %s: the text it decompresses to is larger than the input "
+             "size limit of %llu bytes (--max-input-size)", in->path, input_limit(&o));
+    return -1;
+  }
+  s->cs.data = s->in.data;
+  s->cs.size = s->in.size;
+  s->cs.format = s->run.format;
+  s->cs.model = &s->run.model;
+  if (!s->run.format || !s->run.decoded) {
+    struct mdl_loc loc = loc_none();
+    diag_emit(sink, RULE_CORE_COMPARE_UNREADABLE, &loc,
+              s->run.format ? "its decoder gave up (run mdlcheck validate on it)" : "its format is not recognised",
+              "%s", in->path);
+    return 1;
+  }
+  return 0;
+}
+
+static void side_close(struct side *s)
+{
+  if (s->decoding)
+    pipeline_release(&s->run);
+  if (s->opened)
+    input_close(&s->in);
+}
+
+mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2], const mdl_options *o,
+                       compare_note_fn note, void *note_user, struct report_file *f)
+{
+  struct side a, b;
+  struct diag_sink sink;
+  mdl_options opts = *o;
+  mdl_status st = MDL_OK;
+  int ra, rb;
+
+  memset(cr, 0, sizeof *cr);
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  opts.on_diag = report_collect;
+  opts.user = f;
+  if (diag_sink_init(&sink, &opts) < 0)
+    return MDL_EINTERNAL;
+  ra = side_open(&sink, &a, &in[0], o, cr->error, sizeof cr->error);
+  rb = ra < 0 ? -1 : side_open(&sink, &b, &in[1], o, cr->error, sizeof cr->error);
+  if (ra < 0 || rb < 0)
+    st = MDL_EIO;
+  else if (ra == 0 && rb == 0) {
+    if (model_compare(&a.cs, &b.cs, &sink, note, note_user, &cr->res) < 0)
+      st = MDL_ENOMEM;
+    else
+      cr->compared = 1;
+  }
+  diag_sink_finish(&sink);
+  if (st == MDL_OK) {
+    memcpy(f->counts, sink.counts, sizeof f->counts);
+    f->truncated = sink.truncated;
+    snprintf(cr->format, sizeof cr->format, "%s vs %s", a.run.format ? a.run.format->name : "unknown",
+             b.run.format ? b.run.format->name : "unknown");
+    f->format = cr->format;
+  }
+  side_close(&a);
+  side_close(&b);
+  return st;
+}
