@@ -19,7 +19,8 @@ for f in include/mdlcheck.h lib/libmdlcheck.so lib/libmdlcheck.a lib/pkgconfig/m
   share/mdlcheck/spec/sarif-subset.schema.json share/mdlcheck/spec/formats/README.md \
   share/mdlcheck/spec/formats/iqm.md share/mdlcheck/spec/formats/iqe.md \
   share/mdlcheck/spec/formats/egg.md share/mdlcheck/spec/formats/qmsh.md \
-  share/mdlcheck/spec/formats/x42.md share/mdlcheck/spec/formats/core.md; do
+  share/mdlcheck/spec/formats/x42.md share/mdlcheck/spec/formats/core.md \
+  share/bash-completion/completions/mdlcheck share/zsh/site-functions/_mdlcheck; do
   [ -e "$prefix/$f" ] || fail "make install did not install $f"
 done
 
