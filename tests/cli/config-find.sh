@@ -44,6 +44,11 @@ printf 'ignore: [MDL-FMT-001]\nbogus-key: 1\n' >"$proj/sub/mdlcheck.yaml"
 run_in "$proj/sub/deep" "$work/empty.bin"
 expect_rc 2 "a broken found configuration"
 expect_grep err "$proj/sub/mdlcheck.yaml:2:1: error\[MDL-CFG-"
+# --help and --version answer anyway
+run_in "$proj/sub/deep" --help
+expect_rc 0 "--help beside a broken configuration"
+run_in "$proj/sub/deep" --version
+expect_rc 0 "--version beside a broken configuration"
 rm -f "$proj/sub/mdlcheck.yaml"
 
 # the search ends at the directory holding .git (a folder, or a worktree's file)

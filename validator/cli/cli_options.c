@@ -186,7 +186,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   int converting = command && !strcmp(command, "convert");
   struct option opts[OPTION_COUNT + 1];
   char shortopts[2 * OPTION_COUNT + 1];
-  int opt, rc, no_config = 0, verbose = 0;
+  int opt, rc, no_config = 0, verbose = 0, help_or_version = 0;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
   int want_version = 0;
@@ -212,9 +212,13 @@ int cli_parse(struct cli *c, int argc, char **argv)
       c->config_path = optarg;
     no_config |= opt == OPT_NO_CONFIG;
     verbose |= opt == OPT_VERBOSE;
+    /* --help and --version answer whatever configuration lies around */
+    help_or_version |= opt == OPT_HELP || (opt == OPT_VERSION && !converting);
   }
-  if ((rc = config_choose(c, no_config, verbose)) != 0)
+  if (!help_or_version && (rc = config_choose(c, no_config, verbose)) != 0)
     return rc;
+  if (help_or_version)
+    c->config_path = NULL;
   if (c->config_path && (rc = load_config(c)) != 0)
     return rc;
   if (c->config.policy) {
