@@ -41,6 +41,17 @@ grep -q IQM-JNT-002 out.sarif || fail "the SARIF report does not carry the probl
 act paths=bad baseline=base.json upload-sarif=false
 expect_rc 0 "baselined problem"
 
+# a matrix of two shares: each job validates its own file, and uploads under its own category
+act "paths=good bad" shard=1/2
+expect_rc 1 "share 1/2 holds bad/cycle.iqm (ranked first by its path below its folder)"
+expect_count out '^::error file=bad/cycle\.iqm.*IQM-JNT-002' 1
+expect_count out "upload-sarif@v3 .*'category', 'mdlcheck-1/2'" 1
+act "paths=good bad" shard=2/2
+expect_rc 0 "share 2/2 holds good/ok.iqm"
+expect_count out "upload-sarif@v3 .*'category', 'mdlcheck-2/2'" 1
+act paths=good
+expect_count out "upload-sarif@v3 .*'category', 'mdlcheck'\)" 1
+
 # no mdlcheck on PATH: the build step configures, builds and installs a copy of this tree
 if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mkdir src

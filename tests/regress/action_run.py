@@ -50,7 +50,8 @@ def main():
         name = step.get("name", f"step {i}")
         cond = expand(step["if"]) if "if" in step else "true"
         if "uses" in step:
-            print(f"action_run: {name}: uses {step['uses']} (not run here; would run: {cond})")
+            given = sorted((k, expand(v)) for k, v in step.get("with", {}).items())
+            print(f"action_run: {name}: uses {step['uses']} (not run here; would run: {cond}) with {given}")
             continue
         if cond != "true" or failed:
             print(f"action_run: {name}: skipped")
