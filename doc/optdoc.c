@@ -81,7 +81,8 @@ static void roff(struct text *t, const char *s)
     else if (*s == '\\')
       puts_(t, "\\e");
     else if (*s == '`')
-      puts_(t, (bold = !bold) ? "\\fB\\%" : "\\fR"); /* roff \%: never hyphenated */
+      /* roff \% before a word: never hyphenated (inside one it would be a break point) */
+      puts_(t, (bold = !bold) ? (t->n && t->s[t->n - 1] != ' ' ? "\\fB" : "\\fB\\%") : "\\fR");
     else
       put(t, s, 1);
   }
@@ -151,7 +152,7 @@ static void man_synopsis_line(struct text *t, const char *syn)
     {
       char word[128];
       snprintf(word, sizeof word, "%.*s", (int)n, syn);
-      puts_(t, (word[0] >= 'A' && word[0] <= 'Z') || !strcmp(word, "options") ? "\\fI\\%" : "\\fB\\%");
+      puts_(t, (word[0] >= 'A' && word[0] <= 'Z') || !strcmp(word, "options") ? "\\fI" : "\\fB");
       roff(t, word);
       puts_(t, "\\fR");
     }
