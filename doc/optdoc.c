@@ -292,7 +292,8 @@ static void zsh_completion(struct text *t)
     zsh_text(t, commands[i].summary, "");
     puts_(t, "'\n");
   }
-  puts_(t, ")\n_arguments -s -S \\\n");
+  puts_(t, ")\nlocal curcontext=\"$curcontext\" state line ret=1\ntypeset -A opt_args\n"
+           "_arguments -C -s -S \\\n");
   for (size_t i = 0; i < NOPTIONS; i++) {
     const struct option_doc *o = &options[i];
     puts_(t, "  ");
@@ -315,9 +316,15 @@ static void zsh_completion(struct text *t)
     }
     puts_(t, "' \\\n");
   }
-  puts_(t, "  '1: :{_alternative \"commands:command:_describe command mdlcheck_commands\" "
-           "\"files:file:_files\"}' \\\n"
-           "  '*:file:_files'\n");
+  /* the first word is a subcommand or already a file; _describe is called here, not as an
+   * _alternative action, which would hand it options it does not take */
+  puts_(t, "  '1: :->first' \\\n"
+           "  '*:file:_files' && ret=0\n"
+           "if [[ $state == first ]]; then\n"
+           "  _describe -t commands 'mdlcheck command' mdlcheck_commands && ret=0\n"
+           "  _files && ret=0\n"
+           "fi\n"
+           "return ret\n");
 }
 
 static void block_text(struct text *t, const char *name)

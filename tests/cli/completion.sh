@@ -59,11 +59,43 @@ if command -v zsh >/dev/null 2>&1; then
   grep -q -- '--format=\[.*\]:FMT:(text json sarif github markdown)$' "$work/specs" ||
     fail "zsh: --format does not offer its values"
   grep -q -- '--config=\[.*\]:FILE:_files$' "$work/specs" || fail "zsh: --config does not complete files"
-  grep -q -- '_describe command mdlcheck_commands' "$work/specs" ||
-    fail "zsh: the first word does not offer the subcommands' array"
   n=$(zsh -f -c '_arguments() { :; }; source "$1"; print -- ${#mdlcheck_commands}' zsh "$zsh_file")
   [ "$n" = "$(grep -c '^ *\(usage:\)\{0,1\} *mdlcheck ' "$work/out")" ] ||
     fail "zsh offers $n subcommands, --help lists $(grep -c '^ *\(usage:\)\{0,1\} *mdlcheck ' "$work/out")"
+  # and an interactive zsh (on a pseudo-terminal) completes with it as a user would: TAB after
+  # a prefix; the line as zsh redraws it, and no error from the completion system
+  mkdir "$work/fpath" && cp "$zsh_file" "$work/fpath/"
+  cat >"$work/type.zsh" <<'ZSH'
+zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "PROMPT=; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D; cd $2"
+# type KEYS PATTERN: send KEYS (after clearing the line); print what zsh echoes until PATTERN
+type() {
+  local all= chunk i
+  zpty -w -n z $'\C-u'"$1"
+  for i in {1..50}; do
+    while zpty -r -t z chunk; do all+=$chunk; done
+    [[ $all == $~2 ]] && break
+    sleep 0.1
+  done
+  print -r -- "=== $1"; print -r -- "$all"
+}
+type $'mdlcheck --sha\t' '*--shard=*'
+type $'mdlcheck expl\t' '*explain*'
+type $'mdlcheck --format=js\t' '*--format=json*'
+type $'mdlcheck --fail-on=war\t' '*warning*'
+type $'mdlcheck --config=cf\t' '*cfg.yaml*'
+zpty -d z
+ZSH
+  timeout 60 zsh -f "$work/type.zsh" "$work/fpath" "$work/dir" 2>&1 | tr -d '\r' | \
+    sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' >"$work/typed"
+  for want in 'mdlcheck --shard=' 'mdlcheck explain' 'mdlcheck --format=json' \
+    'mdlcheck --fail-on=warning' 'mdlcheck --config=cfg.yaml'; do
+    grep -qF -- "$want" "$work/typed" || fail "zsh did not complete to '$want'"
+  done
+  if grep -E 'bad option|not enough arguments|no tags registered|command not found' "$work/typed" >&2; then
+    fail "the zsh completion raised errors"
+  fi
 else
   echo "note: zsh not installed; its completion was only generated" >&2
 fi
