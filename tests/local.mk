@@ -11,3 +11,4 @@ include tests/regress/local.mk
 include tests/install/local.mk
 include tests/python/local.mk
 include tests/trust/local.mk
+include tests/convert/local.mk

@@ -91,6 +91,11 @@ struct conf_case {
   const char *config_text; /* text */
   size_t config_text_len;
   int has_exit, exit_line, exit_code;
+  const char *convert;     /* `mdlcheck convert` to a file of this extension (egg, qmsh, ...): the
+                            * output's diagnostics are checked (the writer's announcements and
+                            * the proof), or NULL */
+  int convert_line;
+  const char *accept_loss; /* options: accept-loss, passed to convert */
 
   const char *assume_format, *profile;
   int strict;

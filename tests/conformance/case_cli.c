@@ -24,7 +24,7 @@
 
 struct tmp_files {
   char dir[4096];
-  char input[4200], compare[4200], config[4200], out[4200], err[4200];
+  char input[4200], compare[4200], config[4200], out[4200], err[4200], conv[4200];
 };
 
 static int path_join(char *out, size_t cap, const char *a, const char *b)
@@ -86,7 +86,7 @@ static char *read_text(const char *path)
 static void tmp_remove(struct tmp_files *t)
 {
   char sub[4200];
-  const char *files[] = {t->input, t->compare, t->config, t->out, t->err};
+  const char *files[] = {t->input, t->compare, t->config, t->out, t->err, t->conv};
   if (!t->dir[0])
     return;
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
@@ -247,14 +247,66 @@ static void compare_location(struct seen_diag *d, const char *expected, const ch
   }
 }
 
-/* Read mdlcheck's JSON report (one file) into seen and res. Return 0, or -1 after saying why. */
+/* One file entry of mdlcheck's JSON report into seen and res. Return 0, or -1 after saying why. */
+static int report_file_read(struct conf_case *c, yaml_document_t *doc, yaml_node_t *file,
+                            const char *bpath, struct seen_list *seen, mdl_result *res,
+                            struct cli_outcome *out)
+{
+  yaml_node_t *counts = map_get(doc, file, "counts"), *msgs = map_get(doc, file, "messages");
+  const char *fmt = map_str(doc, file, "format");
+
+  if (!counts || !msgs || msgs->type != YAML_SEQUENCE_NODE || !fmt) {
+    fprintf(stderr, "%s: FAIL: mdlcheck's report lacks format, counts or messages\n", c->file);
+    return -1;
+  }
+  snprintf(out->format, sizeof out->format, "%s", fmt);
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++) {
+    long long v;
+    if (map_num(doc, counts, mdl_severity_name((mdl_severity)s), &v) < 0 || v < 0) {
+      fprintf(stderr, "%s: FAIL: mdlcheck's report has no count of %s\n", c->file,
+              mdl_severity_name((mdl_severity)s));
+      return -1;
+    }
+    res->counts[s] += (unsigned long)v; /* after any configuration diagnostics */
+  }
+  for (yaml_node_item_t *it = msgs->data.sequence.items.start; it < msgs->data.sequence.items.top;
+       it++) {
+    yaml_node_t *m = yaml_document_get_node(doc, *it);
+    const char *id = map_str(doc, m, "id"), *sev = map_str(doc, m, "severity");
+    const char *message = map_str(doc, m, "message"), *path = map_str(doc, m, "path");
+    const mdl_rule *rule = id ? mdl_rule_find(id) : NULL;
+    mdl_severity severity = sev ? mdl_severity_parse(sev) : MDL_SEVERITY_COUNT;
+    struct seen_diag *d;
+    long long v;
+    if (!rule || severity == MDL_SEVERITY_COUNT || !message) {
+      fprintf(stderr, "%s: FAIL: a message in mdlcheck's report has no known id or severity "
+              "(%s, %s)\n", c->file, id ? id : "?", sev ? sev : "?");
+      return -1;
+    }
+    d = seen_add(seen, rule, severity, message, path);
+    if (map_num(doc, m, "offset", &v) == 0)
+      d->offset = v;
+    if (map_num(doc, m, "line", &v) == 0)
+      d->line = (unsigned)v;
+    if (map_num(doc, m, "column", &v) == 0)
+      d->column = (unsigned)v;
+    if (map_num(doc, m, "folded", &v) == 0)
+      d->folded = (unsigned long)v;
+    if (bpath)
+      compare_location(d, map_str(doc, m, "expected"), bpath);
+  }
+  return 0;
+}
+
+/* Read mdlcheck's JSON report into seen and res: its one file, or for convert the input and
+ * (unless the input itself was refused) the output. Return 0, or -1 after saying why. */
 static int report_read(struct conf_case *c, const char *text, const char *bpath,
                        struct seen_list *seen, mdl_result *res, struct cli_outcome *out)
 {
   yaml_parser_t parser;
   yaml_document_t doc;
-  yaml_node_t *root, *files, *file, *counts, *msgs;
-  const char *fmt;
+  yaml_node_t *root, *files;
+  long nfiles;
   int status = -1;
 
   if (!yaml_parser_initialize(&parser))
@@ -269,55 +321,17 @@ static int report_read(struct conf_case *c, const char *text, const char *bpath,
   yaml_parser_delete(&parser);
   root = yaml_document_get_root_node(&doc);
   files = map_get(&doc, root, "files");
-  if (!files || files->type != YAML_SEQUENCE_NODE ||
-      files->data.sequence.items.top - files->data.sequence.items.start != 1) {
-    fprintf(stderr, "%s: FAIL: mdlcheck's report does not hold exactly one file\n", c->file);
+  nfiles = files && files->type == YAML_SEQUENCE_NODE
+               ? (long)(files->data.sequence.items.top - files->data.sequence.items.start) : -1;
+  if (c->convert ? nfiles < 1 || nfiles > 2 : nfiles != 1) {
+    fprintf(stderr, "%s: FAIL: mdlcheck's report does not hold %s\n", c->file,
+            c->convert ? "the input and the output" : "exactly one file");
     goto done;
   }
-  file = yaml_document_get_node(&doc, *files->data.sequence.items.start);
-  counts = map_get(&doc, file, "counts");
-  msgs = map_get(&doc, file, "messages");
-  fmt = map_str(&doc, file, "format");
-  if (!counts || !msgs || msgs->type != YAML_SEQUENCE_NODE || !fmt) {
-    fprintf(stderr, "%s: FAIL: mdlcheck's report lacks format, counts or messages\n", c->file);
-    goto done;
-  }
-  snprintf(out->format, sizeof out->format, "%s", fmt);
-  for (int s = 0; s < MDL_SEVERITY_COUNT; s++) {
-    long long v;
-    if (map_num(&doc, counts, mdl_severity_name((mdl_severity)s), &v) < 0 || v < 0) {
-      fprintf(stderr, "%s: FAIL: mdlcheck's report has no count of %s\n", c->file,
-              mdl_severity_name((mdl_severity)s));
+  for (yaml_node_item_t *fi = files->data.sequence.items.start; fi < files->data.sequence.items.top;
+       fi++)
+    if (report_file_read(c, &doc, yaml_document_get_node(&doc, *fi), bpath, seen, res, out) < 0)
       goto done;
-    }
-    res->counts[s] += (unsigned long)v; /* after any configuration diagnostics */
-  }
-  for (yaml_node_item_t *it = msgs->data.sequence.items.start; it < msgs->data.sequence.items.top;
-       it++) {
-    yaml_node_t *m = yaml_document_get_node(&doc, *it);
-    const char *id = map_str(&doc, m, "id"), *sev = map_str(&doc, m, "severity");
-    const char *message = map_str(&doc, m, "message"), *path = map_str(&doc, m, "path");
-    const mdl_rule *rule = id ? mdl_rule_find(id) : NULL;
-    mdl_severity severity = sev ? mdl_severity_parse(sev) : MDL_SEVERITY_COUNT;
-    struct seen_diag *d;
-    long long v;
-    if (!rule || severity == MDL_SEVERITY_COUNT || !message) {
-      fprintf(stderr, "%s: FAIL: a message in mdlcheck's report has no known id or severity "
-              "(%s, %s)\n", c->file, id ? id : "?", sev ? sev : "?");
-      goto done;
-    }
-    d = seen_add(seen, rule, severity, message, path);
-    if (map_num(&doc, m, "offset", &v) == 0)
-      d->offset = v;
-    if (map_num(&doc, m, "line", &v) == 0)
-      d->line = (unsigned)v;
-    if (map_num(&doc, m, "column", &v) == 0)
-      d->column = (unsigned)v;
-    if (map_num(&doc, m, "folded", &v) == 0)
-      d->folded = (unsigned long)v;
-    if (bpath)
-      compare_location(d, map_str(&doc, m, "expected"), bpath);
-  }
   status = 0;
 done:
   yaml_document_delete(&doc);
@@ -365,7 +379,7 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
 {
   struct tmp_files t;
   const char *argv[16];
-  char opt_config[4300], opt_assume[256], opt_profile[256];
+  char opt_config[4300], opt_assume[256], opt_profile[256], opt_accept[256];
   const char *tmp = getenv("TMPDIR");
   int argc = 0, rc, ncfg = 0;
 
@@ -393,8 +407,13 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   if (rc)
     goto done;
 
+  if (c->convert && snprintf(t.conv, sizeof t.conv, "%s/output.%s", t.dir, c->convert) >=
+                        (int)sizeof t.conv) {
+    rc = 99;
+    goto done;
+  }
   argv[argc++] = mdlcheck;
-  argv[argc++] = c->has_compare ? "compare" : "validate";
+  argv[argc++] = c->has_compare ? "compare" : c->convert ? "convert" : "validate";
   argv[argc++] = "--format=json";
   argv[argc++] = "--max-per-rule=0"; /* every occurrence is seen: counts are exact */
   if (c->config != CONFIG_NONE) {
@@ -411,9 +430,15 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   }
   if (c->strict)
     argv[argc++] = "--strict";
+  if (c->accept_loss) {
+    snprintf(opt_accept, sizeof opt_accept, "--accept-loss=%s", c->accept_loss);
+    argv[argc++] = opt_accept;
+  }
   argv[argc++] = t.input;
   if (c->has_compare)
     argv[argc++] = t.compare;
+  if (c->convert)
+    argv[argc++] = t.conv;
   argv[argc] = NULL;
 
   if (spawn(argv, t.out, t.err, &out->exit_code) < 0) {

@@ -442,8 +442,10 @@ static void parse_options(struct conf_case *c, yaml_node_t *n)
       c->profile = want_scalar(c, v, key);
     else if (key && !strcmp(key, "strict"))
       get_bool(c, v, key, &c->strict);
+    else if (key && !strcmp(key, "accept-loss"))
+      c->accept_loss = want_scalar(c, v, key);
     else
-      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, strict)",
+      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, strict, accept-loss)",
                  key ? key : "?");
   }
 }
@@ -629,6 +631,10 @@ static void parse_poses(struct conf_case *c, yaml_node_t *n)
 static void check_combinations(struct conf_case *c)
 {
   int cli = case_uses_cli(c);
+  if (c->convert && (c->has_compare || c->input.kind == INPUT_MISSING))
+    case_error(c, c->convert_line, "convert needs a readable input and no compare");
+  if (c->accept_loss && !c->convert)
+    case_error(c, c->convert_line, "accept-loss applies only to a convert case");
   if (c->has_compare && c->input.kind == INPUT_MISSING)
     case_error(c, c->compare.line, "compare needs a readable input (mdlcheck compare reports an "
                "unreadable file as an I/O error, not a diagnostic)");
@@ -707,6 +713,12 @@ int case_load(struct conf_case *c, const char *file)
       parse_source(c, &c->compare, v, "compare");
     } else if (!strcmp(key, "config")) {
       parse_config(c, v);
+    } else if (!strcmp(key, "convert")) {
+      c->convert_line = line_of(k);
+      c->convert = want_scalar(c, v, "convert");
+      if (c->convert && (!*c->convert || strspn(c->convert, "abcdefghijklmnopqrstuvwxyz.0123456789") !=
+                                               strlen(c->convert)))
+        case_error(c, line_of(v), "convert: '%s' is not a file extension (e.g. egg)", c->convert);
     } else if (!strcmp(key, "exit")) {
       int64_t iv;
       c->has_exit = 1;
@@ -746,8 +758,8 @@ int case_load(struct conf_case *c, const char *file)
       c->roundtrip_line = line_of(k);
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
-      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, config, "
-                 "name, options, expect, others, verdict, exit, poses, roundtrip)", key);
+      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, "
+                 "config, name, options, expect, others, verdict, exit, poses, roundtrip)", key);
     }
   }
   if (!c->description || !*c->description)
@@ -760,7 +772,7 @@ int case_load(struct conf_case *c, const char *file)
 
 int case_uses_cli(const struct conf_case *c)
 {
-  return c->has_compare || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING;
+  return c->has_compare || c->convert || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING;
 }
 
 void case_free(struct conf_case *c)

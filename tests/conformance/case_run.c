@@ -137,13 +137,13 @@ static int run_cli(struct conf_case *c, const char *mdlcheck, struct seen_list *
     *failed += check_exit(c, &out);
     if (*failed) {
       fprintf(stderr, "%s: FAIL (%u check%s failed; mdlcheck %s, format %s, exit %d)\n", c->file,
-              *failed, *failed == 1 ? "" : "s", c->has_compare ? "compare" : "validate",
+              *failed, *failed == 1 ? "" : "s", c->has_compare ? "compare" : c->convert ? "convert" : "validate",
               out.format, out.exit_code);
       if (out.err[0])
         fprintf(stderr, "mdlcheck's stderr:\n%s", out.err);
     } else {
       printf("%s: PASS (mdlcheck %s, format %s, exit %d, %zu diagnostic%s)\n", c->file,
-             c->has_compare ? "compare" : "validate", out.format, out.exit_code, seen->count,
+             c->has_compare ? "compare" : c->convert ? "convert" : "validate", out.format, out.exit_code, seen->count,
              seen->count == 1 ? "" : "s");
     }
   } else if (rc == 1) {

@@ -9,6 +9,11 @@
  * the timing (a note when every key is kept, a warning when keys or their timing are
  * approximated). Writing a file's own format keeps its frames as stored.
  *
+ * Before writing, the writer announces what the target has no place for (core/write_loss.h):
+ * a loss is a warning naming the field, a refusal an error (MDL-CNV-*); a writer's refusal
+ * without its own rule is MDL-CNV-001 with the writer's reason. Announcements are reported as
+ * the output's diagnostics, and --accept-loss of one accepts the proof's difference it explains.
+ *
  * Exit status: 0 written, valid and the same model; 1 IN has errors, the writer refused the
  * model, the written file does not validate or differs from IN (it is still written, to be
  * inspected); 2 usage (no format for OUT, or that format has no writer); 3 IN unreadable or OUT
@@ -23,6 +28,7 @@
 #include "model_compare.h"
 #include "model_frames.h"
 #include "pipeline.h"
+#include "write_loss.h"
 
 static int ends_with_ci(const char *s, const char *suffix)
 {
@@ -81,13 +87,23 @@ static int loss_accepted(const struct cli *c, const mdl_rule *rule)
   return 0;
 }
 
+/* 1 when rule is the proof's rule of a loss the writer announced and the user accepted. */
+static int proof_accepted(const struct cli *c, const struct write_losses *l, const mdl_rule *rule)
+{
+  for (size_t i = 0; l && i < l->n; i++)
+    if (mdl_rule_at(l->item[i].proof) == rule && loss_accepted(c, mdl_rule_at(l->item[i].rule)))
+      return 1;
+  return 0;
+}
+
 /* Differences the user expects (--accept-loss) stay in the report, as warnings. */
-static void losses_accept(const struct cli *c, struct report_file *f, mdl_result *res)
+static void losses_accept(const struct cli *c, const struct write_losses *l, struct report_file *f,
+                          mdl_result *res)
 {
   for (size_t i = 0; i < f->nmsgs; i++) {
     struct report_msg *m = &f->msgs[i];
     unsigned long n = m->folded ? m->folded : 1;
-    if (m->severity > MDL_ERROR || !loss_accepted(c, m->rule))
+    if (m->severity > MDL_ERROR || !(loss_accepted(c, m->rule) || proof_accepted(c, l, m->rule)))
       continue;
     res->counts[m->severity] -= res->counts[m->severity] < n ? res->counts[m->severity] : n;
     res->counts[MDL_WARNING] += n;
@@ -109,7 +125,8 @@ static void convert_note(void *user, const char *path, enum frames_note_level le
 static int convert_prove(struct cli *c, const struct byte_buf *b, const char *outpath,
                          const struct mdl_format *target, struct pipeline_run *src,
                          const char *inpath, const struct mdl_input *in, int src_converted,
-                         struct report *rep, struct report_file *fout, struct compare_result *res)
+                         const struct write_losses *losses, struct report *rep,
+                         struct report_file *fout, struct compare_result *res)
 {
   struct pipeline_run out;
   struct compare_side sa, sb;
@@ -122,6 +139,9 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   o.user = fout;
   if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK)
     return EXIT_INTERNAL;
+  for (int s = 0; s < MDL_SEVERITY_COUNT; s++) /* the writer's announcements are the output's */
+    out.result.counts[s] += losses->diag->counts[s];
+  out.result.truncated |= losses->diag->truncated;
   report_set_result(fout, &out.result);
   if (!out.decoded || report_file_invalid(rep, fout)) {
     pipeline_release(&out);
@@ -156,7 +176,7 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
     out.result.counts[s] += sink.counts[s];
   out.result.truncated |= sink.truncated;
-  losses_accept(c, fout, &out.result);
+  losses_accept(c, losses, fout, &out.result);
   report_set_result(fout, &out.result); /* again: the differences join, sorted by position */
   if (rc == EXIT_VALID && report_file_invalid(rep, fout)) {
     fprintf(stderr, "mdlcheck: convert: the written %s does not say what %s says (see the differences)\n",
@@ -165,6 +185,18 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   }
   pipeline_release(&out);
   return rc;
+}
+
+/* The output's entry when nothing was written: the writer's refusal and announcements. */
+static void refused_report(struct report_file *fout, const struct diag_sink *announced,
+                           const struct mdl_format *target)
+{
+  mdl_result r;
+  memset(&r, 0, sizeof r);
+  r.format = target->name;
+  memcpy(r.counts, announced->counts, sizeof r.counts);
+  r.truncated = announced->truncated;
+  report_set_result(fout, &r);
 }
 
 int cmd_convert(struct cli *c)
@@ -176,6 +208,9 @@ int cmd_convert(struct cli *c)
   struct report_file *fin, *fout = NULL;
   struct write_opts wo;
   struct compare_result res;
+  struct write_losses losses;
+  struct diag_sink announce;
+  int announcing = 0;
   struct byte_buf b;
   mdl_options o = c->lib;
   const char *inpath, *outpath;
@@ -241,11 +276,34 @@ int cmd_convert(struct cli *c)
   }
   if (target != run.format)
     run.model.flags = 0; /* header flags mean something else in every format */
+  /* The writer's announcements are reported as the output's diagnostics. */
+  fout = report_add_file(&rep, outpath);
+  o = c->lib;
+  o.on_diag = report_collect;
+  o.user = fout;
+  memset(&losses, 0, sizeof losses);
+  if (diag_sink_init(&announce, &o) < 0) {
+    rc = EXIT_INTERNAL;
+    goto done;
+  }
+  announcing = 1;
+  losses.diag = &announce;
   wo.version = c->version;
   wo.path = outpath;
+  wo.losses = &losses;
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
-    fprintf(stderr, "mdlcheck: convert: cannot write %s as %s: %s\n", inpath, target->name,
-            b.error[0] ? b.error : "out of memory");
+    if (b.oom) {
+      fprintf(stderr, "mdlcheck: convert: out of memory writing %s as %s\n", inpath, target->name);
+      rc = EXIT_INTERNAL;
+      goto done;
+    }
+    if (!losses.refused) { /* a refusal the writer gave no rule of its own */
+      struct mdl_loc none = loc_none();
+      diag_emit(&announce, RULE_CORE_CONVERT_WRITER_REFUSED, &none, target->name, "%s", b.error);
+    }
+    refused_report(fout, &announce, target);
+    fprintf(stderr, "mdlcheck: convert: cannot write %s as %s: %s; nothing written\n", inpath,
+            target->name, b.error);
     rc = EXIT_INVALID;
     goto done;
   }
@@ -255,9 +313,10 @@ int cmd_convert(struct cli *c)
     goto done;
   }
   /* What was written is held to every rule, then to the source. */
-  fout = report_add_file(&rep, outpath);
-  rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &rep, fout, &res);
+  rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &losses, &rep, fout, &res);
 done:
+  if (announcing)
+    diag_sink_finish(&announce);
   if (c->output != OUT_TEXT) {
     out = cli_open_output(c);
     if (!out) {
@@ -270,11 +329,14 @@ done:
   } else if (rc != EXIT_VALID && rc != EXIT_USAGE && rep.nfiles) {
     report_write_text(stderr, &rep, 0);
   } else if (rc == EXIT_VALID && !c->quiet) {
-    printf("%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s (%lu poses, worst %.3g "
-           "of the bound; %lu vertices, %lu triangles)\n",
+    /* lossless: every pose channel and vertex component equal, not merely within the bound */
+    int exact = res.worst_ratio == 0 && res.vertices_inexact == 0;
+    printf("%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s, %s (%lu poses, "
+           "worst %.3g of the bound; %lu vertices, %lu not bit for bit; %lu triangles)\n",
            inpath, outpath, fout->format, fout->version[0] ? " " : "", fout->version, b.size,
-           fout->counts[MDL_WARNING], inpath, res.poses_checked, res.worst_ratio,
-           res.vertices_checked, res.triangles_checked);
+           fout->counts[MDL_WARNING], inpath, exact ? "lossless" : "within the bound",
+           res.poses_checked, res.worst_ratio, res.vertices_checked, res.vertices_inexact,
+           res.triangles_checked);
   }
   buf_free(&b);
   pipeline_release(&run);

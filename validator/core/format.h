@@ -44,10 +44,14 @@ struct format_locator {
   int (*resolution)(const void *ix, enum format_elem e, uint32_t n, uint32_t sub, double res[10]);
 };
 
+struct write_losses;
+
 struct write_opts {
   const char *version; /* target version, or NULL for the format's current one */
   const char *path;    /* the file the bytes go to, or NULL: a writer may pick its container
                         * from the name (Egg: ".pz" is written zlib-compressed) */
+  struct write_losses *losses; /* where the writer announces what it cannot carry
+                                * (core/write_loss.h); NULL: no one listens */
 };
 
 struct mdl_format {

@@ -37,6 +37,7 @@ struct compare_result {
   unsigned long poses_checked;
   double worst_ratio;              /* worst pose |a - b| / bound */
   unsigned long vertices_checked;  /* vertices of A matched by content */
+  unsigned long vertices_inexact;  /* of those, matched within the bound but not exactly */
   unsigned long triangles_checked;
 };
 

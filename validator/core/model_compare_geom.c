@@ -221,10 +221,11 @@ static double blend_weight(const struct attr *at, int side_b, uint32_t v, double
   return sum;
 }
 
-/* Which attribute differs between vertex u of A and v of B, or -1 when none; the component
- * and both values go to the outputs. */
-static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, uint32_t *comp, double *xa,
-                          double *xb, double *bound)
+/* Which attribute differs between vertex u of A and v of B by more than slack times the
+ * storage bound (slack 0: at all), or -1 when none; the component and both values go to the
+ * outputs. */
+static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double slack, uint32_t *comp,
+                          double *xa, double *xb, double *bound)
 {
   for (uint32_t i = 0; i < g->nattrs; i++) {
     const struct attr *at = &g->attrs[i];
@@ -236,7 +237,7 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, uint32_t
         for (uint32_t k = 0; k < ix->size; k++) {
           double j = comp_of(ix, vv, k, VT_BLENDINDEXES), ba, bb;
           double wa = blend_weight(at, 0, u, j, &ba, g->text_a), wb = blend_weight(at, 1, v, j, &bb, g->text_b);
-          if (!(fabs(wa - wb) <= ba + bb)) {
+          if (!(fabs(wa - wb) <= slack * (ba + bb))) {
             *comp = (uint32_t)j;
             *xa = wa;
             *xb = wb;
@@ -251,7 +252,7 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, uint32_t
     for (uint32_t k = 0; k < n; k++) {
       double p = comp_of(at->va, u, k, at->type), q = comp_of(at->vb, v, k, at->type);
       double b = storage_bound(at->va, k, p, g->text_a, at->type) + storage_bound(at->vb, k, q, g->text_b, at->type);
-      if (!(fabs(p - q) <= b)) {
+      if (!(fabs(p - q) <= slack * b)) {
         *comp = k;
         *xa = p;
         *xb = q;
@@ -341,7 +342,7 @@ static uint32_t vertex_find(const struct geom *g, uint32_t u, uint32_t *near)
           cell_of(g, g->pb, v, got);
           if (cell_cmp3(got, want))
             break;
-          d = vertex_differs(g, u, v, &comp, &xa, &xb, &bd);
+          d = vertex_differs(g, u, v, 1, &comp, &xa, &xb, &bd);
           if (d < 0)
             return v;
           if (*near == NO_VERTEX && g->attrs[d].type != VT_POSITION)
@@ -464,7 +465,7 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
   for (uint32_t v = 0; identity && v < x->num_vertexes; v++) {
     uint32_t comp;
     double xa, xb, bd;
-    if (used[v] && vertex_differs(g, x->first_vertex + v, y->first_vertex + v, &comp, &xa, &xb, &bd) >= 0)
+    if (used[v] && vertex_differs(g, x->first_vertex + v, y->first_vertex + v, 1, &comp, &xa, &xb, &bd) >= 0)
       identity = 0;
   }
   if (!identity && (!g->pa || !g->pb)) {
@@ -491,12 +492,18 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
     }
     map[v] = idb ? idb[w] : w;
     checked++;
+    {
+      uint32_t comp;
+      double xa, xb, bd;
+      if (vertex_differs(g, x->first_vertex + v, w, 0, &comp, &xa, &xb, &bd) >= 0)
+        c->r.vertices_inexact++; /* matched within the bound, not bit for bit */
+    }
   }
   c->r.vertices_checked += checked;
   if (unmatched) {
     uint32_t u = x->first_vertex + first_bad, comp = 0;
     double xa = 0, xb = 0, bd = 0;
-    int d = near_bad == NO_VERTEX ? 0 : vertex_differs(g, u, near_bad, &comp, &xa, &xb, &bd);
+    int d = near_bad == NO_VERTEX ? 0 : vertex_differs(g, u, near_bad, 1, &comp, &xa, &xb, &bd);
     snprintf(path, sizeof path, "meshes[%u].vertexes[%u]", i, u);
     if (near_bad == NO_VERTEX) {
       snprintf(bv, sizeof bv, "no vertex at that position within bound in its match");

@@ -325,7 +325,7 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
 /* An egg tree decoded from egg is printed as it is; any other model is written from the model
  * (egg_write_model.c). */
 int egg_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
-int egg_write_model(const struct model *m, struct byte_buf *out);
+int egg_write_model(const struct model *m, struct write_losses *losses, struct byte_buf *out);
 /* Names, quoted strings and numbers as the canonical writer spells them. */
 void egg_put_name(struct byte_buf *out, const char *s, size_t len);
 void egg_put_quoted(struct byte_buf *out, const char *s, size_t len);

@@ -161,12 +161,12 @@ static int path_wants_pz(const struct write_opts *opts)
 }
 
 /* The egg text of m: its own tree when it was decoded from an egg, else built from the model. */
-static int egg_write_text(const struct model *m, struct byte_buf *out)
+static int egg_write_text(const struct model *m, struct write_losses *losses, struct byte_buf *out)
 {
   const struct egg_private *priv = m->format_data;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
       priv->magic != EGG_PRIVATE_MAGIC || !priv->root)
-    return egg_write_model(m, out); /* from another format: written from the model */
+    return egg_write_model(m, losses, out); /* from another format: written from the model */
   if (priv->dropped) {
     snprintf(out->error, sizeof out->error, "%s",
              "the egg tree was decoded for validation only (without its vertex and animation values)");
@@ -180,9 +180,9 @@ int egg_write(const struct model *m, const struct write_opts *opts, struct byte_
   struct byte_buf text;
   int rc;
   if (!path_wants_pz(opts))
-    return egg_write_text(m, out);
+    return egg_write_text(m, opts->losses, out);
   buf_init(&text);
-  rc = egg_write_text(m, &text);
+  rc = egg_write_text(m, opts->losses, &text);
   if (rc == 0 && !text.oom)
     rc = egg_pz_deflate(text.data, text.size, out);
   else

@@ -22,6 +22,7 @@
 #include "num_format.h"
 #include "pose.h"
 #include "reader.h"
+#include "write_loss.h"
 
 #define POOL_NAME "vpool"
 
@@ -473,23 +474,26 @@ static void write_bundles(struct wm *w)
   }
 }
 
-int egg_write_model(const struct model *m, struct byte_buf *out)
+int egg_write_model(const struct model *m, struct write_losses *losses, struct byte_buf *out)
 {
   struct wm w;
   int rc = -1;
   memset(&w, 0, sizeof w);
   w.m = m;
   w.out = out;
-  if (m->num_frames && m->num_anims && (!m->frames || m->num_poses != m->num_joints)) {
-    snprintf(out->error, sizeof out->error, "%s",
-             !m->frames ? "the animation frames were not decoded"
-                        : "the egg writer needs one animated pose per joint (the <skeleton> tables mirror the joints)");
+  if (m->num_frames && m->num_anims && !m->frames) {
+    snprintf(out->error, sizeof out->error, "%s", "the animation frames were not decoded");
     return -1;
   }
+  if (m->num_frames && m->num_anims && m->num_poses != m->num_joints)
+    return write_refuse(losses, out, RULE_CORE_CONVERT_EGG_ANIM_JOINTS,
+                        "%u animated poses per frame, %u joints", (unsigned)m->num_poses,
+                        (unsigned)m->num_joints);
   if (m->frame_space != MODEL_FRAMES_PARENT || m->frame_times) {
     snprintf(out->error, sizeof out->error, "%s", "the frames are not parent-relative poses at a framerate");
     return -1;
   }
+  write_loss_loops(losses, m, RULE_CORE_CONVERT_EGG_LOOP_FLAG);
   w.pos = find_array(m, VT_POSITION);
   w.uv = find_array(m, VT_TEXCOORD);
   w.nrm = find_array(m, VT_NORMAL);

@@ -180,6 +180,8 @@ int qmsh_model_fill(struct qmsh_dec *d);
 /* A row-vector affine (Matrix33 order: three scaled axis rows, then the translation row) as
  * TRS: scale = row lengths (a mirror negates the first), rotation as a quaternion. */
 void qmsh_affine_trs(const double mat[12], struct trs *p);
+/* The model's vertex array of type (VT_*) that holds data, or NULL. */
+const struct model_varray *qmsh_va_find(const struct model *m, uint32_t type);
 /* A QMSH file built from a model another format decoded (qmsh_convert.c); 0, or -1 with a
  * reason in err. Allocations come from arena. */
 int qmsh_from_model(const struct model *m, struct arena *arena, struct qmsh_mesh *q, char *err,

@@ -18,7 +18,7 @@
 #include "pose.h"
 #include "qmsh.h"
 
-static const struct model_varray *va_find(const struct model *m, uint32_t type)
+const struct model_varray *qmsh_va_find(const struct model *m, uint32_t type)
 {
   for (uint32_t i = 0; i < m->num_varrays; i++)
     if (m->varrays[i].type == type && m->varrays[i].data)
@@ -149,9 +149,9 @@ static void rows_mul(const double a[12], const double b[12], double out[12])
 static int vertices_build(const struct model *m, struct arena *a, struct qmsh_mesh *q, char *err,
                           size_t cap)
 {
-  const struct model_varray *pos = va_find(m, VT_POSITION), *nrm = va_find(m, VT_NORMAL),
-                            *tex = va_find(m, VT_TEXCOORD), *tan = va_find(m, VT_TANGENT),
-                            *bi = va_find(m, VT_BLENDINDEXES), *bw = va_find(m, VT_BLENDWEIGHTS);
+  const struct model_varray *pos = qmsh_va_find(m, VT_POSITION), *nrm = qmsh_va_find(m, VT_NORMAL),
+                            *tex = qmsh_va_find(m, VT_TEXCOORD), *tan = qmsh_va_find(m, VT_TANGENT),
+                            *bi = qmsh_va_find(m, VT_BLENDINDEXES), *bw = qmsh_va_find(m, VT_BLENDWEIGHTS);
   struct qmsh_vlayout l;
   double wscale;
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qmsh.h"
+#include "write_loss.h"
 
 struct qmsh_out {
   const struct qmsh_mesh *q;
@@ -253,6 +254,10 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
     return write_mesh(&o);
   }
   /* another format's model: build a QMSH file from the common model first */
+  if (!qmsh_va_find(m, VT_POSITION))
+    return write_refuse(opts ? opts->losses : NULL, out, RULE_CORE_CONVERT_QMSH_NO_MESH,
+                        "the model has no vertex positions");
+  write_loss_loops(opts ? opts->losses : NULL, m, RULE_CORE_CONVERT_QMSH_LOOP_FLAG);
   arena_init(&a);
   rc = qmsh_from_model(m, &a, &conv, out->error, sizeof out->error);
   if (rc == 0) {

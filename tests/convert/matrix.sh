@@ -1,0 +1,134 @@
+#!/bin/sh
+# The conversion matrix: every shared sample, every example and every valid conformance base file,
+# converted to every format with a writer. A conversion passes when `mdlcheck convert` exits 0
+# (its proof is `compare`'s comparator: the written file says what the source says), or when it
+# exits 1 naming what cannot be carried (at least one catalogued rule id at error level: a
+# refusal MDL-CNV-*, a proof difference MDL-CMP-*, or the output's own rule). Exit 0 without the
+# proof's verdict, exit 1 with no rule id, any other status or a crash fails.
+#
+# One mdlcheck process per conversion; corpus base files that do not validate are left out after
+# their first conversion says so. Each conversion is one line of $MATRIX_RESULTS (tab separated:
+# source format, source, target, outcome, rule ids); tests/convert/matrix-table.sh turns them into
+# README.md's table, which must be up to date (`make matrix-table` regenerates it).
+# Run by make check from the build directory.
+set -u
+MDLCHECK=${MDLCHECK:-./validator/mdlcheck}
+srcdir=${srcdir:-.}
+SAMPLES=${MDL_SAMPLES:-$srcdir/../shared/samples}
+TARGETS="iqm iqe egg qmsh x42"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mdl-matrix.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/r" || exit 99
+: >"$tmp/index"
+results=${MATRIX_RESULTS:-$tmp/results}
+: >"$results" || exit 99
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# fmt_of FILE: the source format by name into $fmt ("" for files that are no model)
+fmt_of() {
+  case $1 in
+    *.iqm) fmt=iqm ;; *.iqe) fmt=iqe ;; *.egg | *.egg.pz) fmt=egg ;;
+    *.qmsh) fmt=qmsh ;; *.x42) fmt=x42 ;; *) fmt= ;;
+  esac
+}
+
+# convert LABEL FILE [stop]: mdlcheck convert to every target, its output kept in $tmp/r for
+# the classification below (one process per conversion: shell builtins do the rest). With stop,
+# returns 1 as soon as FILE itself does not validate (its first conversion says so).
+k=0
+convert_all() {
+  fmt_of "$2"
+  for t in $TARGETS; do
+    k=$((k + 1))
+    out="$tmp/out.$t"
+    : >"$out"
+    "$MDLCHECK" convert "$2" "$out" >"$tmp/r/$k.so" 2>"$tmp/r/$k.se"
+    rc=$?
+    written=0
+    [ -s "$out" ] && written=1
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$fmt" "$1" "$t" "$rc" "$written" >>"$tmp/index"
+    if [ "$rc" -eq 1 ]; then
+      IFS= read -r first <"$tmp/r/$k.se" || first=
+      case $first in *" has errors; nothing written") [ $# -gt 2 ] && return 1 ;; esac
+    fi
+  done
+  return 0
+}
+
+nsamples=0
+if [ -d "$SAMPLES" ]; then
+  for f in "$SAMPLES"/*/*; do
+    fmt_of "$f"
+    [ -n "$fmt" ] || continue
+    nsamples=$((nsamples + 1))
+    convert_all "samples/${f#"$SAMPLES"/}" "$f"
+  done
+fi
+[ "$nsamples" -gt 0 ] || echo "note: no shared samples at $SAMPLES; the matrix covers examples and corpus only"
+for f in "$srcdir"/examples/*; do
+  fmt_of "$f"
+  [ -n "$fmt" ] || continue
+  convert_all "examples/${f##*/}" "$f"
+done
+for f in "$srcdir"/corpus/*/base/*; do
+  fmt_of "$f"
+  [ -n "$fmt" ] || continue
+  # a base file that does not validate (a deliberately broken input) is no source of the matrix
+  convert_all "corpus/${f#"$srcdir"/corpus/}" "$f" stop || echo "corpus/${f#"$srcdir"/corpus/}" >>"$tmp/skip"
+done
+
+# Classify every conversion in one pass: lossless / bound (exit 0 with the proof's verdict),
+# refused (exit 1 with rule ids at error level, or MDL-CNV announcements), invalid-source;
+# anything else is printed as FAIL.
+: >>"$tmp/skip"
+awk -F '\t' -v dir="$tmp/r" -v results="$results" '
+  FILENAME == ARGV[1] { skip[$0] = 1; next }
+  ($3 in skip) { next }
+  {
+    k = $1; rc = $5; so = dir "/" k ".so"; se = dir "/" k ".se"; what = $3 " -> " $4
+    verdict = ""; ids = ""; invalid = 0; n = 0
+    while ((getline l < so) > 0)
+      if (l ~ /same model as .*, lossless \(/) verdict = "lossless"
+      else if (l ~ /same model as .*, within the bound \(/) verdict = "bound"
+    close(so)
+    delete seen
+    while ((getline l < se) > 0) {
+      if (l ~ / has errors; nothing written$/) invalid = 1
+      if (match(l, /(error|fatal)\[[A-Z0-9]+-[A-Z0-9]+-[0-9]+\]/) || match(l, /warning\[MDL-CNV-[0-9]+\]/)) {
+        id = substr(l, RSTART, RLENGTH); sub(/^[a-z]+\[/, "", id); sub(/\]$/, "", id)
+        if (!(id in seen)) { seen[id] = 1; list[++n] = id }
+      }
+    }
+    close(se)
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { t = list[i]; list[i] = list[j]; list[j] = t }
+    for (i = 1; i <= n; i++) ids = ids (i > 1 ? " " : "") list[i]
+    if (rc == 0 && verdict != "" && $6 == 1) outcome = verdict
+    else if (rc == 0) { print "FAIL: " what ": exit 0 without the proof'"'"'s verdict or output"; fails++; next }
+    else if (rc == 1 && n > 0) outcome = invalid ? "invalid-source" : "refused"
+    else if (rc == 1) { print "FAIL: " what ": exit 1 with no rule id naming what cannot be carried"; fails++; next }
+    else { print "FAIL: " what ": exit " rc; fails++; next }
+    printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, outcome, ids >results
+  }
+  END { exit fails > 0 }' "$tmp/skip" "$tmp/index" || fails=$((fails + 1))
+
+n=$(wc -l <"$results")
+[ "$n" -gt 0 ] || fail "no conversion ran"
+echo "$n conversions: $(cut -f4 "$results" | sort | uniq -c | tr -s ' ' | tr '\n' ',' | sed 's/,$//')"
+
+# README.md's table is generated from these results and must match them
+if [ "$nsamples" -eq 0 ]; then
+  echo "note: README.md's matrix not checked (it includes the shared samples)"
+elif [ "${MATRIX_UPDATE:-0}" = 1 ]; then
+  sh "$srcdir/tests/convert/matrix-table.sh" --update "$srcdir/README.md" "$results" || fail "cannot update README.md"
+else
+  sh "$srcdir/tests/convert/matrix-table.sh" --check "$srcdir/README.md" "$results" ||
+    fail "README.md's conversion matrix is out of date: run 'make matrix-table'"
+fi
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails failure(s)"
+  exit 1
+fi
+echo "conversion matrix: every conversion is proven or refused with a reason"
+exit 0

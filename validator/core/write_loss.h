@@ -1,0 +1,36 @@
+/* write_loss.h - what a writer announces before its bytes exist: a field of the model the target
+ * format has no place for (a warning, with the proof's rule its loss will trip) or a model it
+ * refuses (an error). convert lets --accept-loss of an announcement accept that proof rule too. */
+#ifndef MDL_WRITE_LOSS_H
+#define MDL_WRITE_LOSS_H
+
+#include "buf.h"
+#include "diag.h"
+#include "model.h"
+
+#define WRITE_LOSS_MAX 16
+
+struct write_losses {
+  struct diag_sink *diag; /* where announcements go */
+  size_t n;               /* distinct announced rules (at most WRITE_LOSS_MAX kept) */
+  struct {
+    enum rule_index rule, proof;
+  } item[WRITE_LOSS_MAX];
+  int refused; /* a refusal was announced */
+};
+
+/* Announce that the field at loc will not be written (rule, a warning); proof is the comparison
+ * rule the loss will trip. Does nothing when l is NULL (a writer used outside convert). */
+void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index proof,
+                const struct mdl_loc *loc, const char *actual_fmt, ...)
+  __attribute__((format(printf, 5, 6)));
+
+/* Announce (rule) every animation of m that loops, for a target with no loop flag. */
+void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_index rule);
+
+/* Refuse the model (rule, an error): the reason goes to b->error and, when l is set, out as a
+ * diagnostic. Returns -1, the writer's failure. */
+int write_refuse(struct write_losses *l, struct byte_buf *b, enum rule_index rule, const char *fmt, ...)
+  __attribute__((format(printf, 4, 5)));
+
+#endif
