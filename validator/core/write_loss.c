@@ -9,7 +9,6 @@ void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index pr
 {
   char actual[256];
   va_list ap;
-  size_t i;
   if (!l)
     return;
   va_start(ap, actual_fmt);
@@ -17,7 +16,15 @@ void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index pr
   va_end(ap);
   if (l->diag)
     diag_emit(l->diag, rule, loc, NULL, "%s", actual);
-  for (i = 0; i < l->n && l->item[i].rule != rule; i++)
+  write_loss_also(l, rule, proof);
+}
+
+void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof)
+{
+  size_t i;
+  if (!l)
+    return;
+  for (i = 0; i < l->n && (l->item[i].rule != rule || l->item[i].proof != proof); i++)
     ;
   if (i == l->n && l->n < WRITE_LOSS_MAX) {
     l->item[l->n].rule = rule;

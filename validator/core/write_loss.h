@@ -12,7 +12,7 @@
 
 struct write_losses {
   struct diag_sink *diag; /* where announcements go */
-  size_t n;               /* distinct announced rules (at most WRITE_LOSS_MAX kept) */
+  size_t n;               /* (announced rule, proof rule) pairs (at most WRITE_LOSS_MAX kept) */
   struct {
     enum rule_index rule, proof;
   } item[WRITE_LOSS_MAX];
@@ -27,6 +27,10 @@ void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index pr
 
 /* Announce (rule) every animation of m that loops, for a target with no loop flag. */
 void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_index rule);
+
+/* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
+ * triangles). */
+void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof);
 
 /* Refuse the model (rule, an error): the reason goes to b->error and, when l is set, out as a
  * diagnostic. Returns -1, the writer's failure. */

@@ -180,9 +180,9 @@ int egg_write(const struct model *m, const struct write_opts *opts, struct byte_
   struct byte_buf text;
   int rc;
   if (!path_wants_pz(opts))
-    return egg_write_text(m, opts->losses, out);
+    return egg_write_text(m, opts ? opts->losses : NULL, out);
   buf_init(&text);
-  rc = egg_write_text(m, opts->losses, &text);
+  rc = egg_write_text(m, opts ? opts->losses : NULL, &text);
   if (rc == 0 && !text.oom)
     rc = egg_pz_deflate(text.data, text.size, out);
   else

@@ -8,6 +8,7 @@
  * compiler writes none). Frames are quantized per pose channel over the whole strip as
  * the compiler does (iqm-notes 3.3), or with the channels the model was decoded with when those
  * reproduce every frame within the bound of 3.4. */
+#include "arena.h"
 #include "iqm_write.h"
 
 #include <float.h>
@@ -345,8 +346,8 @@ static int32_t pose_parent(const struct model *m, uint32_t j)
   return j < m->num_joints ? m->joints[j].parent : -1;
 }
 
-int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned flags,
-                 struct byte_buf *out)
+static int iqm_write_model(const struct model *m, const struct write_opts *opts, unsigned flags,
+                           struct byte_buf *out)
 {
   struct text_table tt;
   struct pose_quant *pq = NULL;
@@ -601,6 +602,24 @@ done:
   free(va_ofs);
   free(name_mesh);
   text_free(&tt);
+  return rc;
+}
+
+int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned flags,
+                 struct byte_buf *out)
+{
+  struct arena a;
+  struct model fit;
+  int rc;
+  arena_init(&a);
+  rc = iqm_model_fit(m, &a, &fit, opts ? opts->losses : NULL);
+  if (rc < 0) {
+    out->oom = 1;
+    snprintf(out->error, sizeof out->error, "out of memory");
+  } else {
+    rc = iqm_write_model(rc ? &fit : m, opts, flags, out);
+  }
+  arena_free(&a);
   return rc;
 }
 

@@ -13,4 +13,10 @@ int iqm_write(const struct model *m, const struct write_opts *opts, struct byte_
 int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned flags,
                  struct byte_buf *out);
 
+struct arena;
+struct write_losses;
+/* m's vertex arrays made to meet IQM's rules (iqm_write_fit.c): 1 with the fitted model in fit
+ * (its arrays in a), 0 when m meets them as it is, -1 out of memory. */
+int iqm_model_fit(const struct model *m, struct arena *a, struct model *fit, struct write_losses *l);
+
 #endif

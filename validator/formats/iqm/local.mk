@@ -13,5 +13,5 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqm/iqm_skeleton.c \
   validator/formats/iqm/iqm_anim.c \
   validator/formats/iqm/iqm_extra.c \
-  validator/formats/iqm/iqm_write.c \
+  validator/formats/iqm/iqm_write.c validator/formats/iqm/iqm_write_fit.c \
   validator/formats/iqm/iqm_write.h
