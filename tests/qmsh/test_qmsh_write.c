@@ -50,7 +50,7 @@ static unsigned long decode(const unsigned char *data, size_t size, struct pipel
 
 static int write_as(const struct model *m, const char *version, struct byte_buf *b)
 {
-  struct write_opts wo = {version, NULL, NULL};
+  struct write_opts wo = {version, NULL, NULL, 0};
   buf_init(b);
   return qmsh_format.write(m, &wo, b) < 0 || b->oom ? -1 : 0;
 }

@@ -52,7 +52,7 @@ static void fail(const char *name, const char *what)
 static int write_model(const char *name, const struct model *m, const char *version,
                        unsigned flags, struct byte_buf *b)
 {
-  struct write_opts o = {version, NULL, NULL};
+  struct write_opts o = {version, NULL, NULL, 0};
   buf_init(b);
   if (iqm_write_ex(m, &o, flags, b) < 0) {
     fprintf(stderr, "FAIL %s: writer: %s\n", name, b->error);

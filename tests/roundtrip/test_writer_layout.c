@@ -192,7 +192,7 @@ static void test_full_layout(void)
 
   /* version 1: 44-byte joints with w implied negative, 80-byte poses with 9 channels */
   {
-    struct write_opts o = {"1", NULL, NULL};
+    struct write_opts o = {"1", NULL, NULL, 0};
     struct byte_buf b1;
     buf_init(&b1);
     CHECK(iqm_write(&m, &o, &b1) == 0, "%s", b1.error);
@@ -296,7 +296,7 @@ static void test_refusals(void)
 {
   struct model m;
   struct byte_buf b;
-  struct write_opts o = {"3", NULL, NULL};
+  struct write_opts o = {"3", NULL, NULL, 0};
   struct model_varray va;
   unsigned char data[4] = {0};
   model_init(&m);

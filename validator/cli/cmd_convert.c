@@ -206,7 +206,7 @@ int cmd_convert(struct cli *c)
   struct pipeline_run run;
   struct report rep;
   struct report_file *fin, *fout = NULL;
-  struct write_opts wo;
+  struct write_opts wo = {0};
   struct compare_result res;
   struct write_losses losses;
   struct diag_sink announce;
@@ -291,6 +291,7 @@ int cmd_convert(struct cli *c)
   wo.version = c->version;
   wo.path = outpath;
   wo.losses = &losses;
+  wo.foreign = target != run.format;
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
     if (b.oom) {
       fprintf(stderr, "mdlcheck: convert: out of memory writing %s as %s\n", inpath, target->name);

@@ -52,6 +52,8 @@ struct write_opts {
                         * from the name (Egg: ".pz" is written zlib-compressed) */
   struct write_losses *losses; /* where the writer announces what it cannot carry
                                 * (core/write_loss.h); NULL: no one listens */
+  int foreign; /* the model was decoded from another format: the writer fits it to its own
+                * format's rules; 0 keeps what a file of this format stored (round trips) */
 };
 
 struct mdl_format {

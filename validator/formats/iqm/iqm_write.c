@@ -612,7 +612,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
   struct model fit;
   int rc;
   arena_init(&a);
-  rc = iqm_model_fit(m, &a, &fit, opts ? opts->losses : NULL);
+  rc = opts && opts->foreign ? iqm_model_fit(m, &a, &fit, opts->losses) : 0;
   if (rc < 0) {
     out->oom = 1;
     snprintf(out->error, sizeof out->error, "out of memory");

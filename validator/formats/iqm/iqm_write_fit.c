@@ -1,5 +1,5 @@
 /* iqm_write_fit.c - another format's vertex arrays made to meet IQM's rules before they are
- * written, so the file does not then warn: colours get the 4 components IQM requires
+ * written (write_opts.foreign; an IQM is rewritten as it was stored), so the file does not warn: colours get the 4 components IQM requires
  * (IQM-VA-006; the missing alpha is opaque, which is what every reader assumes), ubyte blend
  * pairs go in decreasing weight order (IQM-BLD-004; the same influences), and a vertex without any
  * weight (an X42 static group) is bound fully to its first blend index (IQM-BLD-005), announced
