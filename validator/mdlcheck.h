@@ -105,6 +105,34 @@ typedef struct mdl_options {
 
 void mdl_options_init(mdl_options *options);
 
+/* The most format-specific counts a model's stats carry. */
+#define MDL_STATS_EXTRA_MAX 4
+
+/* A count only some formats have ("groups" of an Egg); the name is static. */
+typedef struct mdl_stat {
+  const char *name;
+  unsigned long long value;
+} mdl_stat;
+
+/* A count of mdl_stats that validation alone does not determine (an Egg's triangles: only a
+ * full decode, as `poses` or `convert` run, triangulates its polygons). */
+#define MDL_STAT_UNKNOWN (~0ULL)
+
+/* What the decoded model holds (the JSON report's "stats"). Counts come only from a decode that
+ * went to its end: when the decoder gave up (or no format matched) decoded is 0 and every count
+ * is 0, which then means "unknown", not "none". partial: the file has errors (by the catalogue,
+ * whatever the policy did with them), so elements the decoder could not read may be missing. */
+typedef struct mdl_stats {
+  int decoded;
+  int partial;
+  /* each may be MDL_STAT_UNKNOWN */
+  unsigned long long joints, meshes, vertices, triangles, animations;
+  unsigned long long frames;   /* the frame strip all animations index (QMSH: keyframes) */
+  unsigned num_extra;
+  mdl_stat extra[MDL_STATS_EXTRA_MAX]; /* Egg: groups, tables; QMSH: points, bone_groups;
+                                        * IQM: extensions */
+} mdl_stats;
+
 typedef struct mdl_result {
   const char *format;                       /* detected or assumed format name, or "unknown" */
   char version[32];                         /* format version as text, or "" */
@@ -113,6 +141,7 @@ typedef struct mdl_result {
   /* The compression the model was wrapped in: "zlib" or "gzip" (an .egg.pz), "" for none.
    * Reported apart from version, which names the format version alone. Last in the struct. */
   char compression[8];
+  mdl_stats stats; /* what the model holds; last in the struct */
 } mdl_result;
 
 typedef enum mdl_status {

@@ -40,6 +40,12 @@ report 1 --max-issues=2 --max-per-rule=0 "$work/parents.iqm"
 report 0 --fail-on=fatal --severity=MDL-FMT-001=hint "$work/empty.bin"
 report 1 --fail-on=info "$work/odd"*
 report 0 --ignore=MDL-FMT-001 "$work/empty.bin"
+# every format's stats (and a file whose decode gave up, without them)
+report 1 "$srcdir"/examples/*.iqm "$srcdir"/examples/*.iqe "$srcdir"/examples/*.egg \
+  "$srcdir"/examples/*.qmsh "$srcdir"/examples/*.x42 "$work/badmagic.iqm"
+for key in '"extensions"' '"groups"' '"tables"' '"points"' '"partial": true' '"partial": false'; do
+  grep -q "$key" "$work/report$nrep.json" || fail "no $key in the stats of the examples"
+done
 if [ -d "$SAMPLES/iqm" ]; then
   report 0 "$SAMPLES"/iqm/*.iqm
 fi

@@ -11,7 +11,8 @@ UNIT_TESTS = \
   tests/unit/test_number_words \
   tests/unit/test_num_format \
   tests/unit/test_model_diff \
-  tests/unit/test_egg_geometry
+  tests/unit/test_egg_geometry \
+  tests/unit/test_stats
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -52,4 +53,9 @@ tests_unit_test_egg_geometry_SOURCES = tests/unit/test_egg_geometry.c tests/unit
 tests_unit_test_egg_geometry_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_srcdir)/../shared/samples"'
 tests_unit_test_egg_geometry_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_egg_geometry_LDADD = $(UNIT_LDADD)
+tests_unit_test_stats_SOURCES = tests/unit/test_stats.c tests/unit/unit.h
+tests_unit_test_stats_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_srcdir)/../shared/samples"' \
+  -DTOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_test_stats_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_stats_LDADD = $(UNIT_LDADD)
 endif

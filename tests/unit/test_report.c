@@ -286,8 +286,16 @@ START_TEST(test_sarif_rules_and_results)
   ck_assert_ptr_nonnull(strstr(rules, "\"source\":\"README.md"));
 
   /* results: level mapping, ruleIndex, binary and text regions, logical location */
-  ck_assert_ptr_nonnull(strstr(results, "{\"ruleId\":\"MDL-FMT-001\",\"ruleIndex\":0,\"level\":\"error\","
-                                        "\"message\":{\"text\":\"joint 1 has parent 5\"},"));
+  {
+    /* then its partial fingerprint: 16 hex digits, no line or offset in it */
+    const char *head = "{\"ruleId\":\"MDL-FMT-001\",\"ruleIndex\":0,\"level\":\"error\","
+                       "\"partialFingerprints\":{\"mdlcheck/v1\":\"";
+    char *fp = strstr(results, head);
+    ck_assert_ptr_nonnull(fp);
+    fp += strlen(head);
+    ck_assert_uint_eq(strspn(fp, "0123456789abcdef"), 16);
+    ck_assert_ptr_eq(strstr(fp, "\"},\"message\":{\"text\":\"joint 1 has parent 5\"},"), fp + 16);
+  }
   ck_assert_ptr_nonnull(strstr(results, "\"artifactLocation\":{\"uri\":\"dir/broken%20model.iqm\",\"index\":0},"
                                         "\"region\":{\"byteOffset\":276,\"byteLength\":1}},"
                                         "\"logicalLocations\":[{\"fullyQualifiedName\":\"joints[1].parent\"}]"));

@@ -125,6 +125,8 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
   mdl_diag d;
   va_list ap;
 
+  if (r->severity <= MDL_ERROR)
+    sink->flaws++;
   if (sev >= MDL_SEVERITY_COUNT)
     return;
   sink->counts[sev]++;

@@ -30,6 +30,8 @@ struct diag_sink {
   unsigned long *per_rule;  /* occurrences per rule index */
   int truncated;
   int fatal_seen;
+  unsigned long flaws;      /* diagnostics whose catalogue severity is fatal or error, whatever
+                             * the policy made of them: what was decoded may be incomplete */
 };
 
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options);

@@ -21,7 +21,20 @@ struct decode_ctx {
   int keep_frames;           /* decode the animation strip into model.frames */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
+  unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */
+  mdl_stat extra[MDL_STATS_EXTRA_MAX];
+  unsigned counted;          /* bits (1 << enum decode_count_kind) the decoder counted itself */
+  unsigned long long count[6];
 };
+
+/* The model's counts a decoder that skips filling part of the model when only validating
+ * (keep_frames 0) states itself: the count, or MDL_STAT_UNKNOWN. */
+enum decode_count_kind { DC_JOINTS, DC_MESHES, DC_VERTICES, DC_TRIANGLES, DC_ANIMATIONS, DC_FRAMES };
+void decode_count(struct decode_ctx *ctx, enum decode_count_kind kind, unsigned long long value);
+
+/* Report a count only this format has (Egg "groups") in the file's stats; name is static and
+ * is the JSON key. Counted only when the decode goes to its end. */
+void decode_stat(struct decode_ctx *ctx, const char *name, unsigned long long value);
 
 /* Elements a report may point at in a file (compare names where each side holds them). */
 enum format_elem { FMT_EL_JOINT, FMT_EL_ANIM, FMT_EL_MESH, FMT_EL_BASEPOSE, FMT_EL_FRAME, FMT_EL_NONE };

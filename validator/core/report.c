@@ -116,6 +116,7 @@ void report_set_result(struct report_file *f, const mdl_result *res)
   memcpy(f->compression, res->compression, sizeof f->compression);
   memcpy(f->counts, res->counts, sizeof f->counts);
   f->truncated = res->truncated;
+  f->stats = res->stats;
 }
 
 int report_file_invalid(const struct report *r, const struct report_file *f)

@@ -26,6 +26,7 @@ struct report_file {
   unsigned long counts[MDL_SEVERITY_COUNT];
   int truncated;
   int io_failed;         /* the file could not be read (exit code 3) */
+  mdl_stats stats;       /* what the model holds; stats.decoded 0: unknown */
   struct report_msg *msgs;
   size_t nmsgs, capmsgs;
 };
@@ -43,7 +44,7 @@ void report_free(struct report *r);
 struct report_file *report_add_file(struct report *r, const char *path);
 /* An mdl_diag_fn: user is the struct report_file to append to. */
 void report_collect(const mdl_diag *diag, void *user);
-/* Copy the validation result (format, version, counts, truncation) into the file entry and
+/* Copy the validation result (format, version, counts, truncation, stats) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
 /* The file could not be read (err: an errno value): a fatal MDL-IO-001, and exit code 3. */
@@ -63,6 +64,13 @@ void report_json_location(struct json_writer *w, unsigned line, unsigned column,
 void report_json_details(struct json_writer *w, const struct report_msg *m);
 /* A file's verdict under r->fail_on, its counts per severity and whether it was truncated. */
 void report_json_verdict(struct json_writer *w, const struct report *r, const struct report_file *f);
+/* A file's stats one by one: the six common counts, then the format's own; the value (maybe
+ * MDL_STAT_UNKNOWN) and its name (the JSON key) in *name. */
+#define REPORT_STATS_COUNT 6
+#define REPORT_STATS_MAX (REPORT_STATS_COUNT + MDL_STATS_EXTRA_MAX)
+unsigned long long report_stat_at(const mdl_stats *st, unsigned i, const char **name);
+/* A file's "stats" object (nothing when its model was not decoded to the end). */
+void report_json_stats(struct json_writer *w, const mdl_stats *st);
 /* One entry of the report's "files" array (the library's JSON entry points write just this). */
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);

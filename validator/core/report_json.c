@@ -58,6 +58,36 @@ void report_json_verdict(struct json_writer *w, const struct report *r, const st
   json_kv_bool(w, "truncated", f->truncated);
 }
 
+unsigned long long report_stat_at(const mdl_stats *st, unsigned i, const char **name)
+{
+  static const char *const names[REPORT_STATS_COUNT] = {"joints", "meshes", "vertices", "triangles",
+                                                        "animations", "frames"};
+  const unsigned long long values[REPORT_STATS_COUNT] = {st->joints, st->meshes, st->vertices,
+                                                         st->triangles, st->animations, st->frames};
+  if (i < REPORT_STATS_COUNT) {
+    *name = names[i];
+    return values[i];
+  }
+  *name = st->extra[i - REPORT_STATS_COUNT].name;
+  return st->extra[i - REPORT_STATS_COUNT].value;
+}
+
+void report_json_stats(struct json_writer *w, const mdl_stats *st)
+{
+  if (!st->decoded)
+    return; /* never counts from a decode that gave up */
+  json_key(w, "stats");
+  json_object_begin(w);
+  json_kv_bool(w, "partial", st->partial);
+  for (unsigned i = 0; i < REPORT_STATS_COUNT + st->num_extra && i < REPORT_STATS_MAX; i++) {
+    const char *name;
+    unsigned long long v = report_stat_at(st, i, &name);
+    if (v != MDL_STAT_UNKNOWN) /* a count validation did not determine is left out */
+      json_kv_uint(w, name, v);
+  }
+  json_object_end(w);
+}
+
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f)
 {
   json_object_begin(w);
@@ -67,6 +97,7 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
   if (f->compression[0])
     json_kv_string(w, "compression", f->compression);
   report_json_verdict(w, r, f);
+  report_json_stats(w, &f->stats);
   json_key(w, "messages");
   json_array_begin(w);
   for (size_t k = 0; k < f->nmsgs; k++)

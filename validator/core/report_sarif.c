@@ -2,8 +2,9 @@
  *
  * One run. tool.driver.rules holds the catalogue entries of the rules that fired, in order of
  * first appearance, and each result points at its rule by ruleIndex. Binary locations are byte
- * regions, text locations line/column regions; the structural path is a logical location. The
- * subset emitted is described by spec/sarif-subset.schema.json. */
+ * regions, text locations line/column regions; the structural path is a logical location and,
+ * with the file and the rule, the result's partial fingerprint. The subset emitted is described
+ * by spec/sarif-subset.schema.json. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,15 +163,72 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
   json_object_end(w);
 }
 
-static void write_result(struct json_writer *w, const struct rule_set *rs, const char *uri,
-                         size_t file_index, const struct report_msg *m)
+/* FNV-1a, 64 bits, over s and its terminating NUL (so "ab","c" and "a","bc" differ). */
+static uint64_t fnv1a(uint64_t h, const char *s)
 {
+  do {
+    h ^= (unsigned char)*s;
+    h *= 0x100000001b3ull;
+  } while (*s++);
+  return h;
+}
+
+struct print_key {
+  uint64_t hash;
+  size_t msg;
+};
+
+static int print_key_order(const void *pa, const void *pb)
+{
+  const struct print_key *a = pa, *b = pb;
+  if (a->hash != b->hash)
+    return a->hash < b->hash ? -1 : 1;
+  return a->msg < b->msg ? -1 : a->msg > b->msg;
+}
+
+/* Each result's partialFingerprints value (SARIF 3.27.17): the file, the rule and the structural
+ * path, never a line or an offset, so an edit elsewhere in the file keeps it and dashboards
+ * match the result across runs; repeats of one rule at one path are told apart by their order
+ * among themselves, which such an edit does not change. */
+static uint64_t *fingerprints_build(const struct report_file *f)
+{
+  uint64_t *out = calloc(f->nmsgs + 1, sizeof *out);
+  struct print_key *keys = calloc(f->nmsgs + 1, sizeof *keys);
+  if (!out || !keys)
+    abort();
+  for (size_t k = 0; k < f->nmsgs; k++) {
+    uint64_t h = fnv1a(0xcbf29ce484222325ull, f->path);
+    h = fnv1a(h, f->msgs[k].rule->id);
+    keys[k].hash = fnv1a(h, f->msgs[k].path);
+    keys[k].msg = k;
+  }
+  if (f->nmsgs > 1)
+    qsort(keys, f->nmsgs, sizeof *keys, print_key_order);
+  for (size_t k = 0, nth = 0; k < f->nmsgs; k++) {
+    char ordinal[24];
+    nth = k && keys[k].hash == keys[k - 1].hash ? nth + 1 : 0;
+    snprintf(ordinal, sizeof ordinal, "%zu", nth);
+    out[keys[k].msg] = fnv1a(keys[k].hash, ordinal);
+  }
+  free(keys);
+  return out;
+}
+
+static void write_result(struct json_writer *w, const struct rule_set *rs, const char *uri,
+                         size_t file_index, const struct report_msg *m, uint64_t print)
+{
+  char hex[17];
   json_object_begin(w);
   json_kv_string(w, "ruleId", m->rule->id);
   json_kv_int(w, "ruleIndex", rule_set_index(rs, m->rule));
   json_kv_string(w, "level", sarif_level(m->severity));
   if (m->baselined)
     json_kv_string(w, "baselineState", "unchanged");
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)print);
+  json_key(w, "partialFingerprints");
+  json_object_begin(w);
+  json_kv_string(w, "mdlcheck/v1", hex);
+  json_object_end(w);
   write_text(w, "message", m->message);
   json_key(w, "locations");
   json_array_begin(w);
@@ -296,9 +354,12 @@ void report_write_sarif(FILE *out, const struct report *r)
 
   json_key(&w, "results");
   json_array_begin(&w);
-  for (size_t i = 0; i < r->nfiles; i++)
+  for (size_t i = 0; i < r->nfiles; i++) {
+    uint64_t *prints = fingerprints_build(&r->files[i]);
     for (size_t k = 0; k < r->files[i].nmsgs; k++)
-      write_result(&w, &rs, uris[i], i, &r->files[i].msgs[k]);
+      write_result(&w, &rs, uris[i], i, &r->files[i].msgs[k], prints[k]);
+    free(prints);
+  }
   json_array_end(&w);
 
   json_key(&w, "properties");

@@ -27,6 +27,25 @@ static void write_counts(FILE *out, const unsigned long *c)
   }
 }
 
+/* What the model holds, one line, only when it was decoded to the end: never guessed counts. */
+static void write_stats(FILE *out, const struct report_file *f)
+{
+  const mdl_stats *st = &f->stats;
+  const char *sep = ": ";
+  if (!st->decoded)
+    return;
+  fprintf(out, "%s: stats%s", f->path, st->partial ? " (partial)" : "");
+  for (unsigned i = 0; i < REPORT_STATS_COUNT + st->num_extra && i < REPORT_STATS_MAX; i++) {
+    const char *name;
+    unsigned long long v = report_stat_at(st, i, &name);
+    if (v == MDL_STAT_UNKNOWN)
+      continue;
+    fprintf(out, "%s%s %llu", sep, name, v);
+    sep = ", ";
+  }
+  fputc('\n', out);
+}
+
 void report_write_text(FILE *out, const struct report *r, int quiet)
 {
   for (size_t i = 0; i < r->nfiles; i++) {
@@ -49,6 +68,7 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
       continue;
     if (f->truncated)
       fprintf(out, "%s: note: output truncated by --max-issues\n", f->path);
+    write_stats(out, f);
     fprintf(out, "%s: %s %s%s%s%s%s%s: ", f->path, invalid ? "invalid" : "valid", f->format,
             f->version[0] ? " " : "", f->version, f->compression[0] ? " (" : "", f->compression,
             f->compression[0] ? ")" : "");

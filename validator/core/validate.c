@@ -12,6 +12,40 @@ void mdl_options_init(mdl_options *options)
   options->max_per_rule = 0;
 }
 
+void decode_stat(struct decode_ctx *ctx, const char *name, unsigned long long value)
+{
+  if (ctx->num_extra < MDL_STATS_EXTRA_MAX) {
+    ctx->extra[ctx->num_extra].name = name;
+    ctx->extra[ctx->num_extra++].value = value;
+  }
+}
+
+void decode_count(struct decode_ctx *ctx, enum decode_count_kind kind, unsigned long long value)
+{
+  ctx->counted |= 1u << kind;
+  ctx->count[kind] = value;
+}
+
+static unsigned long long stat_of(const struct decode_ctx *ctx, enum decode_count_kind kind,
+                                  uint32_t in_model)
+{
+  return ctx->counted & (1u << kind) ? ctx->count[kind] : in_model;
+}
+
+/* The counts of a model decoded to its end; a decode that gave up leaves them unknown. */
+static void stats_fill(mdl_stats *st, const struct model *m, const struct decode_ctx *ctx)
+{
+  st->decoded = 1;
+  st->joints = stat_of(ctx, DC_JOINTS, m->num_joints);
+  st->meshes = stat_of(ctx, DC_MESHES, m->num_meshes);
+  st->vertices = stat_of(ctx, DC_VERTICES, m->num_vertexes);
+  st->triangles = stat_of(ctx, DC_TRIANGLES, m->num_triangles);
+  st->animations = stat_of(ctx, DC_ANIMATIONS, m->num_anims);
+  st->frames = stat_of(ctx, DC_FRAMES, m->num_frames);
+  st->num_extra = ctx->num_extra;
+  memcpy(st->extra, ctx->extra, sizeof st->extra);
+}
+
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
                            const mdl_options *options, int keep_frames, struct pipeline_run *run)
 {
@@ -52,6 +86,10 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     ctx.keep_frames = keep_frames;
     run->result.format = run->format->name;
     run->decoded = run->format->decode(&ctx, &run->model) == 0;
+    if (run->decoded && !ctx.input_too_large) {
+      stats_fill(&run->result.stats, &run->model, &ctx);
+      run->result.stats.partial = sink.flaws > 0;
+    }
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
     memcpy(run->result.compression, ctx.compression, sizeof run->result.compression);

@@ -397,6 +397,11 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     m->joints[j].parent = jl.parents[j];
     matrix_to_trs(r, &m->joints[j].pose);
   }
+  if (!doc->ctx->keep_frames && nbundles && jl.count && (uint64_t)total * jl.count <= MAX_ANIM_CELLS) {
+    /* validation alone builds no frames: the report's stats get the counts a full decode has */
+    decode_count(doc->ctx, DC_ANIMATIONS, nbundles);
+    decode_count(doc->ctx, DC_FRAMES, total);
+  }
   if (!nbundles || !jl.count || !doc->ctx->keep_frames)
     return 0;
 

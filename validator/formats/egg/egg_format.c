@@ -167,6 +167,26 @@ static void pz_name_check(struct egg_doc *doc, const char *name, int compressed,
              "%s", "the file is compressed but its name does not end in .pz");
 }
 
+/* The report's Egg counts: <Group> entries (scene nodes, joints apart) and <Table> entries
+ * (animation tables, nested ones included); the geometry's are unknown unless it was built. */
+static void stats_count(struct decode_ctx *ctx, const struct egg_doc *doc)
+{
+  const struct egg_node *root = doc->root;
+  unsigned long long groups = 0, tables = 0;
+  if (doc->dropped || !doc->keep_values) {
+    /* geometry is built (polygons triangulated, vertices shared) only by a full decode */
+    decode_count(ctx, DC_MESHES, MDL_STAT_UNKNOWN);
+    decode_count(ctx, DC_VERTICES, MDL_STAT_UNKNOWN);
+    decode_count(ctx, DC_TRIANGLES, MDL_STAT_UNKNOWN);
+  }
+  for (const struct egg_node *n = root ? root->first : NULL; n; n = egg_next_pre(n, root)) {
+    groups += n->kw == KW_GROUP;
+    tables += n->kw == KW_TABLE;
+  }
+  decode_stat(ctx, "groups", groups);
+  decode_stat(ctx, "tables", tables);
+}
+
 static int egg_decode(struct decode_ctx *ctx, struct model *m)
 {
   struct egg_doc *doc = arena_calloc(&m->arena, 1, sizeof *doc);
@@ -208,7 +228,10 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   m->format_data_owner = "egg";
   egg_anim_decode(doc, m);
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
-  return egg_geometry_decode(doc, m);
+  if (egg_geometry_decode(doc, m) < 0)
+    return -1;
+  stats_count(ctx, doc);
+  return 0;
 }
 
 /* --profile=panda: what Panda3D's loader accepts beyond the documented syntax */

@@ -43,6 +43,7 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
   iqm_bounds_check(&q);
   iqm_comment_check(&q);
   iqm_extensions_check(&q);
+  decode_stat(ctx, "extensions", m->num_extensions);
   return 0;
 }
 

@@ -274,7 +274,15 @@ static int qmsh_decode(struct decode_ctx *ctx, struct model *m)
   if (d.fatal)
     return -1;
   qmsh_bounds_check(&d);
-  return qmsh_model_fill(&d);
+  if (qmsh_model_fill(&d) < 0)
+    return -1;
+  /* counted only when their section was read; a v12 skeleton with fewer than two groups
+   * stores none, and its one implicit group holds every bone */
+  if (d.q->points)
+    decode_stat(ctx, "points", d.q->h.n_points);
+  if (d.skeletal && (d.q->groups || d.q->groups_implicit))
+    decode_stat(ctx, "bone_groups", d.q->groups_implicit ? 1 : d.q->num_groups);
+  return 0;
 }
 
 static int qmsh_detect(const unsigned char *data, size_t size)

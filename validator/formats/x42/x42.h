@@ -18,6 +18,8 @@
 #define X42_MAX_INFLUENCES 4u
 #define X42_RANGE_STEPS 65530.0
 #define X42_DOC_MAGIC 0x58343244u     /* tags model.format_data as an x42_doc */
+/* Poses decoded at most: numFrames * numBones beyond this is not expanded (80 bytes each). */
+#define X42_MAX_POSES (1u << 22)
 
 enum {
   X42_MF_HAS_NORMALS = 0x1,

@@ -9,9 +9,6 @@
 #include "x42.h"
 #include "pose.h"
 
-/* Poses decoded at most: numFrames * numBones beyond this is not expanded (80 bytes each). */
-#define X42_MAX_POSES (1u << 22)
-
 static uint32_t value_count(const struct x42_doc *d, unsigned type)
 {
   return type == X42_TRACK_POS ? d->num_pos : type == X42_TRACK_SCALE ? d->num_scale : d->num_rot;

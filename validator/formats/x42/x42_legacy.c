@@ -726,6 +726,8 @@ static void fill_model(struct lx *x, struct model *m)
   }
   if (x->dc->keep_frames)
     fill_frames(x, m);
+  else /* the report's stats: the frames are counted by the full decode only */
+    decode_count(x->dc, DC_FRAMES, MDL_STAT_UNKNOWN);
   if (m->frames)
     for (uint32_t b = 0; b < m->num_joints; b++)
       m->joints[b].pose = m->frames[b];

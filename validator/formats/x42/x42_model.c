@@ -125,14 +125,11 @@ static int group_elems_ok(const struct x42_doc *d, const struct x42_group *g)
   return (uint64_t)g->first_index + g->num_elems <= d->num_indices;
 }
 
-static int fill_meshes(struct model *m, const struct x42_doc *d)
+/* The triangles the groups make; 0 beyond 2^24 (overlapping groups could ask for any number:
+ * the model is kept bounded and gets none). */
+static uint64_t triangle_count(const struct x42_doc *d)
 {
   uint64_t ntri = 0;
-  uint32_t *tri;
-  int capped = 0;
-  m->meshes = arena_calloc(&m->arena, (size_t)d->num_groups + 1, sizeof *m->meshes);
-  if (!m->meshes)
-    return -1;
   for (uint32_t gi = 0; gi < d->num_groups; gi++) {
     const struct x42_group *g = &d->groups[gi];
     /* only groups whose elements exist (X42-GRP-007) become triangles */
@@ -141,8 +138,17 @@ static int fill_meshes(struct model *m, const struct x42_doc *d)
     if ((g->prim == 4 || g->prim == 5 || g->prim == 6) && g->num_elems >= 3)
       ntri += g->prim == 4 ? g->num_elems / 3 : g->num_elems - 2;
   }
-  if (ntri > (1u << 24)) /* overlapping groups could ask for any number: keep the model bounded */
-    capped = 1, ntri = 0;
+  return ntri > (1u << 24) ? 0 : ntri;
+}
+
+static int fill_meshes(struct model *m, const struct x42_doc *d)
+{
+  uint64_t ntri = triangle_count(d);
+  uint32_t *tri;
+  int capped = ntri == 0;
+  m->meshes = arena_calloc(&m->arena, (size_t)d->num_groups + 1, sizeof *m->meshes);
+  if (!m->meshes)
+    return -1;
   tri = arena_calloc(&m->arena, (size_t)ntri * 3 + 1, sizeof *tri);
   if (!tri)
     return -1;
@@ -244,8 +250,14 @@ int x42_model_fill(struct x42_ctx *x)
    * trips: all decode with keep_frames); plain validation drops the model unread, and expanding
    * 31 bytes of vertex into ~60 was most of its time and memory */
   m->num_vertexes = d->num_verts;
-  if (!x->dc->keep_frames)
+  if (!x->dc->keep_frames) {
+    /* the report's stats: what the full decode would count (fill_meshes, x42_keys_evaluate) */
+    decode_count(x->dc, DC_MESHES, d->num_groups);
+    decode_count(x->dc, DC_TRIANGLES, triangle_count(d));
+    decode_count(x->dc, DC_FRAMES, d->num_bones && (uint64_t)d->num_frames * d->num_bones <= X42_MAX_POSES
+                                     ? d->num_frames : 0);
     return 0;
+  }
   if (fill_vertices(m, d) < 0 || fill_meshes(m, d) < 0)
     return -1;
   return 0;
