@@ -96,7 +96,8 @@ typedef struct mdl_options {
   mdl_diag_fn on_diag;
   void *user;
   /* The most bytes read from one input: the file mdl_validate_file reads (a regular file by its
-   * size; standard input, a pipe or a device stops once the limit is passed) and the text an
+   * size; standard input, a pipe or a device stops once the limit is passed), the buffer
+   * mdl_validate_buffer is given (by its size), and the text an
    * .egg.pz decompresses to. 0: MDL_DEFAULT_MAX_INPUT_SIZE. A larger input is not validated:
    * MDL_EIO, with the fatal MDL-IO-002 delivered through on_diag and counted in the result.
    * Last in the struct so callers built against the older layout keep their field offsets. */

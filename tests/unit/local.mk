@@ -12,13 +12,17 @@ UNIT_TESTS = \
   tests/unit/test_num_format \
   tests/unit/test_model_diff \
   tests/unit/test_egg_geometry \
-  tests/unit/test_stats
+  tests/unit/test_stats \
+  tests/unit/test_api_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 UNIT_LDADD = $(MDL_LIBS) $(CHECK_LIBS)
 
+tests_unit_test_api_json_SOURCES = tests/unit/test_api_json.c tests/unit/unit.h
+tests_unit_test_api_json_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_api_json_LDADD = $(UNIT_LDADD)
 tests_unit_test_reader_SOURCES = tests/unit/test_reader.c tests/unit/unit.h
 tests_unit_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reader_LDADD = $(UNIT_LDADD)

@@ -128,7 +128,14 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
                                const mdl_options *options, mdl_result *result)
 {
   struct pipeline_run run;
-  mdl_status st = pipeline_decode(data, size, name_hint, options, 0, &run);
+  mdl_status st;
+  mdl_result refused;
+  if ((unsigned long long)size > input_limit(options)) { /* as a file of that size */
+    input_refuse(options, result ? result : &refused);
+    errno = EFBIG;
+    return MDL_EIO;
+  }
+  st = pipeline_decode(data, size, name_hint, options, 0, &run);
   if (result)
     *result = run.result;
   pipeline_release(&run);

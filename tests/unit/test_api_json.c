@@ -1,0 +1,83 @@
+/* test_api_json.c - the JSON entry points and the buffer entry point's size bound (public API). */
+#include <string.h>
+
+#include "mdlcheck.h"
+#include "unit.h"
+
+static size_t count_of(const char *text, const char *word)
+{
+  size_t n = 0;
+  for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+    n++;
+  return n;
+}
+
+START_TEST(test_rules_json_lists_the_catalogue)
+{
+  char *json = mdl_rules_json();
+  ck_assert_ptr_nonnull(json);
+  ck_assert_ptr_nonnull(strstr(json, "\"tool\":{\"name\":\"mdlcheck\""));
+  ck_assert_uint_eq(count_of(json, "\"strict_severity\":"), mdl_rule_count());
+  ck_assert_ptr_nonnull(strstr(json, "\"id\":\"MDL-IO-002\""));
+  mdl_string_free(json);
+}
+END_TEST
+
+struct seen {
+  unsigned n;
+  char id[32];
+};
+
+static void on_diag(const mdl_diag *d, void *user)
+{
+  struct seen *s = user;
+  if (!s->n++)
+    snprintf(s->id, sizeof s->id, "%s", d->rule->id);
+}
+
+/* A caller's buffer is an input like a file: over max_input_size it is not validated. */
+START_TEST(test_buffer_over_the_bound_is_refused)
+{
+  static const char iqe[] = "# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
+  mdl_options o;
+  mdl_result r;
+  struct seen s = {0, ""};
+  mdl_options_init(&o);
+  o.on_diag = on_diag;
+  o.user = &s;
+  o.max_input_size = sizeof iqe - 2;
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_EIO);
+  ck_assert_uint_eq(r.counts[MDL_FATAL], 1);
+  ck_assert_str_eq(s.id, "MDL-IO-002");
+  ck_assert_str_eq(r.format, "unknown");
+  s.n = 0;
+  o.max_input_size = sizeof iqe - 1; /* exactly the limit: validated */
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_OK);
+  ck_assert_str_eq(r.format, "iqe");
+  ck_assert_uint_eq(r.counts[MDL_FATAL], 0);
+}
+END_TEST
+
+START_TEST(test_buffer_json_over_the_bound)
+{
+  static const char *const settings[] = {"max_input_size=4", NULL};
+  mdl_status st = MDL_EINTERNAL;
+  char *json = mdl_validate_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", settings, &st, NULL, 0);
+  ck_assert_int_eq(st, MDL_OK);
+  ck_assert_ptr_nonnull(json);
+  ck_assert_ptr_nonnull(strstr(json, "\"id\":\"MDL-IO-002\""));
+  ck_assert_ptr_nonnull(strstr(json, "\"verdict\":\"invalid\""));
+  mdl_string_free(json);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("api_json");
+  TCase *t = tcase_create("api");
+  tcase_add_test(t, test_rules_json_lists_the_catalogue);
+  tcase_add_test(t, test_buffer_over_the_bound_is_refused);
+  tcase_add_test(t, test_buffer_json_over_the_bound);
+  suite_add_tcase(s, t);
+  return unit_run(s);
+}
