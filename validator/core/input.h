@@ -26,6 +26,15 @@ unsigned long long input_limit(const mdl_options *options);
 /* Parse a size such as "1048576", "512K", "512M", "1G", "2GiB" (binary multiples, case-insensitive
  * suffix). Return 0, or -1 when s is not such a size or is 0 or overflows. */
 int input_limit_parse(const char *s, unsigned long long *out);
+/* A build without zlib (-DMDL_NO_ZLIB: the WebAssembly one) leaves inflating an .egg.pz to its
+ * host: put the text the zlib or gzip stream data..size inflates to in *text and *len (at most
+ * stop bytes: a host stops reading there, and the caller reports a longer text as too large),
+ * and in *consumed how many bytes of data the stream took (size: all; (size_t)-1: the stream
+ * ended before size but the host cannot say where); or return -1 with why. The library's own
+ * answers -1 (this build cannot inflate); a host that can links its own in its place. */
+#define INPUT_CONSUMED_UNKNOWN ((size_t)-1)
+int input_host_inflate(const unsigned char *data, size_t size, size_t stop, const unsigned char **text,
+                       size_t *len, size_t *consumed, const char **why);
 /* Why input_open failed, for a message: the size limit for EFBIG, else strerror. */
 const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap);
 

@@ -1,11 +1,13 @@
 /* egg_pz.c - .egg.pz: a zlib stream around the text (Panda3D decompresses it transparently).
  * The output is bounded by --max-input-size so a small hostile stream cannot expand without
- * limit. */
+ * limit. A build without zlib (MDL_NO_ZLIB) asks its host to inflate (input_host_inflate). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef MDL_NO_ZLIB
 #include <zlib.h>
+#endif
 
 #include "egg.h"
 #include "input.h"
@@ -19,6 +21,15 @@ int egg_pz_is_zlib(const unsigned char *data, size_t size)
   return (data[0] & 0x0f) == 8 && (data[0] >> 4) <= 7 && ((data[0] << 8) | data[1]) % 31 == 0;
 }
 
+#ifdef MDL_NO_ZLIB
+int egg_pz_deflate(const unsigned char *text, size_t size, struct byte_buf *out)
+{
+  (void)text;
+  (void)size;
+  snprintf(out->error, sizeof out->error, "%s", "this build of mdlcheck has no zlib: it cannot write .egg.pz");
+  return -1;
+}
+#else
 int egg_pz_deflate(const unsigned char *text, size_t size, struct byte_buf *out)
 {
   /* zlib's own wrapper (RFC 1950), the container Panda3D's pzip writes and its .pz reader expects */
@@ -39,6 +50,7 @@ int egg_pz_deflate(const unsigned char *text, size_t size, struct byte_buf *out)
   out->size = at + (size_t)got;
   return 0;
 }
+#endif
 
 /* An I/O limit, not a defect of the stream: a core rule, never re-graded by a profile. */
 static void pz_too_large(struct egg_doc *doc, unsigned long long limit)
@@ -51,6 +63,69 @@ static void pz_too_large(struct egg_doc *doc, unsigned long long limit)
   doc->ctx->input_too_large = 1;
 }
 
+/* What follows the end of the stream, at byte end: Panda3D never reads it. */
+static void pz_trailing(struct egg_doc *doc, const unsigned char *data, size_t size, size_t end)
+{
+  size_t rest = size - end;
+  egg_emit(doc, RULE_EGG_PZ_TRAILING_DATA, 0, 0, NULL, "%zu byte%s at compressed byte %lu (%s)", rest,
+           rest == 1 ? "" : "s", (unsigned long)end,
+           egg_pz_is_zlib(data + end, rest) ? "a second compressed stream" : "not compressed data");
+}
+
+/* The inflated text, within the limit, copied into the document's arena. */
+static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *text, size_t len,
+                                    unsigned long long limit, size_t *out_size)
+{
+  unsigned char *copy;
+  if (len > limit) {
+    pz_too_large(doc, limit);
+    return NULL;
+  }
+  copy = arena_calloc(doc->arena, len + 1, 1);
+  if (!copy) {
+    egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
+    return NULL;
+  }
+  memcpy(copy, text, len);
+  *out_size = len;
+  return copy;
+}
+
+#ifdef MDL_NO_ZLIB
+/* Weak: a host that can inflate (the WebAssembly module's JavaScript) defines its own. */
+__attribute__((weak)) int input_host_inflate(const unsigned char *data, size_t size, size_t stop,
+                                             const unsigned char **text, size_t *len, size_t *consumed,
+                                             const char **why)
+{
+  (void)data;
+  (void)stop;
+  *text = NULL;
+  *len = 0;
+  *consumed = size;
+  *why = "this build of mdlcheck has no zlib and its host inflated nothing: the text was not read";
+  return -1;
+}
+
+const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
+                                    size_t *out_size)
+{
+  unsigned long long limit = input_limit(doc->ctx->options);
+  size_t stop = limit < SIZE_MAX ? (size_t)limit + 1 : SIZE_MAX;
+  const unsigned char *text;
+  size_t len, consumed = size;
+  const char *why = NULL;
+  if (input_host_inflate(data, size, stop, &text, &len, &consumed, &why) < 0) {
+    egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", why ? why : "the stream did not inflate");
+    return NULL;
+  }
+  if (consumed == INPUT_CONSUMED_UNKNOWN)
+    egg_emit(doc, RULE_EGG_PZ_TRAILING_DATA, 0, 0, NULL, "%s",
+             "bytes (or a second stream) whose place this build's inflater does not tell");
+  else if (consumed < size)
+    pz_trailing(doc, data, size, consumed);
+  return pz_keep(doc, text, len, limit, out_size);
+}
+#else
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
                                     size_t *out_size)
 {
@@ -104,28 +179,13 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
       return NULL;
     }
   }
-  if (zs.avail_in > 0 || (size_t)zs.total_in < size) {
-    size_t rest = size - (size_t)zs.total_in;
-    egg_emit(doc, RULE_EGG_PZ_TRAILING_DATA, 0, 0, NULL, "%zu byte%s at compressed byte %lu (%s)",
-             rest, rest == 1 ? "" : "s", (unsigned long)zs.total_in,
-             egg_pz_is_zlib(data + zs.total_in, rest) ? "a second compressed stream" : "not compressed data");
-  }
+  if (zs.avail_in > 0 || (size_t)zs.total_in < size)
+    pz_trailing(doc, data, size, (size_t)zs.total_in);
   inflateEnd(&zs);
-  if (used > limit) {
-    free(out);
-    pz_too_large(doc, limit);
-    return NULL;
-  }
   {
-    unsigned char *copy = arena_calloc(doc->arena, used + 1, 1);
-    if (!copy) {
-      free(out);
-      egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
-      return NULL;
-    }
-    memcpy(copy, out, used);
+    const unsigned char *text = pz_keep(doc, out, used, limit, out_size);
     free(out);
-    *out_size = used;
-    return copy;
+    return text;
   }
 }
+#endif
