@@ -1,0 +1,72 @@
+# make web: the library compiled to WebAssembly with emscripten and its JS API (web/API.md), in
+# web/dist/ (never committed). configure finds emcc; without it `make web` says what to install.
+WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_rules_json,_mdl_string_free,_mdl_web_inflated,_mdl_web_size_parse
+# emcc runs its JS optimizer with node, which finds Debian's acorn only there
+WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
+# no zlib for WebAssembly here: .egg.pz is inflated by the JS (egg_pz.c, input_host_inflate);
+# no libyaml either: web/yaml answers libyaml's document API from snapshots of the built-in
+# X42 layout profiles
+WEB_CC_OPTS = -std=c11 -O2 $(WARN_CFLAGS) -DMDL_NO_ZLIB -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+  -I$(top_srcdir)/web/yaml -I$(top_srcdir)/validator -I$(top_srcdir)/validator/core \
+  -I$(top_builddir)/validator/core
+WEB_LD_OPTS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=MdlcheckCore -sENVIRONMENT=web,worker \
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
+  -sEXPORTED_FUNCTIONS=$(WEB_CORE_FUNCTIONS) \
+  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
+# the library less what the JS API never reaches and that needs libyaml's parser or jansson: the
+# CLI's configuration file and reports read back (baselines, diff)
+WEB_C_FILES = $(filter-out validator/core/config_file.c validator/core/report_read.c, \
+    $(filter %.c,$(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlcheck_la_SOURCES))) \
+  web/yaml/yaml_replay.c web/src/mdlcheck_web.c
+WEB_OBJECTS = $(patsubst %.c,web/build/%.o,$(WEB_C_FILES)) web/build/yaml_snap_gen.o
+# what `make web` builds; the page adds its own files here
+WEB_DIST = web/dist/mdlcheck.mjs web/dist/mdlcheck-core.mjs web/dist/mdlcheck.single.js
+
+.PHONY: web web-clean
+web: $(WEB_DIST)
+
+web/build/%.o: %.c $(BUILT_SOURCES)
+	@test -n "$(EMCC)" || { echo "make web needs emscripten: apt-get install -y emscripten nodejs, then ./configure" >&2; exit 1; }
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(WEB_EMCC) $(WEB_CC_OPTS) -c -o $@ $<
+web/build/yaml_snap_gen.o: web/build/yaml_snap_gen.c
+	$(AM_V_CC)$(WEB_EMCC) $(WEB_CC_OPTS) -c -o $@ web/build/yaml_snap_gen.c
+
+# the snapshot tool runs natively with the real libyaml
+EXTRA_PROGRAMS = web/yaml/yaml_snapshot
+web_yaml_yaml_snapshot_SOURCES = web/yaml/yaml_snapshot.c
+nodist_web_yaml_yaml_snapshot_SOURCES = validator/formats/x42/x42_profiles_gen.c
+web_yaml_yaml_snapshot_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+web_yaml_yaml_snapshot_LDADD = $(YAML_LIBS)
+web/build/yaml_snap_gen.c: web/yaml/yaml_snapshot$(EXEEXT)
+	@$(MKDIR_P) web/build
+	$(AM_V_GEN)web/yaml/yaml_snapshot$(EXEEXT) >$@-t && mv $@-t $@
+
+web/dist/mdlcheck-core.mjs: $(WEB_OBJECTS)
+	@$(MKDIR_P) web/dist
+	$(AM_V_CCLD)$(WEB_EMCC) $(WEB_LD_OPTS) -sEXPORT_ES6=1 -o $@ $(WEB_OBJECTS)
+web/build/mdlcheck-core.single.js: $(WEB_OBJECTS)
+	$(AM_V_CCLD)$(WEB_EMCC) $(WEB_LD_OPTS) -sSINGLE_FILE=1 -o $@ $(WEB_OBJECTS)
+web/dist/mdlcheck.mjs: web/src/api.js web/src/esm.js
+	@$(MKDIR_P) web/dist
+	$(AM_V_GEN)sed 's/%MDL_VERSION%/$(PACKAGE_VERSION)/' $(top_srcdir)/web/src/api.js $(top_srcdir)/web/src/esm.js >$@-t && mv $@-t $@
+web/dist/mdlcheck.single.js: web/build/mdlcheck-core.single.js web/src/api.js web/src/classic.js
+	@$(MKDIR_P) web/dist
+	$(AM_V_GEN)sed 's/%MDL_VERSION%/$(PACKAGE_VERSION)/' web/build/mdlcheck-core.single.js \
+	  $(top_srcdir)/web/src/api.js $(top_srcdir)/web/src/classic.js >$@-t && mv $@-t $@
+
+web-clean:
+	rm -rf web/build web/dist
+clean-local: web-clean
+CLEANFILES += web/yaml/yaml_snapshot$(EXEEXT)
+
+EXTRA_DIST += web/API.md web/package.json web/src web/yaml/yaml.h web/yaml/yaml_snap.h \
+  web/yaml/yaml_replay.c
+
+# the tests: node's test runner over web/test, against the CLI; make check builds web/ first when
+# it can (tests/web/api.sh skips without it, except in CI)
+if HAVE_EMCC
+check_DATA = $(WEB_DIST)
+endif
+TESTS += tests/web/api.sh
+EXTRA_DIST += tests/web/api.sh web/test

@@ -1,0 +1,243 @@
+/* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses, rules,
+ * version. No import or export here: make web wraps it into the ES module (mdlcheck.mjs) and the
+ * single-file classic script (mdlcheck.single.js); createCore resolves to emscripten's module. */
+// eslint-disable-next-line no-unused-vars
+function mdlcheckApi(createCore) {
+  const VERSION = '%MDL_VERSION%';
+  const DEFAULT_MAX_INPUT_SIZE = 2 ** 30; /* MDL_DEFAULT_MAX_INPUT_SIZE */
+  const STATUS = { '-1': 'EIO', '-2': 'EINTERNAL', '-3': 'EINVAL', '-4': 'ENOMEM' };
+  let core = null;
+  const load = () => core || (core = createCore());
+
+  function fail(code, message) {
+    const e = new Error(message);
+    e.code = code;
+    return e;
+  }
+
+  function toBytes(bytes) {
+    if (bytes instanceof Uint8Array) return bytes;
+    if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+    if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    throw fail('EINVAL', 'mdlcheck: bytes must be a Uint8Array or an ArrayBuffer');
+  }
+
+  const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+  /* The options as the C library's "key=value" settings (the CLI's long options). */
+  function settingsOf(opts, allowed) {
+    const out = [];
+    for (const [key, v] of Object.entries(opts || {})) {
+      if (v === undefined || key === 'name') continue;
+      if (!allowed.includes(key)) throw fail('EINVAL', `mdlcheck: unknown option '${key}'`);
+      switch (key) {
+        case 'format': out.push(`assume_format=${v}`); break;
+        case 'ignore': case 'only': for (const p of list(v)) out.push(`${key}=${p}`); break;
+        case 'severity':
+          if (typeof v === 'object' && !Array.isArray(v))
+            for (const [p, s] of Object.entries(v)) out.push(`severity=${p}=${s}`);
+          else for (const ps of list(v)) out.push(`severity=${ps}`);
+          break;
+        case 'failOn': out.push(`fail_on=${v}`); break;
+        case 'profile': out.push(`profile=${v}`); break;
+        case 'strict': out.push(`strict=${v ? 'true' : 'false'}`); break;
+        case 'maxIssues': out.push(`max_issues=${v}`); break;
+        case 'maxPerRule': out.push(`max_per_rule=${v}`); break;
+        case 'maxInputSize': out.push(`max_input_size=${v}`); break;
+      }
+    }
+    return out;
+  }
+
+  /* egg_pz_is_zlib's test: a gzip member or a zlib (RFC 1950) header. */
+  function compression(b) {
+    if (b.length < 2) return null;
+    if (b[0] === 0x1f && b[1] === 0x8b) return 'gzip';
+    return (b[0] & 0x0f) === 8 && b[0] >> 4 <= 7 && ((b[0] << 8) | b[1]) % 31 === 0 ? 'deflate' : null;
+  }
+
+  function adler32(b) {
+    let a = 1, s = 0;
+    for (let i = 0; i < b.length;) {
+      const end = Math.min(i + 3800, b.length); /* no overflow of 2^53 before the modulo */
+      for (; i < end; i++) { a += b[i]; s += a; }
+      a %= 65521; s %= 65521;
+    }
+    return ((s << 16) | a) >>> 0;
+  }
+
+  let crcTable = null;
+  function crc32(b) {
+    if (!crcTable) {
+      crcTable = new Uint32Array(256);
+      for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        crcTable[n] = c >>> 0;
+      }
+    }
+    let c = 0xffffffff;
+    for (let i = 0; i < b.length; i++) c = crcTable[(c ^ b[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+
+  const u32be = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
+  const u32le = (b, p) => ((b[p + 3] << 24) | (b[p + 2] << 16) | (b[p + 1] << 8) | b[p]) >>> 0;
+
+  /* Where the stream ends in bytes: DecompressionStream does not say, and some (node's) inflate
+   * past bytes after it. The stream ends with its checksum of the text: a zlib stream's Adler-32
+   * (big-endian), a gzip member's CRC-32 and length (little-endian). Returns {end, len}: end is
+   * bytes.length when the stream is the whole input, its end when found before (searched from
+   * the end: trailing bytes are few, and a false match is likelier in a long stream), UNKNOWN
+   * otherwise; len is the length of the stream's own text (a gzip inflater may go on into a
+   * second member). */
+  const UNKNOWN = 0xffffffff; /* INPUT_CONSUMED_UNKNOWN in a 32-bit size_t */
+  function streamEnd(bytes, kind, text) {
+    const n = bytes.length;
+    if (kind === 'deflate') {
+      const sum = adler32(text);
+      for (let p = n - 4; p >= 2; p--) if (u32be(bytes, p) === sum) return { end: p + 4, len: text.length };
+      return { end: UNKNOWN, len: text.length };
+    }
+    const sum = crc32(text), len = text.length >>> 0;
+    for (let p = n - 8; p >= 10; p--)
+      if (u32le(bytes, p) === sum && u32le(bytes, p + 4) === len) return { end: p + 8, len: text.length };
+    /* a first member followed by a second: its trailer stands before the next gzip header */
+    for (let p = 10; p + 10 <= n; p++) {
+      if (bytes[p + 8] !== 0x1f || bytes[p + 9] !== 0x8b) continue;
+      const first = u32le(bytes, p + 4);
+      if (first <= text.length && u32le(bytes, p) === crc32(text.subarray(0, first))) return { end: p + 8, len: first };
+    }
+    return { end: UNKNOWN, len: text.length };
+  }
+
+  /* Inflate with the platform's DecompressionStream, reading at most stop bytes of text. */
+  async function inflate(bytes, kind, stop) {
+    const ds = new DecompressionStream(kind);
+    const writer = ds.writable.getWriter();
+    writer.write(bytes).catch(() => {});
+    writer.close().catch(() => {});
+    const reader = ds.readable.getReader();
+    const chunks = [];
+    let total = 0;
+    try {
+      while (total < stop) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        total += value.length;
+      }
+    } catch (e) {
+      return { why: `the stream does not inflate (${e.message})` };
+    }
+    if (total >= stop) reader.cancel().catch(() => {});
+    const text = new Uint8Array(Math.min(total, stop));
+    let at = 0;
+    for (const c of chunks) {
+      const n = Math.min(c.length, text.length - at);
+      text.set(c.subarray(0, n), at);
+      at += n;
+      if (at === text.length) break;
+    }
+    /* a text cut at the bound is too large whatever follows the stream */
+    if (total >= stop) return { text, consumed: bytes.length };
+    const { end, len } = streamEnd(bytes, kind, text);
+    return { text: text.subarray(0, len), consumed: end };
+  }
+
+  /* Everything malloc'd for one call, released by free(). */
+  function heap(M) {
+    const ptrs = [];
+    const alloc = (n) => {
+      const p = M._malloc(Math.max(n, 1));
+      if (!p) throw fail('ENOMEM', 'mdlcheck: out of WebAssembly memory');
+      ptrs.push(p);
+      return p;
+    };
+    return {
+      alloc,
+      bytes(b) { const p = alloc(b.length); M.HEAPU8.set(b, p); return p; },
+      string(s) {
+        if (s === undefined || s === null) return 0;
+        const n = M.lengthBytesUTF8(s) + 1;
+        const p = alloc(n);
+        M.stringToUTF8(s, p, n);
+        return p;
+      },
+      strings(list) {
+        const p = alloc(4 * (list.length + 1));
+        list.forEach((s, i) => { M.HEAPU32[(p >> 2) + i] = this.string(String(s)); });
+        M.HEAPU32[(p >> 2) + list.length] = 0;
+        return p;
+      },
+      free() { for (const p of ptrs) M._free(p); },
+    };
+  }
+
+  /* One call of a C entry point that answers JSON text (and a status, and an error message). */
+  function callJson(M, h, call) {
+    const status = h.alloc(4), error = h.alloc(1024);
+    M.HEAPU8[error] = 0;
+    const ptr = call(status, error, 1024);
+    const rc = M.HEAP32[status >> 2];
+    if (!ptr) {
+      const msg = M.UTF8ToString(error) || 'out of memory';
+      throw fail(STATUS[rc] || 'EINTERNAL', `mdlcheck: ${msg}`);
+    }
+    const text = M.UTF8ToString(ptr);
+    M._mdl_string_free(ptr);
+    return JSON.parse(text);
+  }
+
+  /* The bound an .egg.pz inflates under: maxInputSize as the CLI reads it (0: not a size). */
+  function inputBound(M, h, v) {
+    if (v === undefined) return DEFAULT_MAX_INPUT_SIZE;
+    return M._mdl_web_size_parse(h.string(String(v)));
+  }
+
+  const VALIDATE_OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'strict',
+    'maxIssues', 'maxPerRule', 'maxInputSize'];
+
+  async function validate(bytes, opts = {}) {
+    const data = toBytes(bytes);
+    const settings = settingsOf(opts, VALIDATE_OPTIONS);
+    const M = await load();
+    const kind = compression(data);
+    let inflated = null;
+    if (kind) {
+      const h = heap(M);
+      let bound;
+      try { bound = inputBound(M, h, opts.maxInputSize); } finally { h.free(); }
+      /* over the bound, the C refuses the bytes themselves (MDL-IO-002), as the CLI a file */
+      if (bound > 0 && data.length <= bound) inflated = await inflate(data, kind, bound + 1);
+    }
+    const h = heap(M);
+    try {
+      if (inflated) {
+        if (inflated.text)
+          M._mdl_web_inflated(h.bytes(inflated.text), inflated.text.length, inflated.consumed, 0);
+        else M._mdl_web_inflated(0, 0, 0, h.string(inflated.why));
+      }
+      const dataPtr = h.bytes(data), name = h.string(opts.name), list = h.strings(settings);
+      return callJson(M, h, (status, error, size) =>
+        M._mdl_validate_buffer_json(dataPtr, data.length, name, list, status, error, size));
+    } finally {
+      M._mdl_web_inflated(0, 0, 0, 0);
+      h.free();
+    }
+  }
+
+  async function rules() {
+    const M = await load();
+    const h = heap(M);
+    try {
+      return callJson(M, h, (status) => M._mdl_rules_json(status)).rules;
+    } finally {
+      h.free();
+    }
+  }
+
+  const version = () => VERSION;
+
+  return { validate, rules, version };
+}

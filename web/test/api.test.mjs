@@ -1,0 +1,175 @@
+// api.test.mjs - the JS API of the WebAssembly build (web/API.md) against the native CLI: the
+// same report entry, byte for byte as JSON, for every example and shared sample, under options,
+// and for .egg.pz inflated in JS. Run by tests/web/api.sh (node --test).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
+
+const top = process.env.MDLCHECK_SRCDIR;
+const dist = process.env.MDLCHECK_WEB_DIST;
+const mdlcheck = process.env.MDLCHECK;
+const samples = join(top, '..', 'shared', 'samples');
+
+const esm = await import(pathToFileURL(join(dist, 'mdlcheck.mjs')).href);
+const single = (() => {
+  const context = vm.createContext({ console, TextEncoder, TextDecoder, DecompressionStream, WebAssembly, atob, URL });
+  vm.runInContext(readFileSync(join(dist, 'mdlcheck.single.js'), 'utf8'), context);
+  return context.mdlcheck;
+})();
+
+/* The CLI's JSON report (exit 1 for an invalid file is expected; anything else is not). */
+function cli(args) {
+  try {
+    return JSON.parse(execFileSync(mdlcheck, ['-f', 'json', ...args], { maxBuffer: 1 << 28 }));
+  } catch (e) {
+    if (e.status !== 1 && e.status !== 3) throw e;
+    return JSON.parse(e.stdout);
+  }
+}
+
+/* JSON.parse(JSON.stringify(x)): an object from the vm context compares as one of ours. */
+const plain = (x) => JSON.parse(JSON.stringify(x));
+
+async function sameAsCli(api, paths) {
+  const report = cli(paths);
+  assert.ok(report.files.length > 0, 'the CLI selected files');
+  for (const entry of report.files) {
+    const got = await api.validate(readFileSync(entry.path), { name: entry.path });
+    assert.deepEqual(plain(got), entry, entry.path);
+  }
+  return report.files.length;
+}
+
+test('every example: the entry the CLI reports, path included', async () => {
+  assert.ok((await sameAsCli(esm, [join(top, 'examples')])) >= 8);
+});
+
+test('every shared sample: the entry the CLI reports', async (t) => {
+  if (!existsSync(samples)) return t.skip(`no ${samples}`);
+  assert.ok((await sameAsCli(esm, [samples])) > 0);
+});
+
+test('the single-file script (wasm embedded, no import): the same entries', async () => {
+  assert.equal(typeof single.validate, 'function');
+  await sameAsCli(single, [join(top, 'examples')]);
+});
+
+test('options map to the CLI options', async () => {
+  const egg = join(top, 'examples', 'broken.egg'), iqm = join(top, 'examples', 'broken-parent.iqm');
+  const cases = [
+    [{ ignore: 'EGG-ENUM-*' }, ['--ignore=EGG-ENUM-*'], egg],
+    [{ only: ['egg'] }, ['--only=egg'], egg],
+    [{ severity: 'EGG-ENUM-005=hint' }, ['--severity=EGG-ENUM-005=hint'], egg],
+    [{ severity: { 'EGG-ENUM-005': 'info' } }, ['--severity=EGG-ENUM-005=info'], egg],
+    [{ failOn: 'fatal' }, ['--fail-on=fatal'], egg],
+    [{ maxIssues: 1 }, ['--max-issues=1'], egg],
+    [{ maxPerRule: 1 }, ['--max-per-rule=1'], iqm],
+    [{ strict: true }, ['--strict'], iqm],
+    [{ profile: 'panda' }, ['--profile=panda'], egg],
+    [{ format: 'iqe' }, ['--assume-format=iqe'], egg],
+    [{ maxInputSize: '1K' }, ['--max-input-size=1K'], iqm],
+    [{ maxInputSize: 100000 }, ['--max-input-size=100000'], iqm],
+  ];
+  for (const [opts, args, file] of cases) {
+    const want = cli([...args, file]);
+    const got = await esm.validate(readFileSync(file), { name: file, ...opts });
+    assert.deepEqual(got, want.files[0], JSON.stringify(opts));
+  }
+});
+
+test('a bad option rejects with EINVAL and says which', async () => {
+  const bytes = readFileSync(join(top, 'examples', 'walk.iqm'));
+  for (const [opts, words] of [
+    [{ format: 'obj' }, /unknown format 'obj'/],
+    [{ ignore: 'NOPE-*' }, /matches no catalogued rule/],
+    [{ failOn: 'loud' }, /unknown severity/],
+    [{ maxIssues: -1 }, /max_issues/],
+    [{ fail_on: 'error' }, /unknown option 'fail_on'/],
+  ])
+    await assert.rejects(esm.validate(bytes, opts), (e) => e.code === 'EINVAL' && words.test(e.message));
+  await assert.rejects(esm.validate('not bytes'), (e) => e.code === 'EINVAL');
+});
+
+test('bytes as an ArrayBuffer; no name: the path is "-"', async () => {
+  const bytes = readFileSync(join(top, 'examples', 'walk.iqm'));
+  const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+  const e = await esm.validate(buf);
+  assert.equal(e.path, '-');
+  assert.equal(e.verdict, 'valid');
+  assert.equal(e.format, 'iqm');
+});
+
+test('rules() is the catalogue of `mdlcheck rules`; version() is the CLI version', async () => {
+  const want = JSON.parse(execFileSync(mdlcheck, ['rules', '--format=json']));
+  assert.deepEqual(await esm.rules(), want.rules);
+  assert.deepEqual(plain(await single.rules()), want.rules);
+  assert.equal(`mdlcheck ${esm.version()}`, execFileSync(mdlcheck, ['--version'], { encoding: 'utf8' }).trim());
+  assert.equal(single.version(), esm.version());
+});
+
+test('.egg.pz inflated in JS: the CLI entry for zlib, gzip, trailing bytes, two members, over the bound', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mdlcheck-web-'));
+  try {
+    const text = readFileSync(join(top, 'examples', 'dancer.egg'));
+    const z = zlib.deflateSync(text), g = zlib.gzipSync(text);
+    const cases = {
+      'zlib.egg.pz': [z], 'gzip.egg.pz': [g], 'named.egg': [z],
+      'trailing.egg.pz': [Buffer.concat([z, Buffer.from('junk')])],
+      'two.egg.pz': [Buffer.concat([g, g])],
+      'bound.egg.pz': [z, { maxInputSize: '1K' }, ['--max-input-size=1K']],
+      'small.egg.pz': [z, { maxInputSize: 100 }, ['--max-input-size=100']],
+    };
+    for (const [name, [bytes, opts = {}, args = []]] of Object.entries(cases)) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const want = cli([...args, path]).files[0];
+      assert.deepEqual(await esm.validate(bytes, { name: path, ...opts }), want, name);
+    }
+    assert.equal(cli([join(dir, 'zlib.egg.pz')]).files[0].compression, 'zlib');
+    assert.ok(cli([join(dir, 'trailing.egg.pz')]).files[0].messages.some((m) => m.id === 'EGG-LEX-013'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('.egg.pz that does not inflate: the fatal EGG-LEX-011 as in the CLI (the inflater\'s words)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mdlcheck-web-'));
+  try {
+    const z = zlib.deflateSync(readFileSync(join(top, 'examples', 'dancer.egg')));
+    for (const [name, bytes] of Object.entries({
+      'truncated.egg.pz': z.subarray(0, z.length - 10),
+      'corrupt.egg.pz': Buffer.concat([z.subarray(0, 20), Buffer.alloc(30, 0x55)]),
+    })) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const want = cli([path]).files[0], got = await esm.validate(bytes, { name: path });
+      const ids = (e) => e.messages.map((m) => `${m.id} ${m.severity}`);
+      assert.deepEqual(ids(got), ids(want), name);
+      assert.deepEqual(ids(got), ['EGG-LEX-011 fatal']);
+      assert.equal(got.verdict, 'invalid');
+      assert.match(got.messages[0].message, /does not inflate/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the C library without zlib, handed compressed bytes with nothing inflated: a fatal, never valid', async () => {
+  const { default: createCore } = await import(pathToFileURL(join(dist, 'mdlcheck-core.mjs')).href);
+  const M = await createCore({ wasmBinary: readFileSync(join(dist, 'mdlcheck-core.wasm')) });
+  const bytes = zlib.deflateSync(readFileSync(join(top, 'examples', 'dancer.egg')));
+  const data = M._malloc(bytes.length), status = M._malloc(4);
+  M.HEAPU8.set(bytes, data);
+  const ptr = M._mdl_validate_buffer_json(data, bytes.length, 0, 0, status, 0, 0);
+  const entry = JSON.parse(M.UTF8ToString(ptr));
+  M._mdl_string_free(ptr);
+  assert.equal(entry.verdict, 'invalid');
+  assert.deepEqual(entry.messages.map((m) => `${m.id} ${m.severity}`), ['EGG-LEX-011 fatal']);
+  assert.match(entry.messages[0].message, /nothing inflated/);
+});
