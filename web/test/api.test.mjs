@@ -55,6 +55,10 @@ test('every shared sample: the entry the CLI reports', async (t) => {
   assert.ok((await sameAsCli(esm, [samples])) > 0);
 });
 
+test('every model file in corpus/ (X42 legacy layouts included): the entry the CLI reports', async () => {
+  assert.ok((await sameAsCli(esm, [join(top, 'corpus')])) > 300);
+});
+
 test('the single-file script (wasm embedded, no import): the same entries', async () => {
   assert.equal(typeof single.validate, 'function');
   await sameAsCli(single, [join(top, 'examples')]);
