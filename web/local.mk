@@ -70,3 +70,7 @@ check_DATA = $(WEB_DIST)
 endif
 TESTS += tests/web/api.sh
 EXTRA_DIST += tests/web/api.sh web/test
+# make bench times validate() too when it can build the module (tests/bench/bench.sh)
+if HAVE_EMCC
+BENCH_WEB_DIST = $(WEB_DIST)
+endif

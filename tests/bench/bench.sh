@@ -10,6 +10,8 @@
 # when BENCH_SAVE=1), BENCH_RUNS (timed runs per program, at least 5; medians are reported),
 # BENCH_FORMATS (default: all), BENCH_BATCH (number of small files, default 10000),
 # BENCH_PEERS (default 1: time the peers found on PATH, e.g. assimp for IQM; 0: skip them),
+# BENCH_WEB_DIST (web/dist: when make web built it and node runs, validate() of the WebAssembly
+# module times the same files, BENCH_WASM being tests/bench/wasm_bench.mjs),
 # BENCH_PEER_RUNS (timed runs per peer, default 3: a peer takes seconds per run).
 set -eu
 : "${MDLCHECK:=./validator/mdlcheck}" "${BENCH_GEN:=./tests/bench/bench_gen}"
@@ -110,6 +112,21 @@ for fmt in $BENCH_FORMATS; do
   echo "bench: $fmt: mdlcheck $(get "$fmt.mdlcheck_s") s, map+sum $(get "$fmt.sum_s") s," \
     "half-size file $(get "$fmt.half_s") s"
 done
+
+# WebAssembly: the same files through the JS API's validate() in node (one process, the module
+# loaded once), against the native CLI; the target is at most 2 x its CPU time.
+wasm=""
+if [ -n "${BENCH_WEB_DIST:-}" ] && [ -f "$BENCH_WEB_DIST/mdlcheck.mjs" ] && command -v node >/dev/null 2>&1; then
+  files=""
+  for fmt in $BENCH_FORMATS; do files="$files $BENCH_DATA/bench.$fmt"; done
+  node "$BENCH_WASM" "$BENCH_WEB_DIST" "$BENCH_RUNS" $files >"$BENCH_DATA/wasm.txt"
+  for fmt in $BENCH_FORMATS; do
+    set -- $(grep "/bench\.$fmt " "$BENCH_DATA/wasm.txt")
+    put "$fmt.wasm_s" "$2"; put "$fmt.wasm_wall" "$3"; put "$fmt.wasm_verdict" "$4"
+    echo "bench: $fmt: WebAssembly validate() in node $2 CPU s ($(calc "%.2f" "$2 / $(get "$fmt.mdlcheck_s")") x the CLI)"
+  done
+  wasm="node $(node --version)"
+fi
 
 # Peers: other readers of the same file, when installed (assimp-utils reads IQM). `assimp info`
 # imports and post-processes, `-r` imports raw (meshes, no post-processing).
@@ -244,6 +261,22 @@ bt=$(get batch.s)
   echo "$(calc "%.1f" "$(get batch.rss) / 1024") MiB, exit $(get batch.exit); CPU time against the baseline"
   echo "file: $(change batch.s "$bt"))."
   echo
+  if [ -n "$wasm" ]; then
+    echo "## WebAssembly"
+    echo
+    echo "The same files through \`validate()\` of web/dist/mdlcheck.mjs (\`make web\`) in $wasm:"
+    echo "one process, the module loaded once, a warm-up call, then $BENCH_RUNS timed calls; medians"
+    echo "of the process's CPU time across the call (copying the bytes into the wasm heap, validating,"
+    echo "reading the JSON entry back). Target: at most 2 x the native CLI's CPU time."
+    echo
+    echo "| format | native CLI CPU s | WebAssembly CPU s | wall s | ratio | ≤ 2 × | entry |"
+    echo "|---|---|---|---|---|---|---|"
+    for fmt in $BENCH_FORMATS; do
+      n=$(get "$fmt.mdlcheck_s"); w=$(get "$fmt.wasm_s")
+      echo "| $fmt | $n | $w | $(get "$fmt.wasm_wall") | $(calc "%.2f" "$w / $n") | $(awk "BEGIN { print ($w <= 2 * $n ? \"yes\" : \"NO\") }") | $(get "$fmt.wasm_verdict") |"
+    done
+    echo
+  fi
   if [ -n "$peers" ]; then
     echo "## Peers"
     echo

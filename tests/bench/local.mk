@@ -9,7 +9,7 @@ tests_bench_bench_gen_LDADD = $(MDL_LIBS)
 tests_bench_bench_baseline_SOURCES = tests/bench/bench_baseline.c
 tests_bench_bench_run_SOURCES = tests/bench/bench_run.c
 tests_bench_bench_text_SOURCES = tests/bench/bench_text.c
-EXTRA_DIST += tests/bench/bench.sh
+EXTRA_DIST += tests/bench/bench.sh tests/bench/wasm_bench.mjs
 
 BENCH_RUNS = 5
 BENCH_SAVE = 0
@@ -19,11 +19,12 @@ BENCH_BASELINE_JSON = $(top_srcdir)/reports/bench-baseline.json
 .PHONY: bench bench-clean
 bench: validator/mdlcheck$(EXEEXT) tests/bench/bench_gen$(EXEEXT) \
     tests/bench/bench_baseline$(EXEEXT) tests/bench/bench_run$(EXEEXT) \
-    tests/bench/bench_text$(EXEEXT)
+    tests/bench/bench_text$(EXEEXT) $(BENCH_WEB_DIST)
 	MDLCHECK=validator/mdlcheck$(EXEEXT) BENCH_GEN=tests/bench/bench_gen$(EXEEXT) \
 	BENCH_BASELINE=tests/bench/bench_baseline$(EXEEXT) BENCH_RUN=tests/bench/bench_run$(EXEEXT) \
 	BENCH_TEXT=tests/bench/bench_text$(EXEEXT) BENCH_DATA=$(builddir)/bench-data \
 	BENCH_REPORT=$(BENCH_REPORT) BENCH_BASELINE_JSON=$(BENCH_BASELINE_JSON) \
-	BENCH_RUNS=$(BENCH_RUNS) BENCH_SAVE=$(BENCH_SAVE) $(SHELL) $(top_srcdir)/tests/bench/bench.sh
+	BENCH_RUNS=$(BENCH_RUNS) BENCH_SAVE=$(BENCH_SAVE) BENCH_WEB_DIST=web/dist \
+	BENCH_WASM=$(top_srcdir)/tests/bench/wasm_bench.mjs $(SHELL) $(top_srcdir)/tests/bench/bench.sh
 bench-clean:
 	rm -rf $(builddir)/bench-data
