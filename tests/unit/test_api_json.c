@@ -16,9 +16,9 @@ START_TEST(test_rules_json_lists_the_catalogue)
 {
   char *json = mdl_rules_json();
   ck_assert_ptr_nonnull(json);
-  ck_assert_ptr_nonnull(strstr(json, "\"tool\":{\"name\":\"mdlcheck\""));
-  ck_assert_uint_eq(count_of(json, "\"strict_severity\":"), mdl_rule_count());
-  ck_assert_ptr_nonnull(strstr(json, "\"id\":\"MDL-IO-002\""));
+  ck_assert_ptr_nonnull(strstr(json, "\"rules\""));
+  ck_assert_uint_eq(count_of(json, "\"strict_severity\""), mdl_rule_count());
+  ck_assert_ptr_nonnull(strstr(json, "\"MDL-IO-002\""));
   mdl_string_free(json);
 }
 END_TEST
@@ -71,6 +71,19 @@ START_TEST(test_buffer_json_over_the_bound)
 }
 END_TEST
 
+/* poses bound a buffer as the CLI's poses a file of its size: EIO, the limit named */
+START_TEST(test_poses_buffer_over_the_bound)
+{
+  static const char *const settings[] = {"max_input_size=4", NULL};
+  char error[256];
+  mdl_status st = MDL_OK;
+  char *json = mdl_poses_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", settings, &st, error, sizeof error);
+  ck_assert_ptr_null(json);
+  ck_assert_int_eq(st, MDL_EIO);
+  ck_assert_ptr_nonnull(strstr(error, "input size limit of 4 bytes"));
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("api_json");
@@ -78,6 +91,7 @@ int main(void)
   tcase_add_test(t, test_rules_json_lists_the_catalogue);
   tcase_add_test(t, test_buffer_over_the_bound_is_refused);
   tcase_add_test(t, test_buffer_json_over_the_bound);
+  tcase_add_test(t, test_poses_buffer_over_the_bound);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

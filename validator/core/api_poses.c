@@ -1,5 +1,6 @@
 /* api_poses.c - mdl_poses_*_json: one input's poses as the JSON `mdlcheck poses -f json` prints,
  * or, for an input that does not decode cleanly, its diagnostics in the caller's error buffer. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "api_settings.h"
@@ -47,6 +48,10 @@ static char *poses_json(const char *path, const void *data, size_t size, const c
       read = 1;
     data = in.data;
     size = in.size;
+  } else if (rc == MDL_OK && (unsigned long long)size > input_limit(&st.options)) {
+    char why[128]; /* a buffer is bounded as a file of its size */
+    rc = api_error(error, error_size, MDL_EIO, "cannot read %s: %s", label,
+                   input_error_text(EFBIG, st.options.max_input_size, why, sizeof why));
   }
   if (rc == MDL_OK) {
     struct report_file *f;

@@ -5,7 +5,8 @@
 function mdlcheckApi(createCore) {
   const VERSION = '%MDL_VERSION%';
   const DEFAULT_MAX_INPUT_SIZE = 2 ** 30; /* MDL_DEFAULT_MAX_INPUT_SIZE */
-  const STATUS = { '-1': 'EIO', '-2': 'EINTERNAL', '-3': 'EINVAL', '-4': 'ENOMEM' };
+  const STATUS = { '-1': 'EIO', '-2': 'EINTERNAL', '-3': 'EINVAL', '-4': 'ENOMEM', '-5': 'EDECODE' };
+  const ERROR_SIZE = 65536; /* room for an EDECODE's diagnostics (the CLI's text report) */
   let core = null;
   const load = () => core || (core = createCore());
 
@@ -176,12 +177,13 @@ function mdlcheckApi(createCore) {
 
   /* One call of a C entry point that answers JSON text (and a status, and an error message). */
   function callJson(M, h, call) {
-    const status = h.alloc(4), error = h.alloc(1024);
+    const status = h.alloc(4), error = h.alloc(ERROR_SIZE);
     M.HEAPU8[error] = 0;
-    const ptr = call(status, error, 1024);
+    M.HEAP32[status >> 2] = -4; /* what a NULL without a status means: memory ran out */
+    const ptr = call(status, error, ERROR_SIZE);
     const rc = M.HEAP32[status >> 2];
     if (!ptr) {
-      const msg = M.UTF8ToString(error) || 'out of memory';
+      const msg = M.UTF8ToString(error).replace(/\n$/, '') || 'out of memory';
       throw fail(STATUS[rc] || 'EINTERNAL', `mdlcheck: ${msg}`);
     }
     const text = M.UTF8ToString(ptr);
@@ -195,12 +197,15 @@ function mdlcheckApi(createCore) {
     return M._mdl_web_size_parse(h.string(String(v)));
   }
 
-  const VALIDATE_OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'strict',
+  const OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'strict',
     'maxIssues', 'maxPerRule', 'maxInputSize'];
 
-  async function validate(bytes, opts = {}) {
+  /* One C entry point over one input: .egg.pz inflated first (this build has no zlib), the
+   * bytes, name and settings copied into the wasm heap, entry(data, size, name, settings,
+   * status, error, errorSize) called, its JSON parsed. */
+  async function withInput(bytes, opts, entry) {
     const data = toBytes(bytes);
-    const settings = settingsOf(opts, VALIDATE_OPTIONS);
+    const settings = settingsOf(opts, OPTIONS);
     const M = await load();
     const kind = compression(data);
     let inflated = null;
@@ -220,18 +225,21 @@ function mdlcheckApi(createCore) {
       }
       const dataPtr = h.bytes(data), name = h.string(opts.name), list = h.strings(settings);
       return callJson(M, h, (status, error, size) =>
-        M._mdl_validate_buffer_json(dataPtr, data.length, name, list, status, error, size));
+        entry(M)(dataPtr, data.length, name, list, status, error, size));
     } finally {
       M._mdl_web_inflated(0, 0, 0, 0);
       h.free();
     }
   }
 
+  const validate = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_validate_buffer_json);
+  const poses = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_poses_buffer_json);
+
   async function rules() {
     const M = await load();
     const h = heap(M);
     try {
-      return callJson(M, h, (status) => M._mdl_rules_json(status)).rules;
+      return callJson(M, h, () => M._mdl_rules_json()).rules;
     } finally {
       h.free();
     }
@@ -239,5 +247,5 @@ function mdlcheckApi(createCore) {
 
   const version = () => VERSION;
 
-  return { validate, rules, version };
+  return { validate, poses, rules, version };
 }

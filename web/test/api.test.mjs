@@ -33,8 +33,8 @@ function cli(args) {
   }
 }
 
-/* JSON.parse(JSON.stringify(x)): an object from the vm context compares as one of ours. */
-const plain = (x) => JSON.parse(JSON.stringify(x));
+/* An object from the vm context as one of ours (structuredClone keeps -0, JSON would not). */
+const plain = (x) => structuredClone(x);
 
 async function sameAsCli(api, paths) {
   const report = cli(paths);
@@ -84,6 +84,78 @@ test('options map to the CLI options', async () => {
     const want = cli([...args, file]);
     const got = await esm.validate(readFileSync(file), { name: file, ...opts });
     assert.deepEqual(got, want.files[0], JSON.stringify(opts));
+  }
+});
+
+/* Equal but for numbers computed through sin, cos, atan2 ...: the wasm build's libm (musl's)
+ * and the CLI's (glibc's) may round those differently in the last bits. Returns the largest
+ * difference relative to max(1, |expected|); -0 and 0 must still match. */
+function closeTo(got, want, where) {
+  if (typeof want === 'number') {
+    assert.equal(typeof got, 'number', where);
+    if (Object.is(got, want)) return 0;
+    assert.notEqual(got === 0 && want === 0, true, `${where}: the sign of zero`);
+    return Math.abs(got - want) / Math.max(1, Math.abs(want));
+  }
+  if (want === null || typeof want !== 'object') {
+    assert.equal(got, want, where);
+    return 0;
+  }
+  assert.deepEqual(Object.keys(got), Object.keys(want), where);
+  let worst = 0;
+  for (const k of Object.keys(want)) worst = Math.max(worst, closeTo(got[k], want[k], `${where}.${k}`));
+  return worst;
+}
+const POSE_TOLERANCE = 1e-14; /* measured: 4e-16 (2 ulps) on the shared samples */
+
+/* poses(): the CLI's `poses -f json` object, or, where the CLI refuses (exit non-zero), a
+ * rejection with EDECODE (its diagnostics in the message) or EIO. */
+async function posesSameAsCli(api, paths) {
+  let compared = 0, refused = 0;
+  for (const entry of cli(paths).files) {
+    const bytes = readFileSync(entry.path);
+    let want = null;
+    try {
+      want = JSON.parse(execFileSync(mdlcheck, ['poses', '-f', 'json', entry.path], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] }));
+    } catch (e) {
+      assert.ok(e.status === 1 || e.status === 3, `${entry.path}: poses exit ${e.status}`);
+    }
+    if (want) {
+      const worst = closeTo(plain(await api.poses(bytes, { name: entry.path })), want, entry.path);
+      assert.ok(worst <= POSE_TOLERANCE, `${entry.path}: numbers differ by ${worst}`);
+      compared++;
+    } else {
+      await assert.rejects(api.poses(bytes, { name: entry.path }), (e) => ['EDECODE', 'EIO'].includes(e.code), entry.path);
+      refused++;
+    }
+  }
+  return [compared, refused];
+}
+
+test('poses() of every example and shared sample: the object `mdlcheck poses -f json` prints', async (t) => {
+  const [compared, refused] = await posesSameAsCli(esm, [join(top, 'examples')]);
+  assert.ok(compared >= 4 && refused >= 2, `${compared} compared, ${refused} refused`);
+  if (existsSync(samples)) assert.ok((await posesSameAsCli(esm, [samples]))[0] > 0);
+  else t.diagnostic(`no ${samples}`);
+  await posesSameAsCli(single, [join(top, 'examples', 'walk.iqm')]);
+});
+
+test('poses() of a broken file rejects with EDECODE and its diagnostics', async () => {
+  const file = join(top, 'examples', 'broken-parent.iqm');
+  await assert.rejects(esm.poses(readFileSync(file), { name: file }),
+    (e) => e.code === 'EDECODE' && /IQM-JNT-002/.test(e.message));
+});
+
+test('poses() of an .egg.pz inflated in JS: the CLI\'s object', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mdlcheck-web-'));
+  try {
+    const path = join(dir, 'dancer.egg.pz'), bytes = zlib.deflateSync(readFileSync(join(top, 'examples', 'dancer.egg')));
+    writeFileSync(path, bytes);
+    const want = JSON.parse(execFileSync(mdlcheck, ['poses', '-f', 'json', path]));
+    assert.deepEqual(await esm.poses(bytes, { name: path }), want);
+    assert.ok(want.joints.length > 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
