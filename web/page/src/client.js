@@ -1,0 +1,39 @@
+// client.js - the page's side of the worker: one validation at a time, in order, with progress.
+/* global __WORKER_SOURCE__ */
+
+export class ValidatorClient {
+  constructor() {
+    // A worker from a Blob URL: a file:// page may not start a worker from a file or a module.
+    const url = URL.createObjectURL(new Blob([__WORKER_SOURCE__], { type: 'text/javascript' }));
+    this.worker = new Worker(url);
+    this.pending = new Map();
+    this.next = 1;
+    this.chain = Promise.resolve();
+    this.worker.onmessage = (event) => {
+      const msg = event.data;
+      const job = this.pending.get(msg.id);
+      if (!job) return;
+      if (msg.type === 'progress') { job.onProgress(msg.stage, msg.fraction); return; }
+      this.pending.delete(msg.id);
+      if (msg.type === 'done') job.resolve(msg);
+      else job.reject(new Error(msg.message));
+    };
+    this.worker.onerror = (event) => {
+      for (const job of this.pending.values()) job.reject(new Error(event.message || 'worker failed'));
+      this.pending.clear();
+    };
+  }
+
+  // Resolves with { report, poses, posesError, version }; bytes is copied, the caller keeps it.
+  validate(name, bytes, opts, onProgress = () => {}) {
+    const run = () => new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.pending.set(id, { resolve, reject, onProgress });
+      const copy = bytes.slice().buffer;
+      this.worker.postMessage({ id, name, bytes: copy, opts }, [copy]);
+    });
+    const result = this.chain.then(run, run);
+    this.chain = result.catch(() => {});
+    return result;
+  }
+}

@@ -1,0 +1,320 @@
+// main.js - the mdlcheck page: takes files (drop, picker, folder, ?model=URL), validates them in
+// the worker, shows each report and the model, and keeps the full JSON report in the DOM.
+import { ValidatorClient } from './client.js';
+import { renderReport, moveFocus, SEVERITIES, where } from './report-view.js';
+import { sourceExcerpt, hexExcerpt } from './source-view.js';
+import { readModel, TEXT_FORMATS } from './model/index.js';
+import { locate } from './locate.js';
+import { Viewer } from './viewer.js';
+
+const $ = (id) => document.getElementById(id);
+const MAX_INFLATED = 1 << 30; // the CLI's default --max-input-size
+
+const state = {
+  files: [], // { name, bytes, status, entry, poses, posesError, model, text }
+  current: -1,
+  selection: { kind: 'none' },
+  version: '',
+  busy: 0,
+  filters: { severities: new Set(SEVERITIES), rule: '' },
+};
+window.mdlcheckPage = state; // for tools and the browser tests: files, current, selection
+
+let client;
+let viewer;
+
+function setBusy(delta) {
+  state.busy += delta;
+  document.body.dataset.state = state.busy ? 'busy' : 'ready';
+}
+
+function progress(text, fraction) {
+  $('progress-text').textContent = text;
+  const bar = $('progress-bar');
+  if (fraction === null) bar.removeAttribute('value'); else bar.value = fraction;
+}
+
+// The whole run as the CLI's JSON report would hold it: one files[] entry per file so far.
+function publishReport() {
+  const done = state.files.filter((f) => f.entry);
+  const report = { tool: { name: 'mdlcheck', version: state.version }, fail_on: 'error',
+    files: done.map((f) => f.entry) };
+  $('mdlcheck-report').textContent = JSON.stringify(report, null, 1).replace(/<\//g, '<\\/');
+}
+
+// Inflates an .egg.pz for the source view (the validator inflates its own copy).
+async function inflate(bytes) {
+  const kind = bytes[0] === 0x1f && bytes[1] === 0x8b ? 'gzip' : 'deflate';
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(kind)).getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_INFLATED) { reader.cancel(); break; }
+    parts.push(value);
+  }
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
+}
+
+async function textOf(file) {
+  let bytes = file.bytes;
+  if (file.entry.compression) {
+    try { bytes = await inflate(bytes); } catch { return ''; }
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+function renderFileList() {
+  const list = $('files');
+  list.replaceChildren(...state.files.map((f, i) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `file ${f.entry ? f.entry.verdict : f.status}`;
+    b.dataset.index = String(i);
+    if (i === state.current) b.setAttribute('aria-current', 'true');
+    const mark = f.entry ? (f.entry.verdict === 'valid' ? '\u2714 valid' : '\u2716 invalid') : f.status;
+    const counts = f.entry ? ` (${f.entry.counts.fatal + f.entry.counts.error} errors, ${f.entry.counts.warning} warnings)` : '';
+    b.textContent = `${f.name}: ${mark}${counts}`;
+    b.addEventListener('click', () => showFile(i));
+    li.append(b);
+    return li;
+  }));
+}
+
+function showFile(i) {
+  state.current = i;
+  state.selection = { kind: 'none' };
+  state.filters.rule = '';
+  renderFileList();
+  const f = state.files[i];
+  if (!f || !f.entry) return;
+  renderCurrentReport();
+  viewer.selection = { kind: 'none' };
+  viewer.show(f.model, f.poses);
+  setupAnimations(f);
+  viewer.frame(); // around the first frame: an animation table has no other pose
+  viewer.render();
+  let note = '';
+  if (!f.model) note = `No mesh preview for ${f.entry.format}: the skeleton comes from the validator's poses.`;
+  if (f.model && f.model.error) note = `The preview could not read this file: ${f.model.error}`;
+  if (!f.poses && f.posesError) note += ` No animation: ${f.posesError}`;
+  $('view-note').textContent = note.trim();
+  describeSelection();
+  $('source').replaceChildren();
+}
+
+function renderCurrentReport() {
+  const f = state.files[state.current];
+  renderReport($('report'), f.entry, state.filters, selectDiagnostic, renderCurrentReport);
+}
+
+function setupAnimations(f) {
+  const anims = (f.poses && f.poses.anims) || [];
+  const select = $('anim');
+  select.replaceChildren(...anims.map((a, k) => new Option(`${a.name || `animation ${k}`} (${a.num_frames} frames)`, String(k))));
+  $('anim-controls').hidden = !anims.some((a) => a.frames && a.frames.length);
+  setFrame(0);
+}
+
+function setFrame(frame) {
+  const f = state.files[state.current];
+  const anim = Number($('anim').value || 0);
+  const a = f && f.poses && f.poses.anims[anim];
+  const count = a && a.frames ? a.frames.length : 0;
+  const slider = $('frame');
+  slider.max = String(Math.max(0, count - 1));
+  slider.value = String(frame);
+  $('frame-out').textContent = count ? `frame ${frame + 1} of ${count}` : 'base pose';
+  state.frame = { anim, frame };
+  viewer.setFrame(anim, frame);
+}
+
+let playing = null;
+function togglePlay() {
+  const button = $('play');
+  if (playing) {
+    clearInterval(playing);
+    playing = null;
+    button.textContent = 'Play';
+    button.setAttribute('aria-pressed', 'false');
+    return;
+  }
+  const f = state.files[state.current];
+  const a = f && f.poses && f.poses.anims[Number($('anim').value || 0)];
+  const rate = a && a.framerate > 0 ? Math.min(a.framerate, 60) : 24;
+  button.textContent = 'Pause';
+  button.setAttribute('aria-pressed', 'true');
+  playing = setInterval(() => {
+    const slider = $('frame');
+    setFrame((Number(slider.value) + 1) % (Number(slider.max) + 1));
+  }, 1000 / rate);
+}
+
+const KIND_NAME = { joint: 'joint', triangle: 'triangle', vertex: 'vertex' };
+
+function describeSelection() {
+  const s = state.selection;
+  const f = state.files[state.current];
+  let text = 'Nothing selected: choose a diagnostic to see where it is.';
+  if (s.kind === 'file') text = `${s.rule}: concerns the file as a whole (${s.where}); no single element to show.`;
+  if (KIND_NAME[s.kind]) {
+    const joints = viewer.joints || [];
+    const name = s.kind === 'joint' && joints[s.index] ? ` "${joints[s.index].name}"` : '';
+    text = `${s.rule}: selected ${KIND_NAME[s.kind]} ${s.index}${name} (found by ${s.by})` +
+      (s.drawable ? '' : `; it is not in the drawn model (${f && f.model ? 'index past its table' : 'no mesh preview'})`);
+  }
+  $('selection-caption').textContent = text;
+  $('viewer').dataset.selection = KIND_NAME[s.kind] ? `${s.kind}:${s.index}` : s.kind;
+}
+
+async function selectDiagnostic(index) {
+  const f = state.files[state.current];
+  const d = f.entry.messages[index];
+  const hit = locate(d, f.model);
+  state.selection = { ...hit, rule: d.id, diagnostic: index, where: where(d) };
+  for (const b of document.querySelectorAll('button.diag')) b.setAttribute('aria-pressed', String(Number(b.dataset.index) === index));
+  viewer.select(hit);
+  describeSelection();
+  const rows = TEXT_FORMATS.has(f.entry.format) && d.line !== undefined
+    ? sourceExcerpt(f.text ?? (f.text = await textOf(f)), d.line, d.column)
+    : d.offset !== undefined ? hexExcerpt(f.bytes, d.offset) : [];
+  $('source').replaceChildren(...rows.map((r) => {
+    const span = document.createElement(r.current ? 'mark' : 'span');
+    span.textContent = `${r.text}\n`;
+    return span;
+  }));
+  $('source-caption').textContent = rows.length ? `${d.id} at ${where(d)}` : `${d.id}: no location in the file`;
+}
+
+async function readWithProgress(name, stream, total) {
+  const reader = stream.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    size += value.length;
+    progress(`reading ${name}: ${(size / 1048576).toFixed(1)} MB`, total ? Math.min(1, size / total) * 0.2 : null);
+  }
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
+}
+
+async function validateOne(f) {
+  f.status = 'validating';
+  renderFileList();
+  const result = await client.validate(f.name, f.bytes, {}, (stage, fraction) => progress(`${f.name}: ${stage}`, fraction));
+  f.entry = result.report;
+  f.poses = result.poses;
+  f.posesError = result.posesError;
+  state.version = result.version;
+  $('version').textContent = `mdlcheck ${result.version}`;
+  const text = TEXT_FORMATS.has(f.entry.format) ? (f.text = await textOf(f)) : null;
+  f.model = readModel(f.entry.format, f.bytes, text);
+  f.status = f.entry.verdict;
+  publishReport();
+}
+
+// sources: [{ name, load: () => Promise<Uint8Array> }]
+async function addFiles(sources) {
+  if (!sources.length) return;
+  setBusy(1);
+  const added = sources.map((s) => ({ name: s.name, status: 'queued', source: s }));
+  const first = state.files.length;
+  state.files.push(...added);
+  renderFileList();
+  for (const [k, f] of added.entries()) {
+    try {
+      f.bytes = await f.source.load();
+      progress(`${f.name} (${k + 1} of ${added.length})`, 0.2);
+      await validateOne(f);
+    } catch (err) {
+      f.status = `not validated: ${err.message}`;
+    }
+    delete f.source;
+    renderFileList();
+    if (state.current < first) showFile(first);
+    else if (state.current === first + k) showFile(state.current);
+  }
+  progress(`${added.length} file${added.length === 1 ? '' : 's'} validated`, 1);
+  setBusy(-1);
+}
+
+function fileSource(file, name = file.webkitRelativePath || file.name) {
+  return { name, load: () => readWithProgress(name, file.stream(), file.size) };
+}
+
+// A dropped folder is walked (entries in name order), like the CLI walks a directory.
+async function entrySources(entry, out) {
+  if (entry.isFile) {
+    const file = await new Promise((res, rej) => entry.file(res, rej));
+    out.push(fileSource(file, entry.fullPath.replace(/^\//, '')));
+  } else if (entry.isDirectory) {
+    const reader = entry.createReader();
+    const all = [];
+    for (;;) {
+      const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+      if (!batch.length) break;
+      all.push(...batch);
+    }
+    all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of all) if (!e.name.startsWith('.')) await entrySources(e, out);
+  }
+}
+
+async function onDrop(event) {
+  event.preventDefault();
+  $('drop').classList.remove('over');
+  const items = [...(event.dataTransfer.items || [])];
+  const entries = items.map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
+  const sources = [];
+  if (entries.length && entries.every(Boolean)) {
+    for (const e of entries) await entrySources(e, sources);
+  } else {
+    for (const file of event.dataTransfer.files) sources.push(fileSource(file));
+  }
+  addFiles(sources);
+}
+
+async function loadFromUrl(url) {
+  const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || url);
+  await addFiles([{ name, load: async () => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return readWithProgress(name, response.body, Number(response.headers.get('content-length')) || 0);
+  } }]);
+}
+
+function start() {
+  client = new ValidatorClient();
+  viewer = new Viewer($('viewer'));
+  state.viewer = viewer;
+  const drop = $('drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', onDrop);
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', (e) => { if (!drop.contains(e.target)) onDrop(e); });
+  for (const id of ['pick', 'pick-dir']) {
+    $(id).addEventListener('change', (e) => { addFiles([...e.target.files].map((f) => fileSource(f))); e.target.value = ''; });
+  }
+  $('files').addEventListener('keydown', (e) => moveFocus(e, $('files'), 'button.file'));
+  $('frame').addEventListener('input', (e) => setFrame(Number(e.target.value)));
+  $('anim').addEventListener('change', () => setFrame(0));
+  $('play').addEventListener('click', togglePlay);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && state.selection.kind !== 'none') {
+      state.selection = { kind: 'none' };
+      viewer.select(state.selection);
+      describeSelection();
+    }
+  });
+  document.body.dataset.state = 'ready';
+  const model = new URLSearchParams(location.search).get('model');
+  if (model) loadFromUrl(model);
+}
+
+start();

@@ -1,0 +1,111 @@
+// report-view.js - one file's report as HTML: verdict, counts, filters by severity and rule,
+// repeats of a rule folded, every diagnostic a button (keyboard: Tab, arrows, Home/End).
+
+export const SEVERITIES = ['fatal', 'error', 'warning', 'info', 'hint'];
+const SYMBOL = { fatal: '\u2716\u2716', error: '\u2716', warning: '\u26a0', info: '\u2139', hint: '\u2022' };
+const FOLD_AFTER = 3; // a rule's diagnostics beyond the first three go into a <details>
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role' || k === 'for') node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+export function where(d) {
+  if (d.line !== undefined) return `line ${d.line}${d.column ? `:${d.column}` : ''}`;
+  if (d.offset !== undefined) return `offset ${d.offset} (0x${d.offset.toString(16)})`;
+  return 'whole file';
+}
+
+export function diagnosticLabel(d) {
+  if (d.folded !== undefined) return `${d.severity.toUpperCase()} ${d.id}: ${d.message}`;
+  return `${d.severity.toUpperCase()} ${d.id} at ${where(d)}${d.path ? `, ${d.path}` : ''}: ${d.message}`;
+}
+
+function diagnosticButton(d, index, onSelect) {
+  const button = el('button', { type: 'button', class: `diag sev-${d.severity}`, 'data-index': String(index),
+    'data-rule': d.id, 'aria-label': diagnosticLabel(d) },
+  el('span', { class: 'sev', 'aria-hidden': 'true' }, `${SYMBOL[d.severity] || ''} ${d.severity}`),
+  el('code', { class: 'rule' }, d.id),
+  el('span', { class: 'where' }, d.folded !== undefined ? `+${d.folded} folded` : where(d)),
+  el('span', { class: 'path' }, d.path || ''),
+  el('span', { class: 'msg' }, d.message));
+  button.addEventListener('click', () => onSelect(index));
+  return el('li', {}, button);
+}
+
+// Renders into container; filters = { severities: Set, rule: '' | id }.
+export function renderReport(container, entry, filters, onSelect, onFilter) {
+  container.replaceChildren();
+  const invalid = entry.verdict === 'invalid';
+  container.append(el('h2', { id: 'report-title' }, entry.path),
+    el('p', { id: 'verdict', class: `verdict ${entry.verdict}` },
+      `${invalid ? '\u2716 INVALID' : '\u2714 VALID'}: ${entry.format}${entry.version ? ` ${entry.version}` : ''}` +
+      `${entry.compression ? ` (${entry.compression})` : ''}`),
+    el('p', { id: 'counts' }, SEVERITIES.map((s) => `${entry.counts[s]} ${s}`).join(', ') +
+      (entry.truncated ? ' (list cut by max-issues)' : '')));
+
+  const sevBoxes = el('fieldset', { class: 'filter' }, el('legend', {}, 'Severity'));
+  for (const s of SEVERITIES) {
+    const box = el('input', { type: 'checkbox', id: `sev-${s}`, checked: filters.severities.has(s) });
+    box.addEventListener('change', () => {
+      if (box.checked) filters.severities.add(s); else filters.severities.delete(s);
+      onFilter();
+    });
+    sevBoxes.append(el('label', { for: `sev-${s}` }, box, ` ${s} (${entry.counts[s]})`));
+  }
+  const rules = [...new Set(entry.messages.map((m) => m.id))].sort();
+  const ruleSelect = el('select', { id: 'rule-filter' }, el('option', { value: '' }, 'every rule'),
+    ...rules.map((r) => el('option', { value: r, selected: r === filters.rule }, r)));
+  ruleSelect.addEventListener('change', () => { filters.rule = ruleSelect.value; onFilter(); });
+  container.append(el('div', { id: 'filters' }, sevBoxes,
+    el('label', { for: 'rule-filter' }, 'Rule ', ruleSelect)));
+
+  const list = el('ol', { id: 'diagnostics', 'aria-label': 'Diagnostics' });
+  const shown = entry.messages.map((d, i) => [d, i])
+    .filter(([d]) => filters.severities.has(d.severity) && (!filters.rule || d.id === filters.rule));
+  const byRule = new Map();
+  for (const [d, i] of shown) {
+    if (!byRule.has(d.id)) byRule.set(d.id, []);
+    byRule.get(d.id).push([d, i]);
+  }
+  // Diagnostics stay in report order; a rule's repeats past FOLD_AFTER fold under its last
+  // visible one.
+  const seen = new Map();
+  for (const [d, i] of shown) {
+    const n = (seen.get(d.id) || 0) + 1;
+    seen.set(d.id, n);
+    const group = byRule.get(d.id);
+    if (n <= FOLD_AFTER) list.append(diagnosticButton(d, i, onSelect));
+    if (n === FOLD_AFTER && group.length > FOLD_AFTER) {
+      const rest = el('ol', {}, ...group.slice(FOLD_AFTER).map(([dd, ii]) => diagnosticButton(dd, ii, onSelect)));
+      list.append(el('li', {}, el('details', { class: 'fold' },
+        el('summary', {}, `${group.length - FOLD_AFTER} more ${d.id}`), rest)));
+    }
+  }
+  if (!shown.length) {
+    list.append(el('li', { class: 'none' }, entry.messages.length ? 'No diagnostic matches the filters.' :
+      'No diagnostics: every rule of the format was checked and passed.'));
+  }
+  list.addEventListener('keydown', (event) => moveFocus(event, list, 'button.diag'));
+  container.append(list);
+}
+
+// Arrow keys move between the buttons of a list (visible ones only), Home/End to the ends.
+export function moveFocus(event, list, selector) {
+  const keys = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity };
+  if (!(event.key in keys)) return;
+  const items = [...list.querySelectorAll(selector)].filter((b) => b.offsetParent !== null);
+  if (!items.length) return;
+  const at = items.indexOf(document.activeElement);
+  const step = keys[event.key];
+  const next = Math.abs(step) === Infinity ? (step < 0 ? 0 : items.length - 1)
+    : Math.min(items.length - 1, Math.max(0, at + step));
+  items[next].focus();
+  event.preventDefault();
+}

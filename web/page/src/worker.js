@@ -1,0 +1,24 @@
+// worker.js - runs the WebAssembly validator off the page's thread: one message per file in,
+// progress messages and one result out, so a large file never freezes the page.
+import { validate, poses, version } from 'mdlcheck';
+
+self.onmessage = async (event) => {
+  const { id, name, bytes, opts } = event.data;
+  const post = (msg) => self.postMessage({ id, ...msg });
+  try {
+    const input = new Uint8Array(bytes);
+    post({ type: 'progress', stage: 'validating', fraction: 0.2 });
+    const report = await validate(input, { ...opts, name });
+    post({ type: 'progress', stage: 'reading the skeleton and animations', fraction: 0.7 });
+    let skeleton = null;
+    let posesError = null;
+    try {
+      skeleton = await poses(input, { name, format: opts.format, profile: opts.profile });
+    } catch (err) {
+      posesError = String((err && err.message) || err); // a broken file has no trustworthy poses
+    }
+    post({ type: 'done', report, poses: skeleton, posesError, version: await version() });
+  } catch (err) {
+    post({ type: 'error', message: String((err && err.message) || err) });
+  }
+};

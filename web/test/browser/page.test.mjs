@@ -1,0 +1,195 @@
+// page.test.mjs - the page in headless Chromium (Debian's, driven by puppeteer-core; WebGL via
+// SwiftShader): every example through ?model= and through a synthetic drop on the file:// page,
+// each embedded report equal to the CLI's `-f json` entry, every diagnostic clicked and the
+// selected element checked from the page's state and from the pixels drawn.
+// Environment: MDLCHECK (the CLI), WEB_DIST (folder of the built index.html), SRCDIR (source
+// tree), CHROMIUM (default /usr/bin/chromium), WEB_SHOTS (screenshots; default a temp folder).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serve } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(here, '..', '..', 'page', 'package.json'));
+const puppeteer = require('puppeteer-core');
+
+const SRCDIR = resolve(process.env.SRCDIR || join(here, '..', '..', '..'));
+const MDLCHECK = resolve(process.env.MDLCHECK || join(SRCDIR, 'validator', 'mdlcheck'));
+const DIST = resolve(process.env.WEB_DIST || join(SRCDIR, 'web', 'dist'));
+const SHOTS = resolve(process.env.WEB_SHOTS || mkdtempSync(join(tmpdir(), 'mdlcheck-shots-')));
+const MODEL = /\.(iqm|iqe|egg|pz|qmsh|x42)$/;
+const EXAMPLES = readdirSync(join(SRCDIR, 'examples')).filter((n) => MODEL.test(n)).sort();
+
+// What each diagnostic of the broken examples must select: the element the rule is about,
+// read off the example files (examples/README.md says what is broken in each).
+const EXPECTED = {
+  'broken-parent.iqm': { 'IQM-JNT-002': 'joint:1', 'IQM-POS-002': 'joint:1' },
+  'broken.iqe': { 'IQE-JNT-001': 'joint:1', 'IQE-NUM-001': 'vertex:1', 'IQE-VTX-008': 'vertex:1',
+    'IQE-FAC-001': 'triangle:0' },
+  'broken.egg': { 'EGG-ENUM-005': 'file', 'EGG-REF-001': 'triangle:0', 'EGG-REF-006': 'triangle:0' },
+  // generated below from skinned.iqe, one defect each
+  'degenerate.iqe': { 'IQE-FAC-003': 'triangle:0' },
+  'nan-weight.iqe': { 'IQE-NUM-002': 'vertex:0', 'IQE-VTX-008': 'vertex:0' },
+  'unit-quat.iqe': { 'IQE-POS-001': 'joint:0' },
+};
+
+let browser;
+let server;
+let gen;
+
+function cliEntry(path) {
+  let out;
+  try {
+    out = execFileSync(MDLCHECK, ['-f', 'json', path], { encoding: 'utf8' });
+  } catch (e) {
+    out = e.stdout; // exit 1: an invalid file still has its report
+  }
+  const entry = JSON.parse(out).files[0];
+  return { ...entry, path: basename(path) };
+}
+
+before(async () => {
+  gen = mkdtempSync(join(tmpdir(), 'mdlcheck-gen-'));
+  const skinned = readFileSync(join(SRCDIR, 'examples', 'skinned.iqe'), 'utf8');
+  writeFileSync(join(gen, 'degenerate.iqe'), skinned.replace(/^fm 0 1 2$/m, 'fm 0 1 1'));
+  writeFileSync(join(gen, 'nan-weight.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan'));
+  writeFileSync(join(gen, 'unit-quat.iqe'), skinned.replace(/^pq 0 0 0 0 0 0 1$/m, 'pq 0 0 0 0 0 0 2'));
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serve({ '/dist/': DIST, '/examples/': join(SRCDIR, 'examples'), '/gen/': gen });
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+      '--allow-file-access-from-files', '--disable-background-networking', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+async function newPage() {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.errors = errors;
+  return page;
+}
+
+// Waits until the page holds `count` validated files and is idle; returns the embedded report.
+async function embeddedReport(page, count) {
+  await page.waitForFunction((n) => {
+    const text = document.getElementById('mdlcheck-report').textContent;
+    return document.body.dataset.state === 'ready' && text && JSON.parse(text).files.length === n;
+  }, { timeout: 60000 }, count);
+  return page.evaluate(() => JSON.parse(document.getElementById('mdlcheck-report').textContent));
+}
+
+// Pixels of the 3D view: distinct colours and how many are the highlight colour.
+function viewPixels(page) {
+  return page.evaluate(() => {
+    const gl = document.querySelector('#viewer canvas');
+    const c = document.createElement('canvas');
+    c.width = gl.width;
+    c.height = gl.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(gl, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let highlight = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      if (d[i] > 200 && d[i + 1] < 110 && d[i + 2] > 40 && d[i + 2] < 150) highlight++;
+    }
+    return { colours: colours.size, highlight };
+  });
+}
+
+async function checkDiagnostics(page, name, entry, bytes) {
+  const expected = EXPECTED[name] || {};
+  for (const [i, d] of entry.messages.entries()) {
+    if (d.folded !== undefined) continue;
+    await page.click(`button.diag[data-index="${i}"]`);
+    await page.waitForFunction((k) => window.mdlcheckPage.selection.diagnostic === k, {}, i);
+    const got = await page.evaluate(() => ({ sel: window.mdlcheckPage.selection,
+      attr: document.getElementById('viewer').dataset.selection,
+      mark: [...document.querySelectorAll('#source mark')].map((m) => m.textContent).join('') }));
+    const want = expected[d.id];
+    assert.ok(want, `${name}: no expected selection for ${d.id}: add it to EXPECTED`);
+    assert.equal(got.attr, want, `${name}: ${d.id} selects ${got.attr}, expected ${want}`);
+    if (d.line !== undefined) assert.match(got.mark, new RegExp(`^> +${d.line} \\|`), `${name}: ${d.id} source line`);
+    if (d.offset !== undefined) {
+      const hex = bytes[d.offset].toString(16).padStart(2, '0');
+      assert.ok(got.mark.includes(`[${hex}]`), `${name}: ${d.id} bytes around offset ${d.offset}`);
+    }
+    if (got.sel.drawable) {
+      const px = await viewPixels(page);
+      assert.ok(px.highlight > 0, `${name}: ${d.id}: the selected ${want} is drawn highlighted`);
+    }
+  }
+  for (const id of Object.keys(expected)) {
+    assert.ok(entry.messages.some((d) => d.id === id), `${name}: expected ${id} in the report`);
+  }
+}
+
+async function checkModelUrl(name, dir) {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/${dir}/${encodeURIComponent(name)}`);
+  const report = await embeddedReport(page, 1);
+  const file = join(dir === 'gen' ? gen : join(SRCDIR, 'examples'), name);
+  assert.deepEqual(report.files[0], cliEntry(file), `${name}: the page's report is the CLI's`);
+  const px = await viewPixels(page);
+  assert.ok(px.colours > 3, `${name}: the 3D view draws something (${px.colours} colours)`);
+  await checkDiagnostics(page, name, report.files[0], readFileSync(file));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  assert.deepEqual(page.errors, [], `${name}: no page errors`);
+  await page.close();
+}
+
+for (const name of EXAMPLES) {
+  test(`?model= ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'examples'));
+}
+for (const name of ['degenerate.iqe', 'nan-weight.iqe', 'unit-quat.iqe']) {
+  test(`?model= generated ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'gen'));
+}
+
+test('synthetic drop of every example on the file:// page', { timeout: 180000 }, async () => {
+  const page = await newPage();
+  await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
+  const files = EXAMPLES.map((name) => ({ name,
+    b64: readFileSync(join(SRCDIR, 'examples', name)).toString('base64') }));
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name));
+    }
+    document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+  const report = await embeddedReport(page, EXAMPLES.length);
+  assert.deepEqual(report.files.map((f) => f.path), EXAMPLES);
+  for (const entry of report.files) {
+    assert.deepEqual(entry, cliEntry(join(SRCDIR, 'examples', entry.path)), `${entry.path}: dropped report is the CLI's`);
+  }
+  // keyboard: the file list and the diagnostics are reachable and move with the arrow keys
+  await page.focus('button.file[data-index="0"]');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.index), '1');
+  const broken = report.files.findIndex((f) => f.verdict === 'invalid');
+  await page.focus(`button.file[data-index="${broken}"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('button.diag');
+  await page.focus('button.diag');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.mdlcheckPage.selection.diagnostic === 0);
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
