@@ -26,6 +26,11 @@ REPORT_SAMPLES = $(abs_top_srcdir)/../shared/samples
 .PHONY: reports
 reports: validator/mdlcheck$(EXEEXT) tests/conformance/case_run$(EXEEXT) \
   tests/reports/pose_margin$(EXEEXT)
+	@if test -f web/dist/index.html && test -d $(top_srcdir)/web/page/node_modules/puppeteer-core; then \
+	  echo "  WEB      $(REPORTS_DIR)/web (the page's screenshots)"; \
+	  WEB_SHOTS=$(REPORTS_DIR)/web top_srcdir=$(top_srcdir) top_builddir=. \
+	    $(SHELL) $(top_srcdir)/web/test/browser/page.sh >/dev/null || exit 1; \
+	else echo "reports: no screenshots of the page (make web and npm ci --prefix web/page first)"; fi
 	$(AM_V_GEN)/usr/bin/python3 $(top_srcdir)/tests/reports/make_reports.py \
 	  --srcdir $(top_srcdir) --mdlcheck validator/mdlcheck$(EXEEXT) \
 	  --case-run tests/conformance/case_run$(EXEEXT) \

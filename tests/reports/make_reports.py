@@ -6,7 +6,9 @@ Writes into --out:
                            (fail cases), its clean look-alikes (pass cases) and a status;
   conformance-matrix.md    the same as Markdown tables;
   index.html               the matrix, and for each animated sample the pose-decoding error
-                           against its tolerance, per channel, as an inline SVG chart.
+                           against its tolerance, per channel, as an inline SVG chart; links to
+                           the browser page's screenshots in web/ (one per example, written
+                           there by web/test/browser before this runs) when there are any.
 
 Where the numbers come from (nothing is typed in by hand):
   rules       `mdlcheck rules --format=json` (the catalogue, with each rule's versions);
@@ -225,7 +227,13 @@ def svg_chart(m):
     return "".join(parts)
 
 
-def write_html(path, matrix, margins, have_samples):
+def web_screenshots(out_dir):
+    """The page's screenshots (web/<example>.png, from web/test/browser), sorted."""
+    web = os.path.join(out_dir, "web")
+    return sorted(f for f in os.listdir(web) if f.endswith(".png")) if os.path.isdir(web) else []
+
+
+def write_html(path, matrix, margins, have_samples, shots=()):
     t = matrix["totals"]
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -261,6 +269,12 @@ def write_html(path, matrix, margins, have_samples):
                        f'<p>{e(m["format"])}, {m["frames"]} frames &times; {m["poses"]} poses; '
                        f'worst ratio {m["worst_ratio"]:.3f} (margin '
                        f'{(1 - m["worst_ratio"]) * 100:.1f}%)</p>{svg_chart(m)}</div>')
+    if shots:
+        out.append("<h2>In the browser</h2><p>The drag-and-drop page (<code>make web</code>) in "
+                   "headless Chromium, one example each, its first diagnostic selected "
+                   "(web/test/browser):</p><ul id=\"web-shots\">")
+        out += [f'<li><a href="web/{e(s)}">{e(s[:-4])}</a></li>' for s in shots]
+        out.append("</ul>")
     out += ["<h2>By format and version</h2>", '<table id="summary"><thead><tr><th>Format</th>'
             "<th>Versions</th><th>Rules</th><th>Covered</th><th>Covered (CLI)</th><th>Uncovered</th>"
             "<th>Fail cases</th><th>Pass cases</th></tr></thead><tbody>"]
@@ -301,7 +315,8 @@ def main():
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
     write_markdown(os.path.join(args.out, "conformance-matrix.md"), matrix)
-    write_html(os.path.join(args.out, "index.html"), matrix, margins, have_samples)
+    write_html(os.path.join(args.out, "index.html"), matrix, margins, have_samples,
+               web_screenshots(args.out))
     t = matrix["totals"]
     print(f"reports: {t['rules']} rules ({t['uncovered']} uncovered), {t['cases']} cases, "
           f"{sum(1 for m in margins if 'error' not in m)} pose charts -> {args.out}")

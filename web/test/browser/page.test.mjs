@@ -149,6 +149,7 @@ async function checkModelUrl(name, dir) {
   const px = await viewPixels(page);
   assert.ok(px.colours > 3, `${name}: the 3D view draws something (${px.colours} colours)`);
   await checkDiagnostics(page, name, report.files[0], readFileSync(file));
+  if (report.files[0].messages.length) await page.click('button.diag[data-index="0"]');
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   assert.deepEqual(page.errors, [], `${name}: no page errors`);
   await page.close();
