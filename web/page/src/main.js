@@ -93,7 +93,7 @@ function showFile(i) {
   if (!f || !f.entry) return;
   renderCurrentReport();
   viewer.selection = { kind: 'none' };
-  viewer.show(f.model, f.poses);
+  viewer.show(f.model, f.poses, f.entry.format);
   setupAnimations(f);
   viewer.frame(); // around the first frame: an animation table has no other pose
   viewer.render();

@@ -2,7 +2,7 @@
 // formats, with the column marked) or the bytes around its offset (binary formats).
 
 const CONTEXT_LINES = 3;
-const ROW = 16;
+const ROW = 8; // bytes per row: fits the narrow column
 
 export function sourceExcerpt(text, line, column) {
   const lines = text.split(/\r\n|\r|\n/);
@@ -19,8 +19,8 @@ export function sourceExcerpt(text, line, column) {
 }
 
 export function hexExcerpt(bytes, offset) {
-  const row0 = Math.max(0, Math.floor(offset / ROW) - 2);
-  const row1 = Math.min(Math.ceil(bytes.length / ROW), Math.floor(offset / ROW) + 3);
+  const row0 = Math.max(0, Math.floor(offset / ROW) - 3);
+  const row1 = Math.min(Math.ceil(bytes.length / ROW), Math.floor(offset / ROW) + 4);
   const out = [];
   for (let r = row0; r < row1; r++) {
     let hex = '';

@@ -44,7 +44,6 @@ export class Viewer {
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0xf4f4f0);
     this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
-    this.camera.up.set(0, 0, 1); // IQM, IQE and Egg (default) are Z-up
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x666666, 2.5));
     const sun = new THREE.DirectionalLight(0xffffff, 1.5);
     sun.position.set(3, -4, 6);
@@ -70,8 +69,9 @@ export class Viewer {
   render() { this.renderer.render(this.scene, this.camera); }
 
   // model: the display model (or null); poses: the validator's poses (or null).
-  show(model, poses) {
+  show(model, poses, format) {
     this.root.clear();
+    this.upAxis = format === 'qmsh' || format === 'x42' ? 'y' : 'z';
     this.model = model;
     this.poses = poses;
     this.joints = model && model.joints.length ? model.joints : (poses ? poses.joints : []);
@@ -97,10 +97,11 @@ export class Viewer {
     this.root.add(this.mesh, this.wire, this.vertexMarkers);
 
     this.bones = new THREE.LineSegments(new THREE.BufferGeometry(),
-      new THREE.LineBasicMaterial({ color: 0x1a7f37, depthTest: false }));
+      new THREE.LineBasicMaterial({ color: 0x1a7f37, depthTest: false, transparent: true }));
     this.bones.renderOrder = 2;
     this.jointMarkers = new THREE.Points(new THREE.BufferGeometry(),
-      new THREE.PointsMaterial({ color: 0x1a7f37, size: 8, sizeAttenuation: false, depthTest: false }));
+      new THREE.PointsMaterial({ color: 0x1a7f37, size: 8, sizeAttenuation: false, depthTest: false,
+        transparent: true }));
     this.jointMarkers.renderOrder = 2;
     this.highlight = new THREE.Group();
     this.highlight.renderOrder = 3;
@@ -164,13 +165,17 @@ export class Viewer {
   }
 
   frame() {
+    // IQM, IQE and Egg (by default) are Z-up; QMSH and X42 (Direct3D engines) Y-up
+    const yUp = this.upAxis === 'y';
+    this.camera.up.set(0, yUp ? 1 : 0, yUp ? 0 : 1);
     const box = new THREE.Box3();
     for (let i = 0; i < this.positions.length; i += 3) box.expandByPoint(new THREE.Vector3().fromArray(this.positions, i));
     for (const h of this.heads || []) box.expandByPoint(h);
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
     const centre = box.getCenter(new THREE.Vector3());
     const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.5);
-    this.camera.position.copy(centre).add(new THREE.Vector3(1.2, -2.2, 1.4).multiplyScalar(radius * 1.3));
+    const eye = yUp ? new THREE.Vector3(1.2, 1.4, 2.2) : new THREE.Vector3(1.2, -2.2, 1.4);
+    this.camera.position.copy(centre).add(eye.multiplyScalar(radius * 1.3));
     this.camera.near = radius / 100;
     this.camera.far = radius * 100;
     this.camera.updateProjectionMatrix();
@@ -189,8 +194,10 @@ export class Viewer {
     if (!this.highlight) return;
     this.highlight.clear();
     const s = this.selection;
-    const mat = new THREE.LineBasicMaterial({ color: HIGHLIGHT, depthTest: false });
-    const pointMat = new THREE.PointsMaterial({ color: HIGHLIGHT, size: 16, sizeAttenuation: false, depthTest: false });
+    // transparent (opacity 1) so that they draw after the see-through mesh, on top of it
+    const mat = new THREE.LineBasicMaterial({ color: HIGHLIGHT, depthTest: false, transparent: true });
+    const pointMat = new THREE.PointsMaterial({ color: HIGHLIGHT, size: 16, sizeAttenuation: false,
+      depthTest: false, transparent: true });
     const pos = (i) => new THREE.Vector3().fromArray(this.positions, i * 3);
     if (s.kind === 'joint' && this.heads && s.index < this.heads.length) {
       const head = this.heads[s.index];

@@ -84,12 +84,14 @@ async function newPage() {
   return page;
 }
 
-// Waits until the page holds `count` validated files and is idle; returns the embedded report.
+// Waits until the page is idle with `count` files; returns the embedded report.
 async function embeddedReport(page, count) {
-  await page.waitForFunction((n) => {
-    const text = document.getElementById('mdlcheck-report').textContent;
-    return document.body.dataset.state === 'ready' && text && JSON.parse(text).files.length === n;
-  }, { timeout: 60000 }, count);
+  await page.waitForFunction((n) => document.body.dataset.state === 'ready' &&
+    window.mdlcheckPage.files.length === n && window.mdlcheckPage.files.every((f) => f.source === undefined),
+  { timeout: 60000 }, count);
+  const failed = await page.evaluate(() => window.mdlcheckPage.files.filter((f) => !f.entry)
+    .map((f) => `${f.name}: ${f.status}`));
+  assert.deepEqual(failed, [], 'every file validated');
   return page.evaluate(() => JSON.parse(document.getElementById('mdlcheck-report').textContent));
 }
 

@@ -2,6 +2,7 @@
 import { readIqm } from './iqm.js';
 import { readIqe } from './iqe.js';
 import { readEgg } from './egg.js';
+import { readQmsh } from './qmsh.js';
 
 export const TEXT_FORMATS = new Set(['iqe', 'egg']);
 
@@ -12,6 +13,7 @@ export function readModel(format, bytes, text) {
     if (format === 'iqm') return readIqm(bytes);
     if (format === 'iqe') return readIqe(text);
     if (format === 'egg') return readEgg(text);
+    if (format === 'qmsh') return readQmsh(bytes);
   } catch (e) {
     return { error: String(e && e.message || e), joints: [], vertices: [], triangles: [] };
   }
