@@ -13,7 +13,7 @@ self.onmessage = async (event) => {
     let skeleton = null;
     let posesError = null;
     try {
-      skeleton = await poses(input, { name, format: opts.format, profile: opts.profile });
+      skeleton = await poses(input, { name });
     } catch (err) {
       posesError = String((err && err.message) || err); // a broken file has no trustworthy poses
     }
