@@ -31,6 +31,16 @@ for f in conformance-matrix.md conformance-matrix.json index.html; do
   cmp -s "r1/$f" "r2/$f" || fail "$f differs between two runs"
 done
 
+# the page's screenshots (web/*.png, written there by web/test/browser) are linked, in name
+# order; other files are not; without them the page has no such section
+mkdir -p r3/web && : >r3/web/walk.iqm.png && : >r3/web/broken.egg.png && : >r3/web/notes.txt
+rc=0; gen r3 || rc=$?
+expect_rc 0 "make_reports.py with screenshots"
+grep -o '<li><a href="web/[^"]*">[^<]*</a></li>' r3/index.html >shots
+expect_same shots '<li><a href="web/broken.egg.png">broken.egg</a></li>
+<li><a href="web/walk.iqm.png">walk.iqm</a></li>'
+expect_count r1/index.html 'In the browser' 0
+
 "$CASE_RUN" --rules >rules.tsv || exit 99
 checks=$((checks + 1))
 "$PYTHON" - "$SRC" r1 rules.tsv "$POSE_MARGIN" "$SAMPLES" <<'PY' || fail "matrix or page"

@@ -2,7 +2,7 @@
 # three.js, style and a worker made of mdlcheck.single.js all inlined), built by
 # web/page/build.mjs with the npm packages of web/page/package.json (npm ci --prefix web/page);
 # its tests drive Debian's chromium (web/test/browser).
-WEB_PAGE_SOURCES = web/page/build.mjs web/page/index.html web/page/style.css \
+WEB_PAGE_FILES = web/page/build.mjs web/page/index.html web/page/style.css \
   web/page/src/main.js web/page/src/client.js web/page/src/worker.js \
   web/page/src/mdlcheck-global.js web/page/src/report-view.js web/page/src/source-view.js \
   web/page/src/locate.js web/page/src/viewer.js web/page/src/model/index.js \
@@ -10,25 +10,19 @@ WEB_PAGE_SOURCES = web/page/build.mjs web/page/index.html web/page/style.css \
   web/page/src/model/qmsh.js
 WEB_PAGE_PACKAGES = $(top_srcdir)/web/page/node_modules/esbuild/package.json
 
-web/dist/index.html: web/dist/mdlcheck.single.js $(WEB_PAGE_SOURCES)
+web/dist/index.html: web/dist/mdlcheck.single.js $(WEB_PAGE_FILES)
 	@test -f $(WEB_PAGE_PACKAGES) || { echo "web/dist/index.html needs the page's npm packages: npm ci --prefix $(top_srcdir)/web/page" >&2; exit 1; }
 	$(AM_V_GEN)$(NODE) $(top_srcdir)/web/page/build.mjs --single web/dist/mdlcheck.single.js --out web/dist
 
 # `make web` and `make check` build the page when emscripten, node and the npm packages are
 # there; otherwise make web says so, and the browser test skips saying why.
-.PHONY: web-page-note
+.PHONY: web-page web-page-note
 web-page-note:
 	@echo "make web: web/dist/index.html not built: it needs node and the page's npm packages (npm ci --prefix web/page)"
-ifneq ($(wildcard $(WEB_PAGE_PACKAGES)),)
-ifneq ($(NODE),)
-WEB_PAGE_BUILD = web/dist/index.html
-endif
-endif
-WEB_DIST += $(if $(WEB_PAGE_BUILD),$(WEB_PAGE_BUILD),web-page-note)
-ifneq ($(EMCC),)
-check_DATA = $(WEB_PAGE_BUILD)
-endif
+WEB_PAGE_BUILD = $(if $(wildcard $(WEB_PAGE_PACKAGES)),$(if $(NODE),web/dist/index.html))
+web-page: $(if $(WEB_PAGE_BUILD),$(WEB_PAGE_BUILD),web-page-note)
+check_DATA = $(if $(EMCC),$(WEB_PAGE_BUILD))
 
 TESTS += web/test/browser/page.sh
-EXTRA_DIST += $(WEB_PAGE_SOURCES) web/page/package.json web/page/package-lock.json \
+EXTRA_DIST += $(WEB_PAGE_FILES) web/page/package.json web/page/package-lock.json \
   web/test/browser/page.sh web/test/browser/page.test.mjs web/test/browser/server.mjs
