@@ -100,7 +100,7 @@ export function renderReport(container, entry, filters, onSelect, onFilter) {
 export function moveFocus(event, list, selector) {
   const keys = { ArrowDown: 1, ArrowUp: -1, Home: -Infinity, End: Infinity };
   if (!(event.key in keys)) return;
-  const items = [...list.querySelectorAll(selector)].filter((b) => b.offsetParent !== null);
+  const items = [...list.querySelectorAll(selector)].filter((b) => b.checkVisibility());
   if (!items.length) return;
   const at = items.indexOf(document.activeElement);
   const step = keys[event.key];

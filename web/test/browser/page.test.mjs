@@ -59,6 +59,8 @@ before(async () => {
   writeFileSync(join(gen, 'degenerate.iqe'), skinned.replace(/^fm 0 1 2$/m, 'fm 0 1 1'));
   writeFileSync(join(gen, 'nan-weight.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan'));
   writeFileSync(join(gen, 'unit-quat.iqe'), skinned.replace(/^pq 0 0 0 0 0 0 1$/m, 'pq 0 0 0 0 0 0 2'));
+  writeFileSync(join(gen, 'repeats.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan')
+    .replace(/^fm 0 1 2$/m, 'fm 0 1 1\nfm 0 0 1\nfm 1 1 2\nfm 2 2 2\nfm 0 2 2'));
   mkdirSync(SHOTS, { recursive: true });
   server = await serve({ '/dist/': DIST, '/examples/': join(SRCDIR, 'examples'), '/gen/': gen });
   browser = await puppeteer.launch({
@@ -193,6 +195,37 @@ test('synthetic drop of every example on the file:// page', { timeout: 180000 },
   await page.focus('button.diag');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.mdlcheckPage.selection.diagnostic === 0);
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
+
+test('filters by severity and rule, repeats folded', { timeout: 120000 }, async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/gen/repeats.iqe`);
+  const report = await embeddedReport(page, 1);
+  const entry = report.files[0];
+  assert.deepEqual(entry, cliEntry(join(gen, 'repeats.iqe')));
+  const visible = () => page.evaluate(() => [...document.querySelectorAll('button.diag')]
+    .filter((b) => b.checkVisibility()).map((b) => b.dataset.rule));
+  const repeats = entry.messages.filter((d) => d.id === 'IQE-FAC-003').length;
+  assert.ok(repeats > 3, `the file repeats IQE-FAC-003 (${repeats} times)`);
+  // past the third, a rule's repeats are folded under one summary, opened on demand
+  let shown = await visible();
+  assert.equal(shown.filter((r) => r === 'IQE-FAC-003').length, 3);
+  assert.equal(await page.$eval('details.fold summary', (e) => e.textContent), `${repeats - 3} more IQE-FAC-003`);
+  await page.click('details.fold summary');
+  shown = await visible();
+  assert.equal(shown.filter((r) => r === 'IQE-FAC-003').length, repeats);
+  // severity: without warnings only the errors stay
+  await page.click('#sev-warning');
+  shown = await visible();
+  const errors = entry.messages.filter((d) => d.severity === 'error').map((d) => d.id);
+  assert.deepEqual(shown, errors);
+  await page.click('#sev-warning');
+  // rule: one rule only
+  await page.select('#rule-filter', 'IQE-NUM-002');
+  shown = await visible();
+  assert.deepEqual(shown, entry.messages.filter((d) => d.id === 'IQE-NUM-002').map((d) => d.id));
   assert.deepEqual(page.errors, [], 'no page errors');
   await page.close();
 });
