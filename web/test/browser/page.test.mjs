@@ -2,6 +2,7 @@
 // SwiftShader): every example through ?model= and through a synthetic drop on the file:// page,
 // each embedded report equal to the CLI's `-f json` entry, every diagnostic clicked and the
 // selected element checked from the page's state and from the pixels drawn.
+// Run by page.sh (WEB_BROWSER_TEST=1); another runner that walks web/test skips it.
 // Environment: MDLCHECK (the CLI), WEB_DIST (folder of the built index.html), SRCDIR (source
 // tree), CHROMIUM (default /usr/bin/chromium), WEB_SHOTS (screenshots; default a temp folder).
 import { test, before, after } from 'node:test';
@@ -15,15 +16,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(join(here, '..', '..', 'page', 'package.json'));
-const puppeteer = require('puppeteer-core');
+const ENABLED = process.env.WEB_BROWSER_TEST === '1';
 
 const SRCDIR = resolve(process.env.SRCDIR || join(here, '..', '..', '..'));
 const MDLCHECK = resolve(process.env.MDLCHECK || join(SRCDIR, 'validator', 'mdlcheck'));
 const DIST = resolve(process.env.WEB_DIST || join(SRCDIR, 'web', 'dist'));
 const SHOTS = resolve(process.env.WEB_SHOTS || mkdtempSync(join(tmpdir(), 'mdlcheck-shots-')));
 const MODEL = /\.(iqm|iqe|egg|pz|qmsh|x42)$/;
-const EXAMPLES = readdirSync(join(SRCDIR, 'examples')).filter((n) => MODEL.test(n)).sort();
+const EXAMPLES = ENABLED ? readdirSync(join(SRCDIR, 'examples')).filter((n) => MODEL.test(n)).sort() : [];
 
 // What each diagnostic of the broken examples must select: the element the rule is about,
 // read off the example files (examples/README.md says what is broken in each).
@@ -41,6 +41,7 @@ const EXPECTED = {
 let browser;
 let server;
 let gen;
+const browserTest = (...args) => (ENABLED ? test(...args) : undefined);
 
 function cliEntry(path) {
   let out;
@@ -54,6 +55,8 @@ function cliEntry(path) {
 }
 
 before(async () => {
+  if (!ENABLED) return;
+  const puppeteer = createRequire(join(here, '..', '..', 'page', 'package.json'))('puppeteer-core');
   gen = mkdtempSync(join(tmpdir(), 'mdlcheck-gen-'));
   const skinned = readFileSync(join(SRCDIR, 'examples', 'skinned.iqe'), 'utf8');
   writeFileSync(join(gen, 'degenerate.iqe'), skinned.replace(/^fm 0 1 2$/m, 'fm 0 1 1'));
@@ -159,14 +162,16 @@ async function checkModelUrl(name, dir) {
   await page.close();
 }
 
+if (!ENABLED) test('the page in Chromium', { skip: 'run by web/test/browser/page.sh (make check)' }, () => {});
+
 for (const name of EXAMPLES) {
-  test(`?model= ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'examples'));
+  browserTest(`?model= ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'examples'));
 }
 for (const name of ['degenerate.iqe', 'nan-weight.iqe', 'unit-quat.iqe']) {
-  test(`?model= generated ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'gen'));
+  browserTest(`?model= generated ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'gen'));
 }
 
-test('synthetic drop of every example on the file:// page', { timeout: 180000 }, async () => {
+browserTest('synthetic drop of every example on the file:// page', { timeout: 180000 }, async () => {
   const page = await newPage();
   await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
   const files = EXAMPLES.map((name) => ({ name,
@@ -199,7 +204,7 @@ test('synthetic drop of every example on the file:// page', { timeout: 180000 },
   await page.close();
 });
 
-test('filters by severity and rule, repeats folded', { timeout: 120000 }, async () => {
+browserTest('filters by severity and rule, repeats folded', { timeout: 120000 }, async () => {
   const page = await newPage();
   await page.goto(`${server.url}/dist/index.html?model=/gen/repeats.iqe`);
   const report = await embeddedReport(page, 1);
