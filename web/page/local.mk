@@ -14,15 +14,13 @@ web/dist/index.html: web/dist/mdlcheck.single.js $(WEB_PAGE_FILES)
 	@test -f $(WEB_PAGE_PACKAGES) || { echo "web/dist/index.html needs the page's npm packages: npm ci --prefix $(top_srcdir)/web/page" >&2; exit 1; }
 	$(AM_V_GEN)$(NODE) $(top_srcdir)/web/page/build.mjs --single web/dist/mdlcheck.single.js --out web/dist
 
-# `make web` and `make check` build the page when emscripten, node and the npm packages are
-# there; otherwise make web says so, and the browser test skips saying why.
-.PHONY: web-page web-page-note
+# `make web` (and so `make check`, through web/local.mk's check_DATA) builds the page when node
+# and the npm packages are there; otherwise make web says so, and the browser test skips saying why.
+.PHONY: web-page-note
 web-page-note:
 	@echo "make web: web/dist/index.html not built: it needs node and the page's npm packages (npm ci --prefix web/page)"
 WEB_PAGE_BUILD = $(if $(wildcard $(WEB_PAGE_PACKAGES)),$(if $(NODE),web/dist/index.html))
-web-page: $(if $(WEB_PAGE_BUILD),$(WEB_PAGE_BUILD),web-page-note)
-check_DATA = $(if $(EMCC),$(WEB_PAGE_BUILD))
+WEB_DIST += $(if $(WEB_PAGE_BUILD),$(WEB_PAGE_BUILD),web-page-note)
 
 TESTS += web/test/browser/page.sh
-EXTRA_DIST += $(WEB_PAGE_FILES) web/page/package.json web/page/package-lock.json \
-  web/test/browser/page.sh web/test/browser/page.test.mjs web/test/browser/server.mjs
+EXTRA_DIST += $(WEB_PAGE_FILES) web/page/package.json web/page/package-lock.json

@@ -147,6 +147,25 @@ async function checkDiagnostics(page, name, entry, bytes) {
   }
 }
 
+// The frame slider (driven with the keyboard) poses the skeleton from the validator's frames:
+// when the last frame differs from the first in the poses, the drawn joints move.
+async function checkAnimation(page, name) {
+  const anim = await page.evaluate(() => {
+    const f = window.mdlcheckPage.files[window.mdlcheckPage.current];
+    const a = f.poses && f.poses.anims.find((x) => x.frames && x.frames.length > 1);
+    return a ? { index: f.poses.anims.indexOf(a), frames: a.frames.length,
+      moves: JSON.stringify(a.frames[0].joints) !== JSON.stringify(a.frames[a.frames.length - 1].joints) } : null;
+  });
+  if (!anim) return;
+  await page.select('#anim', String(anim.index));
+  const heads = () => page.evaluate(() => JSON.stringify(window.mdlcheckPage.viewer.heads));
+  const first = await heads();
+  await page.focus('#frame');
+  await page.keyboard.press('End');
+  assert.equal(await page.$eval('#frame-out', (e) => e.textContent), `frame ${anim.frames} of ${anim.frames}`, `${name}: slider`);
+  if (anim.moves) assert.notEqual(await heads(), first, `${name}: the last frame poses the skeleton`);
+}
+
 async function checkModelUrl(name, dir) {
   const page = await newPage();
   await page.goto(`${server.url}/dist/index.html?model=/${dir}/${encodeURIComponent(name)}`);
@@ -156,6 +175,7 @@ async function checkModelUrl(name, dir) {
   const px = await viewPixels(page);
   assert.ok(px.colours > 3, `${name}: the 3D view draws something (${px.colours} colours)`);
   await checkDiagnostics(page, name, report.files[0], readFileSync(file));
+  await checkAnimation(page, name);
   if (report.files[0].messages.length) await page.click('button.diag[data-index="0"]');
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   assert.deepEqual(page.errors, [], `${name}: no page errors`);
