@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench.sh - `make bench`: time mdlcheck on a large generated file of every format against the
 # floor for reading it (map + sum for all; tokenize, and tokenize + strtod, for text formats),
-# check linearity (a half-size file), batch throughput (10,000 small files with -j 2), compare
+# check linearity (a half-size file), batch throughput (10,000 small files with -j 2), convert +
+# proof of the IQM against validating it alone, compare
 # with the baseline file and write the report.
 #
 # Environment (set by tests/bench/local.mk): MDLCHECK, BENCH_GEN, BENCH_BASELINE, BENCH_RUN,
@@ -126,6 +127,21 @@ if [ -n "${BENCH_WEB_DIST:-}" ] && [ -f "$BENCH_WEB_DIST/mdlcheck.mjs" ] && comm
     echo "bench: $fmt: WebAssembly validate() in node $2 CPU s ($(calc "%.2f" "$2 / $(get "$fmt.mdlcheck_s")") x the CLI)"
   done
   wasm="node $(node --version)"
+fi
+
+# Convert + proof: the IQM rewritten as IQM, decoded again and compared with the source (what
+# `mdlcheck convert` does), against validating it alone. Goal: at most 3 x.
+if [ -s "$BENCH_DATA/bench.iqm" ] && case " $BENCH_FORMATS " in *" iqm "*) true ;; *) false ;; esac; then
+  set +e
+  "$MDLCHECK" convert -q "$BENCH_DATA/bench.iqm" "$BENCH_DATA/convert-out.iqm"
+  put convert.exit "$?"
+  set -e
+  set -- $(measure "$MDLCHECK" convert -q "$BENCH_DATA/bench.iqm" "$BENCH_DATA/convert-out.iqm")
+  put convert.s "$1"; put convert.rss "$2"; put convert.wall "$3"; shift 3; put convert.all "$*"
+  put convert.ratio "$(calc "%.1f" "$(get convert.s) / $(get iqm.mdlcheck_s)")"
+  rm -f "$BENCH_DATA/convert-out.iqm"
+  echo "bench: convert + proof of bench.iqm: $(get convert.s) CPU s (exit $(get convert.exit))," \
+    "$(get convert.ratio) x validating it alone"
 fi
 
 # Peers: other readers of the same file, when installed (assimp-utils reads IQM). `assimp info`
@@ -277,6 +293,16 @@ bt=$(get batch.s)
     done
     echo
   fi
+  if [ -n "$(get convert.s)" ]; then
+    echo "## Convert and proof"
+    echo
+    echo "\`mdlcheck convert -q bench.iqm out.iqm\` (decode with frames, write, decode the output,"
+    echo "compare it with the source by content): **$(get convert.s) CPU s, $(get convert.ratio) ×**"
+    echo "validating the file alone ($(get iqm.mdlcheck_s) s; goal ≤ 3 ×), wall $(get convert.wall) s,"
+    echo "peak RSS $(calc "%.1f" "$(get convert.rss) / 1024") MiB, exit $(get convert.exit); CPU time against"
+    echo "the baseline file: $(change convert.s "$(get convert.s)")."
+    echo
+  fi
   if [ -n "$peers" ]; then
     echo "## Peers"
     echo
@@ -330,6 +356,7 @@ json="$BENCH_DATA/baseline.json"
       [ -z "$v" ] || echo "  \"$fmt.$k\": $v,"
     done
   done
+  [ -z "$(get convert.s)" ] || echo "  \"convert.s\": $(get convert.s),"
   echo "  \"batch.files\": $BENCH_BATCH,"
   echo "  \"batch.s\": $bt"
   echo "}"
@@ -339,6 +366,7 @@ echo
 sed -n '/^## Per format/,/^Targets/p' "$md" | grep '^|' | cut -d'|' -f2,4,5,7,10,13,14,15 | column -t -s'|' 2>/dev/null ||
   sed -n '/^## Per format/,/^Targets/p' "$md"
 sed -n '/^## Linearity/,/^## Batch/p' "$md" | grep '^|' | cut -d'|' -f2,8,9
+[ -z "$(get convert.s)" ] || echo "convert + proof of bench.iqm: $(get convert.s) CPU s, $(get convert.ratio) x validating it alone (goal <= 3 x)"
 echo "batch: $(calc "%.0f" "$BENCH_BATCH / $bt") files per CPU second (time against the baseline file: $(change batch.s "$bt"))"
 if [ ! -f "$BENCH_BASELINE_JSON" ] || [ "$BENCH_SAVE" = 1 ]; then
   cp "$json" "$BENCH_BASELINE_JSON"

@@ -437,6 +437,7 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
   uint8_t *used = NULL;
   struct tri_set ta, tb;
   int identity;
+  unsigned long inexact = 0; /* identity pass: vertices equal within the bound only */
   char path[96], bv[200];
 
   memset(&ta, 0, sizeof ta);
@@ -465,9 +466,15 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
   for (uint32_t v = 0; identity && v < x->num_vertexes; v++) {
     uint32_t comp;
     double xa, xb, bd;
-    if (used[v] && vertex_differs(g, x->first_vertex + v, y->first_vertex + v, 1, &comp, &xa, &xb, &bd) >= 0)
-      identity = 0;
+    /* exact first: the common case of a lossless conversion needs one pass, not two */
+    if (used[v] && vertex_differs(g, x->first_vertex + v, y->first_vertex + v, 0, &comp, &xa, &xb, &bd) >= 0) {
+      inexact++;
+      if (vertex_differs(g, x->first_vertex + v, y->first_vertex + v, 1, &comp, &xa, &xb, &bd) >= 0)
+        identity = 0;
+    }
   }
+  if (identity)
+    c->r.vertices_inexact += inexact;
   if (!identity && (!g->pa || !g->pb)) {
     /* no positions to look vertices up by: counts were all that could be compared */
     free(map);
@@ -492,11 +499,11 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
     }
     map[v] = idb ? idb[w] : w;
     checked++;
-    {
+    if (!identity) { /* matched within the bound: bit for bit too? (identity counted above) */
       uint32_t comp;
       double xa, xb, bd;
       if (vertex_differs(g, x->first_vertex + v, w, 0, &comp, &xa, &xb, &bd) >= 0)
-        c->r.vertices_inexact++; /* matched within the bound, not bit for bit */
+        c->r.vertices_inexact++;
     }
   }
   c->r.vertices_checked += checked;
