@@ -95,14 +95,21 @@ static void markdown_cell(struct text *t, const char *s)
     puts_(t, *s == '|' ? "\\|" : (char[]){*s, 0});
 }
 
+/* An argument written "[ARG]" is optional: spelt --name[=ARG]. */
+static int arg_optional(const struct option_doc *o)
+{
+  return o->arg && o->arg[0] == '[';
+}
+
 static void option_spelling(struct text *t, const struct option_doc *o)
 {
   char s[128];
+  const char *eq = !o->arg ? "" : arg_optional(o) ? "[=" : "=";
+  const char *arg = !o->arg ? "" : arg_optional(o) ? o->arg + 1 : o->arg;
   if (o->short_name)
-    snprintf(s, sizeof s, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? "=" : "",
-             o->arg ? o->arg : "");
+    snprintf(s, sizeof s, "-%c, --%s%s%s", o->short_name, o->name, eq, arg);
   else
-    snprintf(s, sizeof s, "--%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+    snprintf(s, sizeof s, "--%s%s%s", o->name, eq, arg);
   puts_(t, s);
 }
 
@@ -184,8 +191,8 @@ static void man_options(struct text *t)
     roff(t, o->name);
     puts_(t, "\\fR");
     if (o->arg) {
-      puts_(t, "=\\fI");
-      roff(t, o->arg);
+      puts_(t, arg_optional(o) ? "[=\\fI" : "=\\fI");
+      roff(t, arg_optional(o) ? o->arg + 1 : o->arg);
       puts_(t, "\\fR");
     }
     puts_(t, "\n");

@@ -72,6 +72,25 @@ typedef struct mdl_diag {
 
 typedef void (*mdl_diag_fn)(const mdl_diag *diag, void *user);
 
+/* One file a model names, as mdl_options.resources resolved it. Strings live only until the
+ * callback returns. */
+typedef struct mdl_resource {
+  const char *ref;           /* as written in the model */
+  const char *kind;          /* "texture" (named by the format), "material" (a material name used
+                              * as a texture file name by convention), "model" (an external egg) */
+  const char *status;        /* "found", "case-mismatch" (found with another letter case),
+                              * "missing", "outside" (leaves the search roots: not followed),
+                              * "unreadable" (found, but could not be read or is no image / egg) */
+  const char *resolved_path; /* the file it names, or "" */
+  const char *image;         /* "png", "jpeg", "tga", "bmp", "dds", "sgi", ..., or "" */
+  unsigned width, height, channels; /* of the image, 0 when unknown */
+  long long offset;          /* where the model names it: byte offset, or -1 */
+  unsigned line, column;     /* or text position, or 0 */
+  const char *path;          /* structural path, or "" */
+} mdl_resource;
+
+typedef void (*mdl_resource_fn)(const mdl_resource *res, void *user);
+
 /* Which rules are reported and at which severity (built from the config file or options). */
 typedef struct mdl_policy mdl_policy;
 
@@ -102,6 +121,12 @@ typedef struct mdl_options {
    * MDL_EIO, with the fatal MDL-IO-002 delivered through on_diag and counted in the result.
    * Last in the struct so callers built against the older layout keep their field offsets. */
   unsigned long long max_input_size;
+  /* Resolve and check the files a model names (textures, external eggs): NULL (the default)
+   * looks at none of them; otherwise the folders searched after the model's own, separated by
+   * ':' ("" for the model's folder alone). Each reference reaches on_resource (may be NULL),
+   * called with user like on_diag. Added after max_input_size for the same reason. */
+  const char *resources;
+  mdl_resource_fn on_resource;
 } mdl_options;
 
 void mdl_options_init(mdl_options *options);

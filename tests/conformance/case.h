@@ -99,6 +99,13 @@ struct conf_case {
 
   const char *assume_format, *profile;
   int strict;
+  /* option resources: --resources[=DIRS] (relative folders are taken inside the case's
+   * temporary input folder) */
+  const char *resources;
+  int has_resources;
+  /* files written beside the input (name: the path under the input's folder) */
+  struct case_source *files;
+  size_t nfiles;
 
   struct case_expect *expects;
   size_t nexpects;
@@ -124,7 +131,7 @@ int case_load(struct conf_case *c, const char *file);
 void case_free(struct conf_case *c);
 
 /* Whether the case runs through the mdlcheck binary rather than the library: it gives a config,
- * a compare input or a missing input. */
+ * a compare input, a missing input, files beside the input or the resources option. */
 int case_uses_cli(const struct conf_case *c);
 
 /* Build a source's bytes (file, base + patches, text, hex). Return 0, or -1 after case_error. */

@@ -6,8 +6,10 @@
  * it prints on stderr as FILE:LINE:COLUMN: SEVERITY[ID]: MESSAGE, become the diagnostics the
  * expectations are matched against. Nothing is synthesised here: a rule the tool does not report
  * cannot be seen. */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,20 +85,68 @@ static char *read_text(const char *path)
   return b;
 }
 
+static int tmp_unlink(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)ftw;
+  if (flag == FTW_DP)
+    rmdir(path);
+  else
+    unlink(path);
+  return 0;
+}
+
+/* Everything under the temporary folder (a case's `files` may make sub-folders); links are
+ * removed, never followed. */
 static void tmp_remove(struct tmp_files *t)
 {
-  char sub[4200];
-  const char *files[] = {t->input, t->compare, t->config, t->out, t->err, t->conv};
-  if (!t->dir[0])
-    return;
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-    if (files[i][0])
-      unlink(files[i]);
-  if (path_join(sub, sizeof sub, t->dir, "input") == 0)
-    rmdir(sub);
-  if (path_join(sub, sizeof sub, t->dir, "compare") == 0)
-    rmdir(sub);
-  rmdir(t->dir);
+  if (t->dir[0])
+    nftw(t->dir, tmp_unlink, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The case's `files`, each under DIR/input/ at its path (folders made as needed). */
+static int extra_write(struct conf_case *c, const struct tmp_files *t)
+{
+  for (size_t i = 0; i < c->nfiles; i++) {
+    char path[4400];
+    unsigned char *data = NULL;
+    size_t size = 0;
+    int rc;
+    if (snprintf(path, sizeof path, "%s/input/%s", t->dir, c->files[i].name) >= (int)sizeof path)
+      return 99;
+    for (char *p = path + strlen(t->dir) + 7; (p = strchr(p, '/')) != NULL; p++) {
+      *p = 0;
+      if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: cannot make %s: %s\n", c->file, path, strerror(errno));
+        return 99;
+      }
+      *p = '/';
+    }
+    if (case_build_input(c, &c->files[i], &data, &size) < 0) {
+      fprintf(stderr, "%s: FAIL: files entry %s could not be built\n", c->file, c->files[i].name);
+      return 1;
+    }
+    rc = write_file(path, data, size);
+    free(data);
+    if (rc < 0) {
+      fprintf(stderr, "%s: cannot write %s: %s\n", c->file, path, strerror(errno));
+      return 99;
+    }
+  }
+  return 0;
+}
+
+/* --resources[=DIRS]: each relative folder of the case is one inside DIR/input. */
+static int resources_option(const struct conf_case *c, const struct tmp_files *t, char *out, size_t cap)
+{
+  size_t n = (size_t)snprintf(out, cap, "--resources");
+  for (const char *s = c->resources; *s && n < cap;) {
+    size_t len = strcspn(s, ":");
+    n += (size_t)snprintf(out + n, cap - n, "%s%s%s%.*s", s == c->resources ? "=" : ":",
+                          s[0] == '/' ? "" : t->dir, s[0] == '/' ? "" : "/input/", (int)len, s);
+    s += len + (s[len] == ':');
+  }
+  return n < cap ? 0 : -1;
 }
 
 /* Build one side's bytes and write them to DIR/SUB/NAME. */
@@ -379,7 +429,7 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
 {
   struct tmp_files t;
   const char *argv[16];
-  char opt_config[4300], opt_assume[256], opt_profile[256], opt_accept[256];
+  char opt_config[4300], opt_assume[256], opt_profile[256], opt_accept[256], opt_res[8192];
   const char *tmp = getenv("TMPDIR");
   int argc = 0, rc, ncfg = 0;
 
@@ -401,6 +451,10 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
                     "compare", &t, "compare", t.compare, sizeof t.compare);
   if (rc == 0 && c->config != CONFIG_NONE)
     rc = config_write(c, &t, t.config, sizeof t.config);
+  if (rc == 0 && c->nfiles)
+    rc = extra_write(c, &t);
+  if (rc == 0 && c->has_resources && resources_option(c, &t, opt_res, sizeof opt_res) < 0)
+    rc = 99;
   if (rc == 0 && (path_join(t.out, sizeof t.out, t.dir, "stdout") < 0 ||
                   path_join(t.err, sizeof t.err, t.dir, "stderr") < 0))
     rc = 99;
@@ -434,6 +488,8 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
     snprintf(opt_accept, sizeof opt_accept, "--accept-loss=%s", c->accept_loss);
     argv[argc++] = opt_accept;
   }
+  if (c->has_resources)
+    argv[argc++] = opt_res;
   argv[argc++] = t.input;
   if (c->has_compare)
     argv[argc++] = t.compare;

@@ -321,8 +321,9 @@ static void parse_patch(struct conf_case *c, struct case_source *src, yaml_node_
 static void parse_source(struct conf_case *c, struct case_source *src, yaml_node_t *n,
                          const char *what)
 {
-  int is_compare = !strcmp(what, "compare");
+  int is_compare = !strcmp(what, "compare"), is_extra = !strcmp(what, "files");
   const char *keys = is_compare ? "file, base, patches, text, hex, name"
+                     : is_extra ? "path, file, base, patches, text, hex"
                                 : "file, base, patches, text, hex, missing";
   yaml_node_t *patches = NULL;
   src->line = line_of(n);
@@ -340,6 +341,10 @@ static void parse_source(struct conf_case *c, struct case_source *src, yaml_node
       src->name = want_scalar(c, v, "name");
       continue;
     }
+    if (key && is_extra && !strcmp(key, "path")) {
+      src->name = want_scalar(c, v, "path");
+      continue;
+    }
     if (key && !strcmp(key, "file"))
       kind = INPUT_FILE;
     else if (key && !strcmp(key, "base"))
@@ -348,7 +353,7 @@ static void parse_source(struct conf_case *c, struct case_source *src, yaml_node
       kind = INPUT_TEXT;
     else if (key && !strcmp(key, "hex"))
       kind = INPUT_HEX;
-    else if (key && !is_compare && !strcmp(key, "missing"))
+    else if (key && !is_compare && !is_extra && !strcmp(key, "missing"))
       kind = INPUT_MISSING;
     if (kind == INPUT_NONE) {
       case_error(c, line_of(k), "unknown %s key '%s' (expected %s)", what, key ? key : "?", keys);
@@ -356,7 +361,7 @@ static void parse_source(struct conf_case *c, struct case_source *src, yaml_node
     }
     if (src->kind != INPUT_NONE) {
       case_error(c, line_of(k), "%s takes exactly one of file, base, text, hex%s", what,
-                 is_compare ? "" : ", missing");
+                 is_compare || is_extra ? "" : ", missing");
       continue;
     }
     src->kind = kind;
@@ -377,7 +382,10 @@ static void parse_source(struct conf_case *c, struct case_source *src, yaml_node
   }
   if (src->kind == INPUT_NONE)
     case_error(c, src->line, "%s needs one of file, base, text, hex%s", what,
-               is_compare ? "" : ", missing");
+               is_compare || is_extra ? "" : ", missing");
+  /* a file beside the input: a relative path that stays in the case's temporary folder */
+  if (is_extra && (!src->name || !*src->name || src->name[0] == '/' || strstr(src->name, "..")))
+    case_error(c, src->line, "files: each entry needs a relative path without '..'");
   if (patches) {
     if (src->kind != INPUT_BASE) {
       case_error(c, line_of(patches), "patches apply only to a base input");
@@ -444,9 +452,12 @@ static void parse_options(struct conf_case *c, yaml_node_t *n)
       get_bool(c, v, key, &c->strict);
     else if (key && !strcmp(key, "accept-loss"))
       c->accept_loss = want_scalar(c, v, key);
-    else
-      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, strict, accept-loss)",
-                 key ? key : "?");
+    else if (key && !strcmp(key, "resources")) {
+      c->resources = want_scalar(c, v, key);
+      c->has_resources = c->resources != NULL;
+    } else
+      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, strict, "
+                 "accept-loss, resources)", key ? key : "?");
   }
 }
 
@@ -729,6 +740,21 @@ int case_load(struct conf_case *c, const char *file)
       c->name = want_scalar(c, v, "name");
     } else if (!strcmp(key, "options")) {
       parse_options(c, v);
+    } else if (!strcmp(key, "files")) {
+      if (want_sequence(c, v, "files"))
+        for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+             it++) {
+          struct case_source *f;
+          void *nf = realloc(c->files, (c->nfiles + 1) * sizeof *c->files);
+          if (!nf) {
+            fprintf(stderr, "case_run: out of memory\n");
+            exit(99);
+          }
+          c->files = nf;
+          f = &c->files[c->nfiles++];
+          memset(f, 0, sizeof *f);
+          parse_source(c, f, node_at(c, *it), "files");
+        }
     } else if (!strcmp(key, "expect")) {
       if (want_sequence(c, v, "expect"))
         for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
@@ -759,7 +785,7 @@ int case_load(struct conf_case *c, const char *file)
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
       case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, "
-                 "config, name, options, expect, others, verdict, exit, poses, roundtrip)", key);
+                 "config, name, options, files, expect, others, verdict, exit, poses, roundtrip)", key);
     }
   }
   if (!c->description || !*c->description)
@@ -772,7 +798,8 @@ int case_load(struct conf_case *c, const char *file)
 
 int case_uses_cli(const struct conf_case *c)
 {
-  return c->has_compare || c->convert || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING;
+  return c->has_compare || c->convert || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING ||
+         c->nfiles || c->has_resources;
 }
 
 void case_free(struct conf_case *c)
@@ -783,6 +810,12 @@ void case_free(struct conf_case *c)
   for (size_t i = 0; i < c->compare.npatches; i++)
     free(c->compare.patches[i].bytes);
   free(c->compare.patches);
+  for (size_t i = 0; i < c->nfiles; i++) {
+    for (size_t k = 0; k < c->files[i].npatches; k++)
+      free(c->files[i].patches[k].bytes);
+    free(c->files[i].patches);
+  }
+  free(c->files);
   free(c->expects);
   free(c->poses);
   free(c->dir);

@@ -59,8 +59,8 @@ FUZZ_TARGETS = $(FUZZ_FORMATS) any roundtrip_iqm roundtrip_iqe roundtrip_egg rou
 .PHONY: fuzz
 fuzz: $(BUILT_SOURCES)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
-	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS)' \
-	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) -lm' \
+	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS) $(STB_CFLAGS)' \
+	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) $(STB_LIBS) -lm' \
 	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
 	  $(SHELL) $(srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
@@ -68,8 +68,8 @@ fuzz: $(BUILT_SOURCES)
 .PHONY: fuzz-build
 fuzz-build: $(BUILT_SOURCES)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
-	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS)' \
-	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) -lm' \
+	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS) $(STB_CFLAGS)' \
+	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) $(STB_LIBS) -lm' \
 	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
 	  $(SHELL) $(srcdir)/tests/fuzz/run.sh --build $(FUZZ_TARGETS)
 
@@ -80,7 +80,7 @@ FUZZ_SEED_FORMATS = $(FUZZ_FORMATS)
 fuzz-seeds: $(BUILT_SOURCES) tests/conformance/case_run$(EXEEXT)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \
 	  CASE_RUN='$(top_builddir)/tests/conformance/case_run$(EXEEXT)' \
-	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS)' \
-	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) -lm' \
+	  CPPFLAGS='$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(JANSSON_CFLAGS) $(STB_CFLAGS)' \
+	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) $(STB_LIBS) -lm' \
 	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
 	  $(SHELL) $(srcdir)/tests/fuzz/run.sh --seeds $(FUZZ_SEED_FORMATS)

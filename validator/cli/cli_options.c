@@ -51,11 +51,13 @@ void cli_usage(FILE *out)
   for (size_t i = 0; i < OPTION_COUNT; i++) {
     char left[64];
     const struct cli_option *o = &options[i];
+    int optional = o->arg && o->arg[0] == '['; /* "[ARG]": spelt --name[=ARG] */
+    const char *eq = !o->arg ? "" : optional ? "[=" : "=";
+    const char *arg = !o->arg ? "" : optional ? o->arg + 1 : o->arg;
     if (o->short_name)
-      snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? "=" : "",
-               o->arg ? o->arg : "");
+      snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, eq, arg);
     else
-      snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+      snprintf(left, sizeof left, "    --%s%s%s", o->name, eq, arg);
     fprintf(out, "  %-28s  %s\n", left, o->help);
   }
   fputs("\nexit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
@@ -156,7 +158,9 @@ static void getopt_tables(struct option *longopts, char *shortopts)
 {
   for (size_t i = 0; i < OPTION_COUNT; i++) {
     longopts[i].name = options[i].name;
-    longopts[i].has_arg = options[i].arg ? required_argument : no_argument;
+    /* an argument written "[...]" is optional (--resources[=DIRS]) */
+    longopts[i].has_arg = !options[i].arg ? no_argument
+                          : options[i].arg[0] == '[' ? optional_argument : required_argument;
     longopts[i].flag = NULL;
     longopts[i].val = options[i].id;
     if (options[i].short_name) {
@@ -272,6 +276,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
       break;
     case OPT_BASELINE: c->baseline_path = optarg; break;
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
+    case OPT_RESOURCES: c->lib.resources = optarg ? optarg : ""; break;
     case OPT_MAX_ISSUES:
       if (parse_count(optarg, &c->lib.max_issues) < 0)
         return usage_error("--max-issues takes a whole number", optarg);
@@ -346,6 +351,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     profile = c->config.profile;
   if (c->config.allow_empty > 0)
     c->allow_empty = 1;
+  if (!c->lib.resources && c->config.resources)
+    c->lib.resources = c->config.resources;
   c->lib.profile = profile;
   c->lib.policy = c->policy;
   if (c->lib.assume_format) {

@@ -25,11 +25,11 @@
 
 static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
                                                "max-per-rule", "fail-on", "profile", "strict",
-                                               "max-input-size", "allow-empty"};
+                                               "max-input-size", "allow-empty", "resources"};
 #define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
 static const char config_keys[] =
   "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size, "
-  "allow-empty";
+  "allow-empty, resources";
 /* Unknown keys reported one by one; the rest are counted in one summary, as --max-per-rule folds
  * repeats of a rule, so a generated file with 100 000 stray keys gives a readable answer. */
 #define CONFIG_UNKNOWN_SHOWN 10
@@ -308,6 +308,70 @@ static void load_severity(struct config_ctx *x, const yaml_node_t *value)
   }
 }
 
+/* resources: true | false | "DIR:DIR" | [DIR, ...] */
+static void load_resources(struct config_ctx *x, const yaml_node_t *value)
+{
+  struct mdl_config *c = x->c;
+  char tb[ACTUAL_MAX + 3];
+  const char *s;
+  int b;
+  free(c->resources);
+  c->resources = NULL;
+  if (value->type == YAML_SCALAR_NODE && parse_bool(value, &b) == 0) {
+    c->resources = b ? strdup("") : NULL;
+    return;
+  }
+  if (value->type == YAML_SCALAR_NODE && (s = scalar_text(value)) != NULL && *s) {
+    c->resources = strdup(s);
+    return;
+  }
+  if (value->type == YAML_SEQUENCE_NODE) {
+    size_t len = 0;
+    for (yaml_node_item_t *i = value->data.sequence.items.start; i < value->data.sequence.items.top; i++) {
+      const yaml_node_t *it = yaml_document_get_node(x->doc, *i);
+      if (!it || it->type != YAML_SCALAR_NODE || !(s = scalar_text(it)) || !*s || strchr(s, ':')) {
+        report_at(x, RULE_CORE_CONFIG_BAD_VALUE, it ? it : value, "resources",
+                  it ? node_text(it, tb, sizeof tb) : "", "a folder name without ':'");
+        free(c->resources);
+        c->resources = NULL;
+        return;
+      }
+      char *n = realloc(c->resources, len + strlen(s) + 2);
+      if (!n)
+        return;
+      c->resources = n;
+      len += (size_t)sprintf(n + len, "%s%s", len ? ":" : "", s);
+    }
+    if (!c->resources)
+      c->resources = strdup("");
+    return;
+  }
+  report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, "resources", node_text(value, tb, sizeof tb),
+            "true, false, folders separated by ':' or a list of folders");
+}
+
+/* Relative search folders of the configuration are relative to its own folder. */
+static void resources_rebase(struct mdl_config *c, const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  size_t dlen = slash ? (size_t)(slash - path) : 0, cap;
+  char *out;
+  if (!c->resources || !*c->resources || !slash)
+    return;
+  cap = strlen(c->resources) * (dlen + 2) + dlen + 2;
+  if (!(out = malloc(cap)))
+    return;
+  out[0] = 0;
+  for (const char *s = c->resources; *s;) {
+    size_t len = strcspn(s, ":"), at = strlen(out);
+    snprintf(out + at, cap - at, "%s%.*s%.*s", at ? ":" : "", s[0] == '/' ? 0 : (int)dlen + 1,
+             path, (int)len, s);
+    s += len + (s[len] == ':');
+  }
+  free(c->resources);
+  c->resources = out;
+}
+
 static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *value)
 {
   struct mdl_config *c = x->c;
@@ -353,6 +417,8 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
       return;
     }
     strcpy(c->profile, s);
+  } else if (!strcmp(key, "resources")) {
+    load_resources(x, value);
   } else if (!strcmp(key, "strict") || !strcmp(key, "allow-empty")) {
     if (parse_bool(value, &b) < 0) {
       report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
@@ -531,6 +597,8 @@ void config_free(struct mdl_config *c)
 {
   mdl_policy_free(c->policy);
   c->policy = NULL;
+  free(c->resources);
+  c->resources = NULL;
 }
 
 int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,
@@ -602,5 +670,6 @@ int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, voi
   }
   errors = config_load_buffer(c, text, size, on_diag, user);
   free(text);
+  resources_rebase(c, path);
   return errors;
 }

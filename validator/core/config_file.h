@@ -1,5 +1,5 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
- * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty. Mistakes in it are
+ * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty, resources. Mistakes in it are
  * diagnostics with line:column. */
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
@@ -17,6 +17,9 @@ struct mdl_config {
   int strict;                  /* -1 unset, 0, 1 */
   unsigned long long max_input_size; /* 0: unset */
   int allow_empty;             /* -1 unset, 0, 1 */
+  /* resources: NULL unset or false; else the search folders joined by ':' ("" for true), owned;
+   * config_load makes relative folders relative to the configuration file's folder */
+  char *resources;
 };
 
 void config_init(struct mdl_config *c);

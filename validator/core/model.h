@@ -70,6 +70,22 @@ struct model_mesh {
   uint32_t first_triangle, num_triangles;
 };
 
+/* A file the model names: a texture, an external model. Decoders record each where they read it;
+ * core/resources.c resolves and checks them when the caller asks (mdl_options.resources). */
+enum model_ref_kind { MODEL_REF_TEXTURE, MODEL_REF_MODEL };
+
+struct model_ref {
+  struct model_ref *next;
+  const char *ref;      /* as written in the file (arena copy) */
+  uint32_t kind;        /* enum model_ref_kind */
+  int conventional;     /* a material name engines use as a file name: a convention, not the spec */
+  long long offset;     /* byte offset, or -1 */
+  unsigned line, column; /* text position, or 0 */
+  const char *path;     /* structural path, "" when none */
+  const char *format;   /* Egg <Scalar> format of the texture ("rgba", ...), or NULL */
+  int alpha_file;       /* Egg: an alpha-file scalar adds a channel from another image */
+};
+
 struct model_bounds {
   double bbmin[3], bbmax[3];
   double xyradius, radius;
@@ -123,6 +139,10 @@ struct model {
   uint32_t num_extensions;
   struct model_extension *extensions;
 
+  /* Files the model names, in file order (in the arena); model_ref_add appends. */
+  struct model_ref *refs, *refs_tail;
+  uint32_t num_refs;
+
   uint32_t flags;                   /* format header flags, kept for byte-exact round trips */
   void *format_data;                /* decoder-private data a writer may use (in the arena), or NULL */
   const char *format_data_owner;    /* name of the format that set format_data (writers check it) */
@@ -130,6 +150,13 @@ struct model {
 
 void model_init(struct model *m);
 void model_free(struct model *m);
+
+/* Record a reference (ref: len bytes, not terminated). The returned entry may take format and
+ * alpha_file; NULL when out of memory (the reference is then not checked, and the run says so
+ * only when resources are checked: a decoder need not report it). */
+struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
+                                const char *ref, size_t len, long long offset, unsigned line,
+                                unsigned column, const char *path);
 
 /* Bytes of one component of format f (0 when f is no enum vformat). */
 uint32_t vformat_bytes(uint32_t format);

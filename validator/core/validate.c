@@ -5,6 +5,7 @@
 
 #include "input.h"
 #include "pipeline.h"
+#include "resources.h"
 
 void mdl_options_init(mdl_options *options)
 {
@@ -90,6 +91,10 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
       stats_fill(&run->result.stats, &run->model, &ctx);
       run->result.stats.partial = sink.flaws > 0;
     }
+    /* references are followed only from a model that decoded: a partial one names a partial
+     * list, and the fatal that stopped it already makes the file invalid */
+    if (run->decoded && options->resources)
+      resources_check(&sink, &run->model, name_hint, options);
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
     memcpy(run->result.compression, ctx.compression, sizeof run->result.compression);

@@ -293,6 +293,8 @@ const char *egg_show(char *out, size_t cap, const char *s, size_t len);
 
 /* Checks over the tree, by area. */
 void egg_check_refs(struct egg_doc *doc);
+/* Record the files the egg names (textures, alpha files, external eggs) in the model. */
+void egg_collect_refs(struct egg_doc *doc, struct model *m);
 void egg_check_vertices(struct egg_doc *doc);
 void egg_check_scalars(struct egg_doc *doc);
 void egg_check_anim(struct egg_doc *doc);

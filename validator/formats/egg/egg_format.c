@@ -226,6 +226,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   priv->dropped = doc->dropped;
   m->format_data = priv;
   m->format_data_owner = "egg";
+  egg_collect_refs(doc, m);
   egg_anim_decode(doc, m);
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
   if (egg_geometry_decode(doc, m) < 0)

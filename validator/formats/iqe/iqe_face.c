@@ -46,6 +46,12 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
       mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
   }
   p->meshes[p->num_meshes - 1].material = iqe_arg_name(p, ln, args, nargs);
+  if (nargs && args[0].len) {
+    char path[48];
+    snprintf(path, sizeof path, "meshes[%u].material", p->num_meshes - 1);
+    (void)model_ref_add(p->m, MODEL_REF_TEXTURE, 1, args[0].s, args[0].len, -1, ln->no,
+                        args[0].col, path);
+  }
 }
 
 static const double *position(const struct iqe_parser *p, uint32_t v)

@@ -127,6 +127,12 @@ void iqm_meshes_check(struct iqm *q)
     int vok = 1, tok = 1;
     mm->name = iqm_string(q, le32(r), rec, "meshes[%u].name", i);
     mm->material = iqm_string(q, le32(r + 4), rec + 4, "meshes[%u].material", i);
+    if (mm->material && mm->material[0]) {
+      char path[48];
+      snprintf(path, sizeof path, "meshes[%u].material", i);
+      (void)model_ref_add(q->m, MODEL_REF_TEXTURE, 1, mm->material, strlen(mm->material),
+                          (long long)rec + 4, 0, 0, path);
+    }
     mm->first_vertex = fv;
     mm->num_vertexes = nv;
     mm->first_triangle = ft;

@@ -153,6 +153,18 @@ static uint32_t sub_expected(const struct qmsh_mesh *q, uint32_t s, int which)
   return which ? (uint32_t)p->min_ind + p->n_ind : (uint32_t)p->first + p->tris;
 }
 
+/* A texture file name: the submesh's diffuse, normal or specular map, which CaRpg's loader
+ * opens by that name; recorded for --resources. */
+static int texture_string(struct qmsh_dec *d, struct qmsh_str *out, const char *path)
+{
+  uint64_t at = d->pos;
+  if (qmsh_string(d, out, path) < 0)
+    return -1;
+  if (out->len)
+    (void)model_ref_add(d->m, MODEL_REF_TEXTURE, 0, out->s, out->len, (long long)at, 0, 0, path);
+  return 0;
+}
+
 /* Every index of the submesh's triangles inside [min_ind, min_ind + n_ind). Where to point:
  * one offending index is itself the defect; offending triangles only at the end (start) of the
  * range mean `tris` (`first`) takes in another submesh's triangles; otherwise the vertex range
@@ -219,7 +231,7 @@ static int sub_read(struct qmsh_dec *d, uint32_t s)
   if (qmsh_string(d, &sb->name, path) < 0)
     return -1;
   snprintf(path, sizeof path, "submeshes[%u].tex", s);
-  if (qmsh_string(d, &sb->tex, path) < 0)
+  if (texture_string(d, &sb->tex, path) < 0)
     return -1;
   /* v16/17 defaults (qmsh-layout.md, Submeshes) */
   sb->spec_color[0] = sb->spec_color[1] = sb->spec_color[2] = 1;
@@ -239,7 +251,7 @@ static int sub_read(struct qmsh_dec *d, uint32_t s)
   if (ver >= 16) {
     if (q->h.flags & QMSH_F_TANGENTS) {
       snprintf(path, sizeof path, "submeshes[%u].normal_tex", s);
-      if (qmsh_string(d, &sb->normal_tex, path) < 0)
+      if (texture_string(d, &sb->normal_tex, path) < 0)
         return -1;
       if (sb->normal_tex.len) {
         snprintf(path, sizeof path, "submeshes[%u].normal_factor", s);
@@ -249,7 +261,7 @@ static int sub_read(struct qmsh_dec *d, uint32_t s)
       }
     }
     snprintf(path, sizeof path, "submeshes[%u].specular_tex", s);
-    if (qmsh_string(d, &sb->specular_tex, path) < 0)
+    if (texture_string(d, &sb->specular_tex, path) < 0)
       return -1;
     if (sb->specular_tex.len) {
       snprintf(path, sizeof path, "submeshes[%u].specular_factor", s);

@@ -2,6 +2,7 @@
  * baseFrame), animations over the global frame strip, groups as meshes, decoded vertex arrays.
  * Runs after the checks, so indices may still be out of range: every one is clamped here. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "x42.h"
@@ -193,6 +194,22 @@ static int fill_meshes(struct model *m, const struct x42_doc *d)
   return 0;
 }
 
+/* Each group's material name, which engines commonly open as the texture's file name (a
+ * convention, not X42's layout): recorded for --resources, once per group. */
+static void material_refs(struct x42_ctx *x)
+{
+  const struct x42_doc *d = x->doc;
+  for (uint32_t i = 0; i < d->num_groups; i++) {
+    uint16_t name = d->groups[i].material;
+    char path[40];
+    if (!x42_name_ok(d, name) || !d->strings[name])
+      continue;
+    snprintf(path, sizeof path, "groups[%u].material", i);
+    (void)model_ref_add(x->m, MODEL_REF_TEXTURE, 1, d->strings + name, strlen(d->strings + name),
+                        (long long)(x->lay.off[XS_GROUPS] + 148u * (uint64_t)i), 0, 0, path);
+  }
+}
+
 int x42_model_fill(struct x42_ctx *x)
 {
   struct model *m = x->m;
@@ -250,6 +267,7 @@ int x42_model_fill(struct x42_ctx *x)
    * trips: all decode with keep_frames); plain validation drops the model unread, and expanding
    * 31 bytes of vertex into ~60 was most of its time and memory */
   m->num_vertexes = d->num_verts;
+  material_refs(x);
   if (!x->dc->keep_frames) {
     /* the report's stats: what the full decode would count (fill_meshes, x42_keys_evaluate) */
     decode_count(x->dc, DC_MESHES, d->num_groups);

@@ -1,0 +1,98 @@
+/* image_info.c - image headers by content: stb_image's header parsers (PNG, JPEG, TGA, BMP, GIF,
+ * PSD, HDR, PNM, PIC), and by hand the two it lacks that game textures use: DDS (Microsoft's
+ * DDS_HEADER) and SGI (Panda3D's .rgb). Only headers are read; no pixel is decoded. */
+#include "image_info.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+static uint32_t le32(const unsigned char *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static unsigned be16(const unsigned char *p)
+{
+  return (unsigned)p[0] << 8 | p[1];
+}
+
+/* DDS_HEADER: "DDS ", dwSize 124 at 4, height 12, width 16, DDS_PIXELFORMAT (dwSize 32) at 76
+ * with flags 80, FourCC 84, RGB bit count 88. */
+static int dds_read(const unsigned char *d, size_t n, struct image_info *out)
+{
+  uint32_t pf;
+  if (n < 128 || memcmp(d, "DDS ", 4) || le32(d + 4) != 124 || le32(d + 76) != 32)
+    return -1;
+  out->kind = "dds";
+  out->height = le32(d + 12);
+  out->width = le32(d + 16);
+  pf = le32(d + 80);
+  if (pf & 0x4u)          /* DDPF_FOURCC: block-compressed, channels not in the header */
+    out->channels = 0;
+  else if (pf & 0x40u)    /* DDPF_RGB (+ DDPF_ALPHAPIXELS) */
+    out->channels = pf & 0x1u ? 4 : 3;
+  else if (pf & 0x20000u) /* DDPF_LUMINANCE */
+    out->channels = pf & 0x1u ? 2 : 1;
+  else if (pf & 0x2u)     /* DDPF_ALPHA */
+    out->channels = 1;
+  else
+    out->channels = 0;
+  return out->width && out->height ? 0 : -1;
+}
+
+/* SGI image header: magic 474, storage 0/1, bytes per channel 1/2, dimension 1-3, then x, y and
+ * z sizes, all big-endian. */
+static int sgi_read(const unsigned char *d, size_t n, struct image_info *out)
+{
+  unsigned dim;
+  if (n < 12 || be16(d) != 474 || d[2] > 1 || d[3] < 1 || d[3] > 2)
+    return -1;
+  dim = be16(d + 4);
+  if (dim < 1 || dim > 3)
+    return -1;
+  out->kind = "sgi";
+  out->width = be16(d + 6);
+  out->height = dim >= 2 ? be16(d + 8) : 1;
+  out->channels = dim == 3 ? be16(d + 10) : 1;
+  return out->width && out->height && out->channels ? 0 : -1;
+}
+
+static const char *stb_kind(const unsigned char *d, size_t n)
+{
+  if (n >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8))
+    return "png";
+  if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF)
+    return "jpeg";
+  if (n >= 2 && d[0] == 'B' && d[1] == 'M')
+    return "bmp";
+  if (n >= 4 && !memcmp(d, "GIF8", 4))
+    return "gif";
+  if (n >= 4 && !memcmp(d, "8BPS", 4))
+    return "psd";
+  if (n >= 2 && d[0] == '#' && d[1] == '?')
+    return "hdr";
+  if (n >= 2 && d[0] == 'P' && (d[1] == '5' || d[1] == '6'))
+    return "pnm";
+  if (n >= 4 && be16(d) == 0x5380 && d[2] == 0xF6 && d[3] == 0x34)
+    return "pic";
+  return "tga"; /* the one format stb_image recognises without a signature */
+}
+
+int image_info_read(const unsigned char *data, size_t size, struct image_info *out)
+{
+  int x = 0, y = 0, comp = 0;
+  memset(out, 0, sizeof *out);
+  if (dds_read(data, size, out) == 0 || sgi_read(data, size, out) == 0)
+    return 0;
+  memset(out, 0, sizeof *out);
+  if (size > INT_MAX || !stbi_info_from_memory(data, (int)size, &x, &y, &comp) || x <= 0 || y <= 0)
+    return -1;
+  out->kind = stb_kind(data, size);
+  out->width = (unsigned)x;
+  out->height = (unsigned)y;
+  out->channels = comp > 0 ? (unsigned)comp : 0;
+  return 0;
+}

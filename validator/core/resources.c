@@ -1,0 +1,463 @@
+/* resources.c - resolve the files a model names along the model's folder and the search path,
+ * then check what is there by content (image headers, an external egg's text).
+ *
+ * Every candidate path is normalised lexically (".", "..") and followed only while it stays
+ * under one of the roots (the model's folder and the search folders): a reference that escapes
+ * them all, or is absolute, is reported and never opened, so checking a repository cannot read
+ * outside it. Each distinct reference is checked once, where the model first names it. */
+#define _GNU_SOURCE
+#include "resources.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "image_info.h"
+
+#define RES_MAX_ROOTS 32
+#define RES_PATH_MAX 4096
+/* Bytes read from a referenced file: image headers sit at the start (a JPEG's frame header may
+ * follow large metadata segments), and an external egg is validated as an input of its own. */
+#define RES_HEAD_MAX (1u << 20)
+
+struct res_roots {
+  char *dir[RES_MAX_ROOTS]; /* absolute, normalised; dir[0] the model's folder when it has one */
+  char *given[RES_MAX_ROOTS]; /* each as the user named it, for the paths reports show */
+  size_t n;
+  char shown[512];          /* the roots as the messages list them */
+};
+
+/* Normalise an absolute path in place: no "." or "..", no repeated or trailing slash. */
+static void path_normalise(char *p)
+{
+  char *out = p, *s = p;
+  while (*s) {
+    char *e;
+    size_t len;
+    while (*s == '/')
+      s++;
+    e = s + strcspn(s, "/");
+    len = (size_t)(e - s);
+    if (len == 0 || (len == 1 && s[0] == '.')) {
+      /* nothing */
+    } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+      while (out > p && *--out != '/')
+        ;
+    } else {
+      *out++ = '/';
+      memmove(out, s, len);
+      out += len;
+    }
+    s = e;
+  }
+  if (out == p)
+    *out++ = '/';
+  *out = 0;
+}
+
+/* An absolute normalised path for dir/rel (rel relative), or -1 when too long. */
+static int path_make(char *out, size_t cap, const char *dir, const char *rel)
+{
+  char cwd[RES_PATH_MAX];
+  int n;
+  if (dir[0] == '/')
+    n = snprintf(out, cap, "%s/%s", dir, rel);
+  else if (getcwd(cwd, sizeof cwd))
+    n = snprintf(out, cap, "%s/%s/%s", cwd, dir, rel);
+  else
+    return -1;
+  if (n < 0 || (size_t)n >= cap)
+    return -1;
+  path_normalise(out);
+  return 0;
+}
+
+static int path_under(const char *p, const char *root)
+{
+  size_t n = strlen(root);
+  if (n == 1)
+    return 1; /* "/" */
+  return !strncmp(p, root, n) && (p[n] == 0 || p[n] == '/');
+}
+
+static void roots_add(struct res_roots *r, const char *dir, size_t len)
+{
+  char rel[RES_PATH_MAX], abs[RES_PATH_MAX];
+  if (r->n >= RES_MAX_ROOTS || len == 0 || len >= sizeof rel)
+    return;
+  memcpy(rel, dir, len);
+  rel[len] = 0;
+  if (path_make(abs, sizeof abs, rel, ".") < 0 || !(r->dir[r->n] = strdup(abs)))
+    return;
+  if (!(r->given[r->n] = strdup(rel))) {
+    free(r->dir[r->n]);
+    return;
+  }
+  r->n++;
+  snprintf(r->shown + strlen(r->shown), sizeof r->shown - strlen(r->shown), "%s%.*s",
+           r->n > 1 ? ", " : "", (int)len, dir);
+}
+
+static void roots_init(struct res_roots *r, const char *model_path, const char *search)
+{
+  const char *slash = model_path && strcmp(model_path, "-") ? strrchr(model_path, '/') : NULL;
+  memset(r, 0, sizeof *r);
+  if (model_path && strcmp(model_path, "-"))
+    roots_add(r, slash ? model_path : ".", slash ? (size_t)(slash - model_path) + (slash == model_path) : 1);
+  for (const char *s = search; s && *s;) {
+    size_t len = strcspn(s, ":");
+    roots_add(r, s, len);
+    s += len + (s[len] == ':');
+  }
+}
+
+static void roots_free(struct res_roots *r)
+{
+  for (size_t i = 0; i < r->n; i++) {
+    free(r->dir[i]);
+    free(r->given[i]);
+  }
+}
+
+static int is_file(const char *p)
+{
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The entry of dir whose name equals name ignoring ASCII case, copied to out; -1 when none. */
+static int dir_find_nocase(const char *dir, const char *name, size_t len, char *out, size_t cap)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int found = -1;
+  if (!d)
+    return -1;
+  while ((e = readdir(d)) != NULL)
+    if (strlen(e->d_name) == len && !strncasecmp(e->d_name, name, len) && strlen(e->d_name) < cap) {
+      strcpy(out, e->d_name);
+      found = 0;
+      break;
+    }
+  closedir(d);
+  return found;
+}
+
+/* cand lies under root: find it again component by component ignoring letter case (a name
+ * written for a case-insensitive file system). 0 with the real path in out, else -1. */
+static int resolve_nocase(const char *root, const char *cand, char *out, size_t cap)
+{
+  const char *s = cand + strlen(root);
+  size_t n = strlen(root);
+  if (n >= cap)
+    return -1;
+  memcpy(out, root, n + 1);
+  if (n == 1)
+    n = 0; /* root "/": components append after it */
+  while (*s == '/')
+    s++;
+  while (*s) {
+    size_t len = strcspn(s, "/");
+    char name[256];
+    if (dir_find_nocase(out[0] ? out : "/", s, len, name, sizeof name) < 0 ||
+        n + 1 + strlen(name) >= cap)
+      return -1;
+    out[n++] = '/';
+    strcpy(out + n, name);
+    n += strlen(name);
+    s += len;
+    while (*s == '/')
+      s++;
+  }
+  return is_file(out) ? 0 : -1;
+}
+
+enum res_status { RES_FOUND, RES_CASE, RES_MISSING, RES_OUTSIDE };
+
+/* abs (under root k) as the user would write it: the root as given, then the rest. */
+static void path_show(const struct res_roots *r, size_t k, const char *abs, char *out, size_t cap)
+{
+  const char *rest = abs + strlen(r->dir[k]);
+  if (strlen(r->dir[k]) == 1)
+    rest = abs; /* root "/" */
+  snprintf(out, cap, "%s%s%s", r->given[k], *rest == '/' || !*rest ? "" : "/", rest);
+}
+
+/* Where ref leads: the first root holding it exactly, else the first holding it in another
+ * letter case. Candidates that leave every root are not looked at. */
+static enum res_status resolve(const struct res_roots *r, const char *ref, char *out, size_t cap)
+{
+  char cand[RES_PATH_MAX], real[RES_PATH_MAX];
+  int inside = 0;
+  if (ref[0] == '/' || ref[0] == '\\' || (ref[0] && ref[1] == ':'))
+    return RES_OUTSIDE; /* absolute (POSIX or a drive letter): tied to the author's machine */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < r->n; i++) {
+      size_t k;
+      if (path_make(cand, sizeof cand, r->dir[i], ref) < 0)
+        continue;
+      for (k = 0; k < r->n && !path_under(cand, r->dir[k]); k++)
+        ;
+      if (k == r->n)
+        continue;
+      inside = 1;
+      if (pass == 0 && is_file(cand)) {
+        path_show(r, k, cand, out, cap);
+        return RES_FOUND;
+      }
+      if (pass == 1 && resolve_nocase(r->dir[k], cand, real, sizeof real) == 0) {
+        path_show(r, k, real, out, cap);
+        return RES_CASE;
+      }
+    }
+  return inside ? RES_MISSING : RES_OUTSIDE;
+}
+
+/* The first RES_HEAD_MAX bytes of a regular file; NULL with a reason in why. */
+static unsigned char *head_read(const char *path, size_t *n, char *why, size_t cap)
+{
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  unsigned char *buf;
+  ssize_t got;
+  *n = 0;
+  if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, cap, "cannot read: %s", fd < 0 ? strerror(errno) : "not a regular file");
+    if (fd >= 0)
+      close(fd);
+    return NULL;
+  }
+  if (!(buf = malloc(RES_HEAD_MAX))) {
+    close(fd);
+    snprintf(why, cap, "out of memory");
+    return NULL;
+  }
+  while (*n < RES_HEAD_MAX && (got = read(fd, buf + *n, RES_HEAD_MAX - *n)) != 0) {
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      snprintf(why, cap, "cannot read: %s", strerror(errno));
+      free(buf);
+      close(fd);
+      return NULL;
+    }
+    *n += (size_t)got;
+  }
+  close(fd);
+  return buf;
+}
+
+/* The channels an Egg <Scalar> format asks for (eggSyntax <Texture>), 0 for an unknown name. */
+static unsigned egg_format_channels(const char *f)
+{
+  static const struct { const char *name; unsigned ch; } t[] = {
+    {"rgba", 4}, {"rgbm", 4}, {"rgba12", 4}, {"rgba8", 4}, {"rgba4", 4}, {"rgb", 3},
+    {"rgb12", 3}, {"rgb8", 3}, {"rgb5", 3}, {"rgb332", 3}, {"luminance_alpha", 2},
+    {"luminance-alpha", 2}, {"red", 1}, {"green", 1}, {"blue", 1}, {"alpha", 1},
+    {"luminance", 1}};
+  for (size_t i = 0; f && i < sizeof t / sizeof t[0]; i++)
+    if (!strcasecmp(f, t[i].name))
+      return t[i].ch;
+  return 0;
+}
+
+static int is_pow2(unsigned v)
+{
+  return v && !(v & (v - 1));
+}
+
+/* Whether a material name looks like an image file name: the convention only covers those. */
+static int image_named(const char *s)
+{
+  static const char *const ext[] = {".png", ".jpg", ".jpeg", ".tga", ".dds", ".bmp", ".rgb",
+    ".rgba", ".sgi", ".gif", ".psd", ".hdr", ".pnm", ".ppm", ".pgm", ".tif", ".tiff", ".exr",
+    ".ktx", ".webp", NULL};
+  size_t n = strlen(s);
+  for (const char *const *e = ext; *e; e++) {
+    size_t k = strlen(*e);
+    if (n > k && !strcasecmp(s + n - k, *e))
+      return 1;
+  }
+  return 0;
+}
+
+struct res_ctx {
+  struct diag_sink *sink;
+  const mdl_options *o;
+  const struct res_roots *roots;
+};
+
+static struct mdl_loc ref_loc(const struct model_ref *ref)
+{
+  if (ref->offset >= 0)
+    return loc_bin((uint64_t)ref->offset, "%s", ref->path);
+  if (ref->line)
+    return loc_text(ref->line, ref->column, "%s", ref->path);
+  {
+    struct mdl_loc l = loc_none();
+    snprintf(l.path, sizeof l.path, "%s", ref->path);
+    return l;
+  }
+}
+
+/* Check what the file holds: an image for a texture, an egg for an external model. Fills res
+ * (image fields) and returns 0, or -1 after reporting why it is unusable. */
+static int content_check(struct res_ctx *x, const struct model_ref *ref, const char *file,
+                         mdl_resource *res, const struct mdl_loc *loc)
+{
+  char why[300];
+  size_t n;
+  unsigned char *data = head_read(file, &n, why, sizeof why);
+  enum rule_index bad = ref->kind == MODEL_REF_MODEL ? RULE_CORE_EXTERNAL_MODEL_UNREADABLE
+                        : ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_UNREADABLE
+                                            : RULE_CORE_TEXTURE_UNREADABLE;
+  if (data && ref->kind == MODEL_REF_MODEL) {
+    const struct mdl_format *f = format_detect(data, n, NULL); /* content, not name */
+    if (!f || strcmp(f->name, "egg"))
+      snprintf(why, sizeof why, "holds %s, not egg text", f ? f->name : "no known format");
+    else {
+      free(data);
+      return 0;
+    }
+  } else if (data) {
+    struct image_info im;
+    if (image_info_read(data, n, &im) == 0) {
+      unsigned want = egg_format_channels(ref->format);
+      res->image = im.kind;
+      res->width = im.width;
+      res->height = im.height;
+      res->channels = im.channels;
+      free(data);
+      if (!is_pow2(im.width) || !is_pow2(im.height))
+        diag_emit(x->sink, RULE_CORE_TEXTURE_NOT_POWER_OF_TWO, loc, "a power of two in each dimension",
+                  "'%s' is %ux%u", ref->ref, im.width, im.height);
+      if (want && im.channels && want != im.channels && !ref->alpha_file)
+        diag_emit(x->sink, RULE_CORE_TEXTURE_FORMAT_CHANNELS, loc, NULL,
+                  "'%s' has %u channel%s where <Scalar> format { %s } asks for %u", ref->ref,
+                  im.channels, im.channels == 1 ? "" : "s", ref->format, want);
+      return 0;
+    }
+    snprintf(why, sizeof why, "%s", n ? "no PNG, JPEG, TGA, BMP, DDS or SGI header parses"
+                                      : "the file is empty");
+  }
+  free(data);
+  diag_emit(x->sink, bad, loc, why, "%s", ref->ref);
+  return -1;
+}
+
+static const char *kind_name(const struct model_ref *ref)
+{
+  return ref->kind == MODEL_REF_MODEL ? "model" : ref->conventional ? "material" : "texture";
+}
+
+/* The name a reference is looked up by: an external egg without an extension gets ".egg"
+ * (eggSyntax <File>: "the extension .egg is implied"). */
+static void ref_name(const struct model_ref *ref, char *out, size_t cap)
+{
+  const char *base = strrchr(ref->ref, '/');
+  base = base ? base + 1 : ref->ref;
+  snprintf(out, cap, "%s%s", ref->ref, ref->kind == MODEL_REF_MODEL && !strchr(base, '.') ? ".egg" : "");
+}
+
+static void check_one(struct res_ctx *x, const struct model_ref *ref)
+{
+  char name[RES_PATH_MAX], file[RES_PATH_MAX];
+  struct mdl_loc loc = ref_loc(ref);
+  mdl_resource res;
+  enum res_status st;
+  memset(&res, 0, sizeof res);
+  res.ref = ref->ref;
+  res.kind = kind_name(ref);
+  res.resolved_path = "";
+  res.image = "";
+  res.offset = ref->offset;
+  res.line = ref->line;
+  res.column = ref->column;
+  res.path = ref->path;
+  file[0] = 0;
+  ref_name(ref, name, sizeof name);
+  st = x->roots->n ? resolve(x->roots, name, file, sizeof file) : RES_MISSING;
+  switch (st) {
+  case RES_OUTSIDE:
+    res.status = "outside";
+    diag_emit(x->sink, RULE_CORE_RESOURCE_OUTSIDE_ROOTS, &loc, x->roots->shown, "%s", ref->ref);
+    break;
+  case RES_MISSING:
+    res.status = "missing";
+    diag_emit(x->sink, ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_MISSING : RULE_CORE_RESOURCE_MISSING,
+              &loc, x->roots->n ? x->roots->shown : "no folder to search (standard input)", "%s", ref->ref);
+    break;
+  case RES_CASE:
+    diag_emit(x->sink, RULE_CORE_RESOURCE_CASE_MISMATCH, &loc, file, "%s", ref->ref);
+    /* the file is there on this system, so its content is checked too */
+    /* fall through */
+  case RES_FOUND:
+    res.status = st == RES_CASE ? "case-mismatch" : "found";
+    res.resolved_path = file;
+    if (content_check(x, ref, file, &res, &loc) < 0)
+      res.status = "unreadable";
+    break;
+  }
+  if (x->o->on_resource)
+    x->o->on_resource(&res, x->o->user);
+}
+
+/* Distinct references, so each is checked once however often the model names it (an egg's
+ * inline <Texture> per primitive): an open-addressing set of the entries already checked. */
+struct ref_set {
+  const struct model_ref **v;
+  size_t cap; /* a power of two, at least twice the references */
+};
+
+static size_t ref_hash(const struct model_ref *r)
+{
+  size_t h = 2166136261u ^ r->kind ^ (size_t)r->conventional << 4;
+  for (const unsigned char *s = (const unsigned char *)r->ref; *s; s++)
+    h = (h ^ *s) * 16777619u;
+  return h;
+}
+
+/* 1 when an equal reference was added before (or the set could not be made), else 0 after
+ * adding it. */
+static int ref_seen(struct ref_set *set, const struct model_ref *r)
+{
+  size_t k;
+  if (!set->v)
+    return 0; /* no memory for the set: check every occurrence rather than none */
+  for (k = ref_hash(r) & (set->cap - 1); set->v[k]; k = (k + 1) & (set->cap - 1))
+    if (set->v[k]->kind == r->kind && set->v[k]->conventional == r->conventional &&
+        !strcmp(set->v[k]->ref, r->ref))
+      return 1;
+  set->v[k] = r;
+  return 0;
+}
+
+void resources_check(struct diag_sink *sink, const struct model *m, const char *model_path,
+                     const mdl_options *options)
+{
+  struct res_roots roots;
+  struct res_ctx x;
+  struct ref_set set = {NULL, 16};
+  while (set.cap < 2 * (size_t)m->num_refs)
+    set.cap *= 2;
+  set.v = calloc(set.cap, sizeof *set.v);
+  roots_init(&roots, model_path, options->resources);
+  x.sink = sink;
+  x.o = options;
+  x.roots = &roots;
+  for (const struct model_ref *ref = m->refs; ref; ref = ref->next) {
+    if (ref->conventional && !image_named(ref->ref))
+      continue; /* a material name, not a file name: nothing to look for */
+    if (!ref_seen(&set, ref))
+      check_one(&x, ref);
+  }
+  free(set.v);
+  roots_free(&roots);
+}

@@ -1,0 +1,60 @@
+/* egg_resources.c - the files an egg names (eggSyntax: <Texture> file names, their alpha-file
+ * scalars, inline <Texture>s of primitives, <File> external eggs), recorded in the model with
+ * their line and column for --resources. */
+#include <stdio.h>
+
+#include "egg.h"
+
+/* Value 0 of n when it is a string; NULL for a number or an empty body. */
+static const char *value_text(const struct egg_node *n, uint32_t *len)
+{
+  *len = 0;
+  return n->nvals ? egg_val_str(n, 0, len) : NULL;
+}
+
+static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const struct egg_node *n,
+                                 enum model_ref_kind kind, const char *what)
+{
+  uint32_t len;
+  unsigned line, col;
+  char path[96];
+  const char *s = value_text(n, &len);
+  if (!s || !len || n->bad)
+    return NULL;
+  egg_val_loc(doc, n, 0, &line, &col);
+  if (n->name)
+    snprintf(path, sizeof path, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), n->name);
+  else
+    snprintf(path, sizeof path, "%s", what);
+  return model_ref_add(m, kind, 0, s, len, -1, line, col, path);
+}
+
+void egg_collect_refs(struct egg_doc *doc, struct model *m)
+{
+  for (struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+    struct model_ref *r;
+    const struct egg_node *sc;
+    uint32_t len;
+    const char *s;
+    switch (n->spec) {
+    case S_TEXTURE:
+      if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
+        break;
+      if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
+        r->format = arena_strndup(&m->arena, s, len);
+      if ((sc = egg_scalar_child(n, "alpha-file")) != NULL) {
+        r->alpha_file = 1;
+        (void)ref_add(doc, m, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file");
+      }
+      break;
+    case S_TEXTURE_INLINE:
+      (void)ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>");
+      break;
+    case S_FILE:
+      (void)ref_add(doc, m, n, MODEL_REF_MODEL, "<File>");
+      break;
+    default:
+      break;
+    }
+  }
+}
