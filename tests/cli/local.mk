@@ -15,7 +15,8 @@ CLI_TESTS = \
   tests/cli/subcommand-formats.sh \
   tests/cli/options-doc.sh \
   tests/cli/completion.sh \
-  tests/cli/sarif-fingerprints.sh
+  tests/cli/sarif-fingerprints.sh \
+  tests/cli/resources.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

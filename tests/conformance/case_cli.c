@@ -349,7 +349,9 @@ static int report_file_read(struct conf_case *c, yaml_document_t *doc, yaml_node
 }
 
 /* Read mdlcheck's JSON report into seen and res: its one file, or for convert the input and
- * (unless the input itself was refused) the output. Return 0, or -1 after saying why. */
+ * (unless the input itself was refused) the output, or with resources the input (the external
+ * eggs it names follow it as inputs of their own and are not read). Return 0, or -1 after
+ * saying why. */
 static int report_read(struct conf_case *c, const char *text, const char *bpath,
                        struct seen_list *seen, mdl_result *res, struct cli_outcome *out)
 {
@@ -373,12 +375,14 @@ static int report_read(struct conf_case *c, const char *text, const char *bpath,
   files = map_get(&doc, root, "files");
   nfiles = files && files->type == YAML_SEQUENCE_NODE
                ? (long)(files->data.sequence.items.top - files->data.sequence.items.start) : -1;
-  if (c->convert ? nfiles < 1 || nfiles > 2 : nfiles != 1) {
+  if (c->convert ? nfiles < 1 || nfiles > 2 : c->has_resources ? nfiles < 1 : nfiles != 1) {
     fprintf(stderr, "%s: FAIL: mdlcheck's report does not hold %s\n", c->file,
             c->convert ? "the input and the output" : "exactly one file");
     goto done;
   }
-  for (yaml_node_item_t *fi = files->data.sequence.items.start; fi < files->data.sequence.items.top;
+  for (yaml_node_item_t *fi = files->data.sequence.items.start;
+       fi < (c->has_resources && !c->convert ? files->data.sequence.items.start + 1
+                                             : files->data.sequence.items.top);
        fi++)
     if (report_file_read(c, &doc, yaml_document_get_node(&doc, *fi), bpath, seen, res, out) < 0)
       goto done;

@@ -277,6 +277,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_BASELINE: c->baseline_path = optarg; break;
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_RESOURCES: c->lib.resources = optarg ? optarg : ""; break;
+    case OPT_UNREFERENCED: c->unreferenced = 1; break;
     case OPT_MAX_ISSUES:
       if (parse_count(optarg, &c->lib.max_issues) < 0)
         return usage_error("--max-issues takes a whole number", optarg);
@@ -353,6 +354,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->allow_empty = 1;
   if (!c->lib.resources && c->config.resources)
     c->lib.resources = c->config.resources;
+  if (c->unreferenced && !c->lib.resources)
+    return usage_error("--unreferenced needs --resources (or resources: in the configuration)", NULL);
   c->lib.profile = profile;
   c->lib.policy = c->policy;
   if (c->lib.assume_format) {

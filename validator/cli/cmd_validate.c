@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "rules_gen.h"
+#include "referenced.h"
 #include "shard.h"
 
 struct batch_run {
@@ -28,7 +29,9 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   mdl_result res;
   mdl_status st;
   o.on_diag = report_collect;
+  o.on_resource = report_collect_resource;
   o.user = f;
+  f->resources_checked = o.resources != NULL;
   errno = 0;
   st = mdl_validate_file(f->path, &o, &res);
   if (st == MDL_EIO && res.counts[MDL_FATAL]) { /* the library said why (MDL-IO-002) */
@@ -138,6 +141,18 @@ int cmd_validate(struct cli *c)
   b.rep = &rep;
   b.progress = rep.nfiles > 32 && isatty(STDERR_FILENO);
   run_parallel(&b, c->jobs ? c->jobs : 1);
+  /* external eggs the models name are inputs of their own, each validated once: rounds until a
+   * round names no file not yet in the report (so cycles end) */
+  while (c->lib.resources) {
+    size_t from = rep.nfiles;
+    if (externals_queue(&rep) == 0)
+      break;
+    atomic_store(&b.next, from);
+    atomic_store(&b.done, from);
+    run_parallel(&b, c->jobs ? c->jobs : 1);
+  }
+  if (c->unreferenced)
+    unreferenced_list(&rep, c->args, c->nargs);
   if (base) {
     baseline_apply(base, &rep);
     /* A baseline that matched no input accepted nothing, so the verdict stands on every

@@ -37,7 +37,9 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     rep.fail_on = st.fail_on;
     f = report_add_file(&rep, path ? path : name ? name : "-");
     st.options.on_diag = report_collect;
+    st.options.on_resource = report_collect_resource;
     st.options.user = f;
+    f->resources_checked = st.options.resources != NULL;
     errno = 0;
     rc = path ? mdl_validate_file(path, &st.options, &res)
               : mdl_validate_buffer(data, size, name, &st.options, &res);

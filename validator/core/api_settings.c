@@ -94,6 +94,8 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
       st->options.strict = flag;
     } else if (KEY("profile")) {
       st->options.profile = v;
+    } else if (KEY("resources")) {
+      st->options.resources = v; /* as --resources=v ("" for the model's folder alone) */
     } else if (KEY("assume_format") || KEY("format")) {
       const char *const *n = mdl_format_names();
       while (*n && strcmp(*n, v))

@@ -23,6 +23,16 @@ static void file_free(struct report_file *f)
     free(f->msgs[i].expected);
   }
   free(f->msgs);
+  for (size_t i = 0; i < f->nres; i++) {
+    struct report_resource *x = &f->res[i];
+    free(x->ref);
+    free(x->kind);
+    free(x->status);
+    free(x->resolved_path);
+    free(x->image);
+    free(x->path);
+  }
+  free(f->res);
   free(f->path);
 }
 
@@ -31,6 +41,9 @@ void report_free(struct report *r)
   for (size_t i = 0; i < r->nfiles; i++)
     file_free(&r->files[i]);
   free(r->files);
+  for (size_t i = 0; i < r->nunreferenced; i++)
+    free(r->unreferenced[i]);
+  free(r->unreferenced);
   memset(r, 0, sizeof *r);
 }
 
@@ -104,6 +117,33 @@ void report_read_failure(struct report_file *f, int err)
   report_collect(&d, f);
   f->counts[MDL_FATAL]++;
   f->io_failed = 1;
+}
+
+void report_collect_resource(const mdl_resource *res, void *user)
+{
+  struct report_file *f = user;
+  struct report_resource *x;
+  grow_one_or_abort(&f->res, &f->capres, f->nres, sizeof *f->res, 8);
+  x = &f->res[f->nres++];
+  x->ref = dup_or_empty(res->ref);
+  x->kind = dup_or_empty(res->kind);
+  x->status = dup_or_empty(res->status);
+  x->resolved_path = dup_or_empty(res->resolved_path);
+  x->image = dup_or_empty(res->image);
+  x->path = dup_or_empty(res->path);
+  x->width = res->width;
+  x->height = res->height;
+  x->channels = res->channels;
+  x->offset = res->offset;
+  x->line = res->line;
+  x->column = res->column;
+}
+
+void report_add_unreferenced(struct report *r, const char *path)
+{
+  grow_one_or_abort(&r->unreferenced, &r->capunreferenced, r->nunreferenced,
+                    sizeof *r->unreferenced, 16);
+  r->unreferenced[r->nunreferenced++] = dup_or_empty(path);
 }
 
 void report_set_result(struct report_file *f, const mdl_result *res)

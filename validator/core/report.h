@@ -18,6 +18,14 @@ struct report_msg {
   size_t seq;            /* emission order, to keep the position sort stable */
 };
 
+/* One file a model names, as --resources resolved it (mdl_resource, copied). */
+struct report_resource {
+  char *ref, *kind, *status, *resolved_path, *image, *path;
+  unsigned width, height, channels;
+  long long offset;      /* -1 when none */
+  unsigned line, column; /* 0 when none */
+};
+
 struct report_file {
   char *path;
   const char *format;    /* "unknown" when not recognised */
@@ -29,6 +37,9 @@ struct report_file {
   mdl_stats stats;       /* what the model holds; stats.decoded 0: unknown */
   struct report_msg *msgs;
   size_t nmsgs, capmsgs;
+  int resources_checked; /* --resources was on: `resources` lists what the model names */
+  struct report_resource *res;
+  size_t nres, capres;
 };
 
 struct report {
@@ -36,6 +47,9 @@ struct report {
   size_t nfiles, capfiles;
   mdl_severity fail_on;  /* a file is invalid when it has a diagnostic at or above this */
   size_t skipped;        /* files in walked directories that have no model extension */
+  int unreferenced_listed; /* --unreferenced: the files below lists them (maybe none) */
+  char **unreferenced;
+  size_t nunreferenced, capunreferenced;
 };
 
 void report_init(struct report *r);
@@ -44,6 +58,10 @@ void report_free(struct report *r);
 struct report_file *report_add_file(struct report *r, const char *path);
 /* An mdl_diag_fn: user is the struct report_file to append to. */
 void report_collect(const mdl_diag *diag, void *user);
+/* An mdl_resource_fn: user is the struct report_file to append to. */
+void report_collect_resource(const mdl_resource *res, void *user);
+/* Record a file no model names (--unreferenced). */
+void report_add_unreferenced(struct report *r, const char *path);
 /* Copy the validation result (format, version, counts, truncation, stats) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
@@ -73,6 +91,8 @@ unsigned long long report_stat_at(const mdl_stats *st, unsigned i, const char **
 void report_json_stats(struct json_writer *w, const mdl_stats *st);
 /* One entry of the report's "files" array (the library's JSON entry points write just this). */
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
+/* A file's "resources" array (when --resources was on). */
+void report_json_resources(struct json_writer *w, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);
 /* The rule catalogue as a JSON document (`rules -f json`); 0, or -1 when out failed. */
 int report_write_rules(FILE *out);

@@ -88,6 +88,36 @@ void report_json_stats(struct json_writer *w, const mdl_stats *st)
   json_object_end(w);
 }
 
+void report_json_resources(struct json_writer *w, const struct report_file *f)
+{
+  json_key(w, "resources");
+  json_array_begin(w);
+  for (size_t i = 0; i < f->nres; i++) {
+    const struct report_resource *x = &f->res[i];
+    json_object_begin(w);
+    json_kv_string(w, "ref", x->ref);
+    json_kv_string(w, "kind", x->kind);
+    json_kv_string(w, "status", x->status);
+    json_key(w, "resolved_path");
+    if (x->resolved_path[0])
+      json_write_string(w, x->resolved_path);
+    else
+      json_write_null(w);
+    if (x->image[0])
+      json_kv_string(w, "image", x->image);
+    if (x->width && x->height) {
+      json_kv_uint(w, "width", x->width);
+      json_kv_uint(w, "height", x->height);
+    }
+    if (x->channels)
+      json_kv_uint(w, "channels", x->channels);
+    report_json_location(w, x->line, x->column, x->offset);
+    json_kv_string(w, "path", x->path);
+    json_object_end(w);
+  }
+  json_array_end(w);
+}
+
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f)
 {
   json_object_begin(w);
@@ -103,6 +133,8 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
   for (size_t k = 0; k < f->nmsgs; k++)
     write_msg(w, &f->msgs[k]);
   json_array_end(w);
+  if (f->resources_checked)
+    report_json_resources(w, f);
   json_object_end(w);
 }
 
@@ -118,6 +150,13 @@ void report_write_json(FILE *out, const struct report *r)
   for (size_t i = 0; i < r->nfiles; i++)
     report_json_file(&w, r, &r->files[i]);
   json_array_end(&w);
+  if (r->unreferenced_listed) {
+    json_key(&w, "unreferenced");
+    json_array_begin(&w);
+    for (size_t i = 0; i < r->nunreferenced; i++)
+      json_write_string(&w, r->unreferenced[i]);
+    json_array_end(&w);
+  }
   json_object_end(&w);
   json_end(&w);
 }

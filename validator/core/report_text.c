@@ -1,5 +1,6 @@
 /* report_text.c - compiler-style text: file:line:col: severity[ID]: message (path). */
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -46,6 +47,22 @@ static void write_stats(FILE *out, const struct report_file *f)
   fputc('\n', out);
 }
 
+/* With --resources: one line naming the references that did not lead to a usable file. */
+static void write_unresolved(FILE *out, const struct report_file *f)
+{
+  size_t bad = 0, shown = 0;
+  for (size_t i = 0; i < f->nres; i++)
+    bad += strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch");
+  if (!f->resources_checked || !bad)
+    return;
+  fprintf(out, "%s: %zu of %zu referenced file%s not usable:", f->path, bad, f->nres,
+          f->nres == 1 ? "" : "s");
+  for (size_t i = 0; i < f->nres && shown < 8; i++)
+    if (strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch"))
+      fprintf(out, "%s %s (%s)", shown++ ? "," : "", f->res[i].ref, f->res[i].status);
+  fprintf(out, "%s\n", bad > shown ? ", ..." : "");
+}
+
 void report_write_text(FILE *out, const struct report *r, int quiet)
 {
   for (size_t i = 0; i < r->nfiles; i++) {
@@ -74,5 +91,11 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
             f->compression[0] ? ")" : "");
     write_counts(out, f->counts);
     fputc('\n', out);
+    write_unresolved(out, f);
+  }
+  if (r->unreferenced_listed && !quiet) {
+    for (size_t i = 0; i < r->nunreferenced; i++)
+      fprintf(out, "%s: note: no model names this file (--unreferenced)\n", r->unreferenced[i]);
+    fprintf(out, "unreferenced: %zu file%s\n", r->nunreferenced, r->nunreferenced == 1 ? "" : "s");
   }
 }
