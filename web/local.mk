@@ -8,7 +8,7 @@ WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
 # X42 layout profiles
 WEB_CC_OPTS = -std=c11 -O2 $(WARN_CFLAGS) -DMDL_NO_ZLIB -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
   -I$(top_srcdir)/web/yaml -I$(top_srcdir)/validator -I$(top_srcdir)/validator/core \
-  -I$(top_builddir)/validator/core
+  -I$(top_builddir)/validator/core $(STB_CFLAGS)
 WEB_LD_OPTS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=MdlcheckCore -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
   -sEXPORTED_FUNCTIONS=$(WEB_CORE_FUNCTIONS) \
@@ -18,7 +18,8 @@ WEB_LD_OPTS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=MdlcheckCore -sENVIRONMENT=web,wo
 WEB_C_FILES = $(filter-out validator/core/config_file.c validator/core/report_read.c, \
     $(filter %.c,$(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlcheck_la_SOURCES))) \
   web/yaml/yaml_replay.c web/src/mdlcheck_web.c
-WEB_OBJECTS = $(patsubst %.c,web/build/%.o,$(WEB_C_FILES)) web/build/yaml_snap_gen.o
+WEB_OBJECTS = $(patsubst %.c,web/build/%.o,$(WEB_C_FILES)) web/build/yaml_snap_gen.o \
+  web/build/stb_image_web.o
 # what `make web` builds; the page adds its own files here
 WEB_DIST = web/dist/mdlcheck.mjs web/dist/mdlcheck-core.mjs web/dist/mdlcheck.single.js
 
@@ -29,6 +30,12 @@ web/build/%.o: %.c $(BUILT_SOURCES)
 	@test -n "$(EMCC)" || { echo "make web needs emscripten: apt-get install -y emscripten nodejs, then ./configure" >&2; exit 1; }
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CC)$(WEB_EMCC) $(WEB_CC_OPTS) -c -o $@ $<
+# Debian's libstb is native code: the wasm carries stb_image's own implementation, warnings off
+# (third-party code, and only its header parsers are reached)
+web/build/stb_image_web.o: web/src/stb_image_web.c
+	@test -n "$(EMCC)" || { echo "make web needs emscripten: apt-get install -y emscripten nodejs, then ./configure" >&2; exit 1; }
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(WEB_EMCC) -std=c11 -O2 -w $(STB_CFLAGS) -c -o $@ $(top_srcdir)/web/src/stb_image_web.c
 web/build/yaml_snap_gen.o: web/build/yaml_snap_gen.c
 	$(AM_V_CC)$(WEB_EMCC) $(WEB_CC_OPTS) -c -o $@ web/build/yaml_snap_gen.c
 
