@@ -121,6 +121,13 @@ static inline int iqm_want(struct iqm *q, enum rule_index r)
   return 1;
 }
 
+/* --profile=engine: what x86 game engines load (IQM-SEC-007 in place of IQM-SEC-002). */
+static inline int iqm_profile_engine(const struct iqm *q)
+{
+  const mdl_options *o = q->diag->options;
+  return o && o->profile && !strcmp(o->profile, "engine");
+}
+
 /* iqm_header.c: 0, or -1 after a fatal diagnostic. */
 int iqm_header_check(struct iqm *q);
 /* iqm_sections.c */
