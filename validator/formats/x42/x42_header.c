@@ -139,6 +139,10 @@ void x42_header_check(struct x42_ctx *x)
     diag_emit(x->diag, RULE_X42_FLAGS_UNKNOWN, &loc, "only bits 0x1 0x2 0x4 0x8 0x100", "0x%x",
               (unsigned)(d->flags & ~X42_MF_KNOWN));
   }
+  if (reader_u16_at(x->in, X42_OFF_PAD)) {
+    loc = loc_bin(X42_OFF_PAD, "header.pad");
+    diag_emit(x->diag, RULE_X42_PADDING_NONZERO, &loc, "0", "0x%04x", reader_u16_at(x->in, X42_OFF_PAD));
+  }
   if ((d->num_anim_groups == 0) != (d->num_bones == 0)) {
     loc = loc_bin(X42_OFF_NUM_ANIM_GROUPS, "header.numAnimGroups");
     diag_emit(x->diag, RULE_X42_ANIM_GROUPS_BONES, &loc, d->num_bones ? ">= 1 (the model has bones)" : "0 (no bones)",

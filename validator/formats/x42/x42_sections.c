@@ -253,6 +253,10 @@ static void check_bones(struct x42_ctx *x)
       snprintf(exp, sizeof exp, "< %u or 0xFFFF", i);
       diag_emit(x->diag, RULE_X42_BONE_PARENT, &loc, exp, "%u", b->parent);
     }
+    if (b->pad) {
+      loc = loc_bin(o + 6, "bones[%u].pad", i);
+      diag_emit(x->diag, RULE_X42_PADDING_NONZERO, &loc, "0", "0x%04x", b->pad);
+    }
     if (!isfinite(b->extent)) {
       loc = loc_bin(o + 8, "bones[%u].extent", i);
       diag_emit(x->diag, RULE_X42_BONE_EXTENT_NOT_FINITE, &loc, "a finite number", "%g", (double)b->extent);
@@ -391,6 +395,10 @@ static void check_tags_influences(struct x42_ctx *x)
       struct mdl_loc loc = loc_bin(o, "influences[%u].bone", i);
       diag_emit(x->diag, RULE_X42_INFLUENCE_BONE, &loc, exp, "%u", d->influences[i].bone);
     }
+    if (d->influences[i].pad) {
+      struct mdl_loc loc = loc_bin(o + 2, "influences[%u].pad", i);
+      diag_emit(x->diag, RULE_X42_PADDING_NONZERO, &loc, "0", "0x%04x", d->influences[i].pad);
+    }
     check_affine(x, d->influences[i].m, o + 4, "influences", i);
   }
 }
@@ -453,10 +461,19 @@ static void check_groups(struct x42_ctx *x)
       if (p->first_index != 0xFFFFFFFFu)
         next_index = (uint64_t)p->first_index + p->num_elems;
     }
-    /* material is assumed to be a name like surfaceName (x42.md gives only its type) */
-    if (!x42_name_ok(d, g->material) || (g->material && d->strings[g->material - 1])) {
+    /* material is assumed to be a name like surfaceName (x42.md gives only its type); past the
+     * blob a reader of that name reads out of bounds whatever it means */
+    if (!x42_name_ok(d, g->material)) {
+      loc = loc_bin(o, "groups[%u].material", i);
+      snprintf(exp, sizeof exp, "< %u, before the blob's last NUL", d->name_blob_len);
+      diag_emit(x->diag, RULE_X42_GROUP_MATERIAL_PAST_BLOB, &loc, exp, "%u", g->material);
+    } else if (g->material && d->strings[g->material - 1]) {
       loc = loc_bin(o, "groups[%u].material", i);
       diag_emit(x->diag, RULE_X42_GROUP_MATERIAL_NAME, &loc, "the index of a name in the blob", "%u", g->material);
+    }
+    if (g->pad) {
+      loc = loc_bin(o + 130, "groups[%u].pad", i);
+      diag_emit(x->diag, RULE_X42_PADDING_NONZERO, &loc, "0", "0x%04x", g->pad);
     }
     snprintf(path, sizeof path, "groups[%u].surfaceName", i);
     x42_check_name(x, g->surface, o + 2, path);
