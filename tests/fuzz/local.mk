@@ -84,3 +84,11 @@ fuzz-seeds: $(BUILT_SOURCES) tests/conformance/case_run$(EXEEXT)
 	  LIBS='$(YAML_LIBS) $(ZLIB_LIBS) $(JANSSON_LIBS) $(STB_LIBS) -lm' \
 	  LIB_SOURCES='$(FUZZ_LIB_SRCS)' \
 	  $(SHELL) $(srcdir)/tests/fuzz/run.sh --seeds $(FUZZ_SEED_FORMATS)
+
+# fields_test: every count/offset field of every binary format and version set to 0, 1,
+# 0x7fffffff, 0xffffffff, size and size - 1; a clear verdict each time (also under the sanitizers).
+check_PROGRAMS += tests/fuzz/fields_test
+tests_fuzz_fields_test_SOURCES = tests/fuzz/fields_test.c
+tests_fuzz_fields_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/formats/x42
+tests_fuzz_fields_test_LDADD = $(MDL_LIBS)
+TESTS += tests/fuzz/fields_test
