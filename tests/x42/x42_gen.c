@@ -1,6 +1,7 @@
 /* x42_gen.c - writes the X42 corpus base files (corpus/x42/base) with the V5 writer and the
  * legacy profile writer. usage: x42_gen OUTDIR [legacy] */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "x42_models.h"
@@ -23,17 +24,25 @@ static int save(const char *dir, const char *name, const struct byte_buf *b)
 }
 
 static int write_doc(const char *dir, const char *name,
-                     int (*make)(struct arena *, struct x42_doc *, char *, size_t))
+                     int (*make)(struct arena *, struct x42_doc *, char *, size_t), int big)
 {
   struct arena a;
   struct x42_doc d;
   struct byte_buf b;
+  unsigned char *swapped = NULL;
   int rc;
   arena_init(&a);
   buf_init(&b);
   rc = make(&a, &d, b.error, sizeof b.error);
   if (rc == 0)
     rc = x42_doc_encode(&d, &b);
+  if (rc == 0 && big) /* the same file in the byte order the engine swaps on load */
+    x42_swap_v5(b.data, swapped = malloc(b.size ? b.size : 1), b.size, 0);
+  if (rc == 0 && big && !swapped)
+    rc = -1, snprintf(b.error, sizeof b.error, "out of memory");
+  if (rc == 0 && big)
+    memcpy(b.data, swapped, b.size);
+  free(swapped);
   if (rc == 0)
     rc = save(dir, name, &b);
   else
@@ -50,9 +59,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: x42_gen OUTDIR [legacy]\n");
     return 2;
   }
-  rc |= write_doc(argv[1], "anim.x42", x42_doc_animated);
-  rc |= write_doc(argv[1], "static.x42", x42_doc_static);
-  rc |= write_doc(argv[1], "empty.x42", x42_doc_empty);
+  rc |= write_doc(argv[1], "anim.x42", x42_doc_animated, 0);
+  rc |= write_doc(argv[1], "anim-be.x42", x42_doc_animated, 1);
+  rc |= write_doc(argv[1], "static.x42", x42_doc_static, 0);
+  rc |= write_doc(argv[1], "empty.x42", x42_doc_empty, 0);
   if (argc > 2 && !strcmp(argv[2], "legacy"))
     rc |= x42_legacy_generate(argv[1]);
   return rc ? 1 : 0;

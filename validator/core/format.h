@@ -52,8 +52,9 @@ struct format_locator {
   /* Where element n is (FMT_EL_FRAME: sub is the pose within the frame); w keeps -1/0 when
    * unknown. */
   void (*where)(const void *ix, enum format_elem e, uint32_t n, uint32_t sub, struct format_where *w);
-  /* How far printed text may be from the value it was printed from, per channel of that
-   * pose (Tx..Sz): 0, or -1 when the element is no printed pose. */
+  /* How far the stored pose may be from the value it stores, per channel (Tx..Sz): printed
+   * text's last digit, or a quantization the model's channels do not describe (X42's base
+   * pose); 0, or -1 when the element is no such pose. */
   int (*resolution)(const void *ix, enum format_elem e, uint32_t n, uint32_t sub, double res[10]);
 };
 

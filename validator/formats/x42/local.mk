@@ -10,6 +10,8 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/x42/x42_model.c \
   validator/formats/x42/x42_write.c \
   validator/formats/x42/x42_build.c \
+  validator/formats/x42/x42_locate.c \
+  validator/formats/x42/x42_swap.c \
   validator/formats/x42/x42_legacy.c validator/formats/x42/x42_legacy.h \
   validator/formats/x42/x42_profile.c validator/formats/x42/x42_profile.h \
   validator/formats/x42/x42_options.c
@@ -46,7 +48,8 @@ tests_x42_x42_gen_SOURCES = tests/x42/x42_gen.c tests/x42/x42_models.c tests/x42
 tests_x42_x42_gen_CPPFLAGS = $(X42_TEST_CPPFLAGS)
 tests_x42_x42_gen_LDADD = $(MDL_LIBS)
 check_PROGRAMS += tests/x42/x42_test
-TESTS += tests/x42/x42_test
+TESTS += tests/x42/x42_test tests/x42/convert.sh
+EXTRA_DIST += tests/x42/convert.sh
 tests_x42_x42_test_SOURCES = tests/x42/x42_test.c tests/x42/x42_models.c tests/x42/x42_models.h
 tests_x42_x42_test_CPPFLAGS = $(X42_TEST_CPPFLAGS)
 tests_x42_x42_test_LDADD = $(MDL_LIBS)

@@ -161,6 +161,10 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
 /* x42_build.c: a common model into a document (arrays in a). 0, or -1 with a reason in err. */
 int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, char *err, size_t errcap);
 
+/* x42_swap.c: in (size bytes) into out (size bytes, another buffer) in the other byte order,
+ * field by field of the V5 layout; from_big: in is big-endian (its counts are read swapped). */
+void x42_swap_v5(const unsigned char *in, unsigned char *out, size_t size, int from_big);
+
 /* x42_legacy.c */
 int x42_legacy_detect_version(uint32_t version);
 /* The layout profile named by options->profile ("x42-v2a"), or NULL when none is named. */

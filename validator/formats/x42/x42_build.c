@@ -1,7 +1,8 @@
 /* x42_build.c - a common model into a V5 document: joints as bones, the frame strip as a key
  * stream (a key at both ends of every run of equal quantized values, so each frame decodes to
- * its own quantized value), meshes as triangle groups with a blend palette per group, one
- * influence per skinning joint (meshToBone = inverse bind), one LOD over every group. */
+ * its own quantized value) with the bind pose as baseFrame (a frame of its own when no frame
+ * holds it), meshes as triangle groups with a blend palette per group, one influence per
+ * skinning joint (meshToBone = inverse bind), one LOD over every group. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -573,14 +574,23 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, cha
   d->base_frame = 0;
   if (nf) {
     uint32_t f;
-    for (f = 0; f < nf; f++) {
+    for (f = 0; f < nf && f <= 0x7FFF; f++) {
       uint32_t b;
       for (b = 0; b < nb && same_pose(frame_at(m, f, b), &m->joints[b].pose); b++)
         ;
       if (b == nb)
         break;
     }
-    d->base_frame = f < nf ? (int16_t)(f > 0x7FFF ? 0 : f) : 0;
+    /* X42 stores no bind pose but baseFrame, the frame the reader takes the joints' pose from
+     * (x42.md 2.7): when no frame is the bind pose, it becomes a frame of its own after every
+     * animation's frames (frame_at gives the joints' pose past the model's strip) */
+    if (f >= nf || f > 0x7FFF) {
+      if (nf > 0x7FFF)
+        return fail(&bd, "the bind pose needs a frame of its own, past the 32767 frames baseFrame can name");
+      f = nf;
+      d->num_frames = (uint16_t)(nf + 1);
+    }
+    d->base_frame = (int16_t)f;
   }
   if (nb && build_keys(&bd, m) < 0)
     return -1;

@@ -304,6 +304,35 @@ static int v5_decode(struct decode_ctx *ctx, struct model *m)
   return x42_model_fill(&x) < 0 ? -1 : 0;
 }
 
+/* A big-endian file: the engine swaps it on load, so it is checked as the little-endian file the
+ * engine sees (every offset is the same in both). The legacy layouts are assumed little-endian,
+ * so a big-endian file of another version has no layout to check it against. */
+static int big_decode(struct decode_ctx *ctx, struct model *m, uint32_t version)
+{
+  struct reader orig = ctx->in;
+  struct mdl_loc loc;
+  unsigned char *copy;
+  int rc;
+  if (version != X42_VERSION_V5) {
+    loc = loc_bin(4, "version");
+    snprintf(ctx->version, sizeof ctx->version, "%u", version);
+    diag_emit(ctx->diag, RULE_X42_VERSION_UNKNOWN, &loc,
+              "101 (V5) in a big-endian file (the legacy layouts are assumed little-endian)", "%u, read big-endian", version);
+    return -1;
+  }
+  loc = loc_bin(0, "ident");
+  diag_emit(ctx->diag, RULE_X42_IDENT_BYTE_SWAPPED, &loc, "\"HW42\" (little-endian)",
+            "\"24WH\" (big-endian; checked as the engine swaps it)");
+  copy = arena_calloc(&m->arena, orig.size, 1); /* the document may point into it: it lives with the model */
+  if (!copy)
+    return -1;
+  x42_swap_v5(orig.data, copy, orig.size, 1);
+  reader_init(&ctx->in, copy, orig.size);
+  rc = v5_decode(ctx, m);
+  ctx->in = orig;
+  return rc;
+}
+
 static int x42_decode(struct decode_ctx *ctx, struct model *m)
 {
   struct reader *in = &ctx->in;
@@ -316,12 +345,8 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
   }
   ident = reader_u32_at(in, 0);
   version = reader_u32_at(in, 4);
-  if (ident == X42_IDENT_SWAPPED) {
-    loc = loc_bin(0, "ident");
-    diag_emit(ctx->diag, RULE_X42_IDENT_BYTE_SWAPPED, &loc, "\"HW42\" (little-endian)", "\"24WH\", version %u read big-endian",
-              (unsigned)(((version & 0xFF) << 24) | ((version & 0xFF00) << 8) | ((version >> 8) & 0xFF00) | (version >> 24)));
-    return -1;
-  }
+  if (ident == X42_IDENT_SWAPPED)
+    return big_decode(ctx, m, (version & 0xFF) << 24 | (version & 0xFF00) << 8 | (version >> 8 & 0xFF00) | version >> 24);
   if (ident != X42_IDENT) {
     loc = loc_bin(0, "ident");
     diag_emit(ctx->diag, RULE_X42_IDENT, &loc, "0x32345748 (\"HW42\")", "0x%08x", ident);
@@ -348,7 +373,9 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
   return -1;
 }
 
+extern const struct format_locator x42_locator;
+
 const struct mdl_format x42_format = {
   "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL,
-  x42_profiles, x42_options_check, NULL
+  x42_profiles, x42_options_check, &x42_locator
 };

@@ -1,5 +1,6 @@
 /* x42_model.c - a checked V5 document into the common model: bones as joints (base pose from
- * baseFrame), animations over the global frame strip, groups as meshes, decoded vertex arrays.
+ * baseFrame, left out of the frame strip when it is a frame of its own), animations over the
+ * global frame strip, groups as meshes, decoded vertex arrays.
  * Runs after the checks, so indices may still be out of range: every one is clamped here. */
 #include <math.h>
 #include <stdio.h>
@@ -210,6 +211,18 @@ static void material_refs(struct x42_ctx *x)
   }
 }
 
+/* 1 when baseFrame is the last frame and no animation plays it: a frame that only holds the
+ * bind pose, as the writer stores one (x42_build.c). */
+static int base_frame_own(const struct x42_doc *d)
+{
+  if (d->base_frame < 0 || (uint32_t)d->base_frame + 1 != d->num_frames)
+    return 0;
+  for (uint32_t i = 0; i < d->num_anims; i++)
+    if (d->anims[i].first >= d->base_frame || d->anims[i].last >= d->base_frame)
+      return 0;
+  return 1;
+}
+
 int x42_model_fill(struct x42_ctx *x)
 {
   struct model *m = x->m;
@@ -261,8 +274,8 @@ int x42_model_fill(struct x42_ctx *x)
     m->anims[i].framerate = a->rate;
     m->anims[i].flags = a->loop_start != X42_NONE ? MODEL_ANIM_LOOP : 0;
   }
-  if (x->dc->keep_frames)
-    x42_keys_evaluate(d, m);
+  if (x->dc->keep_frames && x42_keys_evaluate(d, m) == 0 && base_frame_own(d))
+    m->num_frames--; /* the bind pose's own frame is the joints' pose, not a frame to play */
   /* vertex arrays and triangles are for the model's consumers (convert, compare, poses, round
    * trips: all decode with keep_frames); plain validation drops the model unread, and expanding
    * 31 bytes of vertex into ~60 was most of its time and memory */
@@ -273,7 +286,7 @@ int x42_model_fill(struct x42_ctx *x)
     decode_count(x->dc, DC_MESHES, d->num_groups);
     decode_count(x->dc, DC_TRIANGLES, triangle_count(d));
     decode_count(x->dc, DC_FRAMES, d->num_bones && (uint64_t)d->num_frames * d->num_bones <= X42_MAX_POSES
-                                     ? d->num_frames : 0);
+                                     ? d->num_frames - (uint32_t)base_frame_own(d) : 0);
     return 0;
   }
   if (fill_vertices(m, d) < 0 || fill_meshes(m, d) < 0)
