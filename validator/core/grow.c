@@ -2,6 +2,7 @@
 #include "grow.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,5 +27,11 @@ int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t fir
 void grow_one_or_abort(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first)
 {
   if (grow_one(items_ptr, cap, count, elem, first) < 0)
-    abort();
+    oom_exit();
+}
+
+void oom_exit(void)
+{
+  fputs("mdlcheck: out of memory; stopped without a report\n", stderr);
+  exit(70);
 }

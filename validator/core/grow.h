@@ -11,5 +11,9 @@
 int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
 /* The same for reporting paths where nothing could recover from running out of memory. */
 void grow_one_or_abort(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
+/* Out of memory where no diagnostic can carry it (collecting or writing a report, reading a
+ * baseline): say so on stderr and exit 70, the internal-error code. A report that lost a
+ * diagnostic must never be printed as if it were complete. */
+void oom_exit(void) __attribute__((noreturn));
 
 #endif

@@ -216,7 +216,10 @@ const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
     iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
              (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
   name_check(p, ln, &args[0]);
-  return arena_strndup(&p->m->arena, args[0].s, args[0].len);
+  {
+    const char *name = arena_strndup(&p->m->arena, args[0].s, args[0].len);
+    return name ? name : ""; /* the model arena remembers the failure: MDL-MEM-001 */
+  }
 }
 
 /* ---- passes ----------------------------------------------------------------------------- */
@@ -422,6 +425,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   snprintf(ctx->version, sizeof ctx->version, "%s", p.counts[CMD_VX] ? "2012" : "2010");
   iqe_check_finish(&p);
   rc = iqe_model_build(&p);
+  if (p.scratch.failed)
+    rc = -1; /* a check could not allocate: the file was not checked to the end */
   arena_free(&p.scratch);
   return rc;
 }

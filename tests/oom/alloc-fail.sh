@@ -1,0 +1,107 @@
+#!/bin/sh
+# alloc-fail.sh - fail each allocation in turn (mdlcheck_oom, tests/oom/alloc_fail.c) over one
+# small file per format and per subcommand. Every run must end in a fatal MDL-MEM-001 or a clear
+# "out of memory" error with a non-zero exit: no verdict of valid, no crash, no sanitizer report.
+#
+# A scenario's allocations are counted in a normal run first; each is then failed once. Above
+# ALLOC_FAIL_ALL (default 400) allocations, the first ALLOC_FAIL_ALL are each failed and the rest
+# are sampled at an even stride, so one large scenario cannot make the suite slow; the count of
+# runs per scenario is printed.
+set -u
+: "${srcdir:=.}"
+: "${top_builddir:=.}"
+: "${ALLOC_FAIL_ALL:=400}"
+OOM=${MDLCHECK_OOM:-$top_builddir/tests/oom/mdlcheck_oom}
+[ -x "$OOM" ] || { echo "no $OOM" >&2; exit 99; }
+case $OOM in /*) ;; *) OOM=$(pwd)/$OOM ;; esac
+ex=$(cd "$srcdir/examples" && pwd) || exit 99
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdl-oom.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 99
+for f in skinned.iqe broken.iqe dancer.egg broken.egg walk.iqm crate.qmsh walker.x42; do
+  cp "$ex/$f" . || exit 99
+done
+/usr/bin/python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(open("dancer.egg", "rb").read()))' \
+  >dancer.egg.pz || exit 99
+printf 'ignore: [IQE-NUM-004]\nmax-per-rule: 2\n' >config.yaml
+"$OOM" -f json broken.iqe >old.json 2>/dev/null
+"$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
+[ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
+
+failures=0
+total_runs=0
+
+# scenario NAME NORMAL_EXIT ARGS...: the normal run exits NORMAL_EXIT; failing any allocation
+# must end in a non-zero exit with an out-of-memory message and nothing else going wrong.
+scenario()
+{
+  name=$1 normal=$2
+  shift 2
+  rc=0
+  MDL_ALLOC_COUNT=1 "$OOM" "$@" >out 2>err || rc=$?
+  if [ "$rc" -ne "$normal" ]; then
+    echo "FAIL: $name: the normal run exits $rc, expected $normal" >&2
+    sed 's/^/  /' out err >&2
+    failures=$((failures + 1))
+    return
+  fi
+  count=$(sed -n 's/^alloc_fail: \([0-9]*\) allocations$/\1/p' err)
+  if [ -z "$count" ] || [ "$count" -eq 0 ]; then
+    echo "FAIL: $name: no allocation was counted (is mdlcheck_oom linked with --wrap?)" >&2
+    failures=$((failures + 1))
+    return
+  fi
+  stride=1
+  [ "$count" -le "$ALLOC_FAIL_ALL" ] || stride=$(( (count - ALLOC_FAIL_ALL) / ALLOC_FAIL_ALL + 1 ))
+  n=1 runs=0 bad=0
+  while [ "$n" -le "$count" ]; do
+    rc=0
+    MDL_ALLOC_FAIL=$n "$OOM" "$@" >out 2>err || rc=$?
+    runs=$((runs + 1))
+    why=
+    if [ "$rc" -eq 0 ]; then
+      why="exit 0"
+    elif [ "$rc" -ge 128 ]; then
+      why="killed by signal $((rc - 128))"
+    elif grep -Eq 'Sanitizer|runtime error:' err; then
+      why="sanitizer report"
+    elif ! grep -Eq 'MDL-MEM-001|out of memory|Cannot allocate memory' out err; then
+      why="exit $rc without an out-of-memory diagnostic"
+    fi
+    if [ -n "$why" ]; then
+      bad=$((bad + 1))
+      if [ "$bad" -le 3 ]; then
+        echo "FAIL: $name: allocation $n of $count failed: $why" >&2
+        head -n 5 out err | sed 's/^/  /' >&2
+      fi
+    fi
+    if [ "$n" -lt "$ALLOC_FAIL_ALL" ]; then n=$((n + 1)); else n=$((n + stride)); fi
+  done
+  total_runs=$((total_runs + runs))
+  echo "$name: $count allocations, $runs runs$([ "$stride" -gt 1 ] && echo " (stride $stride past $ALLOC_FAIL_ALL)"), $bad failed"
+  [ "$bad" -eq 0 ] || failures=$((failures + 1))
+}
+
+scenario "validate iqe" 0 skinned.iqe
+scenario "validate iqe (diagnostics, json)" 1 -f json broken.iqe
+scenario "validate egg" 0 dancer.egg
+scenario "validate egg (diagnostics, sarif)" 1 -f sarif broken.egg
+scenario "validate egg.pz" 0 dancer.egg.pz
+scenario "validate iqm" 0 walk.iqm
+scenario "validate qmsh" 0 crate.qmsh
+scenario "validate x42" 0 walker.x42
+scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.iqe broken.iqe walk.iqm
+scenario "validate --baseline" 0 --baseline=old.json broken.iqe
+scenario "poses iqm" 0 poses walk.iqm
+scenario "poses iqe" 0 poses skinned.iqe
+scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe
+scenario "convert iqe -> iqm" 0 convert skinned.iqe out.iqm
+scenario "convert qmsh -> iqm" 0 convert crate.qmsh out2.iqm
+scenario "compare" 0 compare walk.iqm walk.iqm
+scenario "diff" 0 diff old.json new.json
+scenario "rules" 0 rules
+scenario "rules json" 0 rules --format=json
+
+echo "alloc-fail: $total_runs runs"
+[ "$failures" -eq 0 ]
