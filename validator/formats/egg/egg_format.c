@@ -234,8 +234,12 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     return -1;
   stats_count(ctx, doc);
   /* a check that could not allocate skipped part of the file (the model's arena remembers its
-   * own failures; the pipeline reports both as MDL-MEM-001) */
-  return egg_map_failures() == map_failures ? 0 : -1;
+   * own failures, and the pipeline reports them) */
+  if (egg_map_failures() != map_failures) {
+    diag_out_of_memory(ctx->diag, "an egg check");
+    return -1;
+  }
+  return 0;
 }
 
 /* --profile=panda: what Panda3D's loader accepts beyond the documented syntax */

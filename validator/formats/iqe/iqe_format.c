@@ -417,6 +417,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   header_check(&p);
   count_pass(&p);
   if (alloc_arrays(&p) < 0) {
+    diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);
     return -1;
   }
@@ -425,8 +426,10 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   snprintf(ctx->version, sizeof ctx->version, "%s", p.counts[CMD_VX] ? "2012" : "2010");
   iqe_check_finish(&p);
   rc = iqe_model_build(&p);
-  if (p.scratch.failed)
-    rc = -1; /* a check could not allocate: the file was not checked to the end */
+  if (p.scratch.failed) {
+    diag_out_of_memory(ctx->diag, "an iqe check"); /* the file was not checked to the end */
+    rc = -1;
+  }
   arena_free(&p.scratch);
   return rc;
 }
