@@ -192,8 +192,10 @@ typedef enum mdl_status {
   MDL_EDECODE = -5    /* poses: the input does not decode cleanly, so it has no poses to show */
 } mdl_status;
 
-/* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding). */
-#define MDL_DEFAULT_MAX_PER_RULE 50
+/* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding):
+ * a few repeats in full show what the rule found, one summary per rule counts the rest and
+ * locates the first MDL_FOLDED_AT of them. */
+#define MDL_DEFAULT_MAX_PER_RULE 3
 
 mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result);
 mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,

@@ -254,6 +254,12 @@ void diag_sink_finish(struct diag_sink *sink)
   }
 }
 
+int diag_wanted(const struct diag_sink *sink, enum rule_index rule)
+{
+  unsigned long limit = sink->options->max_per_rule;
+  return !limit || sink->per_rule[rule] < limit + MDL_FOLDED_AT;
+}
+
 unsigned long diag_errors(const struct diag_sink *sink)
 {
   return sink->counts[MDL_FATAL] + sink->counts[MDL_ERROR];

@@ -56,6 +56,10 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
  * what was being allocated (may be NULL). */
 void diag_out_of_memory(struct diag_sink *sink, const char *what);
 
+/* 0 when the next diagnostic of `rule` would only be counted (folded past the repeats whose
+ * positions a summary keeps): an emitter may then skip formatting it. */
+int diag_wanted(const struct diag_sink *sink, enum rule_index rule);
+
 /* Number of diagnostics of severity error or fatal seen so far (after the policy). */
 unsigned long diag_errors(const struct diag_sink *sink);
 

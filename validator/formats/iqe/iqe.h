@@ -100,6 +100,7 @@ struct iqe_layout {
   uint32_t line;
 };
 #define IQE_SLOTS 17
+#define IQE_LINE_MARK 64
 
 struct iqe_pair { int32_t index; double weight; };
 
@@ -157,7 +158,7 @@ struct iqe_parser {
   struct iqe_tok *toks;
 
   struct iqe_attr_arr attr[ATTR_COUNT];
-  uint32_t *vp_lines;             /* line of each vp */
+  uint32_t *vp_lines;             /* line of each vp (attr[ATTR_VP].lines) */
   struct iqe_pair *pairs;         /* all vb pairs */
   uint32_t *vb_first, *vb_num;    /* per vb element */
   uint32_t num_pairs;
@@ -203,7 +204,8 @@ struct iqe_parser {
   const unsigned char *comment;
   size_t comment_size;
 
-  size_t *line_starts;            /* offset of each line (1-based), to place column 0 */
+  size_t *line_marks;             /* offset of lines 1, 1 + IQE_LINE_MARK, ... (column 0 is
+                                     placed by reading on from the mark: no array per line) */
   uint32_t num_lines;
 };
 

@@ -28,14 +28,28 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
 {
   char actual[256];
   struct mdl_loc loc;
+  if (!diag_wanted(p->ctx->diag, rule)) {
+    /* folded beyond its located repeats: only counted, so nothing is worth formatting */
+    loc = loc_text(line, col ? col : 1, NULL);
+    diag_emit(p->ctx->diag, rule, &loc, NULL, NULL);
+    return;
+  }
   if (col == 0) {
     /* a diagnostic about a whole line points at its command */
     col = 1;
-    if (line >= 1 && line <= p->num_lines && p->line_starts) {
-      size_t at = p->line_starts[line];
-      while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
-        at++;
-        col++;
+    if (line >= 1 && line <= p->num_lines && p->line_marks) {
+      size_t pos = p->line_marks[(line - 1) / IQE_LINE_MARK];
+      uint32_t lineno = (line - 1) / IQE_LINE_MARK * IQE_LINE_MARK;
+      struct iqe_line ln;
+      ln.no = 0;
+      while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln) && ln.no < line)
+        ;
+      if (ln.no == line) {
+        size_t at = (size_t)((const unsigned char *)ln.s - p->data);
+        while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
+          at++;
+          col++;
+        }
       }
     }
   }
@@ -280,8 +294,8 @@ static int alloc_arrays(struct iqe_parser *p)
       return -1;
   }
   p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);
-  p->line_starts = arena_calloc(a, (size_t)p->num_lines + 2, sizeof *p->line_starts);
-  p->vp_lines = arena_calloc(a, (size_t)p->counts[CMD_VP] + 1, sizeof *p->vp_lines);
+  p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
+  p->vp_lines = p->attr[ATTR_VP].lines;
   p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
   p->pairs = arena_calloc(a, (size_t)p->vb_pairs + 1, sizeof *p->pairs);
   p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
@@ -296,7 +310,7 @@ static int alloc_arrays(struct iqe_parser *p)
   p->poses = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->poses);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (!p->toks || !p->line_starts || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
+  if (!p->toks || !p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->poses || !p->frames ||
       !p->anims)
     return -1;
@@ -370,8 +384,8 @@ static void check_pass(struct iqe_parser *p)
     }
     if (ln.len > 511)
       iqe_emit(p, RULE_IQE_LINE_TOO_LONG, ln.no, 512, "511", "%zu", ln.len);
-    if (ln.no <= p->num_lines)
-      p->line_starts[ln.no] = (size_t)((const unsigned char *)ln.s - p->data);
+    if (ln.no <= p->num_lines && (ln.no - 1) % IQE_LINE_MARK == 0)
+      p->line_marks[(ln.no - 1) / IQE_LINE_MARK] = (size_t)((const unsigned char *)ln.s - p->data);
     n = iqe_tokenize(&ln, p->toks, p->max_tokens);
     if (n > p->max_tokens)
       n = p->max_tokens; /* cannot happen: the counting pass saw this line */

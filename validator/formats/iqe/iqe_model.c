@@ -234,22 +234,28 @@ static int varrays_build(struct iqe_parser *p, uint32_t nv)
   return 0;
 }
 
+/* Vertex data without any face or mesh command is one unnamed mesh (groups of 3 vertices). */
+static void implicit_mesh(struct iqe_parser *p, uint32_t nv)
+{
+  if (p->counts[CMD_FA] + p->counts[CMD_FM] == 0 && p->num_meshes == 0 && nv >= 3) {
+    p->meshes[0].name = p->meshes[0].material = "";
+    p->meshes[0].first_vertex = 0;
+    p->meshes[0].end_vertex = nv;
+    p->num_meshes = 1;
+  }
+}
+
 /* tri_src: per model triangle, its parser triangle or UINT32_MAX for a face-less one (for
  * smoothing, in the scratch arena). */
 static int mesh_build(struct iqe_parser *p, uint32_t nv, uint32_t **tri_src)
 {
   struct model *m = p->m;
   int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
-  uint32_t nmesh = p->num_meshes, ntri = p->num_tris;
+  uint32_t nmesh, ntri = p->num_tris;
   unsigned char *tris;
   uint32_t *src;
-  if (!faces && nmesh == 0 && nv >= 3) {
-    /* vertex data without any mesh command: one unnamed mesh (groups of 3 vertices) */
-    p->meshes[0].name = p->meshes[0].material = "";
-    p->meshes[0].first_vertex = 0;
-    p->meshes[0].end_vertex = nv;
-    nmesh = p->num_meshes = 1;
-  }
+  implicit_mesh(p, nv);
+  nmesh = p->num_meshes;
   if (!faces) {
     ntri = 0;
     for (uint32_t i = 0; i < nmesh; i++)
@@ -362,10 +368,27 @@ static int anim_build(struct iqe_parser *p)
   return 0;
 }
 
+/* Validation alone: the checks mesh_build makes while it builds (face-less triangles), without
+ * the model, whose vertex arrays and generated normals would cost far more than the file. */
+static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
+{
+  if (p->counts[CMD_FA] + p->counts[CMD_FM] > 0)
+    return;
+  implicit_mesh(p, nv);
+  for (uint32_t i = 0; i < p->num_meshes; i++)
+    for (uint32_t v = p->meshes[i].first_vertex; v + 2 < p->meshes[i].end_vertex; v += 3)
+      iqe_face_check_implicit(p, v);
+}
+
 int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
   uint32_t nv = iqe_vertex_count(p), *tri_src = NULL;
+  if (!p->ctx->keep_frames) {
+    /* plain validation drops the model unread (keep_frames is asked by every consumer) */
+    implicit_faces_check(p, nv);
+    return 0;
+  }
   m->num_vertexes = nv;
   if (varrays_build(p, nv) < 0 || mesh_build(p, nv, &tri_src) < 0 || anim_build(p) < 0)
     return -1;

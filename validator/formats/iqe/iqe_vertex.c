@@ -243,8 +243,6 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   double *dst;
   (void)nargs;
   storage_check(p, ln, args, i, vals, given);
-  if (i == ATTR_VP)
-    p->vp_lines[p->attr[ATTR_VP].count] = ln->no;
   a = attr_append(p, i, ln->no);
   if (!a)
     return;
