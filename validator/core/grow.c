@@ -35,3 +35,11 @@ void oom_exit(void)
   fputs("mdlcheck: out of memory; stopped without a report\n", stderr);
   exit(70);
 }
+
+void *alloc_or_exit(size_t size, int zero)
+{
+  void *p = zero ? calloc(size ? size : 1, 1) : malloc(size ? size : 1);
+  if (!p)
+    oom_exit();
+  return p;
+}

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "grow.h"
 #include <string.h>
 
 #include "model_compare_ctx.h"
@@ -398,7 +400,7 @@ static int side_convert(struct compare_side *s, const struct compare_side *other
   char why[200] = "", msg[300];
   int rc;
   if (o->num_anims && !model_frames_need_parent(o)) {
-    rates = calloc((size_t)m->num_anims + 1, sizeof *rates);
+    rates = alloc_or_exit(((size_t)m->num_anims + 1) * sizeof *rates, 1);
     if (!rates)
       return -1;
     for (uint32_t i = 0; i < m->num_anims && i < o->num_anims; i++)
