@@ -4,13 +4,15 @@
 # "out of memory" error with a non-zero exit: no verdict of valid, no crash, no sanitizer report.
 #
 # A scenario's allocations are counted in a normal run first; each is then failed once. Above
-# ALLOC_FAIL_ALL (default 400) allocations, the first ALLOC_FAIL_ALL are each failed and the rest
-# are sampled at an even stride, so one large scenario cannot make the suite slow; the count of
-# runs per scenario is printed.
+# ALLOC_FAIL_ALL (default 200) allocations the choice is deterministic and covers every part of
+# the run: each of the first ALLOC_FAIL_ALL/2 (start-up, decode), each of the last ALLOC_FAIL_ALL/4
+# (report, output, clean-up) and ALLOC_FAIL_ALL/4 in between at an even stride (the middle), so
+# one large scenario cannot make the suite slow. ALLOC_FAIL_ALL=0 fails every allocation. The
+# count of runs per scenario is printed.
 set -u
 : "${srcdir:=.}"
 : "${top_builddir:=.}"
-: "${ALLOC_FAIL_ALL:=400}"
+: "${ALLOC_FAIL_ALL:=200}"
 OOM=${MDLCHECK_OOM:-$top_builddir/tests/oom/mdlcheck_oom}
 [ -x "$OOM" ] || { echo "no $OOM" >&2; exit 99; }
 case $OOM in /*) ;; *) OOM=$(pwd)/$OOM ;; esac
@@ -52,8 +54,13 @@ scenario()
     failures=$((failures + 1))
     return
   fi
-  stride=1
-  [ "$count" -le "$ALLOC_FAIL_ALL" ] || stride=$(( (count - ALLOC_FAIL_ALL) / ALLOC_FAIL_ALL + 1 ))
+  # every allocation up to head, then every stride-th up to tail, then every one to the end
+  head=$count tail=$count stride=1
+  if [ "$ALLOC_FAIL_ALL" -gt 0 ] && [ "$count" -gt "$ALLOC_FAIL_ALL" ]; then
+    head=$((ALLOC_FAIL_ALL / 2))
+    tail=$((count - ALLOC_FAIL_ALL / 4))
+    stride=$(( (tail - head) / (ALLOC_FAIL_ALL / 4) + 1 ))
+  fi
   n=1 runs=0 bad=0
   while [ "$n" -le "$count" ]; do
     rc=0
@@ -76,10 +83,15 @@ scenario()
         head -n 5 out err | sed 's/^/  /' >&2
       fi
     fi
-    if [ "$n" -lt "$ALLOC_FAIL_ALL" ]; then n=$((n + 1)); else n=$((n + stride)); fi
+    if [ "$n" -lt "$head" ] || [ "$n" -ge "$tail" ]; then
+      n=$((n + 1))
+    else
+      n=$((n + stride))
+      [ "$n" -le "$tail" ] || n=$tail
+    fi
   done
   total_runs=$((total_runs + runs))
-  echo "$name: $count allocations, $runs runs$([ "$stride" -gt 1 ] && echo " (stride $stride past $ALLOC_FAIL_ALL)"), $bad failed"
+  echo "$name: $count allocations, $runs runs$([ "$stride" -gt 1 ] && echo " (1-$head, then stride $stride to $tail, $tail-$count)"), $bad failed"
   [ "$bad" -eq 0 ] || failures=$((failures + 1))
 }
 
@@ -95,10 +107,20 @@ scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.i
 scenario "validate --baseline" 0 --baseline=old.json broken.iqe
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
+scenario "poses egg" 0 poses dancer.egg
+scenario "poses qmsh" 0 poses crate.qmsh
+scenario "poses x42" 0 poses walker.x42
 scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe
 scenario "convert iqe -> iqm" 0 convert skinned.iqe out.iqm
 scenario "convert qmsh -> iqm" 0 convert crate.qmsh out2.iqm
-scenario "compare" 0 compare walk.iqm walk.iqm
+scenario "convert qmsh -> qmsh" 0 convert crate.qmsh out.qmsh
+scenario "convert egg -> egg.pz" 0 convert dancer.egg out.egg.pz
+scenario "convert iqe -> x42" 0 convert skinned.iqe out.x42
+scenario "convert x42 -> iqm" 0 convert walker.x42 out3.iqm
+scenario "compare iqm" 0 compare walk.iqm walk.iqm
+scenario "compare iqe" 0 compare skinned.iqe skinned.iqe
+scenario "compare egg, egg.pz" 0 compare dancer.egg dancer.egg.pz
+scenario "compare x42, qmsh (json)" 1 compare -f json walker.x42 crate.qmsh
 scenario "diff" 0 diff old.json new.json
 scenario "rules" 0 rules
 scenario "rules json" 0 rules --format=json

@@ -4,6 +4,7 @@
  * Linked with --wrap, every malloc/calloc/realloc/strdup call in the program's own objects
  * comes here; zlib and jansson allocate through functions the code names (egg_pz.c,
  * report_read.c), so they are counted too. libyaml's and libc's internal allocations are not. */
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,14 @@ static int should_fail(void)
   if (!atomic_load(&configured))
     configure();
   n = atomic_fetch_add(&counted, 1) + 1;
-  return n == atomic_load(&fail_at);
+  if (n != atomic_load(&fail_at))
+    return 0;
+  if (getenv("MDL_ALLOC_TRACE")) {
+    /* where the failed allocation was made, for addr2line (alloc-fail.sh prints it on a failure) */
+    void *frames[24];
+    backtrace_symbols_fd(frames, backtrace(frames, 24), 2);
+  }
+  return 1;
 }
 
 void alloc_fail_arm(unsigned long nth)
