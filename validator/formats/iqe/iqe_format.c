@@ -264,6 +264,12 @@ static void count_pass(struct iqe_parser *p)
       continue;
     }
     p->counts[c->id]++;
+    if (c->id <= CMD_VS) { /* the attribute commands, in enum iqe_attr's order */
+      struct iqe_attr_arr *ar = &p->attr[c->id - CMD_VP];
+      if (n - 1 > ar->given)
+        ar->given = n - 1;
+      ar->bytes += ln.len + 1;
+    }
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
     else if (c->id == CMD_VB)
@@ -286,11 +292,20 @@ static int alloc_arrays(struct iqe_parser *p)
 
   for (int i = 0; i < ATTR_COUNT; i++) {
     struct iqe_attr_arr *ar = &p->attr[i];
-    ar->stride = strides[i] ? strides[i] : 1;
+    uint32_t full = strides[i] ? strides[i] : 1;
+    ar->stride = ar->given < full ? (ar->given ? ar->given : 1) : full;
+    if (i == ATTR_VX)
+      ar->stride = ar->given >= 5 ? 7 : ar->stride > 4 ? 4 : ar->stride; /* [3]: w, or NAN */
+    if (i == ATTR_VB || i == ATTR_VS)
+      ar->stride = 1;
     ar->cap = p->counts[cmds[i]];
-    ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
+    ar->defaults = iqe_commands[cmds[i]].defaults;
+    if (p->counts[CMD_VERTEXARRAY] || ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
+      ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
+    else
+      ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
     ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
-    if (!ar->v || !ar->lines)
+    if ((!ar->v && !ar->f) || !ar->lines)
       return -1;
   }
   p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);
@@ -301,8 +316,9 @@ static int alloc_arrays(struct iqe_parser *p)
   p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
   p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
   p->tris = arena_calloc(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
-  p->face_arity = arena_calloc(a, (size_t)faces + 1, sizeof *p->face_arity);
-  p->face_line = arena_calloc(a, (size_t)faces + 1, sizeof *p->face_line);
+  /* per face command, for matching fs lines only */
+  p->face_arity = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_arity);
+  p->face_line = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_line);
   p->fs_arity = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_arity);
   p->fs_line = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_line);
   p->meshes = arena_calloc(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);

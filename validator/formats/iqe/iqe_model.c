@@ -160,9 +160,9 @@ static void blend_ubyte(const double w[4], int n, unsigned char out[4])
 static double attr_value(const struct iqe_parser *p, int attr, uint32_t v, uint32_t c)
 {
   const struct iqe_attr_arr *a = &p->attr[attr];
-  if (v >= a->count || c >= a->stride)
+  if (v >= a->count)
     return attr == ATTR_VP && c == 3 ? 1 : 0;
-  return a->v[(size_t)v * a->stride + c];
+  return attr == ATTR_VS ? iqe_attr_int(a, v) : iqe_attr_get(a, v, c);
 }
 
 static double tangent_w(const struct iqe_parser *p, uint32_t v)
