@@ -300,7 +300,10 @@ static int alloc_arrays(struct iqe_parser *p)
       ar->stride = 1;
     ar->cap = p->counts[cmds[i]];
     ar->defaults = iqe_commands[cmds[i]].defaults;
-    if (p->counts[CMD_VERTEXARRAY] || ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
+    /* colours stay double: they are stored as bytes, and a float can round x * 255 the other
+     * way (0.3 -> 77, not 76) */
+    if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
+        ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
       ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
     else
       ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
