@@ -58,6 +58,7 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->reported = 0;
   sink->nslots = 0;
   sink->truncated = sink->fatal_seen = 0;
+  sink->flaws = 0;
   return 0;
 }
 
