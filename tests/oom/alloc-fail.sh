@@ -105,6 +105,7 @@ scenario "validate qmsh" 0 crate.qmsh
 scenario "validate x42" 0 walker.x42
 scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.iqe broken.iqe walk.iqm
 scenario "validate --baseline" 0 --baseline=old.json broken.iqe
+scenario "validate --shard" 0 --shard=1/2 walk.iqm crate.qmsh walker.x42
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
 scenario "poses egg" 0 poses dancer.egg
@@ -116,7 +117,9 @@ scenario "convert qmsh -> iqm" 0 convert crate.qmsh out2.iqm
 scenario "convert qmsh -> qmsh" 0 convert crate.qmsh out.qmsh
 scenario "convert egg -> egg.pz" 0 convert dancer.egg out.egg.pz
 scenario "convert iqe -> x42" 0 convert skinned.iqe out.x42
-scenario "convert x42 -> iqm" 0 convert walker.x42 out3.iqm
+# X42 vertices without a blend weight are bound to their first joint in IQM, a loss the writer
+# announces (MDL-CNV-006): accepting it keeps the normal run at exit 0
+scenario "convert x42 -> iqm" 0 convert --accept-loss=MDL-CNV-006 walker.x42 out3.iqm
 scenario "compare iqm" 0 compare walk.iqm walk.iqm
 scenario "compare iqe" 0 compare skinned.iqe skinned.iqe
 scenario "compare egg, egg.pz" 0 compare dancer.egg dancer.egg.pz

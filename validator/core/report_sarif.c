@@ -196,7 +196,7 @@ static uint64_t *fingerprints_build(const struct report_file *f)
   uint64_t *out = calloc(f->nmsgs + 1, sizeof *out);
   struct print_key *keys = calloc(f->nmsgs + 1, sizeof *keys);
   if (!out || !keys)
-    abort();
+    oom_exit();
   for (size_t k = 0; k < f->nmsgs; k++) {
     uint64_t h = fnv1a(0xcbf29ce484222325ull, f->path);
     h = fnv1a(h, f->msgs[k].rule->id);
