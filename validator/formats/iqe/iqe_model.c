@@ -380,6 +380,21 @@ static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
       iqe_face_check_implicit(p, v);
 }
 
+/* The report's counts when plain validation builds no model: what the parser's tables give as
+ * mesh_build and anim_build would; smoothing may split vertices, and face-less triangles come
+ * from the meshes' vertex ranges, so those stay unknown. */
+static void counts_state(struct iqe_parser *p, uint32_t nv)
+{
+  int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
+  int implicit = !faces && p->num_meshes == 0 && nv >= 3; /* implicit_mesh's one mesh */
+  decode_count(p->ctx, DC_JOINTS, p->num_joints);
+  decode_count(p->ctx, DC_MESHES, (unsigned long long)p->num_meshes + (implicit ? 1 : 0));
+  decode_count(p->ctx, DC_VERTICES, p->attr[ATTR_VN].count ? nv : MDL_STAT_UNKNOWN);
+  decode_count(p->ctx, DC_TRIANGLES, faces ? p->num_tris : MDL_STAT_UNKNOWN);
+  decode_count(p->ctx, DC_ANIMATIONS, p->num_anims);
+  decode_count(p->ctx, DC_FRAMES, p->num_frames);
+}
+
 int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
@@ -387,6 +402,7 @@ int iqe_model_build(struct iqe_parser *p)
   if (!p->ctx->keep_frames) {
     /* plain validation drops the model unread (keep_frames is asked by every consumer) */
     implicit_faces_check(p, nv);
+    counts_state(p, nv);
     return 0;
   }
   m->num_vertexes = nv;
