@@ -12,3 +12,4 @@ include tests/install/local.mk
 include tests/python/local.mk
 include tests/trust/local.mk
 include tests/convert/local.mk
+include tests/oom/local.mk

@@ -58,6 +58,12 @@ typedef struct mdl_rule {
   const char *alias;     /* a former id still accepted for this rule ("IQE-CMP-001"), or "" */
 } mdl_rule;
 
+/* Where one folded repeat was: a byte offset (-1: none) and/or a text line and column (0: none). */
+typedef struct mdl_position {
+  long long offset;
+  unsigned line, column;
+} mdl_position;
+
 typedef struct mdl_diag {
   const mdl_rule *rule;
   mdl_severity severity; /* after the policy's overrides */
@@ -68,7 +74,12 @@ typedef struct mdl_diag {
   const char *actual;    /* actual value as text, or "" */
   const char *expected;  /* expected value as text, or "" */
   unsigned long folded;  /* > 0: a summary standing for this many further repeats */
+  const mdl_position *folded_at; /* on a summary: where the first folded repeats were */
+  size_t num_folded_at;          /* at most MDL_FOLDED_AT of them */
 } mdl_diag;
+
+/* How many folded repeats a summary locates. */
+#define MDL_FOLDED_AT 8
 
 typedef void (*mdl_diag_fn)(const mdl_diag *diag, void *user);
 
@@ -97,7 +108,7 @@ typedef struct mdl_policy mdl_policy;
 mdl_policy *mdl_policy_new(void);
 void mdl_policy_free(mdl_policy *policy);
 /* pattern: a rule id, a prefix ending in '*' ("IQM-JNT-*"), or a format name ("iqm").
- * Return 0, or -1 when the pattern matches no catalogued rule. */
+ * Return 0, -1 when the pattern matches no catalogued rule, -2 when out of memory. */
 int mdl_policy_ignore(mdl_policy *policy, const char *pattern);
 int mdl_policy_only(mdl_policy *policy, const char *pattern);
 int mdl_policy_override(mdl_policy *policy, const char *pattern, mdl_severity severity);
@@ -110,7 +121,8 @@ typedef struct mdl_options {
   int strict;                 /* raise inferred rules to their strict severity */
   const char *layout_file;    /* a user's declared layout profile (X42 legacy), or NULL */
   unsigned long max_issues;   /* stop reporting after this many (0: no limit) */
-  unsigned long max_per_rule; /* fold repeats of one rule beyond this (0: no folding) */
+  unsigned long max_per_rule; /* report this many of one rule, then fold the rest into one
+                                 summary with their count and first positions (0: no folding) */
   const mdl_policy *policy;   /* NULL: every rule at its default severity */
   mdl_diag_fn on_diag;
   void *user;
@@ -180,8 +192,10 @@ typedef enum mdl_status {
   MDL_EDECODE = -5    /* poses: the input does not decode cleanly, so it has no poses to show */
 } mdl_status;
 
-/* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding). */
-#define MDL_DEFAULT_MAX_PER_RULE 50
+/* The CLI's default for mdl_options.max_per_rule (mdl_options_init leaves it 0: no folding):
+ * a few repeats in full show what the rule found, one summary per rule counts the rest and
+ * locates the first MDL_FOLDED_AT of them. */
+#define MDL_DEFAULT_MAX_PER_RULE 3
 
 mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result);
 mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,

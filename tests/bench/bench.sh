@@ -13,14 +13,15 @@
 # BENCH_PEERS (default 1: time the peers found on PATH, e.g. assimp for IQM; 0: skip them),
 # BENCH_WEB_DIST (web/dist: when make web built it and node runs, validate() of the WebAssembly
 # module times the same files, BENCH_WASM being tests/bench/wasm_bench.mjs),
-# BENCH_PEER_RUNS (timed runs per peer, default 3: a peer takes seconds per run).
+# BENCH_PEER_RUNS (timed runs per peer, default 3: a peer takes seconds per run),
+# BENCH_STRESS_MB (size of each dense-line and warning-storm input, default 100; 0 skips them).
 set -eu
 : "${MDLCHECK:=./validator/mdlcheck}" "${BENCH_GEN:=./tests/bench/bench_gen}"
 : "${BENCH_BASELINE:=./tests/bench/bench_baseline}" "${BENCH_RUN:=./tests/bench/bench_run}"
 : "${BENCH_TEXT:=./tests/bench/bench_text}" "${BENCH_DATA:=./bench-data}"
 : "${BENCH_REPORT:=./reports/bench.md}" "${BENCH_BASELINE_JSON:=./reports/bench-baseline.json}"
 : "${BENCH_RUNS:=5}" "${BENCH_FORMATS:=iqm iqe egg qmsh x42}" "${BENCH_BATCH:=10000}"
-: "${BENCH_SAVE:=0}" "${BENCH_PEERS:=1}" "${BENCH_PEER_RUNS:=3}"
+: "${BENCH_SAVE:=0}" "${BENCH_PEERS:=1}" "${BENCH_PEER_RUNS:=3}" "${BENCH_STRESS_MB:=100}"
 [ "$BENCH_RUNS" -ge 5 ] || BENCH_RUNS=5
 mkdir -p "$BENCH_DATA"
 # absolute paths: the batch run works inside its directory
@@ -144,6 +145,38 @@ if [ -s "$BENCH_DATA/bench.iqm" ] && case " $BENCH_FORMATS " in *" iqm "*) true 
     "$(get convert.ratio) x validating it alone"
 fi
 
+# Memory on adversarial text: the bound is peak RSS <= 3 x the file + 64 MiB on any input, so
+# the inputs are the ones that cost the most per byte: the shortest vertex lines (IQE `vp 0 0 0`,
+# Egg `<Vertex>` pools) and one warning repeated millions of times (IQE degenerate faces
+# IQE-FAC-003, Egg colours out of range EGG-VTX-006; the report keeps counts, not messages).
+# Generated here, about BENCH_STRESS_MB each, and run once each (the full JSON report is built).
+# stress_gen KIND FILE
+stress_gen() {
+  n=$((BENCH_STRESS_MB * 1000000))
+  case $1 in
+    iqe-dense) { printf '# Inter-Quake Export\nmesh m\n'; yes 'vp 0 0 0' | head -n $((n / 9)); } ;;
+    iqe-storm) { printf '# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 0 0\n'; yes 'fm 0 1 2' | head -n $((n / 9)); } ;;
+    egg-dense) awk -v n=$((n / 26)) 'BEGIN { print "<CoordinateSystem> { Z-up }\n<VertexPool> p {"
+      for (i = 0; i < n; i++) printf "<Vertex> %d { 0 0 0 }\n", i; print "}" }' ;;
+    egg-storm) awk -v n=$((n / 45)) 'BEGIN { print "<CoordinateSystem> { Z-up }\n<VertexPool> p {"
+      for (i = 0; i < n; i++) printf "<Vertex> %d { 0 0 0 <RGBA> { 2 0 0 1 } }\n", i; print "}" }' ;;
+  esac >"$2.tmp" && mv "$2.tmp" "$2"
+}
+stress_kinds=""
+[ "$BENCH_STRESS_MB" -gt 0 ] && for kind in iqe-dense iqe-storm egg-dense egg-storm; do
+  case " $BENCH_FORMATS " in *" ${kind%-*} "*) ;; *) continue ;; esac
+  file="$BENCH_DATA/stress-$BENCH_STRESS_MB.$kind.${kind%-*}"
+  if [ -s "$file" ]; then echo "bench: reusing $file"; else echo "bench: generating $file (once)"; stress_gen "$kind" "$file"; fi
+  set -- $("$BENCH_RUN" "$MDLCHECK" -f json -o "$BENCH_DATA/stress.json" "$file")
+  bytes=$(wc -c <"$file" | tr -d ' ')
+  c=$(tr -d ' \n' <"$BENCH_DATA/stress.json" | sed -n 's/.*"counts":{\([^}]*\)}.*/\1/p' | tr -d '"' | sed 's/,/, /g')
+  put "stress.$kind.bytes" "$bytes"; put "stress.$kind.rss" "$2"; put "stress.$kind.exit" "$3"
+  put "stress.$kind.s" "$4"; put "stress.$kind.counts" "${c:-?}"
+  stress_kinds="$stress_kinds $kind"
+  echo "bench: $kind: $(calc "%.1f" "$bytes / 1e6") MB, peak RSS $(calc "%.1f" "$2 / 1024") MiB" \
+    "($(calc "%.2f" "$2 * 1024 / $bytes") x the file), exit $3, $4 CPU s"
+done
+
 # Peers: other readers of the same file, when installed (assimp-utils reads IQM). `assimp info`
 # imports and post-processes, `-r` imports raw (meshes, no post-processing).
 peers=""
@@ -221,8 +254,8 @@ md="$BENCH_DATA/report.md"
   echo
   echo "## Per format"
   echo
-  echo "| format | MB | mdlcheck CPU s | MB/s | wall s | peak RSS MiB | RSS target MiB | map+sum s | ratio to map+sum | tokens s | tok+strtod s | ratio to tok+strtod | target met | vs baseline file |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| format | MB | mdlcheck CPU s | MB/s | wall s | peak RSS MiB | RSS target MiB | map+sum s | ratio to map+sum | tokens s | tok+strtod s | ratio to tok+strtod | target met | vs baseline file | RSS / size |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$md"
 for fmt in $BENCH_FORMATS; do
   bytes=$(get "$fmt.bytes"); t=$(get "$fmt.mdlcheck_s"); s=$(get "$fmt.sum_s")
@@ -242,7 +275,7 @@ for fmt in $BENCH_FORMATS; do
       met=$(awk "BEGIN { print ($t <= 10 * $s ? \"time yes\" : \"time NO\") \", \" ($rss / 1024 <= $rlim ? \"RSS yes\" : \"RSS NO\") }")
       ;;
   esac
-  echo "| $fmt | $mb | $t | $mbs | $(get "$fmt.mdlcheck_wall") | $rmib | $rlim | $s | $ratio | $tok | $sd | $rt | $met | $(change "$fmt.mdlcheck_s" "$t") |" >>"$md"
+  echo "| $fmt | $mb | $t | $mbs | $(get "$fmt.mdlcheck_wall") | $rmib | $rlim | $s | $ratio | $tok | $sd | $rt | $met | $(change "$fmt.mdlcheck_s" "$t") | $(calc "%.2f" "$rss * 1024 / $bytes") |" >>"$md"
 done
 {
   echo
@@ -250,6 +283,27 @@ done
   echo "faster than tok+strtod and RSS ≤ 3 × file. *vs baseline file* is the change of the median"
   echo "mdlcheck CPU time against reports/bench-baseline.json (negative is faster). CPU times on"
   echo "this shared machine still move by up to ±30 % between runs with the load of other jobs."
+  if [ -n "$stress_kinds" ]; then
+    echo
+    echo "## Memory on dense lines and warning storms"
+    echo
+    echo "Generated by bench.sh (not committed), one run each of \`mdlcheck -f json -o FILE\`: the"
+    echo "shortest vertex lines (*dense*: IQE \`vp 0 0 0\`, Egg \`<Vertex> N { 0 0 0 }\`) and one"
+    echo "warning on every line (*storm*: IQE \`fm 0 1 2\` on a degenerate triangle, IQE-FAC-003;"
+    echo "Egg \`<RGBA> { 2 0 0 1 }\`, EGG-VTX-006). Target: peak RSS ≤ 3 × the file + 64 MiB."
+    echo
+    echo "| input | MB | peak RSS MiB | RSS / size | target MiB | target met | CPU s | exit | counts |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+  fi
+} >>"$md"
+for kind in $stress_kinds; do
+  b=$(get "stress.$kind.bytes"); r=$(get "stress.$kind.rss")
+  lim=$(calc "%.1f" "3 * $b / 1048576 + 64")
+  met=$(awk "BEGIN { print ($r / 1024 <= $lim ? \"yes\" : \"NO\") }")
+  [ "$(get "stress.$kind.exit")" -le 1 ] || met="NO (mdlcheck failed)"
+  echo "| $kind | $(calc "%.1f" "$b / 1e6") | $(calc "%.1f" "$r / 1024") | $(calc "%.2f" "$r * 1024 / $b") | $lim | $met | $(get "stress.$kind.s") | $(get "stress.$kind.exit") | $(get "stress.$kind.counts") |" >>"$md"
+done
+{
   echo
   echo "## Linearity"
   echo
@@ -363,8 +417,10 @@ json="$BENCH_DATA/baseline.json"
 } >"$json"
 
 echo
-sed -n '/^## Per format/,/^Targets/p' "$md" | grep '^|' | cut -d'|' -f2,4,5,7,10,13,14,15 | column -t -s'|' 2>/dev/null ||
+sed -n '/^## Per format/,/^Targets/p' "$md" | grep '^|' | cut -d'|' -f2,4,5,7,10,13,14,15,16 | column -t -s'|' 2>/dev/null ||
   sed -n '/^## Per format/,/^Targets/p' "$md"
+[ -z "$stress_kinds" ] || sed -n '/^## Memory on dense/,/^## Linearity/p' "$md" | grep '^|' | cut -d'|' -f2-9 |
+  column -t -s'|' 2>/dev/null || true
 sed -n '/^## Linearity/,/^## Batch/p' "$md" | grep '^|' | cut -d'|' -f2,8,9
 [ -z "$(get convert.s)" ] || echo "convert + proof of bench.iqm: $(get convert.s) CPU s, $(get convert.ratio) x validating it alone (goal <= 3 x)"
 echo "batch: $(calc "%.0f" "$BENCH_BATCH / $bt") files per CPU second (time against the baseline file: $(change batch.s "$bt"))"

@@ -42,13 +42,28 @@ run --max-per-rule=2 "$work/parents.iqm"
 expect_rc 1 "--max-per-rule"
 n=$(grep -Ec "\[$rule\]: " "$work/out")
 [ "$n" -eq 3 ] || fail "--max-per-rule=2: expected 2 diagnostics and 1 summary of $rule, got $n lines"
-expect_grep out "^$work/parents.iqm: [a-z]+\[$rule\]: $((repeats - 2)) more diagnostics of this rule were folded$"
+# the summary locates the folded repeats (here all of them: fewer than eight)
+expect_grep out "^$work/parents.iqm: [a-z]+\[$rule\]: $((repeats - 2)) more diagnostics of this rule were folded; the first at offsets [0-9]+(, [0-9]+){$((repeats - 3))}$"
 run --max-per-rule=2 --format=json "$work/parents.iqm"
 expect_grep out "\"folded\": $((repeats - 2))"
-# the default folds at 50, so six repeats are all shown
+"$PYTHON" - "$work/out" "$rule" $((repeats - 2)) <<'PY' || fail "the JSON fold summary does not locate each folded repeat"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = [m for m in r["files"][0]["messages"] if m["id"] == sys.argv[2] and m.get("folded")]
+assert len(s) == 1, s
+assert len(s[0]["folded_at"]) == int(sys.argv[3]), s[0]
+assert all(set(p) == {"offset"} for p in s[0]["folded_at"]), s[0]
+PY
+# by default a rule shows 3 repeats per file and one summary for the rest
 run "$work/parents.iqm"
 n=$(grep -Ec "\[$rule\]: " "$work/out")
-[ "$n" -eq "$repeats" ] || fail "default folding hid repeats: $n of $repeats"
+[ "$n" -eq 4 ] || fail "default folding: expected 3 diagnostics and 1 summary of $rule, got $n lines"
+expect_grep out "\[$rule\]: $((repeats - 3)) more diagnostics of this rule were folded"
+# --max-per-rule=0 shows every one
+run --max-per-rule=0 "$work/parents.iqm"
+n=$(grep -Ec "\[$rule\]: " "$work/out")
+[ "$n" -eq "$repeats" ] || fail "--max-per-rule=0 hid repeats: $n of $repeats"
+expect_no_grep out "folded"
 
 # -o FILE: the report goes to the file, the exit code is unchanged
 run -o "$work/report.txt" "$work/empty.bin"

@@ -119,6 +119,8 @@ struct conf_case {
   size_t nposes;
 
   int roundtrip, roundtrip_line;
+
+  unsigned long fail_allocation; /* fail the decode's nth allocation (tests/oom); 0: none */
 };
 
 /* Report a mistake in the case file (file:line: message) and count it. */

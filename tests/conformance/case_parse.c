@@ -655,6 +655,9 @@ static void check_combinations(struct conf_case *c)
   if (cli && c->roundtrip)
     case_error(c, c->roundtrip_line, "roundtrip needs the decoded model: it does not combine with "
                "config, compare or a missing input");
+  if (cli && c->fail_allocation)
+    case_error(c, 1, "fail-allocation applies to the decode in the runner: it does not combine "
+               "with config, compare or a missing input");
   if (c->has_exit && !cli)
     case_error(c, c->exit_line, "exit applies only to a case run through mdlcheck (one with "
                "config, compare or a missing input)");
@@ -780,12 +783,17 @@ int case_load(struct conf_case *c, const char *file)
         case_error(c, line_of(v), "verdict: '%s' is not valid or invalid", s);
     } else if (!strcmp(key, "poses")) {
       parse_poses(c, v);
+    } else if (!strcmp(key, "fail-allocation")) {
+      int64_t iv;
+      if (get_int(c, v, "fail-allocation", 1, 1000000, &iv) == 0)
+        c->fail_allocation = (unsigned long)iv;
     } else if (!strcmp(key, "roundtrip")) {
       c->roundtrip_line = line_of(k);
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
       case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, "
-                 "config, name, options, files, expect, others, verdict, exit, poses, roundtrip)", key);
+                 "config, name, options, files, expect, others, verdict, exit, poses, roundtrip, "
+                 "fail-allocation)", key);
     }
   }
   if (!c->description || !*c->description)

@@ -14,6 +14,7 @@
 
 #include "case.h"
 #include "case_check.h"
+#include "../oom/alloc_fail.h"
 
 static int usage(void)
 {
@@ -89,6 +90,7 @@ static int run_library(struct conf_case *c, struct seen_list *seen, unsigned *fa
   struct pipeline_run run;
   mdl_options opts;
   const char *hint;
+  mdl_status st;
 
   if (case_build_input(c, &c->input, &data, &size) < 0) {
     fprintf(stderr, "%s: FAIL: the input could not be built\n", c->file);
@@ -105,7 +107,10 @@ static int run_library(struct conf_case *c, struct seen_list *seen, unsigned *fa
   opts.user = seen;
   hint = c->name ? c->name : c->input.path;
 
-  if (pipeline_decode(data, size, hint, &opts, c->has_poses || c->roundtrip, &run) != MDL_OK) {
+  alloc_fail_arm(c->fail_allocation); /* counted from here: the decode's own allocations */
+  st = pipeline_decode(data, size, hint, &opts, c->has_poses || c->roundtrip, &run);
+  alloc_fail_arm(0);
+  if (st != MDL_OK) {
     fprintf(stderr, "%s: internal error in the pipeline\n", c->file);
     pipeline_release(&run);
     free(data);

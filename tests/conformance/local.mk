@@ -13,8 +13,11 @@ tests_conformance_case_run_SOURCES = \
   tests/conformance/case_input.c \
   tests/conformance/case_check.c \
   tests/conformance/case_cli.c \
-  tests/conformance/case_model.c
+  tests/conformance/case_model.c \
+  tests/oom/alloc_fail.c tests/oom/alloc_fail.h
 tests_conformance_case_run_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+# cases with `fail-allocation` fail one allocation of the decode (tests/oom/alloc_fail.c)
+tests_conformance_case_run_LDFLAGS = $(AM_LDFLAGS) $(WRAP_ALLOC_FLAGS)
 tests_conformance_case_run_LDADD = $(MDL_LIBS)
 
 # Automake must not see the list: it splits TESTS into words at automake time and would make

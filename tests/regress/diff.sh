@@ -113,7 +113,7 @@ PY
 run diff fold4.json fold5.json
 expect_rc 1 "a fold summary of more errors"
 expect_same out "$(cat <<'TXT'
-changed  huge.iqm: error[IQM-VA-008]: 5 more diagnostics of this rule were folded (was: 4 more diagnostics of this rule were folded)
+changed  huge.iqm: error[IQM-VA-008]: 5 more diagnostics of this rule were folded; the first at offsets 48, 48, 48, 48, 48 (was: 4 more diagnostics of this rule were folded)
 diff: 0 new (1 error or fatal), 0 fixed, 1 changed
 TXT
 )"

@@ -11,6 +11,7 @@ TRUST_TESTS = \
   tests/trust/baseline-paths.sh \
   tests/trust/typos.sh \
   tests/trust/quiet.sh \
-  tests/trust/small-edges.sh
+  tests/trust/small-edges.sh \
+  tests/trust/memory-bound.sh
 TESTS += $(TRUST_TESTS)
 EXTRA_DIST += $(TRUST_TESTS)

@@ -41,7 +41,7 @@ static void seen_grow(struct seen_set *s)
   size_t cap = old.cap ? old.cap * 2 : 256;
   s->v = calloc(cap, sizeof *s->v);
   if (!s->v)
-    abort();
+    oom_exit();
   s->cap = cap;
   s->n = 0;
   for (size_t i = 0; i < old.cap; i++) {
@@ -62,7 +62,7 @@ static const char *seen_check(struct file_list *l, const struct stat *st, const 
   struct seen_set *s = l->seen;
   size_t k;
   if (!s && !(s = l->seen = calloc(1, sizeof *s)))
-    abort();
+    oom_exit();
   if ((s->n + 1) * 2 > s->cap)
     seen_grow(s);
   k = seen_hash(st->st_dev, st->st_ino) & (s->cap - 1);
@@ -73,7 +73,7 @@ static const char *seen_check(struct file_list *l, const struct stat *st, const 
   s->v[k].ino = st->st_ino;
   s->v[k].path = strdup(path);
   if (!s->v[k].path)
-    abort();
+    oom_exit();
   s->n++;
   return NULL;
 }
@@ -95,7 +95,7 @@ static void push(struct file_list *l, const char *path, const char *key)
   l->paths[l->count] = strdup(path);
   l->keys[l->count] = strdup(key);
   if (!l->paths[l->count] || !l->keys[l->count])
-    abort();
+    oom_exit();
   l->count++;
 }
 

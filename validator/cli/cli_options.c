@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "input.h"
 #include "format.h"
+#include "grow.h"
 #include "shard.h"
 
 enum option_id {
@@ -85,6 +86,14 @@ static int usage_error(const char *what, const char *arg)
   return EXIT_USAGE;
 }
 
+/* A policy call's result, with running out of memory kept apart from an unknown pattern. */
+static int policy_checked(int rc)
+{
+  if (rc == -2)
+    oom_exit();
+  return rc;
+}
+
 static int add_severity(mdl_policy *p, const char *arg)
 {
   char pat[128];
@@ -97,7 +106,7 @@ static int add_severity(mdl_policy *p, const char *arg)
   sev = mdl_severity_parse(eq + 1);
   if (sev == MDL_SEVERITY_COUNT)
     return usage_error("unknown severity (fatal, error, warning, info, hint)", eq + 1);
-  if (mdl_policy_override(p, pat, sev) < 0)
+  if (policy_checked(mdl_policy_override(p, pat, sev)) < 0)
     return usage_error("pattern matches no catalogued rule", pat);
   return 0;
 }
@@ -204,7 +213,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   c->fail_on = MDL_ERROR;
   c->lib.max_per_rule = MDL_DEFAULT_MAX_PER_RULE;
   if (!c->policy)
-    return EXIT_INTERNAL;
+    oom_exit();
 
   /* First pass: only --config, so the file is applied before the options that override it. */
   /* optind = 0 makes glibc reinitialise fully (ordering and permutation state) between passes */
@@ -299,11 +308,11 @@ int cli_parse(struct cli *c, int argc, char **argv)
       set_fail_on = 1;
       break;
     case OPT_IGNORE:
-      if (mdl_policy_ignore(c->policy, optarg) < 0)
+      if (policy_checked(mdl_policy_ignore(c->policy, optarg)) < 0)
         return usage_error("pattern matches no catalogued rule", optarg);
       break;
     case OPT_ONLY:
-      if (mdl_policy_only(c->policy, optarg) < 0)
+      if (policy_checked(mdl_policy_only(c->policy, optarg)) < 0)
         return usage_error("pattern matches no catalogued rule", optarg);
       break;
     case OPT_SEVERITY:

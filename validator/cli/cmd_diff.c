@@ -68,7 +68,7 @@ static const struct saved_msg **sorted_msgs(const struct saved_file *f)
 {
   const struct saved_msg **v = calloc(f && f->nmsgs ? f->nmsgs : 1, sizeof *v);
   if (!v)
-    abort();
+    oom_exit();
   for (size_t i = 0; f && i < f->nmsgs; i++)
     v[i] = &f->msgs[i];
   if (f)
@@ -83,7 +83,7 @@ static void diff_group(struct change_list *l, const char *file, const struct sav
   const struct saved_msg **lo = calloc(no + 1, sizeof *lo), **lc = calloc(nc + 1, sizeof *lc);
   size_t i = 0, k = 0, nlo = 0, nlc = 0;
   if (!lo || !lc)
-    abort();
+    oom_exit();
   while (i < no && k < nc) {
     int d = o[i]->severity != c[k]->severity ? (o[i]->severity < c[k]->severity ? -1 : 1)
                                             : strcmp(o[i]->message, c[k]->message);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "shard.h"
 #include "sort.h"
 
@@ -38,11 +39,11 @@ size_t shard_select(struct file_list *l, unsigned k, unsigned n)
   uint32_t *rank = malloc((total ? total : 1) * sizeof *rank);
   unsigned char *mine = calloc(total ? total : 1, 1);
   if (!rank || !mine || total > UINT32_MAX)
-    abort(); /* a selection's list; nothing sensible to report without memory */
+    oom_exit(); /* a selection's list; nothing sensible to report without memory */
   for (size_t i = 0; i < total; i++)
     rank[i] = (uint32_t)i;
   if (sort_u32(rank, total, by_key, l) < 0)
-    abort();
+    oom_exit();
   for (size_t r = k - 1; r < total; r += n)
     mine[rank[r]] = 1;
   for (size_t i = 0; i < total; i++) {

@@ -17,6 +17,7 @@ void arena_init(struct arena *a)
 {
   a->head = NULL;
   a->used_total = 0;
+  a->failed = 0;
 }
 
 void arena_free(struct arena *a)
@@ -36,19 +37,25 @@ void *arena_calloc(struct arena *a, size_t count, size_t size)
   struct arena_block *b = a->head;
   size_t n;
   unsigned char *p;
-  if (size && count > SIZE_MAX / size)
+  if (size && count > SIZE_MAX / size) {
+    a->failed = 1;
     return NULL;
+  }
   n = count * size;
   n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
   if (n == 0)
     n = sizeof(max_align_t);
   if (!b || b->cap - b->used < n) {
     size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-    if (cap > SIZE_MAX - sizeof *b)
+    if (cap > SIZE_MAX - sizeof *b) {
+      a->failed = 1;
       return NULL;
+    }
     b = malloc(sizeof *b + cap);
-    if (!b)
+    if (!b) {
+      a->failed = 1;
       return NULL;
+    }
     b->cap = cap;
     b->used = 0;
     if (n > ARENA_BLOCK && a->head) {

@@ -9,6 +9,8 @@ struct arena_block;
 struct arena {
   struct arena_block *head;
   size_t used_total;
+  int failed; /* an allocation failed: whatever needed it is incomplete (the pipeline reports
+                 MDL-MEM-001 for the model's arena, a decoder checks its own scratch arenas) */
 };
 
 void arena_init(struct arena *a);

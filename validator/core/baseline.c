@@ -1,5 +1,6 @@
 /* baseline.c - the baseline as a sorted multiset of diagnostic keys, consumed as diagnostics
  * match it (that is what makes matching count-aware). */
+#include "grow.h"
 #include "baseline.h"
 
 #include <stdlib.h>
@@ -46,7 +47,7 @@ struct baseline *baseline_load(const char *path, unsigned long long max_size, in
   size_t total = 0, n = 0;
   int rc;
   if (!b)
-    abort();
+    oom_exit();
   if ((rc = saved_report_load(&b->saved, path, max_size, err, errcap)) < 0) {
     *too_large = rc == -2;
     free(b);
@@ -58,7 +59,7 @@ struct baseline *baseline_load(const char *path, unsigned long long max_size, in
     total += b->saved.files[i].nmsgs;
   b->entries = calloc(total ? total : 1, sizeof *b->entries);
   if (!b->entries)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < b->saved.nfiles; i++) {
     const struct saved_file *f = &b->saved.files[i];
     for (size_t k = 0; k < f->nmsgs; k++) {

@@ -46,6 +46,10 @@ static int side_open(struct diag_sink *sink, struct side *s, const struct compar
   s->cs.size = s->in.size;
   s->cs.format = s->run.format;
   s->cs.model = &s->run.model;
+  if (s->run.out_of_memory) { /* its own MDL-MEM-001 went with the validation findings */
+    diag_out_of_memory(sink, in->path);
+    return 1;
+  }
   if (!s->run.format || !s->run.decoded) {
     struct mdl_loc loc = loc_none();
     diag_emit(sink, RULE_CORE_COMPARE_UNREADABLE, &loc,

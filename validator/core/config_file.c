@@ -3,6 +3,7 @@
  * The file is parsed into a libyaml document so every node keeps its mark; each mistake becomes
  * one MDL-CFG-* diagnostic at the line:column of the offending node, and loading goes on so one
  * run reports every mistake in the file. */
+#include "grow.h"
 #include "config_file.h"
 
 #include <ctype.h>
@@ -207,7 +208,7 @@ static mdl_policy *policy_of(struct config_ctx *x)
   if (!x->c->policy)
     x->c->policy = mdl_policy_new();
   if (!x->c->policy)
-    abort(); /* out of memory while reading a few lines of configuration */
+    oom_exit();
   return x->c->policy;
 }
 
@@ -247,6 +248,8 @@ static void load_patterns(struct config_ctx *x, const char *key, const yaml_node
       continue;
     }
     rc = only ? mdl_policy_only(policy_of(x), pattern) : mdl_policy_ignore(policy_of(x), pattern);
+    if (rc == -2)
+      oom_exit();
     if (rc < 0)
       report_at(x, RULE_CORE_CONFIG_UNKNOWN_RULE, item, path, pattern, NULL);
   }
@@ -287,6 +290,7 @@ static void load_severity(struct config_ctx *x, const yaml_node_t *value)
     const char *pattern = scalar_text(k);
     const char *sevname = scalar_text(v);
     mdl_severity sev;
+    int rc;
     if (!k || !v)
       continue;
     if (duplicate_key(x, value, p))
@@ -303,7 +307,10 @@ static void load_severity(struct config_ctx *x, const yaml_node_t *value)
                 "one of fatal, error, warning, info, hint");
       continue;
     }
-    if (mdl_policy_override(policy_of(x), pattern, sev) < 0)
+    rc = mdl_policy_override(policy_of(x), pattern, sev);
+    if (rc == -2)
+      oom_exit();
+    if (rc < 0)
       report_at(x, RULE_CORE_CONFIG_UNKNOWN_RULE, k, path, pattern, NULL);
   }
 }

@@ -50,16 +50,42 @@ struct mdl_loc loc_none(void)
 
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
 {
-  memset(sink, 0, sizeof *sink);
+  /* fold_at is written before it is read: clearing it per file would cost more than the rest */
+  memset(sink->counts, 0, sizeof sink->counts);
+  memset(sink->per_rule, 0, sizeof sink->per_rule);
+  memset(sink->fold_slot, 0, sizeof sink->fold_slot);
   sink->options = options;
-  sink->per_rule = calloc(RULE_COUNT, sizeof *sink->per_rule);
-  return sink->per_rule ? 0 : -1;
+  sink->reported = 0;
+  sink->nslots = 0;
+  sink->truncated = sink->fatal_seen = 0;
+  sink->flaws = 0;
+  return 0;
+}
+
+/* Keep where a folded repeat was, for the first MDL_FOLDED_AT of the first DIAG_FOLD_SLOTS rules. */
+static void fold_note(struct diag_sink *sink, enum rule_index rule, const struct mdl_loc *loc)
+{
+  unsigned long nth = sink->per_rule[rule] - sink->options->max_per_rule - 1;
+  mdl_position *at;
+  if (nth >= MDL_FOLDED_AT)
+    return;
+  if (!sink->fold_slot[rule]) {
+    if (sink->nslots >= DIAG_FOLD_SLOTS)
+      return;
+    sink->fold_slot[rule] = (unsigned char)++sink->nslots;
+  }
+  at = &sink->fold_at[sink->fold_slot[rule] - 1][nth];
+  at->offset = loc->offset;
+  at->line = loc->line;
+  at->column = loc->column;
 }
 
 static mdl_severity effective_severity(const struct diag_sink *sink, const mdl_rule *rule)
 {
   const mdl_options *o = sink->options;
   mdl_severity sev = o->strict ? rule->strict_severity : rule->severity;
+  if (rule == mdl_rule_at(RULE_CORE_OUT_OF_MEMORY))
+    return MDL_FATAL; /* an unfinished check is never hidden or re-graded by a policy */
   if (o->policy) {
     mdl_rule graded = *rule;
     graded.severity = sev;
@@ -132,8 +158,10 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
   sink->counts[sev]++;
   if (sev == MDL_FATAL)
     sink->fatal_seen = 1;
-  if (++sink->per_rule[rule] > sink->options->max_per_rule && sink->options->max_per_rule)
+  if (++sink->per_rule[rule] > sink->options->max_per_rule && sink->options->max_per_rule) {
+    fold_note(sink, rule, loc);
     return; /* folded: summarised by diag_sink_finish */
+  }
 
   actual[0] = 0;
   if (actual_fmt) {
@@ -155,7 +183,36 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
   d.actual = actual;
   d.expected = expected;
   d.folded = 0;
+  d.folded_at = NULL;
+  d.num_folded_at = 0;
   forward(sink, &d);
+}
+
+void diag_out_of_memory(struct diag_sink *sink, const char *what)
+{
+  struct mdl_loc loc = loc_none();
+  if (sink->per_rule[RULE_CORE_OUT_OF_MEMORY])
+    return; /* once per file: the first failure stopped the check */
+  diag_emit(sink, RULE_CORE_OUT_OF_MEMORY, &loc, NULL, "%s", what ? what : "an allocation failed");
+}
+
+/* "; the first at 12:3, 40:1, ..." or "; the first at offsets 96, 112, ..." */
+static void fold_positions(char *out, size_t cap, const mdl_position *at, size_t n)
+{
+  size_t len;
+  if (!n) {
+    out[0] = 0;
+    return;
+  }
+  len = (size_t)snprintf(out, cap, "; the first at %s", at[0].line ? "" : "offsets ");
+  for (size_t i = 0; i < n && len < cap; i++) {
+    const char *sep = i ? ", " : "";
+    if (at[i].line)
+      len += (size_t)snprintf(out + len, cap - len, "%s%u:%u", sep, at[i].line,
+                              at[i].column ? at[i].column : 1);
+    else
+      len += (size_t)snprintf(out + len, cap - len, "%s%lld", sep, at[i].offset);
+  }
 }
 
 void diag_sink_finish(struct diag_sink *sink)
@@ -164,14 +221,26 @@ void diag_sink_finish(struct diag_sink *sink)
   if (limit) {
     for (size_t i = 0; i < RULE_COUNT; i++) {
       unsigned long extra;
-      char message[256];
+      char message[384], where[256];
       mdl_diag d;
       const mdl_rule *r;
+      const mdl_position *at = NULL;
+      size_t nat = 0;
       if (sink->per_rule[i] <= limit)
         continue;
       r = mdl_rule_at(i);
       extra = sink->per_rule[i] - limit;
-      snprintf(message, sizeof message, "%lu more diagnostics of this rule were folded", extra);
+      if (sink->fold_slot[i]) {
+        at = sink->fold_at[sink->fold_slot[i] - 1];
+        nat = extra < MDL_FOLDED_AT ? extra : MDL_FOLDED_AT;
+        /* positions only where every kept one has one (path-only checks have none) */
+        for (size_t k = 0; k < nat; k++)
+          if (!at[k].line && at[k].offset < 0)
+            nat = 0;
+      }
+      fold_positions(where, sizeof where, at, nat);
+      snprintf(message, sizeof message, "%lu more diagnostics of this rule were folded%s%s", extra,
+               where, nat && nat < extra ? ", ..." : "");
       memset(&d, 0, sizeof d);
       d.rule = r;
       d.severity = effective_severity(sink, r);
@@ -179,11 +248,17 @@ void diag_sink_finish(struct diag_sink *sink)
       d.offset = -1;
       d.path = d.actual = d.expected = "";
       d.folded = extra;
+      d.folded_at = nat ? at : NULL;
+      d.num_folded_at = nat;
       forward(sink, &d);
     }
   }
-  free(sink->per_rule);
-  sink->per_rule = NULL;
+}
+
+int diag_wanted(const struct diag_sink *sink, enum rule_index rule)
+{
+  unsigned long limit = sink->options->max_per_rule;
+  return !limit || sink->per_rule[rule] < limit + MDL_FOLDED_AT;
 }
 
 unsigned long diag_errors(const struct diag_sink *sink)

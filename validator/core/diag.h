@@ -23,17 +23,25 @@ struct mdl_loc loc_text(unsigned line, unsigned column, const char *path_fmt, ..
   __attribute__((format(printf, 3, 4)));
 struct mdl_loc loc_none(void);
 
+/* Rules of one file whose folded repeats are located (beyond them a summary has a count only).
+ * Fixed storage: the sink never allocates, so it can still report running out of memory. */
+#define DIAG_FOLD_SLOTS 32
+
 struct diag_sink {
   const mdl_options *options;
   unsigned long counts[MDL_SEVERITY_COUNT];
-  unsigned long reported;   /* forwarded to the callback */
-  unsigned long *per_rule;  /* occurrences per rule index */
+  unsigned long reported;             /* forwarded to the callback */
+  unsigned long per_rule[RULE_COUNT]; /* occurrences per rule index */
+  unsigned char fold_slot[RULE_COUNT]; /* 1 + index into fold_at, 0: none yet */
+  unsigned nslots;
+  mdl_position fold_at[DIAG_FOLD_SLOTS][MDL_FOLDED_AT];
   int truncated;
   int fatal_seen;
   unsigned long flaws;      /* diagnostics whose catalogue severity is fatal or error, whatever
                              * the policy made of them: what was decoded may be incomplete */
 };
 
+/* Return 0 (the sink needs no allocation; the int is kept for callers that check it). */
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options);
 /* Emit the fold summaries and release the sink. */
 void diag_sink_finish(struct diag_sink *sink);
@@ -43,6 +51,14 @@ void diag_sink_finish(struct diag_sink *sink);
 void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_loc *loc,
                const char *expected, const char *actual_fmt, ...)
   __attribute__((format(printf, 5, 6)));
+
+/* The fatal MDL-MEM-001: an allocation failed, so checking stopped before the end. `what` says
+ * what was being allocated (may be NULL). */
+void diag_out_of_memory(struct diag_sink *sink, const char *what);
+
+/* 0 when the next diagnostic of `rule` would only be counted (folded past the repeats whose
+ * positions a summary keeps): an emitter may then skip formatting it. */
+int diag_wanted(const struct diag_sink *sink, enum rule_index rule);
 
 /* Number of diagnostics of severity error or fatal seen so far (after the policy). */
 unsigned long diag_errors(const struct diag_sink *sink);

@@ -76,8 +76,11 @@ struct mdl_format {
   const char *const *extensions; /* lower case, with the dot; NULL-terminated */
   /* Confidence 0..100 that data is this format, from content alone. */
   int (*detect)(const unsigned char *data, size_t size);
-  /* Decode and check. Return 0 when the model is usable, -1 when decoding gave up
-   * (a fatal diagnostic has been emitted). */
+  /* Decode and check. Return 0 only when the whole input was checked and the model is usable;
+   * -1 when decoding gave up: after an error or fatal diagnostic about the input, or on an
+   * allocation failure (the pipeline reports MDL-MEM-001 for a -1 with no error, and whenever
+   * the model's arena failed). A check that cannot allocate must make the decoder return -1
+   * or emit MDL-MEM-001 itself (diag_out_of_memory). */
   int (*decode)(struct decode_ctx *ctx, struct model *m);
   /* Serialise the model; 0 or -1 (with a reason in out->error). NULL when unsupported. */
   int (*write)(const struct model *m, const struct write_opts *opts, struct byte_buf *out);

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "grow.h"
 #include <string.h>
 
 #include "model_compare_ctx.h"
@@ -398,7 +400,7 @@ static int side_convert(struct compare_side *s, const struct compare_side *other
   char why[200] = "", msg[300];
   int rc;
   if (o->num_anims && !model_frames_need_parent(o)) {
-    rates = calloc((size_t)m->num_anims + 1, sizeof *rates);
+    rates = alloc_or_exit(((size_t)m->num_anims + 1) * sizeof *rates, 1);
     if (!rates)
       return -1;
     for (uint32_t i = 0; i < m->num_anims && i < o->num_anims; i++)
@@ -435,12 +437,15 @@ static void frames_align(struct cmp *c, struct note_ctx *n)
 
 /* ---- driver ----------------------------------------------------------------------------- */
 
-static void side_index(struct compare_side *s)
+/* -1 when the locator could not be built (out of memory): without it a difference has no
+ * position and a pose no printed precision, so the comparison would not be the same one. */
+static int side_index(struct compare_side *s)
 {
   const struct format_locator *l = s->format ? s->format->locator : NULL;
   s->ix = NULL;
   if (l && l->open && s->data)
     s->ix = l->open(s->data, s->size);
+  return l && l->open && s->data && !s->ix ? -1 : 0;
 }
 
 static void side_unindex(struct compare_side *s)
@@ -459,8 +464,12 @@ int model_compare(struct compare_side *a, struct compare_side *b, struct diag_si
   c.a = a;
   c.b = b;
   c.sink = sink;
-  side_index(a);
-  side_index(b);
+  b->ix = NULL;
+  if (side_index(a) < 0 || side_index(b) < 0) {
+    side_unindex(a);
+    side_unindex(b);
+    return -1;
+  }
   frames_align(&c, &n);
   skeleton_compare(&c);
   base_poses_compare(&c);

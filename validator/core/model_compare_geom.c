@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "grow.h"
 #include <string.h>
 
 #include "model_compare_ctx.h"
@@ -59,8 +61,8 @@ static uint32_t *vertex_ids(const struct model *m, const struct model *other)
     if (t != VT_TANGENT && va && varray_of(other, t))
       k.arrays[k.narrays++] = va;
   }
-  order = malloc(((size_t)n + 1) * sizeof *order);
-  ids = malloc(((size_t)n + 1) * sizeof *ids);
+  order = alloc_or_exit(((size_t)n + 1) * sizeof *order, 0);
+  ids = alloc_or_exit(((size_t)n + 1) * sizeof *ids, 0);
   if (!order || !ids)
     goto fail;
   for (uint32_t v = 0; v < n; v++)
@@ -100,7 +102,7 @@ static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t
   *ntri = nt;
   if (!ids || (uint64_t)first + count > m->num_vertexes || (uint64_t)t0 + nt > m->num_triangles)
     return;
-  tmp = malloc(((size_t)count + 1) * sizeof *tmp);
+  tmp = alloc_or_exit(((size_t)count + 1) * sizeof *tmp, 0);
   if (!tmp)
     return;
   memcpy(tmp, ids + first, (size_t)count * sizeof *tmp);
@@ -306,7 +308,7 @@ static int cells_build(struct geom *g, const struct model_mesh *x, const struct 
       }
   g->h = 4 * h + 1e-9;
   free(g->cells);
-  g->cells = malloc(((size_t)y->num_vertexes + 1) * sizeof *g->cells);
+  g->cells = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *g->cells, 0);
   if (!g->cells)
     return -1;
   g->ncells = y->num_vertexes;
@@ -392,9 +394,9 @@ static int tri_set_build(struct tri_set *s, const struct model *m, const struct 
                          const uint32_t *map, uint32_t map_base)
 {
   memset(s, 0, sizeof *s);
-  s->v = malloc(((size_t)x->num_triangles + 1) * 3 * sizeof *s->v);
-  s->src = malloc(((size_t)x->num_triangles + 1) * sizeof *s->src);
-  s->order = malloc(((size_t)x->num_triangles + 1) * sizeof *s->order);
+  s->v = alloc_or_exit(((size_t)x->num_triangles + 1) * 3 * sizeof *s->v, 0);
+  s->src = alloc_or_exit(((size_t)x->num_triangles + 1) * sizeof *s->src, 0);
+  s->order = alloc_or_exit(((size_t)x->num_triangles + 1) * sizeof *s->order, 0);
   if (!s->v || !s->src || !s->order)
     return -1;
   for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++) {
@@ -447,9 +449,9 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
       (uint64_t)x->first_triangle + x->num_triangles > a->num_triangles ||
       (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
     return; /* ranges the validator already reported */
-  map = malloc(((size_t)x->num_vertexes + 1) * sizeof *map);
-  used = calloc((size_t)x->num_vertexes + 1, 1);
-  bmap = malloc(((size_t)y->num_vertexes + 1) * sizeof *bmap);
+  map = alloc_or_exit(((size_t)x->num_vertexes + 1) * sizeof *map, 0);
+  used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
+  bmap = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *bmap, 0);
   if (!map || !used || !bmap)
     goto oom;
   /* the vertices A's triangles use (all of them when it has none) */
@@ -624,7 +626,7 @@ void cmp_meshes(struct cmp *c)
   struct model_mesh whole_a, whole_b;
   struct geom g;
   char bv[160];
-  uint8_t *used = calloc((size_t)b->num_meshes + 1, 1);
+  uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
   uint32_t *ida = vertex_ids(a, b), *idb = vertex_ids(b, a);
   if (!used || !ida || !idb) {
     c->oom = 1;

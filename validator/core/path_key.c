@@ -1,5 +1,6 @@
 /* path_key.c - canonical paths for matching saved reports against this run. */
 #define _GNU_SOURCE
+#include "grow.h"
 #include "path_key.h"
 
 #include <limits.h>
@@ -12,7 +13,7 @@ static char *dup_or_abort(const char *s)
 {
   char *p = strdup(s);
   if (!p)
-    abort();
+    oom_exit();
   return p;
 }
 
@@ -24,7 +25,7 @@ static char *lexical_join(const char *base, const char *path)
   char *out = malloc(cap), *src = malloc(cap), *save = NULL;
   size_t n = 0;
   if (!out || !src)
-    abort();
+    oom_exit();
   snprintf(src, cap, "%s/%s", path[0] == '/' ? "" : base, path);
   for (char *part = strtok_r(src, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
     if (!strcmp(part, "."))

@@ -8,7 +8,8 @@
 struct pipeline_run {
   const struct mdl_format *format; /* NULL when none matched */
   struct model model;
-  int decoded;                     /* the model is usable */
+  int decoded;                     /* the whole input was checked and the model is usable */
+  int out_of_memory;               /* MDL-MEM-001 was reported: decoded is 0 */
   mdl_result result;
 };
 

@@ -59,11 +59,11 @@ static int add(mdl_policy *p, enum policy_action action, const char *pattern, md
   if (!pattern_known(pattern))
     return -1;
   if (grow_one(&p->entries, &p->cap, p->count, sizeof *p->entries, 8) < 0)
-    return -1;
+    return -2;
   e = &p->entries[p->count];
   e->pattern = strdup(pattern);
   if (!e->pattern)
-    return -1;
+    return -2;
   e->action = action;
   e->severity = sev;
   p->count++;

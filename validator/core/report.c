@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 void report_init(struct report *r)
 {
   memset(r, 0, sizeof *r);
@@ -21,6 +22,7 @@ static void file_free(struct report_file *f)
     free(f->msgs[i].path);
     free(f->msgs[i].actual);
     free(f->msgs[i].expected);
+    free(f->msgs[i].folded_at);
   }
   free(f->msgs);
   for (size_t i = 0; i < f->nres; i++) {
@@ -51,14 +53,15 @@ static char *dup_or_empty(const char *s)
 {
   char *p = strdup(s ? s : "");
   if (!p)
-    abort(); /* out of memory while reporting: nothing sensible is left to do */
+    oom_exit();
   return p;
 }
 
 struct report_file *report_add_file(struct report *r, const char *path)
 {
   struct report_file *f;
-  grow_one_or_abort(&r->files, &r->capfiles, r->nfiles, sizeof *r->files, 8);
+  if (grow_one(&r->files, &r->capfiles, r->nfiles, sizeof *r->files, 8) < 0)
+    oom_exit();
   f = &r->files[r->nfiles++];
   memset(f, 0, sizeof *f);
   f->path = dup_or_empty(path);
@@ -70,7 +73,8 @@ void report_collect(const mdl_diag *d, void *user)
 {
   struct report_file *f = user;
   struct report_msg *m;
-  grow_one_or_abort(&f->msgs, &f->capmsgs, f->nmsgs, sizeof *f->msgs, 16);
+  if (grow_one(&f->msgs, &f->capmsgs, f->nmsgs, sizeof *f->msgs, 16) < 0)
+    oom_exit();
   m = &f->msgs[f->nmsgs++];
   m->rule = d->rule;
   m->severity = d->severity;
@@ -82,6 +86,15 @@ void report_collect(const mdl_diag *d, void *user)
   m->actual = dup_or_empty(d->actual);
   m->expected = dup_or_empty(d->expected);
   m->folded = d->folded;
+  m->folded_at = NULL;
+  m->nfolded_at = 0;
+  if (d->num_folded_at) {
+    m->folded_at = malloc(d->num_folded_at * sizeof *m->folded_at);
+    if (!m->folded_at)
+      oom_exit();
+    memcpy(m->folded_at, d->folded_at, d->num_folded_at * sizeof *m->folded_at);
+    m->nfolded_at = d->num_folded_at;
+  }
   m->baselined = 0;
   m->seq = f->nmsgs - 1;
 }
@@ -149,7 +162,6 @@ void report_add_unreferenced(struct report *r, const char *path)
 void report_set_result(struct report_file *f, const mdl_result *res)
 {
   if (f->nmsgs > 1) /* msgs is NULL when there are none, and qsort must not see NULL */
-    if (f->nmsgs > 1)
     qsort(f->msgs, f->nmsgs, sizeof *f->msgs, msg_order);
   f->format = res->format ? res->format : "unknown";
   memcpy(f->version, res->version, sizeof f->version);

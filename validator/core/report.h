@@ -14,6 +14,8 @@ struct report_msg {
   unsigned line, column; /* 0 when none */
   char *path, *actual, *expected;
   unsigned long folded;
+  mdl_position *folded_at; /* on a fold summary: the first folded repeats' positions */
+  size_t nfolded_at;
   int baselined;         /* accepted by --baseline: shown, but not counted */
   size_t seq;            /* emission order, to keep the position sort stable */
 };

@@ -31,6 +31,16 @@ void report_json_details(struct json_writer *w, const struct report_msg *m)
     json_kv_string(w, "expected", m->expected);
   if (m->folded)
     json_kv_uint(w, "folded", m->folded);
+  if (m->nfolded_at) {
+    json_key(w, "folded_at");
+    json_array_begin(w);
+    for (size_t i = 0; i < m->nfolded_at; i++) {
+      json_object_begin(w);
+      report_json_location(w, m->folded_at[i].line, m->folded_at[i].column, m->folded_at[i].offset);
+      json_object_end(w);
+    }
+    json_array_end(w);
+  }
 }
 
 static void write_msg(struct json_writer *w, const struct report_msg *m)

@@ -1,5 +1,6 @@
 /* report_read.c - read a JSON report back (jansson), checking the shape the writer produces:
  * a report that is not one (wrong types, missing keys) is refused with where and why. */
+#include "grow.h"
 #include "report_read.h"
 #include "path_key.h"
 
@@ -31,7 +32,7 @@ static char *dup_text(const char *s)
 {
   char *p = strdup(s);
   if (!p)
-    abort(); /* out of memory reading a report: nothing sensible is left to do */
+    oom_exit();
   return p;
 }
 
@@ -61,6 +62,21 @@ static const char *get_string(struct read_ctx *cx, json_t *obj, const char *key,
     return NULL;
   }
   return json_string_value(v);
+}
+
+/* jansson reports some allocation failures as syntax errors ("string expected"), and may
+ * drop a character of a string without any error when its buffer cannot grow: its
+ * allocations go through here so that running out of memory is never taken for a bad report.
+ * (This also routes them through this program's malloc, which the allocation-failure tests
+ * count.) Reports are read by one thread. */
+static int json_alloc_failed;
+
+static void *json_malloc(size_t size)
+{
+  void *p = malloc(size);
+  if (!p)
+    json_alloc_failed = 1;
+  return p;
 }
 
 /* An optional non-negative integer member: 0 absent, 1 read, -1 wrong type. */
@@ -144,7 +160,7 @@ static int read_file(struct read_ctx *cx, json_t *jf, struct saved_file *f, size
   f->nmsgs = json_array_size(msgs);
   f->msgs = calloc(f->nmsgs ? f->nmsgs : 1, sizeof *f->msgs);
   if (!f->msgs)
-    abort();
+    oom_exit();
   for (size_t k = 0; k < f->nmsgs; k++) {
     char mwhere[128];
     snprintf(mwhere, sizeof mwhere, "%s.messages[%zu]", where, k);
@@ -164,6 +180,8 @@ int saved_report_load(struct saved_report *r, const char *path, unsigned long lo
   int rc = 0, ioerr;
 
   memset(r, 0, sizeof *r);
+  json_set_alloc_funcs(json_malloc, free);
+  json_alloc_failed = 0;
   /* read whole and bounded first: jansson's own readers would follow an endless stream */
   if ((ioerr = input_open(path, &in, max_size)) != 0) {
     char why[128];
@@ -172,7 +190,11 @@ int saved_report_load(struct saved_report *r, const char *path, unsigned long lo
   }
   root = json_loadb((const char *)in.data, in.size, JSON_REJECT_DUPLICATES, &jerr);
   input_close(&in);
+  if (json_alloc_failed) /* even with a document: jansson may drop a character and go on */
+    oom_exit();
   if (!root) {
+    if (json_error_code(&jerr) == json_error_out_of_memory)
+      oom_exit();
     if (jerr.line > 0)
       return fail(&cx, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column, jerr.text);
     return fail(&cx, "%s: %s", path, jerr.text);
@@ -189,7 +211,7 @@ int saved_report_load(struct saved_report *r, const char *path, unsigned long lo
   r->nfiles = json_array_size(files);
   r->files = calloc(r->nfiles ? r->nfiles : 1, sizeof *r->files);
   if (!r->files)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < r->nfiles && rc == 0; i++)
     rc = read_file(&cx, json_array_get(files, i), &r->files[i], i);
   json_decref(root);
@@ -219,7 +241,7 @@ void saved_report_anchor(struct saved_report *r, const char *report_path)
   r->by_key = calloc(r->nfiles ? r->nfiles : 1, sizeof *r->by_key);
   r->by_path = calloc(r->nfiles ? r->nfiles : 1, sizeof *r->by_path);
   if (!r->by_key || !r->by_path)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < r->nfiles; i++) {
     free(r->files[i].key);
     r->files[i].key = path_key_saved(r->files[i].path, report_path);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json_write.h"
 #include "report.h"
 
@@ -33,7 +34,7 @@ static char *path_to_uri(const char *path)
   char *uri = malloc(len * 3 + sizeof "file://");
   char *o = uri;
   if (!uri)
-    abort(); /* out of memory while reporting: nothing sensible is left to do */
+    oom_exit();
   if (path[0] == '/') {
     memcpy(o, "file://", 7);
     o += 7;
@@ -83,7 +84,7 @@ static void rule_set_build(struct rule_set *rs, const struct report *r)
   rs->order = malloc((rs->count + 1) * sizeof *rs->order);
   rs->used = 0;
   if (!rs->slot || !rs->order)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < rs->count; i++)
     rs->slot[i] = -1;
   for (size_t f = 0; f < r->nfiles; f++) {
@@ -125,7 +126,7 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
   char *full = malloc(len), *help = malloc(len);
 
   if (!full || !help)
-    abort();
+    oom_exit();
   snprintf(full, len, "%s%s%s", r->text, r->rationale[0] ? " " : "", r->rationale);
   /* the clause the rule enforces, quoted, so a dashboard shows it without the spec file */
   snprintf(help, len, "%s%s%s Spec: %s (versions %s).%s%s%s%s", full,
@@ -195,7 +196,7 @@ static uint64_t *fingerprints_build(const struct report_file *f)
   uint64_t *out = calloc(f->nmsgs + 1, sizeof *out);
   struct print_key *keys = calloc(f->nmsgs + 1, sizeof *keys);
   if (!out || !keys)
-    abort();
+    oom_exit();
   for (size_t k = 0; k < f->nmsgs; k++) {
     uint64_t h = fnv1a(0xcbf29ce484222325ull, f->path);
     h = fnv1a(h, f->msgs[k].rule->id);
@@ -302,7 +303,7 @@ void report_write_sarif(FILE *out, const struct report *r)
   int io_failed = 0;
 
   if (!uris)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < r->nfiles; i++) {
     uris[i] = path_to_uri(r->files[i].path);
     io_failed |= r->files[i].io_failed;

@@ -38,7 +38,7 @@ void report_write_summary(FILE *out, const struct report *r)
 
   rules = calloc(ncat ? ncat : 1, sizeof *rules); /* indexed by catalogue position */
   if (!rules || !last_file)
-    abort();
+    oom_exit();
   for (size_t i = 0; i < r->nfiles; i++) {
     const struct report_file *f = &r->files[i];
     char label[48];

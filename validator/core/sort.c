@@ -2,6 +2,8 @@
 #include "sort.h"
 
 #include <stdlib.h>
+
+#include "grow.h"
 #include <string.h>
 
 int sort_u32(uint32_t *v, size_t n, sort_u32_cmp cmp, const void *ctx)
@@ -9,7 +11,7 @@ int sort_u32(uint32_t *v, size_t n, sort_u32_cmp cmp, const void *ctx)
   uint32_t *tmp, *src = v, *dst;
   if (n < 2)
     return 0;
-  tmp = malloc(n * sizeof *tmp);
+  tmp = alloc_or_exit(n * sizeof *tmp, 0);
   if (!tmp)
     return -1;
   dst = tmp;

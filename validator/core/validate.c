@@ -87,6 +87,14 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     ctx.keep_frames = keep_frames;
     run->result.format = run->format->name;
     run->decoded = run->format->decode(&ctx, &run->model) == 0;
+    /* A decoder gives up after an error or a fatal about what it found in the input; giving
+     * up without one means an allocation failed. Either way the file was not checked to the
+     * end, and that must never read as a clean verdict. */
+    if ((!run->decoded && !diag_errors(&sink)) || run->model.arena.failed)
+      diag_out_of_memory(&sink, run->format->name);
+    run->out_of_memory = sink.per_rule[RULE_CORE_OUT_OF_MEMORY] > 0;
+    if (run->out_of_memory)
+      run->decoded = 0; /* whatever the model holds was not fully built or checked */
     if (run->decoded && !ctx.input_too_large) {
       stats_fill(&run->result.stats, &run->model, &ctx);
       run->result.stats.partial = sink.flaws > 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "egg_map.h"
 
 static const char *const egg_extensions[] = {".egg", ".egg.pz", ".pz", NULL};
 
@@ -194,6 +195,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   const unsigned char *data;
   size_t size = ctx->in.size;
   int compressed;
+  unsigned long map_failures = egg_map_failures();
   if (!doc || !priv)
     return -1;
   doc->ctx = ctx;
@@ -212,8 +214,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
       return -1;
   }
   if (egg_parse(doc, data, size) < 0) {
-    struct mdl_loc loc = loc_none();
-    diag_emit(ctx->diag, RULE_CORE_READ_FAILED, &loc, NULL, "%s", "out of memory while parsing the egg text");
+    diag_out_of_memory(ctx->diag, "parsing the egg text");
     return -1;
   }
   egg_check_refs(doc);
@@ -232,6 +233,12 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   if (egg_geometry_decode(doc, m) < 0)
     return -1;
   stats_count(ctx, doc);
+  /* a check that could not allocate skipped part of the file (the model's arena remembers its
+   * own failures, and the pipeline reports them) */
+  if (egg_map_failures() != map_failures) {
+    diag_out_of_memory(ctx->diag, "an egg check");
+    return -1;
+  }
   return 0;
 }
 

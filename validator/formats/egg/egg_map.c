@@ -6,6 +6,15 @@
 
 static const char pair_key[] = "";
 
+/* Failed allocations of this thread's maps: a check that loses an entry is incomplete, and the
+ * decode that ran it (one thread per file) must say so, wherever the map lived. */
+static _Thread_local unsigned long map_failures;
+
+unsigned long egg_map_failures(void)
+{
+  return map_failures;
+}
+
 void egg_map_init(struct egg_map *m)
 {
   memset(m, 0, sizeof *m);
@@ -53,12 +62,14 @@ static int grow(struct egg_map *m)
   size_t ocap = m->cap;
   if (ncap > UINT32_MAX) {
     m->oom = 1;
+    map_failures++;
     return -1;
   }
   m->slots = calloc(ncap, sizeof *m->slots);
   if (!m->slots) {
     m->slots = old;
     m->oom = 1;
+    map_failures++;
     return -1;
   }
   m->cap = ncap;
@@ -86,6 +97,7 @@ static struct egg_map_ent *insert(struct egg_map *m, const char *key, size_t len
     struct egg_map_ent *ne = realloc(m->ents, ecap * sizeof *ne);
     if (!ne) {
       m->oom = 1;
+      map_failures++;
       return NULL;
     }
     m->ents = ne;

@@ -25,6 +25,8 @@ struct egg_map {
 };
 
 void egg_map_init(struct egg_map *m);
+/* Allocation failures of any map in this thread so far (a decode compares before and after). */
+unsigned long egg_map_failures(void);
 void egg_map_free(struct egg_map *m);
 /* The entry for a string key, created (val NULL, sum 0) when absent; NULL only when out of
  * memory. An entry pointer stays valid until the next entry is created. */

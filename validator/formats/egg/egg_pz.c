@@ -12,6 +12,22 @@
 #include "egg.h"
 #include "input.h"
 
+#ifndef MDL_NO_ZLIB
+/* zlib allocates through these rather than its own defaults so that every allocation of a
+ * decode goes through the same malloc (the allocation-failure tests count them). */
+static voidpf pz_alloc(voidpf opaque, uInt items, uInt size)
+{
+  (void)opaque;
+  return calloc(items, size);
+}
+
+static void pz_free(voidpf opaque, voidpf p)
+{
+  (void)opaque;
+  free(p);
+}
+#endif
+
 int egg_pz_is_zlib(const unsigned char *data, size_t size)
 {
   if (size < 2)
@@ -83,7 +99,7 @@ static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *te
   }
   copy = arena_calloc(doc->arena, len + 1, 1);
   if (!copy) {
-    egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
+    diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
     return NULL;
   }
   memcpy(copy, text, len);
@@ -138,8 +154,14 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
   int rc;
 
   memset(&zs, 0, sizeof zs);
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) { /* +32: zlib or gzip header */
-    egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "cannot initialise zlib");
+  zs.zalloc = pz_alloc;
+  zs.zfree = pz_free;
+  rc = inflateInit2(&zs, 15 + 32); /* +32: zlib or gzip header */
+  if (rc != Z_OK) {
+    if (rc == Z_MEM_ERROR)
+      diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
+    else
+      egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "cannot initialise zlib");
     return NULL;
   }
   zs.next_in = (unsigned char *)(uintptr_t)data;
@@ -158,7 +180,7 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
       if (!grown) {
         inflateEnd(&zs);
         free(out);
-        egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", "out of memory");
+        diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
         return NULL;
       }
       out = grown;
@@ -170,6 +192,12 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
     used = (size_t)(zs.next_out - out);
     if (rc == Z_STREAM_END)
       break;
+    if (rc == Z_MEM_ERROR) {
+      inflateEnd(&zs);
+      free(out);
+      diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
+      return NULL;
+    }
     if (rc != Z_OK && !(rc == Z_BUF_ERROR && zs.avail_out == 0)) {
       inflateEnd(&zs);
       free(out);

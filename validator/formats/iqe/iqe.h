@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "format.h"
 
@@ -84,13 +85,60 @@ enum iqe_attr {
   ATTR_V0, ATTR_V9 = ATTR_V0 + 9, ATTR_VS, ATTR_COUNT
 };
 
-/* One per-vertex attribute stream as parsed (values in double). */
+/* One per-vertex attribute stream as parsed: count * stride values, in double (v) when that
+ * costs at most twice the bytes of the stream's lines or a `vertexarray` may declare 32-bit
+ * integers, else in float (f): memory stays proportional to the file on the shortest lines
+ * (`vp 0 0 0`). stride is the most values any line gave; components past it read as the
+ * command's defaults. vs keeps its 32-bit integer bit for bit in f. Read and written through
+ * iqe_attr_get and iqe_attr_put only. */
 struct iqe_attr_arr {
-  double *v;         /* count * stride */
+  double *v;
+  float *f;
+  const double *defaults;
   uint32_t stride, count, cap;
   uint32_t first_line, last_line;
   uint32_t *lines;   /* line of each element: locates a length mismatch */
+  uint32_t given;    /* from the counting pass: the most values on one line */
+  uint64_t bytes;    /* from the counting pass: the bytes of its lines */
 };
+
+/* Component c of element e (e < count); past the stride, the command's default. */
+static inline double iqe_attr_get(const struct iqe_attr_arr *a, uint32_t e, uint32_t c)
+{
+  size_t k = (size_t)e * a->stride + c;
+  if (c >= a->stride)
+    return a->defaults ? a->defaults[c] : 0;
+  return a->v ? a->v[k] : (double)a->f[k];
+}
+
+/* vs: a 32-bit integer per element, exact in either storage */
+static inline int32_t iqe_attr_int(const struct iqe_attr_arr *a, uint32_t e)
+{
+  int32_t i;
+  if (a->v)
+    return (int32_t)a->v[(size_t)e * a->stride];
+  memcpy(&i, &a->f[(size_t)e * a->stride], sizeof i);
+  return i;
+}
+
+static inline void iqe_attr_put_int(struct iqe_attr_arr *a, uint32_t e, int32_t i)
+{
+  if (a->v)
+    a->v[(size_t)e * a->stride] = i;
+  else
+    memcpy(&a->f[(size_t)e * a->stride], &i, sizeof i);
+}
+
+static inline void iqe_attr_put(struct iqe_attr_arr *a, uint32_t e, uint32_t c, double x)
+{
+  size_t k = (size_t)e * a->stride + c;
+  if (c >= a->stride)
+    return;
+  if (a->v)
+    a->v[k] = x;
+  else
+    a->f[k] = (float)x;
+}
 
 /* Declared layout from `vertexarray`: per IQM type slot (7 standard + 10 custom). */
 struct iqe_layout {
@@ -100,6 +148,7 @@ struct iqe_layout {
   uint32_t line;
 };
 #define IQE_SLOTS 17
+#define IQE_LINE_MARK 64
 
 struct iqe_pair { int32_t index; double weight; };
 
@@ -157,7 +206,7 @@ struct iqe_parser {
   struct iqe_tok *toks;
 
   struct iqe_attr_arr attr[ATTR_COUNT];
-  uint32_t *vp_lines;             /* line of each vp */
+  uint32_t *vp_lines;             /* line of each vp (attr[ATTR_VP].lines) */
   struct iqe_pair *pairs;         /* all vb pairs */
   uint32_t *vb_first, *vb_num;    /* per vb element */
   uint32_t num_pairs;
@@ -203,7 +252,8 @@ struct iqe_parser {
   const unsigned char *comment;
   size_t comment_size;
 
-  size_t *line_starts;            /* offset of each line (1-based), to place column 0 */
+  size_t *line_marks;             /* offset of lines 1, 1 + IQE_LINE_MARK, ... (column 0 is
+                                     placed by reading on from the mark: no array per line) */
   uint32_t num_lines;
 };
 

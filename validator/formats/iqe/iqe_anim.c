@@ -41,6 +41,8 @@ void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struc
     snprintf(name, sizeof name, "animation%u", p->num_anims - 1);
     snprintf(path, sizeof path, "animation %u", p->num_anims - 1);
     a->name = arena_strndup(&p->m->arena, name, strlen(name));
+    if (!a->name)
+      a->name = ""; /* the model arena remembers the failure: MDL-MEM-001 */
     iqe_emit_path(p, RULE_IQE_NAME_MISSING, ln->no, args[-1].col, path,
                   "the spec gives it a dummy name, the reference compiler an empty one", NULL);
   } else {

@@ -54,10 +54,21 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
   }
 }
 
-static const double *position(const struct iqe_parser *p, uint32_t v)
+/* Vertex v's position into out; NULL when v has none. */
+static const double *position(const struct iqe_parser *p, uint32_t v, double out[3])
 {
   const struct iqe_attr_arr *a = &p->attr[ATTR_VP];
-  return v < a->count ? a->v + (size_t)v * a->stride : NULL;
+  if (v >= a->count)
+    return NULL;
+  for (uint32_t k = 0; k < 3; k++)
+    out[k] = iqe_attr_get(a, v, k);
+  return out;
+}
+
+static int smoothing_used(const struct iqe_parser *p)
+{
+  return p->counts[CMD_FS] || p->counts[CMD_SMOOTHUV] || p->counts[CMD_SMOOTHGROUP] ||
+         p->counts[CMD_SMOOTHANGLE];
 }
 
 static void sub3(double o[3], const double a[3], const double b[3])
@@ -85,7 +96,8 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
 {
   double nrm[3] = {0, 0, 0}, c[3] = {0, 0, 0}, lo[3], hi[3], diam, len;
   for (uint32_t i = 0; i < n; i++) {
-    const double *a = position(p, idx[i]), *b = position(p, idx[(i + 1) % n]);
+    double pa[3], pb[3];
+    const double *a = position(p, idx[i], pa), *b = position(p, idx[(i + 1) % n], pb);
     if (!a || !b)
       return;
     nrm[0] += (a[1] - b[1]) * (a[2] + b[2]);
@@ -112,8 +124,8 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
     double worst = 0;
     uint32_t at = 0;
     for (uint32_t i = 0; i < n; i++) {
-      double d[3], dist;
-      sub3(d, position(p, idx[i]), c);
+      double d[3], pi[3], dist;
+      sub3(d, position(p, idx[i], pi), c);
       dist = fabs(dot3(d, nrm));
       if (dist > worst) {
         worst = dist;
@@ -128,9 +140,9 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
     }
   }
   for (uint32_t i = 0; i < n; i++) {
-    double e0[3], e1[3], x[3];
-    sub3(e0, position(p, idx[i]), position(p, idx[(i + n - 1) % n]));
-    sub3(e1, position(p, idx[(i + 1) % n]), position(p, idx[i]));
+    double e0[3], e1[3], x[3], pp[3], pi[3], pn[3];
+    sub3(e0, position(p, idx[i], pi), position(p, idx[(i + n - 1) % n], pp));
+    sub3(e1, position(p, idx[(i + 1) % n], pn), pi);
     cross3(x, e0, e1);
     if (dot3(x, nrm) < -1e-9 * diam * diam) {
       iqe_emit(p, RULE_IQE_POLYGON_NOT_CONVEX, ln->no, args[i].col, NULL, "%u (index %.*s)",
@@ -143,8 +155,8 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
 /* 1 when the triangle's corners (all positions defined) span no area. */
 static int triangle_flat(const struct iqe_parser *p, const uint32_t *idx)
 {
-  const double *a = position(p, idx[0]), *b = position(p, idx[1]), *c = position(p, idx[2]);
-  double e0[3], e1[3], x[3], l0, l1;
+  double pa[3], pb[3], pc[3], e0[3], e1[3], x[3], l0, l1;
+  const double *a = position(p, idx[0], pa), *b = position(p, idx[1], pb), *c = position(p, idx[2], pc);
   if (!a || !b || !c)
     return 0;
   sub3(e0, b, a);
@@ -263,8 +275,10 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   (void)given;
 
   if (p->num_faces < p->counts[CMD_FA] + p->counts[CMD_FM]) {
-    p->face_arity[p->num_faces] = nargs;
-    p->face_line[p->num_faces] = ln->no;
+    if (p->counts[CMD_FS]) {
+      p->face_arity[p->num_faces] = nargs;
+      p->face_line[p->num_faces] = ln->no;
+    }
     p->num_faces++;
   }
   if (!p->in_mesh && p->num_meshes == 0) {
@@ -312,8 +326,9 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
     return;
   if (nargs > 3)
     polygon_check(p, ln, args, idx, nargs);
-  if (!p->tri_smooth) {
-    /* what smoothing needs per triangle, sized once from the counting pass */
+  if (!p->tri_smooth && smoothing_used(p)) {
+    /* what smoothing needs per triangle, sized once from the counting pass (a file without
+     * smoothing commands smooths every triangle alike and pays nothing per triangle) */
     p->tri_smooth = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_smooth);
     p->tri_face = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_face);
     p->tri_fan = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_fan);

@@ -28,14 +28,28 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
 {
   char actual[256];
   struct mdl_loc loc;
+  if (!diag_wanted(p->ctx->diag, rule)) {
+    /* folded beyond its located repeats: only counted, so nothing is worth formatting */
+    loc = loc_text(line, col ? col : 1, NULL);
+    diag_emit(p->ctx->diag, rule, &loc, NULL, NULL);
+    return;
+  }
   if (col == 0) {
     /* a diagnostic about a whole line points at its command */
     col = 1;
-    if (line >= 1 && line <= p->num_lines && p->line_starts) {
-      size_t at = p->line_starts[line];
-      while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
-        at++;
-        col++;
+    if (line >= 1 && line <= p->num_lines && p->line_marks) {
+      size_t pos = p->line_marks[(line - 1) / IQE_LINE_MARK];
+      uint32_t lineno = (line - 1) / IQE_LINE_MARK * IQE_LINE_MARK;
+      struct iqe_line ln;
+      ln.no = 0;
+      while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln) && ln.no < line)
+        ;
+      if (ln.no == line) {
+        size_t at = (size_t)((const unsigned char *)ln.s - p->data);
+        while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
+          at++;
+          col++;
+        }
       }
     }
   }
@@ -216,7 +230,10 @@ const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
     iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
              (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
   name_check(p, ln, &args[0]);
-  return arena_strndup(&p->m->arena, args[0].s, args[0].len);
+  {
+    const char *name = arena_strndup(&p->m->arena, args[0].s, args[0].len);
+    return name ? name : ""; /* the model arena remembers the failure: MDL-MEM-001 */
+  }
 }
 
 /* ---- passes ----------------------------------------------------------------------------- */
@@ -247,6 +264,12 @@ static void count_pass(struct iqe_parser *p)
       continue;
     }
     p->counts[c->id]++;
+    if (c->id <= CMD_VS) { /* the attribute commands, in enum iqe_attr's order */
+      struct iqe_attr_arr *ar = &p->attr[c->id - CMD_VP];
+      if (n - 1 > ar->given)
+        ar->given = n - 1;
+      ar->bytes += ln.len + 1;
+    }
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
     else if (c->id == CMD_VB)
@@ -269,23 +292,36 @@ static int alloc_arrays(struct iqe_parser *p)
 
   for (int i = 0; i < ATTR_COUNT; i++) {
     struct iqe_attr_arr *ar = &p->attr[i];
-    ar->stride = strides[i] ? strides[i] : 1;
+    uint32_t full = strides[i] ? strides[i] : 1;
+    ar->stride = ar->given < full ? (ar->given ? ar->given : 1) : full;
+    if (i == ATTR_VX)
+      ar->stride = ar->given >= 5 ? 7 : ar->stride > 4 ? 4 : ar->stride; /* [3]: w, or NAN */
+    if (i == ATTR_VB || i == ATTR_VS)
+      ar->stride = 1;
     ar->cap = p->counts[cmds[i]];
-    ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
+    ar->defaults = iqe_commands[cmds[i]].defaults;
+    /* colours stay double: they are stored as bytes, and a float can round x * 255 the other
+     * way (0.3 -> 77, not 76) */
+    if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
+        ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
+      ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
+    else
+      ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
     ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
-    if (!ar->v || !ar->lines)
+    if ((!ar->v && !ar->f) || !ar->lines)
       return -1;
   }
   p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);
-  p->line_starts = arena_calloc(a, (size_t)p->num_lines + 2, sizeof *p->line_starts);
-  p->vp_lines = arena_calloc(a, (size_t)p->counts[CMD_VP] + 1, sizeof *p->vp_lines);
+  p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
+  p->vp_lines = p->attr[ATTR_VP].lines;
   p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
   p->pairs = arena_calloc(a, (size_t)p->vb_pairs + 1, sizeof *p->pairs);
   p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
   p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
   p->tris = arena_calloc(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
-  p->face_arity = arena_calloc(a, (size_t)faces + 1, sizeof *p->face_arity);
-  p->face_line = arena_calloc(a, (size_t)faces + 1, sizeof *p->face_line);
+  /* per face command, for matching fs lines only */
+  p->face_arity = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_arity);
+  p->face_line = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_line);
   p->fs_arity = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_arity);
   p->fs_line = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_line);
   p->meshes = arena_calloc(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
@@ -293,7 +329,7 @@ static int alloc_arrays(struct iqe_parser *p)
   p->poses = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->poses);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (!p->toks || !p->line_starts || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
+  if (!p->toks || !p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->poses || !p->frames ||
       !p->anims)
     return -1;
@@ -367,8 +403,8 @@ static void check_pass(struct iqe_parser *p)
     }
     if (ln.len > 511)
       iqe_emit(p, RULE_IQE_LINE_TOO_LONG, ln.no, 512, "511", "%zu", ln.len);
-    if (ln.no <= p->num_lines)
-      p->line_starts[ln.no] = (size_t)((const unsigned char *)ln.s - p->data);
+    if (ln.no <= p->num_lines && (ln.no - 1) % IQE_LINE_MARK == 0)
+      p->line_marks[(ln.no - 1) / IQE_LINE_MARK] = (size_t)((const unsigned char *)ln.s - p->data);
     n = iqe_tokenize(&ln, p->toks, p->max_tokens);
     if (n > p->max_tokens)
       n = p->max_tokens; /* cannot happen: the counting pass saw this line */
@@ -414,6 +450,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   header_check(&p);
   count_pass(&p);
   if (alloc_arrays(&p) < 0) {
+    diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);
     return -1;
   }
@@ -422,6 +459,10 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   snprintf(ctx->version, sizeof ctx->version, "%s", p.counts[CMD_VX] ? "2012" : "2010");
   iqe_check_finish(&p);
   rc = iqe_model_build(&p);
+  if (p.scratch.failed) {
+    diag_out_of_memory(ctx->diag, "an iqe check"); /* the file was not checked to the end */
+    rc = -1;
+  }
   arena_free(&p.scratch);
   return rc;
 }

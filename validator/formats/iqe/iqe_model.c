@@ -160,9 +160,9 @@ static void blend_ubyte(const double w[4], int n, unsigned char out[4])
 static double attr_value(const struct iqe_parser *p, int attr, uint32_t v, uint32_t c)
 {
   const struct iqe_attr_arr *a = &p->attr[attr];
-  if (v >= a->count || c >= a->stride)
+  if (v >= a->count)
     return attr == ATTR_VP && c == 3 ? 1 : 0;
-  return a->v[(size_t)v * a->stride + c];
+  return attr == ATTR_VS ? iqe_attr_int(a, v) : iqe_attr_get(a, v, c);
 }
 
 static double tangent_w(const struct iqe_parser *p, uint32_t v)
@@ -234,22 +234,28 @@ static int varrays_build(struct iqe_parser *p, uint32_t nv)
   return 0;
 }
 
+/* Vertex data without any face or mesh command is one unnamed mesh (groups of 3 vertices). */
+static void implicit_mesh(struct iqe_parser *p, uint32_t nv)
+{
+  if (p->counts[CMD_FA] + p->counts[CMD_FM] == 0 && p->num_meshes == 0 && nv >= 3) {
+    p->meshes[0].name = p->meshes[0].material = "";
+    p->meshes[0].first_vertex = 0;
+    p->meshes[0].end_vertex = nv;
+    p->num_meshes = 1;
+  }
+}
+
 /* tri_src: per model triangle, its parser triangle or UINT32_MAX for a face-less one (for
  * smoothing, in the scratch arena). */
 static int mesh_build(struct iqe_parser *p, uint32_t nv, uint32_t **tri_src)
 {
   struct model *m = p->m;
   int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
-  uint32_t nmesh = p->num_meshes, ntri = p->num_tris;
+  uint32_t nmesh, ntri = p->num_tris;
   unsigned char *tris;
   uint32_t *src;
-  if (!faces && nmesh == 0 && nv >= 3) {
-    /* vertex data without any mesh command: one unnamed mesh (groups of 3 vertices) */
-    p->meshes[0].name = p->meshes[0].material = "";
-    p->meshes[0].first_vertex = 0;
-    p->meshes[0].end_vertex = nv;
-    nmesh = p->num_meshes = 1;
-  }
+  implicit_mesh(p, nv);
+  nmesh = p->num_meshes;
   if (!faces) {
     ntri = 0;
     for (uint32_t i = 0; i < nmesh; i++)
@@ -362,10 +368,43 @@ static int anim_build(struct iqe_parser *p)
   return 0;
 }
 
+/* Validation alone: the checks mesh_build makes while it builds (face-less triangles), without
+ * the model, whose vertex arrays and generated normals would cost far more than the file. */
+static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
+{
+  if (p->counts[CMD_FA] + p->counts[CMD_FM] > 0)
+    return;
+  implicit_mesh(p, nv);
+  for (uint32_t i = 0; i < p->num_meshes; i++)
+    for (uint32_t v = p->meshes[i].first_vertex; v + 2 < p->meshes[i].end_vertex; v += 3)
+      iqe_face_check_implicit(p, v);
+}
+
+/* The report's counts when plain validation builds no model: what the parser's tables give as
+ * mesh_build and anim_build would; smoothing may split vertices, and face-less triangles come
+ * from the meshes' vertex ranges, so those stay unknown. */
+static void counts_state(struct iqe_parser *p, uint32_t nv)
+{
+  int faces = p->counts[CMD_FA] + p->counts[CMD_FM] > 0;
+  int implicit = !faces && p->num_meshes == 0 && nv >= 3; /* implicit_mesh's one mesh */
+  decode_count(p->ctx, DC_JOINTS, p->num_joints);
+  decode_count(p->ctx, DC_MESHES, (unsigned long long)p->num_meshes + (implicit ? 1 : 0));
+  decode_count(p->ctx, DC_VERTICES, p->attr[ATTR_VN].count ? nv : MDL_STAT_UNKNOWN);
+  decode_count(p->ctx, DC_TRIANGLES, faces ? p->num_tris : MDL_STAT_UNKNOWN);
+  decode_count(p->ctx, DC_ANIMATIONS, p->num_anims);
+  decode_count(p->ctx, DC_FRAMES, p->num_frames);
+}
+
 int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
   uint32_t nv = iqe_vertex_count(p), *tri_src = NULL;
+  if (!p->ctx->keep_frames) {
+    /* plain validation drops the model unread (keep_frames is asked by every consumer) */
+    implicit_faces_check(p, nv);
+    counts_state(p, nv);
+    return 0;
+  }
   m->num_vertexes = nv;
   if (varrays_build(p, nv) < 0 || mesh_build(p, nv, &tri_src) < 0 || anim_build(p) < 0)
     return -1;

@@ -57,16 +57,21 @@ static uint32_t corner_vertex(const struct smooth *s, uint32_t c)
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static const double zero4[4] = {0, 0, 0, 0};
-
-static const double *attr_at(const struct iqe_parser *p, int attr, uint32_t v)
+/* The first n components of attribute attr of vertex v into out (zeros when v has none). */
+static const double *attr_at(const struct iqe_parser *p, int attr, uint32_t v, double *out, uint32_t n)
 {
   const struct iqe_attr_arr *a = &p->attr[attr];
-  return v < a->count ? a->v + (size_t)v * a->stride : zero4;
+  for (uint32_t k = 0; k < n; k++)
+    out[k] = v < a->count ? iqe_attr_get(a, v, k) : 0;
+  return out;
 }
 
-static int pos_cmp(const double *a, const double *b)
+/* Positions of vertices va and vb in lexicographic order. */
+static int pos_cmp(const struct iqe_parser *p, uint32_t va, uint32_t vb)
 {
+  double a[3], b[3];
+  attr_at(p, ATTR_VP, va, a, 3);
+  attr_at(p, ATTR_VP, vb, b, 3);
   for (int k = 0; k < 3; k++)
     if (a[k] != b[k])
       return a[k] < b[k] ? -1 : 1;
@@ -75,7 +80,7 @@ static int pos_cmp(const double *a, const double *b)
 
 static int pos_equal(const struct smooth *s, uint32_t va, uint32_t vb)
 {
-  return pos_cmp(attr_at(s->p, ATTR_VP, va), attr_at(s->p, ATTR_VP, vb)) == 0;
+  return pos_cmp(s->p, va, vb) == 0;
 }
 
 /* Bottom-up merge sort of corners by position, then corner index (qsort has no context). */
@@ -86,8 +91,7 @@ static void corners_sort(const struct smooth *s, uint32_t *a, uint32_t *tmp, siz
       size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
       size_t i = lo, j = mid, o = lo;
       while (i < mid && j < hi) {
-        int c = pos_cmp(attr_at(s->p, ATTR_VP, corner_vertex(s, a[j])),
-                        attr_at(s->p, ATTR_VP, corner_vertex(s, a[i])));
+        int c = pos_cmp(s->p, corner_vertex(s, a[j]), corner_vertex(s, a[i]));
         tmp[o++] = c < 0 ? a[j++] : a[i++];
       }
       while (i < mid)
@@ -132,12 +136,14 @@ static int corners_smooth(const struct smooth *s, uint32_t a, uint32_t b)
   if (!flat && dot < (x->cosmin > y->cosmin ? x->cosmin : y->cosmin) - 1e-12)
     return 0;
   if ((x->uv || y->uv) && p->attr[ATTR_VT].count > 0) {
-    const double *ta = attr_at(p, ATTR_VT, va), *tb = attr_at(p, ATTR_VT, vb);
+    double ta[2], tb[2];
+    attr_at(p, ATTR_VT, va, ta, 2);
+    attr_at(p, ATTR_VT, vb, tb, 2);
     if (ta[0] != tb[0] || ta[1] != tb[1])
       return 0;
   }
   if (va < p->attr[ATTR_VS].count && vb < p->attr[ATTR_VS].count &&
-      attr_at(p, ATTR_VS, va)[0] != attr_at(p, ATTR_VS, vb)[0])
+      iqe_attr_int(&p->attr[ATTR_VS], va) != iqe_attr_int(&p->attr[ATTR_VS], vb))
     return 0;
   if (s->use_edges && !flat) {
     /* the edges at corner k: k -> k+1 (flag bit k) and k+2 -> k (flag bit k+2) */
@@ -161,10 +167,12 @@ static void tri_setup(struct smooth *s, uint32_t t, const uint32_t *tri_src)
   struct tri_info *ti = &s->info[t];
   uint32_t v0 = corner_vertex(s, t * 3), v1 = corner_vertex(s, t * 3 + 1),
            v2 = corner_vertex(s, t * 3 + 2);
-  const double *a = attr_at(p, ATTR_VP, v0), *b = attr_at(p, ATTR_VP, v1),
-               *c = attr_at(p, ATTR_VP, v2);
+  double a[3], b[3], c[3];
   const struct iqe_smooth_state *st = iqe_face_smooth_state(p, tri_src[t], v0);
   double e1[3], e2[3], n[3], len, angle;
+  attr_at(p, ATTR_VP, v0, a, 3);
+  attr_at(p, ATTR_VP, v1, b, 3);
+  attr_at(p, ATTR_VP, v2, c, 3);
   for (int k = 0; k < 3; k++) {
     e1[k] = b[k] - a[k];
     e2[k] = c[k] - a[k];
@@ -221,9 +229,9 @@ static void tangent_signs(struct iqe_parser *p, const uint32_t *src, const doubl
     if (va->type != VT_TANGENT || va->size < 4)
       continue;
     for (uint32_t v = 0; v < nv; v++) {
-      const double *t = attr_at(p, ATTR_VX, src[v]), *n = normals + (size_t)v * 3;
-      double x[3];
-      if (src[v] >= p->attr[ATTR_VX].count || !isnan(t[3]))
+      const double *n = normals + (size_t)v * 3;
+      double x[3], t[7];
+      if (src[v] >= p->attr[ATTR_VX].count || !isnan(attr_at(p, ATTR_VX, src[v], t, 7)[3]))
         continue;
       x[0] = n[1] * t[2] - n[2] * t[1];
       x[1] = n[2] * t[0] - n[0] * t[2];
@@ -295,8 +303,8 @@ int iqe_smooth_normals(struct iqe_parser *p, const uint32_t *tri_src)
   /* weld corners at one position that pass the tests */
   corners_sort(&s, order, tmp, nc);
   for (uint32_t lo = 0, hi; lo < nc; lo = hi) {
-    const double *at = attr_at(p, ATTR_VP, corner_vertex(&s, order[lo]));
-    for (hi = lo + 1; hi < nc && pos_cmp(attr_at(p, ATTR_VP, corner_vertex(&s, order[hi])), at) == 0; hi++)
+    uint32_t at = corner_vertex(&s, order[lo]);
+    for (hi = lo + 1; hi < nc && pos_cmp(p, corner_vertex(&s, order[hi]), at) == 0; hi++)
       ;
     for (uint32_t i = lo + 1; i < hi; i++) {
       if (s.info[order[i] / 3].flat)

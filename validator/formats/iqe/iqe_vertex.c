@@ -240,15 +240,13 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
 {
   int i = attr_of(args - 1);
   struct iqe_attr_arr *a;
-  double *dst;
+  double dst[IQE_MAX_VALUES];
   (void)nargs;
   storage_check(p, ln, args, i, vals, given);
-  if (i == ATTR_VP)
-    p->vp_lines[p->attr[ATTR_VP].count] = ln->no;
   a = attr_append(p, i, ln->no);
   if (!a)
     return;
-  dst = a->v + (size_t)(a->count - 1) * a->stride;
+  memcpy(dst, vals, sizeof dst);
   if (i == ATTR_VX) {
     int form = given >= 5;
     dst[0] = vals[0];
@@ -269,9 +267,9 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
       p->vx_first_line[form] = ln->no;
       p->vx_first_col[form] = args[0].col;
     }
-    return;
   }
-  memcpy(dst, vals, a->stride * sizeof *dst);
+  for (uint32_t c = 0; c < a->stride; c++)
+    iqe_attr_put(a, a->count - 1, c, dst[c]);
 }
 
 void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
@@ -284,7 +282,7 @@ void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const st
   if (nargs >= 1)
     iqe_arg_int(p, ln, &args[0], &v);
   if (a)
-    a->v[a->count - 1] = (double)v;
+    iqe_attr_put_int(a, a->count - 1, (int32_t)v);
 }
 
 void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,

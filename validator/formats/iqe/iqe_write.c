@@ -317,7 +317,8 @@ int iqe_index_build(const unsigned char *data, size_t size, struct iqe_index *ix
         rc = index_push(ix, IQE_EL_ANIM, ln.no, cap);
         break;
       }
-      rc = index_push(ix, IQE_EL_FRAME, ln.no, cap);
+      if ((rc = index_push(ix, IQE_EL_FRAME, ln.no, cap)) < 0)
+        break;
       ix->frame_first_pose[ix->count[IQE_EL_FRAME] - 1] = ix->count[IQE_EL_POSE];
       open_frame = 1;
       frame_poses = 0;
@@ -328,13 +329,14 @@ int iqe_index_build(const unsigned char *data, size_t size, struct iqe_index *ix
         break;
       }
       if (!open_frame) {
-        rc = index_push(ix, IQE_EL_FRAME, ln.no, cap);
+        if ((rc = index_push(ix, IQE_EL_FRAME, ln.no, cap)) < 0)
+          break;
         ix->frame_first_pose[ix->count[IQE_EL_FRAME] - 1] = ix->count[IQE_EL_POSE];
         open_frame = 1;
         frame_poses = 0;
       }
       frame_poses++;
-      rc = rc < 0 ? rc : index_push(ix, IQE_EL_POSE, ln.no, cap);
+      rc = index_push(ix, IQE_EL_POSE, ln.no, cap);
       break;
     default:
       break;

@@ -108,12 +108,11 @@ static inline int f32_bits_finite(uint32_t u)
   return (u & 0x7f800000u) != 0x7f800000u;
 }
 
-/* 1 when a diagnostic of rule r would be shown; 0 when it is folded away, in which case it is
- * counted here and the caller skips formatting its location and values (hot loops). */
+/* 1 when a diagnostic of rule r would be shown or located; 0 when it is only counted, which is
+ * done here and the caller skips formatting its location and values (hot loops). */
 static inline int iqm_want(struct iqm *q, enum rule_index r)
 {
-  const mdl_options *o = q->diag->options;
-  if (o->max_per_rule && q->diag->per_rule[r] >= o->max_per_rule) {
+  if (!diag_wanted(q->diag, r)) { /* past the repeats a fold summary locates */
     struct mdl_loc none = {-1, 0, 0, {0}};
     diag_emit(q->diag, r, &none, "", "%s", "");
     return 0;

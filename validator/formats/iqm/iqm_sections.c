@@ -274,6 +274,7 @@ void iqm_sections_check(struct iqm *q)
   if (!q->ext) {
     q->ext = q->sec;
     nva = 0;
+    diag_out_of_memory(q->ctx->diag, "the section table"); /* overlaps go unchecked */
   }
   q->next = S_COUNT;
 

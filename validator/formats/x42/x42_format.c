@@ -67,7 +67,6 @@ static unsigned long v5_trial(const unsigned char *data, size_t size)
   if (v5_run(&x) == 0)
     errors = diag_errors(&sink);
   arena_free(&arena);
-  free(sink.per_rule);
   return errors;
 }
 

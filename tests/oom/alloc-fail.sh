@@ -1,0 +1,132 @@
+#!/bin/sh
+# alloc-fail.sh - fail each allocation in turn (mdlcheck_oom, tests/oom/alloc_fail.c) over one
+# small file per format and per subcommand. Every run must end in a fatal MDL-MEM-001 or a clear
+# "out of memory" error with a non-zero exit: no verdict of valid, no crash, no sanitizer report.
+#
+# A scenario's allocations are counted in a normal run first; each is then failed once. Above
+# ALLOC_FAIL_ALL (default 200) allocations the choice is deterministic and covers every part of
+# the run: each of the first ALLOC_FAIL_ALL/2 (start-up, decode), each of the last ALLOC_FAIL_ALL/4
+# (report, output, clean-up) and ALLOC_FAIL_ALL/4 in between at an even stride (the middle), so
+# one large scenario cannot make the suite slow. ALLOC_FAIL_ALL=0 fails every allocation. The
+# count of runs per scenario is printed.
+set -u
+: "${srcdir:=.}"
+: "${top_builddir:=.}"
+: "${ALLOC_FAIL_ALL:=200}"
+OOM=${MDLCHECK_OOM:-$top_builddir/tests/oom/mdlcheck_oom}
+[ -x "$OOM" ] || { echo "no $OOM" >&2; exit 99; }
+case $OOM in /*) ;; *) OOM=$(pwd)/$OOM ;; esac
+ex=$(cd "$srcdir/examples" && pwd) || exit 99
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdl-oom.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 99
+for f in skinned.iqe broken.iqe dancer.egg broken.egg walk.iqm crate.qmsh walker.x42; do
+  cp "$ex/$f" . || exit 99
+done
+/usr/bin/python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(open("dancer.egg", "rb").read()))' \
+  >dancer.egg.pz || exit 99
+printf 'ignore: [IQE-NUM-004]\nmax-per-rule: 2\n' >config.yaml
+"$OOM" -f json broken.iqe >old.json 2>/dev/null
+"$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
+[ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
+
+failures=0
+total_runs=0
+
+# scenario NAME NORMAL_EXIT ARGS...: the normal run exits NORMAL_EXIT; failing any allocation
+# must end in a non-zero exit with an out-of-memory message and nothing else going wrong.
+scenario()
+{
+  name=$1 normal=$2
+  shift 2
+  rc=0
+  MDL_ALLOC_COUNT=1 "$OOM" "$@" >out 2>err || rc=$?
+  if [ "$rc" -ne "$normal" ]; then
+    echo "FAIL: $name: the normal run exits $rc, expected $normal" >&2
+    sed 's/^/  /' out err >&2
+    failures=$((failures + 1))
+    return
+  fi
+  count=$(sed -n 's/^alloc_fail: \([0-9]*\) allocations$/\1/p' err)
+  if [ -z "$count" ] || [ "$count" -eq 0 ]; then
+    echo "FAIL: $name: no allocation was counted (is mdlcheck_oom linked with --wrap?)" >&2
+    failures=$((failures + 1))
+    return
+  fi
+  # every allocation up to head, then every stride-th up to tail, then every one to the end
+  head=$count tail=$count stride=1
+  if [ "$ALLOC_FAIL_ALL" -gt 0 ] && [ "$count" -gt "$ALLOC_FAIL_ALL" ]; then
+    head=$((ALLOC_FAIL_ALL / 2))
+    tail=$((count - ALLOC_FAIL_ALL / 4))
+    stride=$(( (tail - head) / (ALLOC_FAIL_ALL / 4) + 1 ))
+  fi
+  n=1 runs=0 bad=0
+  while [ "$n" -le "$count" ]; do
+    rc=0
+    MDL_ALLOC_FAIL=$n "$OOM" "$@" >out 2>err || rc=$?
+    runs=$((runs + 1))
+    why=
+    if [ "$rc" -eq 0 ]; then
+      why="exit 0"
+    elif [ "$rc" -ge 128 ]; then
+      why="killed by signal $((rc - 128))"
+    elif grep -Eq 'Sanitizer|runtime error:' err; then
+      why="sanitizer report"
+    elif ! grep -Eq 'MDL-MEM-001|out of memory|Cannot allocate memory' out err; then
+      why="exit $rc without an out-of-memory diagnostic"
+    fi
+    if [ -n "$why" ]; then
+      bad=$((bad + 1))
+      if [ "$bad" -le 3 ]; then
+        echo "FAIL: $name: allocation $n of $count failed: $why" >&2
+        head -n 5 out err | sed 's/^/  /' >&2
+      fi
+    fi
+    if [ "$n" -lt "$head" ] || [ "$n" -ge "$tail" ]; then
+      n=$((n + 1))
+    else
+      n=$((n + stride))
+      [ "$n" -le "$tail" ] || n=$tail
+    fi
+  done
+  total_runs=$((total_runs + runs))
+  echo "$name: $count allocations, $runs runs$([ "$stride" -gt 1 ] && echo " (1-$head, then stride $stride to $tail, $tail-$count)"), $bad failed"
+  [ "$bad" -eq 0 ] || failures=$((failures + 1))
+}
+
+scenario "validate iqe" 0 skinned.iqe
+scenario "validate iqe (diagnostics, json)" 1 -f json broken.iqe
+scenario "validate egg" 0 dancer.egg
+scenario "validate egg (diagnostics, sarif)" 1 -f sarif broken.egg
+scenario "validate egg.pz" 0 dancer.egg.pz
+scenario "validate iqm" 0 walk.iqm
+scenario "validate qmsh" 0 crate.qmsh
+scenario "validate x42" 0 walker.x42
+scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.iqe broken.iqe walk.iqm
+scenario "validate --baseline" 0 --baseline=old.json broken.iqe
+scenario "validate --shard" 0 --shard=1/2 walk.iqm crate.qmsh walker.x42
+scenario "poses iqm" 0 poses walk.iqm
+scenario "poses iqe" 0 poses skinned.iqe
+scenario "poses egg" 0 poses dancer.egg
+scenario "poses qmsh" 0 poses crate.qmsh
+scenario "poses x42" 0 poses walker.x42
+scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe
+scenario "convert iqe -> iqm" 0 convert skinned.iqe out.iqm
+scenario "convert qmsh -> iqm" 0 convert crate.qmsh out2.iqm
+scenario "convert qmsh -> qmsh" 0 convert crate.qmsh out.qmsh
+scenario "convert egg -> egg.pz" 0 convert dancer.egg out.egg.pz
+scenario "convert iqe -> x42" 0 convert skinned.iqe out.x42
+# X42 vertices without a blend weight are bound to their first joint in IQM, a loss the writer
+# announces (MDL-CNV-006): accepting it keeps the normal run at exit 0
+scenario "convert x42 -> iqm" 0 convert --accept-loss=MDL-CNV-006 walker.x42 out3.iqm
+scenario "compare iqm" 0 compare walk.iqm walk.iqm
+scenario "compare iqe" 0 compare skinned.iqe skinned.iqe
+scenario "compare egg, egg.pz" 0 compare dancer.egg dancer.egg.pz
+scenario "compare x42, qmsh (json)" 1 compare -f json walker.x42 crate.qmsh
+scenario "diff" 0 diff old.json new.json
+scenario "rules" 0 rules
+scenario "rules json" 0 rules --format=json
+
+echo "alloc-fail: $total_runs runs"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,11 @@
+# tests/oom: allocation-failure injection. mdlcheck_oom is mdlcheck linked so that every
+# allocation goes through tests/oom/alloc_fail.c; alloc-fail.sh fails each allocation in turn
+# over one small file per format and per subcommand. The conformance runner links it too, for
+# the cases that name `fail-allocation`.
+WRAP_ALLOC_FLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
+check_PROGRAMS += tests/oom/mdlcheck_oom
+tests_oom_mdlcheck_oom_SOURCES = $(MDLCHECK_CLI_SOURCES) tests/oom/alloc_fail.c tests/oom/alloc_fail.h
+tests_oom_mdlcheck_oom_LDFLAGS = $(AM_LDFLAGS) $(WRAP_ALLOC_FLAGS)
+tests_oom_mdlcheck_oom_LDADD = $(MDL_LIBS)
+TESTS += tests/oom/alloc-fail.sh
+EXTRA_DIST += tests/oom/alloc-fail.sh
