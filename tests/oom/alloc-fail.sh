@@ -27,6 +27,14 @@ done
 /usr/bin/python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(open("dancer.egg", "rb").read()))' \
   >dancer.egg.pz || exit 99
 printf 'ignore: [IQE-NUM-004]\nmax-per-rule: 2\n' >config.yaml
+# --resources: a texture found in a search root (an 8-bit RGBA PNG header: stb_image reads no
+# further), an external egg naming its model back (validated once as an input), a file nothing names
+mkdir -p res/models res/maps || exit 99
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR\000\000\000\100\000\000\000\100\010\006\000\000\000\000\000\000\000' \
+  >res/maps/a.png || exit 99
+cp res/maps/a.png res/maps/unused.png || exit 99
+printf '<CoordinateSystem> { Z-up }\n<Texture> t1 { "../maps/a.png" }\n<File> { "part" }\n' >res/models/m.egg
+printf '<CoordinateSystem> { Z-up }\n<File> { "m.egg" }\n' >res/models/part.egg
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -106,6 +114,8 @@ scenario "validate x42" 0 walker.x42
 scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.iqe broken.iqe walk.iqm
 scenario "validate --baseline" 0 --baseline=old.json broken.iqe
 scenario "validate --shard" 0 --shard=1/2 walk.iqm crate.qmsh walker.x42
+scenario "validate --resources (texture, external egg)" 0 --resources=res res/models/m.egg
+scenario "validate --resources --unreferenced" 0 --resources=res --unreferenced res
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
 scenario "poses egg" 0 poses dancer.egg

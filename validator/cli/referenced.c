@@ -2,6 +2,7 @@
  * (--unreferenced). Files are compared by real path, so "a/../b.png" and "b.png" are one. */
 #define _GNU_SOURCE
 #include "referenced.h"
+#include "grow.h"
 
 #include <fts.h>
 #include <limits.h>
@@ -23,7 +24,7 @@ static void set_add(struct path_set *s, const char *path)
     size_t cap = s->cap ? 2 * s->cap : 64;
     char **v = realloc(s->v, cap * sizeof *v);
     if (!v)
-      abort();
+      oom_exit();
     s->v = v;
     s->cap = cap;
   }
@@ -81,7 +82,7 @@ size_t externals_queue(struct report *rep)
       if (!set_has(&inputs, real)) {
         char *path = strdup(x->resolved_path); /* rep->files may move: x with it */
         if (!path)
-          abort();
+          oom_exit();
         report_add_file(rep, path);
         free(path);
         set_add(&inputs, rep->files[rep->nfiles - 1].path);

@@ -31,6 +31,7 @@ struct res_roots {
   char *dir[RES_MAX_ROOTS]; /* absolute, normalised; dir[0] the model's folder when it has one */
   char *given[RES_MAX_ROOTS]; /* each as the user named it, for the paths reports show */
   size_t n;
+  int out_of_memory;        /* a root was dropped: a reference could be reported missing */
   char shown[512];          /* the roots as the messages list them */
 };
 
@@ -94,10 +95,12 @@ static void roots_add(struct res_roots *r, const char *dir, size_t len)
     return;
   memcpy(rel, dir, len);
   rel[len] = 0;
-  if (path_make(abs, sizeof abs, rel, ".") < 0 || !(r->dir[r->n] = strdup(abs)))
+  if (path_make(abs, sizeof abs, rel, ".") < 0)
     return;
-  if (!(r->given[r->n] = strdup(rel))) {
+  if (!(r->dir[r->n] = strdup(abs)) || !(r->given[r->n] = strdup(rel))) {
     free(r->dir[r->n]);
+    r->dir[r->n] = NULL;
+    r->out_of_memory = 1;
     return;
   }
   r->n++;
@@ -429,8 +432,6 @@ static size_t ref_hash(const struct model_ref *r)
 static int ref_seen(struct ref_set *set, const struct model_ref *r)
 {
   size_t k;
-  if (!set->v)
-    return 0; /* no memory for the set: check every occurrence rather than none */
   for (k = ref_hash(r) & (set->cap - 1); set->v[k]; k = (k + 1) & (set->cap - 1))
     if (set->v[k]->kind == r->kind && set->v[k]->conventional == r->conventional &&
         !strcmp(set->v[k]->ref, r->ref))
@@ -452,6 +453,13 @@ void resources_check(struct diag_sink *sink, const struct model *m, const char *
   x.sink = sink;
   x.o = options;
   x.roots = &roots;
+  if (!set.v || roots.out_of_memory) {
+    /* without a search root a found file would read as missing: check none, say why */
+    diag_out_of_memory(sink, "the resource search");
+    free(set.v);
+    roots_free(&roots);
+    return;
+  }
   for (const struct model_ref *ref = m->refs; ref; ref = ref->next) {
     if (ref->conventional && !image_named(ref->ref))
       continue; /* a material name, not a file name: nothing to look for */
