@@ -15,7 +15,11 @@ self.onmessage = async (event) => {
     try {
       skeleton = await poses(input, { name });
     } catch (err) {
-      posesError = String((err && err.message) || err); // a broken file has no trustworthy poses
+      // a file that does not decode cleanly has no trustworthy poses; its diagnostics are already
+      // in the report, so the note says only that (EDECODE's message repeats the whole report)
+      posesError = err && err.code === 'EDECODE'
+        ? 'the file has errors, so the validator gives no poses for it (see the report)'
+        : String((err && err.message) || err);
     }
     post({ type: 'done', report, poses: skeleton, posesError, version: await version() });
   } catch (err) {

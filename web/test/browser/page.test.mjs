@@ -122,6 +122,9 @@ function viewPixels(page) {
 
 async function checkDiagnostics(page, name, entry, bytes) {
   const expected = EXPECTED[name] || {};
+  // the note under the view names why there is no animation; it does not repeat the report
+  const note = await page.$eval('#view-note', (e) => e.textContent);
+  assert.ok(!/(error|warning)\[/.test(note), `${name}: the view note repeats diagnostics: ${note}`);
   for (const [i, d] of entry.messages.entries()) {
     if (d.folded !== undefined) continue;
     await page.click(`button.diag[data-index="${i}"]`);
