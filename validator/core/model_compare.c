@@ -74,10 +74,15 @@ static const char *safe(const char *s)
   return s ? s : "";
 }
 
-/* Where a count mismatch points in A: its first extra element, else its last one. */
-static uint32_t count_at(uint32_t na, uint32_t nb)
+void cmp_count(struct cmp *c, enum rule_index rule, enum format_elem e, const char *path,
+               uint32_t na, uint32_t nb)
 {
-  return na > nb ? nb : (na ? na - 1 : 0);
+  char bv[16];
+  if (na == nb)
+    return;
+  snprintf(bv, sizeof bv, "%u", nb);
+  /* located at A's first extra element, else at its last one */
+  cmp_mismatch(c, rule, e, na > nb ? nb : (na ? na - 1 : 0), 0, path, bv, "%u", na);
 }
 
 static void skeleton_compare(struct cmp *c)
@@ -85,11 +90,7 @@ static void skeleton_compare(struct cmp *c)
   const struct model *a = c->a->model, *b = c->b->model;
   uint32_t n = a->num_joints < b->num_joints ? a->num_joints : b->num_joints;
   char bv[160], path[64];
-  if (a->num_joints != b->num_joints) {
-    snprintf(bv, sizeof bv, "%u", b->num_joints);
-    cmp_mismatch(c, RULE_CORE_COMPARE_JOINT_COUNT, FMT_EL_JOINT, count_at(a->num_joints, b->num_joints),
-                 0, "joints", bv, "%u", a->num_joints);
-  }
+  cmp_count(c, RULE_CORE_COMPARE_JOINT_COUNT, FMT_EL_JOINT, "joints", a->num_joints, b->num_joints);
   for (uint32_t i = 0; i < n; i++) {
     snprintf(path, sizeof path, "joints[%u]", i);
     if (strcmp(safe(a->joints[i].name), safe(b->joints[i].name))) {
@@ -342,11 +343,7 @@ static void anims_compare(struct cmp *c)
   const struct model *a = c->a->model, *b = c->b->model;
   uint32_t n = a->num_anims < b->num_anims ? a->num_anims : b->num_anims;
   char bv[160], path[96];
-  if (a->num_anims != b->num_anims) {
-    snprintf(bv, sizeof bv, "%u", b->num_anims);
-    cmp_mismatch(c, RULE_CORE_COMPARE_ANIM_COUNT, FMT_EL_ANIM, count_at(a->num_anims, b->num_anims),
-                 0, "anims", bv, "%u", a->num_anims);
-  }
+  cmp_count(c, RULE_CORE_COMPARE_ANIM_COUNT, FMT_EL_ANIM, "anims", a->num_anims, b->num_anims);
   for (uint32_t i = 0; i < n; i++) {
     const struct model_anim *x = &a->anims[i], *y = &b->anims[i];
     snprintf(path, sizeof path, "anims[%u]", i);

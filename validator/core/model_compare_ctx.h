@@ -18,6 +18,10 @@ void cmp_mismatch(struct cmp *c, enum rule_index rule, enum format_elem e, uint3
                   const char *path, const char *b_value, const char *actual_fmt, ...)
   __attribute__((format(printf, 8, 9)));
 
+/* Emit `rule` when A holds na elements at `path` and B nb (nothing when equal). */
+void cmp_count(struct cmp *c, enum rule_index rule, enum format_elem e, const char *path,
+               uint32_t na, uint32_t nb);
+
 /* 1 when the side's format prints reals as text (limited decimals). */
 int cmp_side_is_text(const struct compare_side *s);
 /* 1 when the side's poses are IQM floats (the others are held to text precision, as compare

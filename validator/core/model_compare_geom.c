@@ -625,7 +625,6 @@ void cmp_meshes(struct cmp *c)
   const struct model *a = c->a->model, *b = c->b->model;
   struct model_mesh whole_a, whole_b;
   struct geom g;
-  char bv[160];
   uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
   uint32_t *ida = vertex_ids(a, b), *idb = vertex_ids(b, a);
   if (!used || !ida || !idb) {
@@ -636,12 +635,7 @@ void cmp_meshes(struct cmp *c)
     return;
   }
   geom_init(&g, c);
-  if (a->num_meshes != b->num_meshes) {
-    snprintf(bv, sizeof bv, "%u", b->num_meshes);
-    cmp_mismatch(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH,
-                 a->num_meshes > b->num_meshes ? b->num_meshes : (a->num_meshes ? a->num_meshes - 1 : 0),
-                 0, "meshes", bv, "%u", a->num_meshes);
-  }
+  cmp_count(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH, "meshes", a->num_meshes, b->num_meshes);
   memset(&whole_a, 0, sizeof whole_a);
   memset(&whole_b, 0, sizeof whole_b);
   whole_a.num_vertexes = a->num_vertexes;
