@@ -20,7 +20,10 @@ function byPath(path) {
 function byOffset(model, offset) {
   for (const r of model.ranges || []) {
     if (offset < r.start || offset >= r.end) continue;
-    const index = r.stride ? Math.floor((offset - r.start) / r.stride) : r.index;
+    const k = r.stride ? Math.floor((offset - r.start) / r.stride) : 0;
+    // a range's elements are r.index + k, or what its own map says (X42 indices -> triangles)
+    const index = r.at ? r.at(k) : r.index + k;
+    if (index === undefined) continue;
     return { kind: r.kind, index, by: 'offset' };
   }
   return null;
@@ -37,7 +40,11 @@ const COUNT = { joint: 'joints', triangle: 'triangles', vertex: 'vertices' };
 // can show (a header field, a texture, a whole-file rule). An index past the model's table is
 // kept: the view says it is not drawable rather than pointing somewhere else.
 export function locate(diag, model) {
-  let hit = byPath(diag.path);
+  // a format's own paths first (X42's blendData[n] is a byte position, not a vertex)
+  let hit = model && model.locatePath && diag.path ? model.locatePath(diag.path) : null;
+  if (hit && hit.kind === 'file') return hit;
+  if (hit) hit.by = 'path';
+  else hit = byPath(diag.path);
   if (!hit && model && diag.offset !== undefined) hit = byOffset(model, diag.offset);
   if (!hit && model && diag.line !== undefined) hit = byLine(model, diag.line);
   if (!hit) return { kind: 'file' };

@@ -81,6 +81,10 @@ export class Viewer {
     const locals = this.joints.map(trsMatrix);
     this.bind = globals(this.joints, locals);
     this.bindInverse = this.bind.map((m) => m.clone().invert());
+    // X42 skins through influences: a bone (or model space) and the mesh-to-bone matrix the file
+    // stores, which need not be the inverse of the base pose
+    this.influences = (model && model.influences || []).map((i) => ({ joint: i.joint,
+      meshToBone: new THREE.Matrix4().fromArray(i.matrix.map((x) => (Number.isFinite(x) ? x : 0))) }));
 
     this.positions = new Float32Array(this.vertices.length * 3);
     const geometry = new THREE.BufferGeometry();
@@ -129,15 +133,18 @@ export class Viewer {
   // Skins the mesh with the current joint matrices and redraws bones and highlight.
   update() {
     const skin = this.world.map((m, j) => m.clone().multiply(this.bindInverse[j]));
+    const bySlot = this.influences.map((i) => (i.joint < this.world.length ? this.world[i.joint].clone()
+      : new THREE.Matrix4()).multiply(i.meshToBone));
     const v = new THREE.Vector3();
     const acc = new THREE.Vector3();
     this.vertices.forEach((vert, i) => {
       const base = new THREE.Vector3(...vert.p.map((x) => (Number.isFinite(x) ? x : 0)));
       acc.set(0, 0, 0);
       let total = 0;
-      for (const [j, w] of vert.blend) {
-        if (!(j >= 0 && j < skin.length) || !Number.isFinite(w) || w <= 0) continue;
-        acc.addScaledVector(v.copy(base).applyMatrix4(skin[j]), w);
+      for (const [j, w, slot] of vert.blend) {
+        const m = slot === undefined ? skin[j] : bySlot[slot];
+        if (!m || !Number.isFinite(w) || w <= 0) continue;
+        acc.addScaledVector(v.copy(base).applyMatrix4(m), w);
         total += w;
       }
       const p = total > 0 ? acc.multiplyScalar(1 / total) : base;

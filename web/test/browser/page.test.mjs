@@ -36,7 +36,29 @@ const EXPECTED = {
   'degenerate.iqe': { 'IQE-FAC-003': 'triangle:0' },
   'nan-weight.iqe': { 'IQE-NUM-002': 'vertex:0', 'IQE-VTX-008': 'vertex:0' },
   'unit-quat.iqe': { 'IQE-POS-001': 'joint:0' },
+  // generated below from corpus/x42/v5 cases (patches of walker.x42, which is their base)
+  'X42-BON-001.x42': { 'X42-BON-001': 'joint:1' },
+  'X42-KEY-001.x42': { 'X42-KEY-001': 'joint:1' },
+  'X42-IDX-001.x42': { 'X42-IDX-001': 'triangle:0' },
+  'X42-BLD-001.x42': { 'X42-BLD-001': 'vertex:0' },
+  'X42-BLD-002.x42': { 'X42-BLD-002': 'vertex:0' },
+  'X42-INF-001.x42': { 'X42-INF-001': 'joint:9' },
 };
+const X42_CASES = Object.keys(EXPECTED).filter((n) => n.startsWith('X42-'));
+
+// A corpus case's input: its base file with its patches ({at, u8|u16|f32}) applied.
+function corpusInput(dir, id) {
+  const text = readFileSync(join(SRCDIR, 'corpus', dir, `${id}-t01-fail.yaml`), 'utf8');
+  const base = /^\s*base: (\S+)$/m.exec(text)[1];
+  const bytes = Buffer.from(readFileSync(join(SRCDIR, 'corpus', dir, base)));
+  for (const m of text.matchAll(/- \{at: (\d+), (u8|u16|f32): ([^}]+)\}/g)) {
+    const [at, type, v] = [Number(m[1]), m[2], m[3].trim()];
+    if (type === 'u8') bytes.writeUInt8(Number(v), at);
+    if (type === 'u16') bytes.writeUInt16LE(Number(v), at);
+    if (type === 'f32') bytes.writeFloatLE(v === '.nan' ? NaN : Number(v), at);
+  }
+  return bytes;
+}
 
 let browser;
 let server;
@@ -64,6 +86,7 @@ before(async () => {
   writeFileSync(join(gen, 'unit-quat.iqe'), skinned.replace(/^pq 0 0 0 0 0 0 1$/m, 'pq 0 0 0 0 0 0 2'));
   writeFileSync(join(gen, 'repeats.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan')
     .replace(/^fm 0 1 2$/m, 'fm 0 1 1\nfm 0 0 1\nfm 1 1 2\nfm 2 2 2\nfm 0 2 2'));
+  for (const name of X42_CASES) writeFileSync(join(gen, name), corpusInput('x42/v5', name.replace(/\.x42$/, '')));
   mkdirSync(SHOTS, { recursive: true });
   server = await serve({ '/dist/': DIST, '/examples/': join(SRCDIR, 'examples'), '/gen/': gen });
   browser = await puppeteer.launch({
@@ -190,9 +213,44 @@ if (!ENABLED) test('the page in Chromium', { skip: 'run by web/test/browser/page
 for (const name of EXAMPLES) {
   browserTest(`?model= ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'examples'));
 }
-for (const name of ['degenerate.iqe', 'nan-weight.iqe', 'unit-quat.iqe']) {
+for (const name of ['degenerate.iqe', 'nan-weight.iqe', 'unit-quat.iqe', ...X42_CASES]) {
   browserTest(`?model= generated ${name}`, { timeout: 120000 }, () => checkModelUrl(name, 'gen'));
 }
+
+// X42: the mesh drawn with the vertices and triangles the validator counts, skinned through the
+// influences, and the skeleton in the pose the validator's poses give.
+browserTest('X42 mesh and skeleton', { timeout: 120000 }, async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/examples/walker.x42`);
+  const entry = (await embeddedReport(page, 1)).files[0];
+  const got = await page.evaluate(() => {
+    const f = window.mdlcheckPage.files[0];
+    const v = window.mdlcheckPage.viewer;
+    return { vertices: f.model.vertices.length, triangles: f.model.triangles.length,
+      drawn: v.mesh.geometry.index.count / 3, positions: [...v.positions],
+      stored: f.model.vertices.map((x) => x.p), joints: f.model.joints,
+      poses: f.poses.joints, note: document.getElementById('view-note').textContent };
+  });
+  assert.ok(entry.stats.vertices > 0 && entry.stats.triangles > 0);
+  assert.equal(got.vertices, entry.stats.vertices, 'vertices as the validator counts them');
+  assert.equal(got.triangles, entry.stats.triangles, 'triangles as the validator counts them');
+  assert.equal(got.drawn, entry.stats.triangles, 'every triangle drawn');
+  assert.equal(got.note, '', 'no "no mesh preview" note');
+  // the reader's base pose is the validator's (to its S16N rounding)
+  assert.equal(got.joints.length, got.poses.length);
+  got.joints.forEach((j, k) => {
+    assert.equal(j.parent, got.poses[k].parent);
+    for (const c of ['t', 'r', 's']) j[c].forEach((x, a) => assert.ok(Math.abs(x - got.poses[k][c][a]) < 1e-4, `joint ${k} ${c}`));
+  });
+  // in the base pose the influences' meshToBone undo the bones: the skinned mesh is the stored one
+  got.stored.flat().forEach((x, i) => assert.ok(Math.abs(x - got.positions[i]) < 1e-4, `position ${i}`));
+  // a later frame moves the skinned vertices
+  await checkAnimation(page, 'walker.x42');
+  const moved = await page.evaluate(() => [...window.mdlcheckPage.viewer.positions]);
+  assert.ok(moved.some((x, i) => Math.abs(x - got.positions[i]) > 1e-3), 'animation skins the mesh');
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
 
 browserTest('synthetic drop of every example on the file:// page', { timeout: 180000 }, async () => {
   const page = await newPage();

@@ -3,6 +3,7 @@ import { readIqm } from './iqm.js';
 import { readIqe } from './iqe.js';
 import { readEgg } from './egg.js';
 import { readQmsh } from './qmsh.js';
+import { readX42 } from './x42.js';
 
 export const TEXT_FORMATS = new Set(['iqe', 'egg']);
 
@@ -14,6 +15,7 @@ export function readModel(format, bytes, text) {
     if (format === 'iqe') return readIqe(text);
     if (format === 'egg') return readEgg(text);
     if (format === 'qmsh') return readQmsh(bytes);
+    if (format === 'x42') return readX42(bytes);
   } catch (e) {
     return { error: String(e && e.message || e), joints: [], vertices: [], triangles: [] };
   }
