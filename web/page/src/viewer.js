@@ -110,7 +110,11 @@ export class Viewer {
     this.highlight = new THREE.Group();
     this.highlight.renderOrder = 3;
     this.root.add(this.bones, this.jointMarkers, this.highlight);
-    this.world = this.bind;
+    // without animation a joint holds its default pose (an Egg <DefaultPose>), else its bind
+    this.rest = this.joints.some((j) => j.defaultPose)
+      ? globals(this.joints, this.joints.map((j) => (j.defaultPose ? new THREE.Matrix4().fromArray(j.defaultPose) : trsMatrix(j))))
+      : this.bind;
+    this.world = this.rest;
     this.update();
     this.select(this.selection.kind === 'none' ? { kind: 'none' } : this.selection);
   }
@@ -119,7 +123,7 @@ export class Viewer {
   setFrame(anim, frame) {
     const a = this.poses && this.poses.anims[anim];
     const f = a && a.frames && a.frames[frame];
-    if (!f) { this.world = this.bind; this.update(); return; }
+    if (!f) { this.world = this.rest; this.update(); return; }
     const locals = this.joints.map(trsMatrix);
     for (const p of f.joints) {
       if (p.joint >= locals.length) continue;

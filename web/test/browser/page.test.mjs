@@ -60,6 +60,55 @@ function corpusInput(dir, id) {
   return bytes;
 }
 
+// Egg joints placed by <Transform> components in file order (each applies after the ones before
+// it) and by <DefaultPose>; the heads below are worked out by hand from Panda3D's conventions.
+const JOINTS_EGG = `<CoordinateSystem> { Z-up }
+<Group> c {
+  <Dart> { 1 }
+  <VertexPool> p {
+    <Vertex> 0 { 0 1 0 }
+    <Vertex> 1 { 1 1 0 }
+    <Vertex> 2 { 0 0 2.5 }
+  }
+  <Polygon> { <VertexRef> { 0 1 2 <Ref> { p } } }
+  <Joint> a {
+    <Transform> { <Translate> { 1 0 0 } <RotZ> { 90 } }
+    <Joint> b {
+      <Transform> { <Scale> { 2 } <Translate> { 0 0 1 } <Rotate> { 90 1 0 0 } }
+      <VertexRef> { 1 <Ref> { p } }
+    }
+  }
+  <Joint> d {
+    <Transform> { <Translate> { 0 0 2 } }
+    <DefaultPose> { <Translate> { 0 0 3 } }
+    <VertexRef> { 2 <Ref> { p } }
+  }
+}
+`;
+// a: (1,0,0) turned 90 degrees about Z; b: its origin scaled, moved up 1, turned about X to
+// (0,-1,0), then through a; d: bound at z = 2, shown at its default pose z = 3
+const JOINTS_BIND = [[0, 1, 0], [1, 1, 0], [0, 0, 2]];
+const JOINTS_SHOWN = [[0, 1, 0], [1, 1, 0], [0, 0, 3]];
+
+// World heads of the CLI's poses (`mdlcheck poses -f json`: parent-relative t, r, s).
+function posesHeads(joints) {
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const rotate = (q, v) => {
+    const u = q.slice(0, 3);
+    const c1 = cross(u, v);
+    const c2 = cross(u, c1);
+    return v.map((x, k) => x + 2 * q[3] * c1[k] + 2 * c2[k]);
+  };
+  const apply = (j, p) => {
+    const { t, r, s, parent } = joints[j];
+    const local = rotate(r, p.map((x, k) => x * s[k])).map((x, k) => x + t[k]);
+    return parent >= 0 ? apply(parent, local) : local;
+  };
+  return joints.map((_, j) => apply(j, [0, 0, 0]));
+}
+
+const near = (a, b, what) => a.forEach((x, k) => assert.ok(Math.abs(x - b[k]) < 1e-6, `${what}: ${a} is not ${b}`));
+
 let browser;
 let server;
 let gen;
@@ -86,6 +135,7 @@ before(async () => {
   writeFileSync(join(gen, 'unit-quat.iqe'), skinned.replace(/^pq 0 0 0 0 0 0 1$/m, 'pq 0 0 0 0 0 0 2'));
   writeFileSync(join(gen, 'repeats.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan')
     .replace(/^fm 0 1 2$/m, 'fm 0 1 1\nfm 0 0 1\nfm 1 1 2\nfm 2 2 2\nfm 0 2 2'));
+  writeFileSync(join(gen, 'joints.egg'), JOINTS_EGG);
   for (const name of X42_CASES) writeFileSync(join(gen, name), corpusInput('x42/v5', name.replace(/\.x42$/, '')));
   mkdirSync(SHOTS, { recursive: true });
   server = await serve({ '/dist/': DIST, '/examples/': join(SRCDIR, 'examples'), '/gen/': gen });
@@ -248,6 +298,28 @@ browserTest('X42 mesh and skeleton', { timeout: 120000 }, async () => {
   await checkAnimation(page, 'walker.x42');
   const moved = await page.evaluate(() => [...window.mdlcheckPage.viewer.positions]);
   assert.ok(moved.some((x, i) => Math.abs(x - got.positions[i]) > 1e-3), 'animation skins the mesh');
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
+
+// Egg <Joint> transforms: the page's bind pose is the CLI's, and the drawn pose the default pose.
+browserTest('Egg joints from <Transform> components and <DefaultPose>', { timeout: 120000 }, async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/gen/joints.egg`);
+  const entry = (await embeddedReport(page, 1)).files[0];
+  assert.deepEqual(entry, cliEntry(join(gen, 'joints.egg')));
+  const got = await page.evaluate(() => {
+    const v = window.mdlcheckPage.viewer;
+    const head = (m) => [m.elements[12], m.elements[13], m.elements[14]];
+    return { bind: v.bind.map(head), shown: v.heads.map((h) => [h.x, h.y, h.z]),
+      vertex2: [...v.positions.slice(6, 9)] };
+  });
+  const cli = JSON.parse(execFileSync(MDLCHECK, ['poses', '-f', 'json', join(gen, 'joints.egg')], { encoding: 'utf8' }));
+  posesHeads(cli.joints).forEach((h, j) => near(got.bind[j], h, `joint ${j} bind head against the CLI's poses`));
+  JOINTS_BIND.forEach((h, j) => near(got.bind[j], h, `joint ${j} bind head`));
+  JOINTS_SHOWN.forEach((h, j) => near(got.shown[j], h, `joint ${j} drawn head`));
+  // vertex 2, bound to d at z = 2.5, follows d's default pose up by 1
+  near(got.vertex2, [0, 0, 3.5], 'vertex 2 in the default pose');
   assert.deepEqual(page.errors, [], 'no page errors');
   await page.close();
 });
