@@ -3,7 +3,10 @@
  *
  * Linked with --wrap, every malloc/calloc/realloc/strdup call in the program's own objects
  * comes here; zlib and jansson allocate through functions the code names (egg_pz.c,
- * report_read.c), so they are counted too. libyaml's and libc's internal allocations are not. */
+ * report_read.c), so they are counted too. libyaml's and libc's internal allocations are not,
+ * except the buffer realpath(path, NULL) and getcwd(NULL, 0) allocate: each such call counts as
+ * one allocation and fails with ENOMEM as libc's would. */
+#include <errno.h>
 #include <execinfo.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +22,10 @@ void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 char *__wrap_strdup(const char *s);
+char *__real_realpath(const char *path, char *resolved);
+char *__wrap_realpath(const char *path, char *resolved);
+char *__real_getcwd(char *buf, size_t size);
+char *__wrap_getcwd(char *buf, size_t size);
 
 static atomic_ulong counted;
 static atomic_ulong fail_at;
@@ -91,4 +98,22 @@ char *__wrap_strdup(const char *s)
   if (d)
     memcpy(d, s, n);
   return d;
+}
+
+char *__wrap_realpath(const char *path, char *resolved)
+{
+  if (!resolved && should_fail()) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return __real_realpath(path, resolved);
+}
+
+char *__wrap_getcwd(char *buf, size_t size)
+{
+  if (!buf && should_fail()) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return __real_getcwd(buf, size);
 }

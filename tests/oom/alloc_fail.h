@@ -1,5 +1,6 @@
 /* alloc_fail.h - allocation-failure injection for test programs linked with
- * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup (tests/oom/local.mk). */
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=realpath,--wrap=getcwd
+ * (tests/oom/local.mk). */
 #ifndef ALLOC_FAIL_H
 #define ALLOC_FAIL_H
 

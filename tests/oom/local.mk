@@ -2,7 +2,7 @@
 # allocation goes through tests/oom/alloc_fail.c; alloc-fail.sh fails each allocation in turn
 # over one small file per format and per subcommand. The conformance runner links it too, for
 # the cases that name `fail-allocation`.
-WRAP_ALLOC_FLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
+WRAP_ALLOC_FLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=realpath,--wrap=getcwd
 check_PROGRAMS += tests/oom/mdlcheck_oom
 tests_oom_mdlcheck_oom_SOURCES = $(MDLCHECK_CLI_SOURCES) tests/oom/alloc_fail.c tests/oom/alloc_fail.h
 tests_oom_mdlcheck_oom_LDFLAGS = $(AM_LDFLAGS) $(WRAP_ALLOC_FLAGS)

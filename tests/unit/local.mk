@@ -12,6 +12,7 @@ UNIT_TESTS = \
   tests/unit/test_num_format \
   tests/unit/test_model_diff \
   tests/unit/test_egg_geometry \
+  tests/unit/test_egg_memory \
   tests/unit/test_stats \
   tests/unit/test_api_json
 check_PROGRAMS += $(UNIT_TESTS)
@@ -57,6 +58,9 @@ tests_unit_test_egg_geometry_SOURCES = tests/unit/test_egg_geometry.c tests/unit
 tests_unit_test_egg_geometry_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_srcdir)/../shared/samples"'
 tests_unit_test_egg_geometry_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_egg_geometry_LDADD = $(UNIT_LDADD)
+tests_unit_test_egg_memory_SOURCES = tests/unit/test_egg_memory.c tests/unit/unit.h
+tests_unit_test_egg_memory_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_egg_memory_LDADD = $(UNIT_LDADD)
 tests_unit_test_stats_SOURCES = tests/unit/test_stats.c tests/unit/unit.h
 tests_unit_test_stats_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_srcdir)/../shared/samples"' \
   -DTOP_SRCDIR='"$(abs_top_srcdir)"'

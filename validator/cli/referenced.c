@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "referenced.h"
 #include "grow.h"
+#include "path_key.h"
 
 #include <fts.h>
 #include <limits.h>
@@ -17,7 +18,7 @@ struct path_set {
 
 static void set_add(struct path_set *s, const char *path)
 {
-  char *real = realpath(path, NULL);
+  char *real = path_resolve(path);
   if (!real)
     return; /* nothing there: it cannot be one of the files met later either */
   if (s->n == s->cap) {
@@ -77,7 +78,7 @@ size_t externals_queue(struct report *rep)
     for (size_t k = 0; k < rep->files[i].nres; k++) {
       const struct report_resource *x = &rep->files[i].res[k];
       char *real;
-      if (strcmp(x->kind, "model") || !res_usable(x) || !(real = realpath(x->resolved_path, NULL)))
+      if (strcmp(x->kind, "model") || !res_usable(x) || !(real = path_resolve(x->resolved_path)))
         continue;
       if (!set_has(&inputs, real)) {
         char *path = strdup(x->resolved_path); /* rep->files may move: x with it */
@@ -123,7 +124,7 @@ void unreferenced_list(struct report *rep, const char *const *args, int nargs)
           fts_set(fts, e, FTS_SKIP);
         continue;
       }
-      if (e->fts_info != FTS_F || !(real = realpath(e->fts_path, NULL)))
+      if (e->fts_info != FTS_F || !(real = path_resolve(e->fts_path)))
         continue;
       if (!set_has(&named, real))
         report_add_unreferenced(rep, e->fts_path);

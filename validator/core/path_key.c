@@ -3,6 +3,7 @@
 #include "grow.h"
 #include "path_key.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +49,19 @@ static char *lexical_join(const char *base, const char *path)
   return out;
 }
 
+char *path_resolve(const char *path)
+{
+  char *real = realpath(path, NULL);
+  if (!real && errno == ENOMEM)
+    oom_exit();
+  return real;
+}
+
 static char *working_dir(void)
 {
   char *cwd = getcwd(NULL, 0);
+  if (!cwd && errno == ENOMEM)
+    oom_exit(); /* "/" would be a wrong reading of every relative path */
   return cwd ? cwd : dup_or_abort("/");
 }
 
@@ -58,7 +69,7 @@ static char *working_dir(void)
 static char *existing(const char *base, const char *path)
 {
   char *joined = lexical_join(base, path);
-  char *real = realpath(joined, NULL);
+  char *real = path_resolve(joined);
   free(joined);
   return real;
 }
@@ -68,7 +79,7 @@ char *path_key_here(const char *path)
   char *cwd, *key;
   if (!strcmp(path, "-"))
     return dup_or_abort("-");
-  if ((key = realpath(path, NULL)) != NULL)
+  if ((key = path_resolve(path)) != NULL)
     return key;
   cwd = working_dir();
   key = lexical_join(cwd, path);
@@ -85,7 +96,7 @@ char *path_key_saved(const char *path, const char *report_path)
     return path_key_here(path);
   cwd = working_dir();
   if (strcmp(report_path, "-")) {
-    char *real = realpath(report_path, NULL);
+    char *real = path_resolve(report_path);
     if (real) {
       char *slash = strrchr(real, '/');
       slash[slash == real ? 1 : 0] = 0; /* its directory */

@@ -3,6 +3,11 @@
 #ifndef MDL_PATH_KEY_H
 #define MDL_PATH_KEY_H
 
+/* realpath(path, NULL): the canonical path when the file exists, else NULL. Running out of
+ * memory ends the run (oom_exit) instead: read as "no such file", it would make a file that is
+ * there missing (skipped, listed as unreferenced, matched against nothing). */
+char *path_resolve(const char *path);
+
 /* A path named on this run, relative to the working directory: its canonical absolute path when
  * the file exists (links resolved), else the lexically normalised absolute path; "-" (standard
  * input) stays "-". malloc'd; aborts when out of memory. */

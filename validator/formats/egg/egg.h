@@ -262,9 +262,12 @@ struct egg_doc {
   size_t num_left;
   char *str_slab;
   size_t str_left;
-  /* offsets of line starts, built on the first request for a value's location */
+  /* where value locations are found (egg_tree.c, line_start): the start of every
+   * EGG_LINE_STEP-th line, found as far as the furthest line asked for, and the last line found */
   size_t *lines;
-  size_t nlines;
+  size_t nlines, lines_cap;
+  unsigned last_line;
+  size_t last_start;
 };
 
 enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };

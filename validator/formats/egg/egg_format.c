@@ -180,9 +180,11 @@ static void stats_count(struct decode_ctx *ctx, const struct egg_doc *doc)
     decode_count(ctx, DC_VERTICES, MDL_STAT_UNKNOWN);
     decode_count(ctx, DC_TRIANGLES, MDL_STAT_UNKNOWN);
   }
-  for (const struct egg_node *n = root ? root->first : NULL; n; n = egg_next_pre(n, root)) {
-    groups += n->kw == KW_GROUP;
-    tables += n->kw == KW_TABLE;
+  /* <Group> and <Table> are the only kinds of entry those keywords make (egg_grammar.c), and
+   * the parser counts every entry it attaches: no walk over the tree */
+  if (root) {
+    groups = doc->spec_count[S_GROUP];
+    tables = doc->spec_count[S_TABLE];
   }
   decode_stat(ctx, "groups", groups);
   decode_stat(ctx, "tables", tables);

@@ -29,9 +29,22 @@ static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const str
   return model_ref_add(m, kind, 0, s, len, -1, line, col, path);
 }
 
+/* Textures and <File>s sit in node lists, inline textures in primitives (and the curves of NURBS
+ * trims): pools and animation tables hold none, and without inline textures nor do primitives. */
+static int refs_descend(const struct egg_doc *doc, const struct egg_node *n)
+{
+  if (n->spec == S_ROOT || egg_is_group(n->spec))
+    return 1;
+  if (n->spec == S_VPOOL || n->spec == S_TABLE || n->spec == S_BUNDLE)
+    return 0;
+  return doc->spec_count[S_TEXTURE_INLINE] != 0;
+}
+
 void egg_collect_refs(struct egg_doc *doc, struct model *m)
 {
-  for (struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
+  if (!doc->spec_count[S_TEXTURE] && !doc->spec_count[S_TEXTURE_INLINE] && !doc->spec_count[S_FILE])
+    return;
+  for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {
     struct model_ref *r;
     const struct egg_node *sc;
     uint32_t len;

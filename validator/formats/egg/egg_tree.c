@@ -2,6 +2,7 @@
  * without their line:column (egg.h, enum egg_vform); a diagnostic about one re-lexes its entry
  * from the keyword, whose position every entry keeps, to find the exact token again. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "egg.h"
@@ -78,31 +79,64 @@ int egg_value_is_number(const struct egg_value *v)
   return v->type == V_NUMBER || v->type == V_ULONG;
 }
 
-/* Offsets of the line starts, counted as the lexer counts newlines (\r\n and \n\r once). */
-static int lines_build(struct egg_doc *doc)
+/* Line starts kept for locating values: one in EGG_LINE_STEP lines. Asking where a texture name
+ * near the top of a valid file is reads only that far; a warning on every line reads forward from
+ * the last line found. */
+#define EGG_LINE_STEP 64u
+
+/* The offset after `count` more line ends from off, counted as the lexer counts them (\r\n and
+ * \n\r once), or SIZE_MAX when the text ends first. */
+static size_t lines_skip(const struct egg_doc *doc, size_t off, unsigned count)
 {
   const unsigned char *d = doc->data;
-  size_t n = doc->size, count = 1, k = 0;
-  if (doc->lines)
-    return 0;
-  for (size_t i = 0; i < n; i++)
+  size_t n = doc->size;
+  for (size_t i = off; count; i++) {
+    if (i >= n)
+      return SIZE_MAX;
     if (d[i] == '\n' || d[i] == '\r') {
       if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
         i++;
-      count++;
+      if (!--count)
+        return i + 1;
     }
-  doc->lines = arena_calloc(doc->arena, count, sizeof *doc->lines);
-  if (!doc->lines)
-    return -1;
-  doc->lines[k++] = 0;
-  for (size_t i = 0; i < n; i++)
-    if (d[i] == '\n' || d[i] == '\r') {
-      if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
-        i++;
-      doc->lines[k++] = i + 1;
+  }
+  return off;
+}
+
+/* The offset where line `line` (from 1) starts, or SIZE_MAX past the end or out of memory. */
+static size_t line_start(struct egg_doc *doc, unsigned line)
+{
+  size_t want = (line - 1) / EGG_LINE_STEP, from;
+  unsigned from_line;
+  while (doc->nlines <= want) {
+    size_t next = doc->nlines ? lines_skip(doc, doc->lines[doc->nlines - 1], EGG_LINE_STEP) : 0;
+    if (next == SIZE_MAX)
+      return SIZE_MAX;
+    if (doc->nlines == doc->lines_cap) {
+      /* arena storage: the blocks outgrown stay until the end (at most as much again) */
+      size_t cap = doc->lines_cap ? doc->lines_cap * 2 : 256;
+      size_t *grown = arena_calloc(doc->arena, cap, sizeof *grown);
+      if (!grown)
+        return SIZE_MAX;
+      if (doc->nlines)
+        memcpy(grown, doc->lines, doc->nlines * sizeof *grown);
+      doc->lines = grown;
+      doc->lines_cap = cap;
     }
-  doc->nlines = count;
-  return 0;
+    doc->lines[doc->nlines++] = next;
+  }
+  from = doc->lines[want];
+  from_line = (unsigned)(want * EGG_LINE_STEP + 1);
+  if (doc->last_line && doc->last_line <= line && doc->last_line > from_line) {
+    from = doc->last_start;
+    from_line = doc->last_line;
+  }
+  from = lines_skip(doc, from, line - from_line);
+  if (from != SIZE_MAX) {
+    doc->last_line = line;
+    doc->last_start = from;
+  }
+  return from;
 }
 
 static int is_value_tok(int type)
@@ -114,18 +148,18 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
 {
   struct egg_lexer lx;
   struct egg_token t;
-  size_t off;
+  size_t start, off;
   *line = n->line;
   *col = n->col;
-  if (!doc->data || lines_build(doc) < 0 || n->line == 0 || n->line > doc->nlines || n->col == 0)
+  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
     return;
-  off = doc->lines[n->line - 1] + n->col - 1;
-  if (off >= doc->size)
+  off = start + n->col - 1;
+  if (off >= doc->size || off < start)
     return;
   egg_lex_init(&lx, doc->data, doc->size, NULL);
   lx.pos = off;
   lx.line = n->line;
-  lx.line_start = doc->lines[n->line - 1];
+  lx.line_start = start;
   egg_lex_next(&lx, &t); /* the keyword */
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type)) { /* the header name */
@@ -155,6 +189,13 @@ void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_no
 {
   unsigned line, col;
   va_list ap;
+  if (!doc->panda && !diag_wanted(doc->ctx->diag, rule)) {
+    /* folded beyond its located repeats: only counted, so the value need not be found
+     * (the panda profile drops what follows a syntax error by position, so it always locates) */
+    struct mdl_loc loc = loc_text(n->line, n->col, NULL);
+    diag_emit(doc->ctx->diag, rule, &loc, NULL, NULL);
+    return;
+  }
   egg_val_loc(doc, n, k, &line, &col);
   va_start(ap, fmt);
   egg_vemit(doc, rule, line, col, expected, fmt, ap);
