@@ -26,7 +26,11 @@ WEB_DIST = web/dist/mdlcheck.mjs web/dist/mdlcheck-core.mjs web/dist/mdlcheck.si
 .PHONY: web web-clean
 web: $(WEB_DIST)
 
-web/build/%.o: %.c $(BUILT_SOURCES)
+# Every header, as the native build's dependency tracking would: an object compiled against an
+# older struct layout links without complaint and corrupts memory at run time in the wasm.
+WEB_HEADER_DEPS = $(wildcard $(top_srcdir)/validator/*.h $(top_srcdir)/validator/*/*.h \
+  $(top_srcdir)/validator/formats/*/*.h $(top_srcdir)/web/yaml/*.h)
+web/build/%.o: %.c $(BUILT_SOURCES) $(WEB_HEADER_DEPS)
 	@test -n "$(EMCC)" || { echo "make web needs emscripten: apt-get install -y emscripten nodejs, then ./configure" >&2; exit 1; }
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CC)$(WEB_EMCC) $(WEB_CC_OPTS) -c -o $@ $<
