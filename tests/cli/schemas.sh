@@ -49,6 +49,15 @@ done
 if [ -d "$SAMPLES/iqm" ]; then
   report 0 "$SAMPLES"/iqm/*.iqm
 fi
+# a compare report: each side's own format (a joined "iqm vs x42" broke the format pattern)
+nrep=$((nrep + 1))
+for fmt in json sarif; do
+  run compare --format=$fmt "$srcdir"/examples/walk.iqm "$srcdir"/examples/walker.x42
+  expect_rc 1 "compare --format=$fmt"
+  cp "$work/out" "$work/report$nrep.$fmt"
+done
+pairs="$pairs $work/report$nrep.json $work/report$nrep.sarif"
+grep -q '"compared_with"' "$work/report$nrep.json" || fail "compare report without compared_with"
 # a --baseline run: everything the earlier report recorded is shown, marked, and not counted
 run --format=json --max-per-rule=2 "$work/parents.iqm" "$work/empty.bin"
 cp "$work/out" "$work/baseline.json"

@@ -37,7 +37,7 @@ unsigned check_expectations(struct conf_case *c, struct seen_list *seen, const m
 /* What a run of the mdlcheck binary gave (case_cli.c). */
 struct cli_outcome {
   int exit_code;      /* -1000 - N: killed by signal N */
-  char format[64];    /* the report's format ("iqe vs iqm" for compare), or "" */
+  char format[64];    /* the report's format (the first file's for compare), or "" */
   char *out, *err;    /* its stdout and stderr, NUL-terminated */
 };
 

@@ -243,7 +243,8 @@ def test_compare_same_as_the_cli(a, b):
 def test_compare_reports_differences_and_agreement():
     same = mdlcheck.compare(WALK, WALK)["files"][0]
     assert same["verdict"] == "valid" and same["messages"] == []
-    assert same["format"] == "iqm vs iqm"
+    assert same["format"] == "iqm" and same["version"] == "2"
+    assert same["compared_with"] == {"path": str(WALK), "format": "iqm", "version": "2"}
     differ = mdlcheck.compare(WALK, EXAMPLES / "walker.x42")["files"][0]
     assert differ["verdict"] == "invalid"
     assert "MDL-CMP-001" in rule_ids(differ)

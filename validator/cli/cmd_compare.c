@@ -58,7 +58,6 @@ int cmd_compare(struct cli *cl)
             cr.res.triangles_checked);
   cli_close_output(cl, out);
 done:
-  f->format = "unknown"; /* it pointed into cr */
   report_free(&rep);
   return rc;
 }

@@ -34,7 +34,6 @@ static char *compare_json(const struct compare_input in[2], const char *const *s
     } else if (rc == MDL_EIO) {
       api_error(error, error_size, rc, "%s", cr.error);
     }
-    f->format = "unknown"; /* it pointed into cr */
   }
   report_free(&rep);
   api_settings_free(&st);

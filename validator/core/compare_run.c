@@ -98,9 +98,13 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   if (st == MDL_OK) {
     memcpy(f->counts, sink.counts, sizeof f->counts);
     f->truncated = sink.truncated;
-    snprintf(cr->format, sizeof cr->format, "%s vs %s", a.run.format ? a.run.format->name : "unknown",
-             b.run.format ? b.run.format->name : "unknown");
-    f->format = cr->format;
+    /* Each side keeps its own format and version: one "iqm vs x42" string would be neither a
+     * format name the report schema allows nor something a consumer can filter on. */
+    f->format = a.run.format ? a.run.format->name : "unknown";
+    snprintf(f->version, sizeof f->version, "%s", a.run.decoded ? a.run.result.version : "");
+    f->compared_path = in[1].path;
+    f->compared_format = b.run.format ? b.run.format->name : "unknown";
+    snprintf(f->compared_version, sizeof f->compared_version, "%s", b.run.decoded ? b.run.result.version : "");
   }
   side_close(&a);
   side_close(&b);

@@ -18,12 +18,12 @@ struct compare_input {
 struct compare_run {
   struct compare_result res;
   int compared;    /* both sides decoded and were compared (res is meaningful) */
-  char format[64]; /* "iqm vs iqe": the report entry's format points here while it is reported */
   char error[512]; /* MDL_EIO: which side could not be read, and why */
 };
 
 /* Compare in[0] with in[1] into f: the comparison's diagnostics under o's policy (validation
- * findings belong to validate and are not reported), counts, and format. note (may be NULL)
+ * findings belong to validate and are not reported), counts, the first file's format and version,
+ * and the second's as compared_* (in[1].path must outlive f). note (may be NULL)
  * hears what frame conversion did. MDL_OK, MDL_EIO (cr->error says why; f holds nothing),
  * MDL_ENOMEM (the comparison is incomplete: never report agreement), MDL_EINTERNAL. */
 mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2], const mdl_options *o,

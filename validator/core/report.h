@@ -40,6 +40,10 @@ struct report_file {
   struct report_msg *msgs;
   size_t nmsgs, capmsgs;
   int resources_checked; /* --resources was on: `resources` lists what the model names */
+  /* compare: the other file, its format and version (compared_path NULL for validation) */
+  const char *compared_path;
+  const char *compared_format;
+  char compared_version[32];
   struct report_resource *res;
   size_t nres, capres;
 };

@@ -136,6 +136,14 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
   json_kv_string(w, "version", f->version);
   if (f->compression[0])
     json_kv_string(w, "compression", f->compression);
+  if (f->compared_path) {
+    json_key(w, "compared_with");
+    json_object_begin(w);
+    json_kv_string(w, "path", f->compared_path);
+    json_kv_string(w, "format", f->compared_format);
+    json_kv_string(w, "version", f->compared_version);
+    json_object_end(w);
+  }
   report_json_verdict(w, r, f);
   report_json_stats(w, &f->stats);
   json_key(w, "messages");

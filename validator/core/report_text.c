@@ -86,9 +86,12 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
     if (f->truncated)
       fprintf(out, "%s: note: output truncated by --max-issues\n", f->path);
     write_stats(out, f);
-    fprintf(out, "%s: %s %s%s%s%s%s%s: ", f->path, invalid ? "invalid" : "valid", f->format,
+    fprintf(out, "%s: %s %s%s%s%s%s%s", f->path, invalid ? "invalid" : "valid", f->format,
             f->version[0] ? " " : "", f->version, f->compression[0] ? " (" : "", f->compression,
             f->compression[0] ? ")" : "");
+    if (f->compared_path)
+      fprintf(out, " vs %s%s%s", f->compared_format, f->compared_version[0] ? " " : "", f->compared_version);
+    fputs(": ", out);
     write_counts(out, f->counts);
     fputc('\n', out);
     write_unresolved(out, f);
