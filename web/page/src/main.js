@@ -1,11 +1,12 @@
 // main.js - the mdlcheck page: takes files (drop, picker, folder, ?model=URL), validates them in
 // the worker, shows each report and the model, and keeps the full JSON report in the DOM.
 import { ValidatorClient } from './client.js';
-import { renderReport, moveFocus, SEVERITIES, where } from './report-view.js';
+import { renderReport, moveFocus, rovingTabStop, keepFocus, SEVERITIES, where } from './report-view.js';
 import { sourceExcerpt, hexExcerpt } from './source-view.js';
 import { readModel, TEXT_FORMATS } from './model/index.js';
 import { locate } from './locate.js';
 import { Viewer } from './viewer.js';
+import { optionsFromQuery, queryWithOptions, optionsToForm, optionsFromForm, describeOptions } from './options.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_INFLATED = 1 << 30; // the CLI's default --max-input-size
@@ -17,6 +18,8 @@ const state = {
   version: '',
   busy: 0,
   filters: { severities: new Set(SEVERITIES), rule: '' },
+  options: {}, // validate()'s options (options.js), from the query string and the form
+  runs: 0, // validation runs finished (a drop, a URL, options applied)
 };
 window.mdlcheckPage = state; // for tools and the browser tests: files, current, selection
 
@@ -37,7 +40,7 @@ function progress(text, fraction) {
 // The whole run as the CLI's JSON report would hold it: one files[] entry per file so far.
 function publishReport() {
   const done = state.files.filter((f) => f.entry);
-  const report = { tool: { name: 'mdlcheck', version: state.version }, fail_on: 'error',
+  const report = { tool: { name: 'mdlcheck', version: state.version }, fail_on: state.options.failOn || 'error',
     files: done.map((f) => f.entry) };
   $('mdlcheck-report').textContent = JSON.stringify(report, null, 1).replace(/<\//g, '<\\/');
 }
@@ -67,6 +70,10 @@ async function textOf(file) {
 }
 
 function renderFileList() {
+  keepFocus($('files'), drawFileList);
+}
+
+function drawFileList() {
   const list = $('files');
   list.replaceChildren(...state.files.map((f, i) => {
     const li = document.createElement('li');
@@ -76,12 +83,13 @@ function renderFileList() {
     b.dataset.index = String(i);
     if (i === state.current) b.setAttribute('aria-current', 'true');
     const mark = f.entry ? (f.entry.verdict === 'valid' ? '\u2714 valid' : '\u2716 invalid') : f.status;
-    const counts = f.entry ? ` (${f.entry.counts.fatal + f.entry.counts.error} errors, ${f.entry.counts.warning} warnings)` : '';
+    const counts = f.entry ? ` (${plural(f.entry.counts.fatal + f.entry.counts.error, 'error')}, ${plural(f.entry.counts.warning, 'warning')})` : '';
     b.textContent = `${f.name}: ${mark}${counts}`;
     b.addEventListener('click', () => showFile(i));
     li.append(b);
     return li;
   }));
+  rovingTabStop(list, 'button.file', list.querySelector('button.file[aria-current="true"]'));
 }
 
 function showFile(i) {
@@ -90,7 +98,22 @@ function showFile(i) {
   state.filters.rule = '';
   renderFileList();
   const f = state.files[i];
-  if (!f || !f.entry) return;
+  if (!f) return;
+  if (!f.entry) {
+    // no report from an earlier run stays on screen for a file that is not validated now
+    const title = document.createElement('h2');
+    title.id = 'report-title';
+    title.textContent = f.name;
+    const status = document.createElement('p');
+    status.textContent = f.status;
+    $('report').replaceChildren(title, status);
+    viewer.show(null, null, '');
+    $('view-note').textContent = '';
+    $('anim-controls').hidden = true;
+    $('source').replaceChildren();
+    describeSelection();
+    return;
+  }
   renderCurrentReport();
   viewer.selection = { kind: 'none' };
   viewer.show(f.model, f.poses, f.entry.format);
@@ -108,7 +131,7 @@ function showFile(i) {
 
 function renderCurrentReport() {
   const f = state.files[state.current];
-  renderReport($('report'), f.entry, state.filters, selectDiagnostic, renderCurrentReport);
+  keepFocus($('report'), () => renderReport($('report'), f.entry, state.filters, selectDiagnostic, renderCurrentReport));
 }
 
 function setupAnimations(f) {
@@ -206,7 +229,7 @@ async function readWithProgress(name, stream, total) {
 async function validateOne(f) {
   f.status = 'validating';
   renderFileList();
-  const result = await client.validate(f.name, f.bytes, {}, (stage, fraction) => progress(`${f.name}: ${stage}`, fraction));
+  const result = await client.validate(f.name, f.bytes, state.options, (stage, fraction) => progress(`${f.name}: ${stage}`, fraction));
   f.entry = result.report;
   f.poses = result.poses;
   f.posesError = result.posesError;
@@ -218,12 +241,26 @@ async function validateOne(f) {
   publishReport();
 }
 
+// Drops, URLs and options run one after another, so options apply to every file in order.
+let work = Promise.resolve();
+function enqueue(job) {
+  work = work.then(job, job);
+  return work;
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 // sources: [{ name, load: () => Promise<Uint8Array> }]
-async function addFiles(sources) {
-  if (!sources.length) return;
+function addFiles(sources) {
+  if (!sources.length) return work;
+  return enqueue(() => loadAndValidate(sources));
+}
+
+async function loadAndValidate(sources) {
   setBusy(1);
   const added = sources.map((s) => ({ name: s.name, status: 'queued', source: s }));
   const first = state.files.length;
+  const failed = [];
   state.files.push(...added);
   renderFileList();
   for (const [k, f] of added.entries()) {
@@ -233,14 +270,58 @@ async function addFiles(sources) {
       await validateOne(f);
     } catch (err) {
       f.status = `not validated: ${err.message}`;
+      failed.push(err.message);
     }
     delete f.source;
     renderFileList();
     if (state.current < first) showFile(first);
     else if (state.current === first + k) showFile(state.current);
   }
-  progress(`${added.length} file${added.length === 1 ? '' : 's'} validated`, 1);
+  optionsStatus(added.length, failed);
+  progress(`${plural(added.length, 'file')} validated`, 1);
+  state.runs++;
   setBusy(-1);
+}
+
+function optionsStatus(count, failed) {
+  const how = describeOptions(state.options);
+  $('options-status').textContent = failed.length
+    ? `Not validated with ${how}: ${failed[0]}`
+    : `${plural(count, 'file')} validated with ${how}.`;
+}
+
+// Validates every file again under the options now set (their bytes are kept).
+async function revalidate() {
+  setBusy(1);
+  const files = state.files.filter((f) => f.bytes);
+  const failed = [];
+  for (const [k, f] of files.entries()) {
+    f.entry = null;
+    f.status = 'queued';
+    try {
+      progress(`${f.name} (${k + 1} of ${files.length})`, 0.2);
+      await validateOne(f);
+    } catch (err) {
+      f.status = `not validated: ${err.message}`;
+      failed.push(err.message);
+    }
+  }
+  publishReport();
+  renderFileList();
+  if (state.current >= 0) showFile(state.current);
+  optionsStatus(files.length, failed);
+  progress(`${plural(files.length, 'file')} validated`, 1);
+  state.runs++;
+  setBusy(-1);
+}
+
+function applyOptions(event) {
+  event.preventDefault();
+  state.options = optionsFromForm($);
+  // the address keeps the options, so that a link (with ?model=) gives the same report
+  const url = `${location.pathname}${queryWithOptions(location.search, state.options)}${location.hash}`;
+  try { history.replaceState(null, '', url); } catch { /* a file:// page may not change its address */ }
+  enqueue(revalidate);
 }
 
 function fileSource(file, name = file.webkitRelativePath || file.name) {
@@ -312,6 +393,10 @@ function start() {
       describeSelection();
     }
   });
+  state.options = optionsFromQuery(location.search);
+  optionsToForm(state.options, $);
+  $('options').addEventListener('submit', applyOptions);
+  $('opt-reset').addEventListener('click', () => { optionsToForm({}, $); $('options').requestSubmit(); });
   document.body.dataset.state = 'ready';
   const model = new URLSearchParams(location.search).get('model');
   if (model) loadFromUrl(model);

@@ -1,5 +1,6 @@
 // report-view.js - one file's report as HTML: verdict, counts, filters by severity and rule,
-// repeats of a rule folded, every diagnostic a button (keyboard: Tab, arrows, Home/End).
+// repeats of a rule folded, every diagnostic a button (keyboard: Tab to the list, arrows and
+// Home/End in it, Enter to choose).
 
 export const SEVERITIES = ['fatal', 'error', 'warning', 'info', 'hint'];
 const SYMBOL = { fatal: '\u2716\u2716', error: '\u2716', warning: '\u26a0', info: '\u2139', hint: '\u2022' };
@@ -93,7 +94,36 @@ export function renderReport(container, entry, filters, onSelect, onFilter) {
       'No diagnostics: every rule of the format was checked and passed.'));
   }
   list.addEventListener('keydown', (event) => moveFocus(event, list, 'button.diag'));
+  rovingTabStop(list, 'button.diag', list.querySelector('button.diag[aria-pressed="true"]'));
   container.append(list);
+}
+
+// Renders again without losing the keyboard's place: the control that had the focus (by id, or
+// by class and data-index) has it again after render() replaced it.
+export function keepFocus(container, render) {
+  const a = document.activeElement;
+  let key = null;
+  if (a && a !== container && container.contains(a)) {
+    if (a.id) key = `#${CSS.escape(a.id)}`;
+    else if (a.dataset.index !== undefined) key = `${a.tagName}.${a.classList[0]}[data-index="${a.dataset.index}"]`;
+  }
+  render();
+  const again = key && container.querySelector(key);
+  if (again) again.focus();
+}
+
+// One Tab stop per list (the chosen button, else the first; then the last one focused): Tab
+// goes past a list of hundreds of diagnostics in one step, the arrow keys move inside it.
+export function rovingTabStop(list, selector, chosen) {
+  const buttons = [...list.querySelectorAll(selector)];
+  const stop = chosen || buttons[0];
+  for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
+  if (list.dataset.roving) return;
+  list.dataset.roving = '1';
+  list.addEventListener('focusin', (event) => {
+    if (!event.target.matches(selector)) return;
+    for (const b of list.querySelectorAll(selector)) b.tabIndex = b === event.target ? 0 : -1;
+  });
 }
 
 // Arrow keys move between the buttons of a list (visible ones only), Home/End to the ends.

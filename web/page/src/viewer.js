@@ -50,6 +50,7 @@ export class Viewer {
     this.scene.add(sun);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.addEventListener('change', () => this.render());
+    container.addEventListener('keydown', (e) => this.onKey(e));
     this.root = new THREE.Group();
     this.scene.add(this.root);
     this.selection = { kind: 'none' };
@@ -191,6 +192,35 @@ export class Viewer {
     this.camera.far = radius * 100;
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(centre);
+    this.controls.update();
+  }
+
+  // The keyboard's view: arrows turn the model 15 degrees, + and - zoom, Home frames it again.
+  onKey(event) {
+    const step = Math.PI / 12;
+    const turns = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const zoom = { '+': 0.8, '=': 0.8, '-': 1.25, _: 1.25 };
+    if (event.key === 'Home') this.frame();
+    else if (turns[event.key]) this.orbit(...turns[event.key], 1);
+    else if (zoom[event.key]) this.orbit(0, 0, zoom[event.key]);
+    else return;
+    event.preventDefault();
+    this.render();
+  }
+
+  // Turns the camera about the target (azimuth about the up axis, then elevation) and scales
+  // its distance, as a mouse drag and wheel would.
+  orbit(azimuth, polar, scale) {
+    const target = this.controls.target;
+    const toYUp = new THREE.Quaternion().setFromUnitVectors(this.camera.up, new THREE.Vector3(0, 1, 0));
+    const offset = this.camera.position.clone().sub(target).applyQuaternion(toYUp);
+    const sph = new THREE.Spherical().setFromVector3(offset);
+    sph.theta -= azimuth;
+    sph.phi = Math.min(Math.PI - 0.01, Math.max(0.01, sph.phi + polar));
+    sph.radius *= scale;
+    offset.setFromSpherical(sph).applyQuaternion(toYUp.invert());
+    this.camera.position.copy(target).add(offset);
+    this.camera.lookAt(target);
     this.controls.update();
   }
 

@@ -114,16 +114,19 @@ let server;
 let gen;
 const browserTest = (...args) => (ENABLED ? test(...args) : undefined);
 
-function cliEntry(path) {
+// The CLI's JSON report of one file, its entry named as the page names it (the base name).
+function cliReport(path, flags = []) {
   let out;
   try {
-    out = execFileSync(MDLCHECK, ['-f', 'json', path], { encoding: 'utf8' });
+    out = execFileSync(MDLCHECK, ['-f', 'json', ...flags, path], { encoding: 'utf8' });
   } catch (e) {
     out = e.stdout; // exit 1: an invalid file still has its report
   }
-  const entry = JSON.parse(out).files[0];
-  return { ...entry, path: basename(path) };
+  const report = JSON.parse(out);
+  report.files[0].path = basename(path);
+  return report;
 }
+const cliEntry = (path, flags) => cliReport(path, flags).files[0];
 
 before(async () => {
   if (!ENABLED) return;
@@ -324,6 +327,55 @@ browserTest('Egg joints from <Transform> components and <DefaultPose>', { timeou
   await page.close();
 });
 
+// Options: set in the form with the keyboard they validate the file again and go into the address;
+// a link with options gives the CLI's report under the same flags; a bad one validates nothing.
+browserTest('options from the form and from the address', { timeout: 120000 }, async () => {
+  const file = join(SRCDIR, 'examples', 'broken-parent.iqm');
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/examples/broken-parent.iqm`);
+  let report = await embeddedReport(page, 1);
+  assert.ok(report.files[0].messages.some((d) => d.id === 'IQM-JNT-002'), 'the file has IQM-JNT-002');
+  const runs = await page.evaluate(() => window.mdlcheckPage.runs);
+  await page.focus('#opt-ignore');
+  await page.keyboard.type('IQM-JNT-002');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => window.mdlcheckPage.runs > n && document.body.dataset.state === 'ready', {}, runs);
+  report = await embeddedReport(page, 1);
+  assert.deepEqual(report, cliReport(file, ['--ignore=IQM-JNT-002']), 'the report under --ignore');
+  assert.deepEqual(await page.$$eval('button.diag[data-rule="IQM-JNT-002"]', (b) => b.length), 0);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('model'), '/examples/broken-parent.iqm');
+  assert.equal(url.searchParams.get('ignore'), 'IQM-JNT-002');
+  assert.match(await page.$eval('#options-status', (e) => e.textContent), /validated with --ignore=IQM-JNT-002/);
+  await page.close();
+
+  const flags = ['--ignore=IQM-JNT-002', '--profile=engine', '--max-per-rule=1', '--fail-on=warning'];
+  const linked = await newPage();
+  await linked.goto(`${server.url}/dist/index.html?model=/examples/broken-parent.iqm&profile=engine&ignore=IQM-JNT-002&maxPerRule=1&failOn=warning`);
+  assert.deepEqual(await embeddedReport(linked, 1), cliReport(file, flags), 'a link with options: the CLI\'s report');
+  assert.deepEqual(await linked.evaluate(() => ['opt-profile', 'opt-ignore', 'opt-max-per-rule', 'opt-fail-on']
+    .map((id) => document.getElementById(id).value)), ['engine', 'IQM-JNT-002', '1', 'warning'], 'the form shows the link\'s options');
+  // back to the defaults: the CLI's plain report, the address without options
+  const before = await linked.evaluate(() => window.mdlcheckPage.runs);
+  await linked.click('#opt-reset');
+  await linked.waitForFunction((n) => window.mdlcheckPage.runs > n && document.body.dataset.state === 'ready', {}, before);
+  assert.deepEqual(await embeddedReport(linked, 1), cliReport(file), 'defaults again');
+  assert.equal(new URL(linked.url()).search, '?model=%2Fexamples%2Fbroken-parent.iqm');
+  assert.deepEqual(linked.errors, [], 'no page errors');
+  await linked.close();
+
+  // a pattern that matches no rule: the CLI's usage error, and no report (never a stale one)
+  const bad = await newPage();
+  await bad.goto(`${server.url}/dist/index.html?model=/examples/broken-parent.iqm&ignore=NOPE-999`);
+  await bad.waitForFunction(() => document.body.dataset.state === 'ready' && window.mdlcheckPage.runs === 1);
+  const shown = await bad.evaluate(() => ({ files: JSON.parse(document.getElementById('mdlcheck-report').textContent || '{"files":[]}').files,
+    status: document.getElementById('options-status').textContent, report: document.getElementById('report').textContent }));
+  assert.deepEqual(shown.files, []);
+  assert.match(shown.status, /Not validated with --ignore=NOPE-999: .*NOPE-999/);
+  assert.match(shown.report, /not validated/);
+  await bad.close();
+});
+
 browserTest('synthetic drop of every example on the file:// page', { timeout: 180000 }, async () => {
   const page = await newPage();
   await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
@@ -350,9 +402,76 @@ browserTest('synthetic drop of every example on the file:// page', { timeout: 18
   await page.focus(`button.file[data-index="${broken}"]`);
   await page.keyboard.press('Enter');
   await page.waitForSelector('button.diag');
+  // the list drawn again keeps the focus on the chosen file, and is one Tab stop
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.index), String(broken));
+  assert.deepEqual(await page.$$eval('button.file', (bs) => bs.filter((b) => b.tabIndex === 0).map((b) => b.dataset.index)), [String(broken)]);
   await page.focus('button.diag');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.mdlcheckPage.selection.diagnostic === 0);
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
+
+// Keyboard and text: one Tab stop per list, focus kept when a list or the report is drawn again,
+// the 3D view turned and zoomed from the keyboard, severities and verdicts said in words.
+browserTest('keyboard and text without colour', { timeout: 120000 }, async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/gen/repeats.iqe`);
+  const entry = (await embeddedReport(page, 1)).files[0];
+  const active = () => page.evaluate(() => {
+    const a = document.activeElement;
+    return `${a.id || a.className}${a.dataset.index !== undefined ? `:${a.dataset.index}` : ''}`;
+  });
+  // Tab leaves the list of diagnostics in one step; Shift+Tab comes back to the last one focused
+  await page.focus('button.diag[data-index="0"]');
+  await page.keyboard.press('ArrowDown');
+  const second = await active();
+  assert.match(second, /^diag .*:\d+$/);
+  await page.keyboard.press('Tab');
+  assert.doesNotMatch(await active(), /^diag/, 'Tab leaves the diagnostics');
+  await page.keyboard.down('Shift');
+  await page.keyboard.press('Tab');
+  await page.keyboard.up('Shift');
+  assert.equal(await active(), second, 'Shift+Tab returns to the diagnostic last focused');
+  // Enter chooses it and the selection is said in words; the focus stays on it
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.mdlcheckPage.selection.diagnostic !== undefined);
+  assert.equal(await active(), second);
+  assert.match(await page.$eval('#selection-caption', (e) => e.textContent), /selected (vertex|triangle|joint) \d+/);
+  // a severity filter toggled with the keyboard keeps the focus on its box
+  await page.focus('#sev-warning');
+  await page.keyboard.press('Space');
+  assert.equal(await page.$eval('#sev-warning', (e) => e.checked), false);
+  assert.equal(await active(), 'sev-warning', 'the filter keeps the focus after the report is drawn again');
+  await page.keyboard.press('Space');
+  // severity and verdict in text, not only colour
+  const words = await page.$$eval('button.diag', (bs) => bs.filter((b) => b.checkVisibility())
+    .map((b) => [b.dataset.index, b.querySelector('.sev').textContent, b.getAttribute('aria-label')]));
+  for (const [i, sev, label] of words) {
+    const d = entry.messages[Number(i)];
+    assert.ok(sev.includes(d.severity), `diagnostic ${i} shows "${d.severity}" as text`);
+    assert.ok(label.startsWith(d.severity.toUpperCase()), `diagnostic ${i} is read as ${d.severity}`);
+  }
+  assert.match(await page.$eval('#verdict', (e) => e.textContent), /INVALID/);
+  assert.match(await page.$eval('button.file', (e) => e.textContent), /invalid \(\d+ errors?, \d+ warnings?\)/);
+  // the 3D view: reached with Tab, turned by the arrow keys, zoomed by + and -, reframed by Home
+  const camera = () => page.evaluate(() => window.mdlcheckPage.viewer.camera.position.toArray());
+  const dist = () => page.evaluate(() => {
+    const v = window.mdlcheckPage.viewer;
+    return v.camera.position.distanceTo(v.controls.target);
+  });
+  assert.equal(await page.$eval('#viewer', (e) => e.tabIndex), 0);
+  await page.focus('#viewer');
+  const start = await camera();
+  const d0 = await dist();
+  await page.keyboard.press('ArrowLeft');
+  const turned = await camera();
+  assert.ok(turned.some((x, k) => Math.abs(x - start[k]) > 1e-3), 'ArrowLeft turns the view');
+  assert.ok(Math.abs(await dist() - d0) < 1e-6 * d0, 'turning keeps the distance');
+  await page.keyboard.press('+');
+  assert.ok(await dist() < d0 * 0.9, '+ zooms in');
+  await page.keyboard.press('Home');
+  (await camera()).forEach((x, k) => assert.ok(Math.abs(x - start[k]) < 1e-6, 'Home frames the model again'));
   assert.deepEqual(page.errors, [], 'no page errors');
   await page.close();
 });
