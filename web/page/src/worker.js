@@ -13,7 +13,9 @@ self.onmessage = async (event) => {
     let skeleton = null;
     let posesError = null;
     try {
-      skeleton = await poses(input, { name });
+      // under the same options as the report: what decodes cleanly depends on them (a profile,
+      // an ignored rule), as for `mdlcheck poses`
+      skeleton = await poses(input, { ...opts, name });
     } catch (err) {
       // a file that does not decode cleanly has no trustworthy poses; its diagnostics are already
       // in the report, so the note says only that (EDECODE's message repeats the whole report)

@@ -347,6 +347,10 @@ browserTest('options from the form and from the address', { timeout: 120000 }, a
   assert.equal(url.searchParams.get('model'), '/examples/broken-parent.iqm');
   assert.equal(url.searchParams.get('ignore'), 'IQM-JNT-002');
   assert.match(await page.$eval('#options-status', (e) => e.textContent), /validated with --ignore=IQM-JNT-002/);
+  // the skeleton and animations come under the same options, as from `mdlcheck poses --ignore`
+  const cliPoses = JSON.parse(execFileSync(MDLCHECK, ['poses', '-f', 'json', '--ignore=IQM-JNT-002', file], { encoding: 'utf8' }));
+  assert.deepEqual(await page.evaluate(() => window.mdlcheckPage.files[0].poses?.joints.map((j) => [j.name, j.parent])),
+    cliPoses.joints.map((j) => [j.name, j.parent]), 'poses under the options');
   await page.close();
 
   const flags = ['--ignore=IQM-JNT-002', '--profile=engine', '--max-per-rule=1', '--fail-on=warning'];
