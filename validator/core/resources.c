@@ -22,6 +22,7 @@
 
 #include "format.h"
 #include "image_info.h"
+#include "path_key.h"
 
 #define RES_MAX_ROOTS 32
 #define RES_PATH_MAX 4096
@@ -100,15 +101,14 @@ static void roots_add(struct res_roots *r, const char *dir, size_t len)
   rel[len] = 0;
   if (path_make(abs, sizeof abs, rel, ".") < 0)
     return;
-  errno = 0;
-  if (!(r->dir[r->n] = strdup(abs)) || !(r->given[r->n] = strdup(rel)) ||
-      (!(r->real[r->n] = realpath(abs, NULL)) && errno == ENOMEM)) {
+  if (!(r->dir[r->n] = strdup(abs)) || !(r->given[r->n] = strdup(rel))) {
     free(r->dir[r->n]);
     free(r->given[r->n]);
     r->dir[r->n] = r->given[r->n] = NULL;
     r->out_of_memory = 1;
     return;
   }
+  r->real[r->n] = path_resolve(abs);
   r->n++;
   snprintf(r->shown + strlen(r->shown), sizeof r->shown - strlen(r->shown), "%s%.*s",
            r->n > 1 ? ", " : "", (int)len, dir);
@@ -194,7 +194,7 @@ enum res_status { RES_FOUND, RES_CASE, RES_MISSING, RES_OUTSIDE, RES_LINK_OUTSID
 /* Whether the file at p, once its links are resolved, is still under a root's real path. */
 static int real_inside(const struct res_roots *r, const char *p)
 {
-  char *real = realpath(p, NULL);
+  char *real = path_resolve(p);
   int inside = 0;
   for (size_t k = 0; real && k < r->n && !inside; k++)
     inside = r->real[k] && path_under(real, r->real[k]);
