@@ -9,8 +9,10 @@ A thin ctypes layer over libmdlcheck.so.0 (nothing is compiled at install):
 validate() returns exactly one entry of the "files" array of `mdlcheck --format=json`
 (spec/report.schema.json), with the command line's defaults. Its options mirror the CLI's long
 options with '_' for '-': ignore, only (a pattern or a list), severity ({pattern: severity}),
-fail_on, profile, strict, max_issues, max_per_rule, assume_format, max_input_size. Any option
-the library does not accept raises ValueError with the library's message.
+fail_on, profile, strict, max_issues, max_per_rule, assume_format, max_input_size, resources
+(True: on, the model's folder only, as a bare --resources; a folder or a list of folders: the
+search path after the model's folder, as --resources=A:B; False or None: off). Any option the
+library does not accept raises ValueError with the library's message.
 
 The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else is tried),
 $MDLCHECK_BUILDDIR/validator/.libs, the build tree this module sits in, the libdir recorded by
@@ -36,7 +38,8 @@ __version__ = "0.1.0"
 
 _MDL_OK, _MDL_EIO, _MDL_EINVAL, _MDL_ENOMEM, _MDL_EDECODE = 0, -1, -3, -4, -5
 _SEVERITY_COUNT = 5
-_ERROR_SIZE = 512
+_ERROR_SIZE = 512          # the first try; a message that fills it is asked for again, larger
+_ERROR_SIZE_MAX = 1 << 26
 _loaded = None
 
 
@@ -91,6 +94,13 @@ def _settings(options):
     for key, value in options.items():
         if value is None:
             continue
+        if key == "resources":  # a switch with an optional search path, as --resources[=DIRS]
+            if value is False:
+                continue
+            if value is True:
+                value = ""
+            elif isinstance(value, (list, tuple)):
+                value = ":".join(_text(v, key) for v in value)
         if isinstance(value, dict):  # severity={"IQM-JNT-*": "warning"}
             out += ["%s=%s=%s" % (key, _text(p, key), _text(s, key)) for p, s in value.items()]
         elif isinstance(value, (list, tuple, set, frozenset)):
@@ -106,9 +116,16 @@ def _call(function, *args, options):
     lib = _library()
     strings = [s.encode("utf-8") for s in _settings(options)]
     settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
-    status = ctypes.c_int(_MDL_OK)
-    error = ctypes.create_string_buffer(_ERROR_SIZE)
-    text = getattr(lib, function)(*args, settings, ctypes.byref(status), error, _ERROR_SIZE)
+    size = _ERROR_SIZE
+    while True:
+        status = ctypes.c_int(_MDL_OK)
+        error = ctypes.create_string_buffer(size)
+        text = getattr(lib, function)(*args, settings, ctypes.byref(status), error, size)
+        # the library cuts its message to the buffer: a full one may have been cut, so the call
+        # is made again with room for all of it (failures only; a success returns at once)
+        if text or len(error.value) < size - 1 or size >= _ERROR_SIZE_MAX:
+            break
+        size *= 16
     if not text:
         message = error.value.decode("utf-8", "replace")
         if status.value == _MDL_EINVAL:

@@ -71,6 +71,41 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 PY
 fi
 
+# a symbolic link in the tree that leads out of it is reported and not followed (decided on the
+# real path, not the path's text); one that stays inside is followed. TIFF and EXR headers are
+# read (dimensions, channels), not taken for broken images.
+l=$work/links
+mkdir -p "$l/maps" "$work/outside"
+png "$work/outside/secret.png" 16 16
+png "$l/maps/real.png" 32 32
+ln -s "$work/outside/secret.png" "$l/maps/out.png"
+ln -s real.png "$l/maps/in.png"
+hex() { "$PYTHON" -c 'import sys; open(sys.argv[2], "wb").write(bytes.fromhex(sys.argv[1]))' "$@"; }
+hex '4d4d002a00000008000201000004000000010000002001010003000000010020000000000000' "$l/maps/be.tiff"
+hex '762f3101020000006368616e6e656c730063686c697374004900000041000100000000000000010000000100000042000100000000000000010000000100000047000100000000000000010000000100000052000100000000000000010000000100000000636f6d7072657373696f6e00636f6d7072657373696f6e0001000000006461746157696e646f7700626f783269001000000000000000000000003f0000001f00000000' \
+  "$l/maps/hdr.exr"
+cat >"$l/m.egg" <<'EGG'
+<CoordinateSystem> { Z-up }
+<Texture> t1 { "maps/out.png" }
+<Texture> t2 { "maps/in.png" }
+<Texture> t3 { "maps/be.tiff" }
+<Texture> t4 { "maps/hdr.exr" }
+EGG
+run --resources "$l/m.egg"
+expect_rc 0 "a link leading out is a warning"
+expect_grep out "m.egg:2:16: warning\[MDL-RES-004\]: 'maps/out.png' leaves the search roots .*maps/out.png is a symbolic link that leads out"
+[ "$(grep -c 'MDL-RES' "$work/out")" -eq 1 ] || fail "more than the link's diagnostic"
+run --resources -f json "$l/m.egg"
+"$PYTHON" - "$work/out" <<'PY' || fail "links and TIFF/EXR in the JSON report"
+import json, sys
+r = {x["ref"]: x for x in json.load(open(sys.argv[1]))["files"][0]["resources"]}
+assert r["maps/out.png"]["status"] == "outside" and r["maps/out.png"]["resolved_path"] is None, r
+assert r["maps/in.png"]["status"] == "found" and r["maps/in.png"]["width"] == 32, r
+t, e = r["maps/be.tiff"], r["maps/hdr.exr"]
+assert (t["image"], t["width"], t["height"], t["channels"]) == ("tiff", 32, 32, 1), t
+assert (e["image"], e["width"], e["height"], e["channels"]) == ("exr", 64, 32, 4), e
+PY
+
 # --unreferenced: the files of the folder nothing names (models and named textures are not)
 run --resources="$t" --unreferenced "$t"
 expect_rc 1

@@ -69,4 +69,26 @@ for bad in 0/3 4/3 1/0 1/ /2 a/b 1/2x 2 -1/2 1/-2 " 1/2"; do
 done
 run poses --shard=1/2 "$tree/a.iqm"
 expect_rc 2 "--shard on poses"
+
+# --resources: an external egg (<File>) is validated once across the shards. One in the
+# selection belongs to its own shard, not also to the shard of the model naming it; one outside
+# the selection to the shard of the model naming it.
+eggs=$work/eggs
+mkdir -p "$eggs/lib"
+printf '<CoordinateSystem> { Z-up }\n<File> { "b" }\n<File> { "lib/c.egg" }\n' >"$eggs/a.egg"
+printf '<CoordinateSystem> { Z-up }\n' >"$eggs/b.egg"
+printf '<CoordinateSystem> { Z-up }\n' >"$eggs/lib/c.egg"
+for n in 1 2; do
+  : >"$work/union"
+  k=1
+  while [ $k -le $n ]; do
+    run -f json --resources --shard=$k/$n "$eggs/a.egg" "$eggs/b.egg"
+    expect_rc 0 "eggs, share $k/$n"
+    "$PYTHON" -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["files"]: print(f["path"].split("eggs/", 1)[-1])' "$work/out" >>"$work/union"
+    k=$((k + 1))
+  done
+  [ "$(sort "$work/union" | tr '\n' ' ')" = "a.egg b.egg lib/c.egg " ] ||
+    fail "$n shares with --resources validated: $(sort "$work/union" | tr '\n' ' ')"
+done
 finish

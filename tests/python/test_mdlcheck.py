@@ -268,3 +268,36 @@ def test_rules_json_same_as_the_cli():
         assert ctypes.string_at(text) == cli_bytes("rules", "--format=json").stdout
     finally:
         lib.mdl_string_free(text)
+
+
+def egg_naming(tmp_path, texture):
+    model = tmp_path / "model.egg"
+    model.write_text('<CoordinateSystem> { Z-up }\n<Texture> t { "%s" }\n' % texture)
+    return model
+
+
+def test_resources_true_is_the_models_folder_only(tmp_path):
+    model = egg_naming(tmp_path, "maps/skin.png")
+    other = tmp_path / "other"
+    other.mkdir()
+    # the missing texture's message lists the folders searched: the model's alone, not "true"
+    assert mdlcheck.validate(model, resources=True) == cli_json("-f", "json", "--resources",
+                                                                str(model))["files"][0]
+    assert "resources" not in mdlcheck.validate(model, resources=False)
+    assert mdlcheck.validate(model, resources=str(other)) == cli_json(
+        "-f", "json", "--resources=" + str(other), str(model))["files"][0]
+    both = [str(other), str(tmp_path / "maps")]
+    assert mdlcheck.validate(model, resources=both) == cli_json(
+        "-f", "json", "--resources=" + ":".join(both), str(model))["files"][0]
+
+
+def test_poses_error_is_not_cut(tmp_path):
+    # many diagnostics: the text report is far longer than any first guess of a buffer
+    lines = ["# Inter-Quake Export"] + ['joint "j%d" %d' % (i, i + 5) for i in range(200)]
+    model = tmp_path / "many.iqe"
+    model.write_text("\n".join(lines) + "\n")
+    run = cli_bytes("poses", "-f", "json", str(model))
+    assert run.returncode == 1 and len(run.stderr) > 1024
+    with pytest.raises(mdlcheck.InvalidModelError) as caught:
+        mdlcheck.poses(model)
+    assert str(caught.value) == run.stderr.decode().strip()

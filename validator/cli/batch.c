@@ -117,8 +117,11 @@ void file_list_free(struct file_list *l)
     free(l->paths[i]);
     free(l->keys[i]);
   }
+  for (size_t i = 0; i < l->nelsewhere; i++)
+    free(l->elsewhere[i]);
   free(l->paths);
   free(l->keys);
+  free(l->elsewhere);
   seen_free(l->seen);
   memset(l, 0, sizeof *l);
 }

@@ -12,6 +12,8 @@ struct file_list {
   size_t skipped;       /* files met in directory walks without a model extension */
   size_t links_skipped; /* walk entries met again (loops, links, hard links), each noted */
   struct seen_set *seen; /* device + inode of what was selected or walked */
+  char **elsewhere;     /* --shard: the selection's files other shards validate */
+  size_t nelsewhere;
 };
 
 void file_list_free(struct file_list *l);

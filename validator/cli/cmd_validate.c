@@ -134,7 +134,6 @@ int cmd_validate(struct cli *c)
   for (size_t i = 0; i < files.count; i++)
     report_add_file(&rep, files.paths[i]);
   rep.skipped = files.skipped;
-  file_list_free(&files);
 
   memset(&b, 0, sizeof b);
   b.cli = c;
@@ -145,12 +144,13 @@ int cmd_validate(struct cli *c)
    * round names no file not yet in the report (so cycles end) */
   while (c->lib.resources) {
     size_t from = rep.nfiles;
-    if (externals_queue(&rep) == 0)
+    if (externals_queue(&rep, files.elsewhere, files.nelsewhere) == 0)
       break;
     atomic_store(&b.next, from);
     atomic_store(&b.done, from);
     run_parallel(&b, c->jobs ? c->jobs : 1);
   }
+  file_list_free(&files);
   if (c->unreferenced)
     unreferenced_list(&rep, c->args, c->nargs);
   if (base) {

@@ -61,7 +61,7 @@ static int res_usable(const struct report_resource *x)
   return x->resolved_path[0] && strcmp(x->status, "unreadable");
 }
 
-size_t externals_queue(struct report *rep)
+size_t externals_queue(struct report *rep, char *const *elsewhere, size_t n_elsewhere)
 {
   struct path_set inputs = {0};
   size_t added = 0, n = rep->nfiles;
@@ -73,6 +73,8 @@ size_t externals_queue(struct report *rep)
     return 0;
   for (size_t i = 0; i < n; i++)
     set_add(&inputs, rep->files[i].path);
+  for (size_t i = 0; i < n_elsewhere; i++)
+    set_add(&inputs, elsewhere[i]); /* its own shard validates it: once across the run */
   set_sort(&inputs);
   for (size_t i = 0; i < n; i++)
     for (size_t k = 0; k < rep->files[i].nres; k++) {

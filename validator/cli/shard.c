@@ -38,7 +38,8 @@ size_t shard_select(struct file_list *l, unsigned k, unsigned n)
   size_t total = l->count, kept = 0;
   uint32_t *rank = malloc((total ? total : 1) * sizeof *rank);
   unsigned char *mine = calloc(total ? total : 1, 1);
-  if (!rank || !mine || total > UINT32_MAX)
+  l->elsewhere = malloc((total ? total : 1) * sizeof *l->elsewhere);
+  if (!rank || !mine || !l->elsewhere || total > UINT32_MAX)
     oom_exit(); /* a selection's list; nothing sensible to report without memory */
   for (size_t i = 0; i < total; i++)
     rank[i] = (uint32_t)i;
@@ -51,7 +52,7 @@ size_t shard_select(struct file_list *l, unsigned k, unsigned n)
       l->paths[kept] = l->paths[i];
       l->keys[kept++] = l->keys[i];
     } else {
-      free(l->paths[i]);
+      l->elsewhere[l->nelsewhere++] = l->paths[i];
       free(l->keys[i]);
     }
   }

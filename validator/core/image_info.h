@@ -6,7 +6,7 @@
 
 struct image_info {
   const char *kind;          /* "png", "jpeg", "tga", "bmp", "gif", "psd", "hdr", "pnm", "pic",
-                              * "dds", "sgi" */
+                              * "dds", "sgi", "tiff", "exr" */
   unsigned width, height;
   unsigned channels;         /* 0 when the header does not say (block-compressed DDS) */
 };

@@ -4,7 +4,9 @@
  * Every candidate path is normalised lexically (".", "..") and followed only while it stays
  * under one of the roots (the model's folder and the search folders): a reference that escapes
  * them all, or is absolute, is reported and never opened, so checking a repository cannot read
- * outside it. Each distinct reference is checked once, where the model first names it. */
+ * outside it. A file found there is opened only when its real path (symbolic links resolved)
+ * is under a root's real path too: a link in the tree that leads out is reported the same way.
+ * Each distinct reference is checked once, where the model first names it. */
 #define _GNU_SOURCE
 #include "resources.h"
 
@@ -20,6 +22,7 @@
 
 #include "format.h"
 #include "image_info.h"
+#include "path_key.h"
 
 #define RES_MAX_ROOTS 32
 #define RES_PATH_MAX 4096
@@ -30,6 +33,7 @@
 struct res_roots {
   char *dir[RES_MAX_ROOTS]; /* absolute, normalised; dir[0] the model's folder when it has one */
   char *given[RES_MAX_ROOTS]; /* each as the user named it, for the paths reports show */
+  char *real[RES_MAX_ROOTS];  /* its real path, NULL when it does not exist */
   size_t n;
   int out_of_memory;        /* a root was dropped: a reference could be reported missing */
   char shown[512];          /* the roots as the messages list them */
@@ -99,10 +103,12 @@ static void roots_add(struct res_roots *r, const char *dir, size_t len)
     return;
   if (!(r->dir[r->n] = strdup(abs)) || !(r->given[r->n] = strdup(rel))) {
     free(r->dir[r->n]);
-    r->dir[r->n] = NULL;
+    free(r->given[r->n]);
+    r->dir[r->n] = r->given[r->n] = NULL;
     r->out_of_memory = 1;
     return;
   }
+  r->real[r->n] = path_resolve(abs);
   r->n++;
   snprintf(r->shown + strlen(r->shown), sizeof r->shown - strlen(r->shown), "%s%.*s",
            r->n > 1 ? ", " : "", (int)len, dir);
@@ -126,6 +132,7 @@ static void roots_free(struct res_roots *r)
   for (size_t i = 0; i < r->n; i++) {
     free(r->dir[i]);
     free(r->given[i]);
+    free(r->real[i]);
   }
 }
 
@@ -182,7 +189,18 @@ static int resolve_nocase(const char *root, const char *cand, char *out, size_t 
   return is_file(out) ? 0 : -1;
 }
 
-enum res_status { RES_FOUND, RES_CASE, RES_MISSING, RES_OUTSIDE };
+enum res_status { RES_FOUND, RES_CASE, RES_MISSING, RES_OUTSIDE, RES_LINK_OUTSIDE };
+
+/* Whether the file at p, once its links are resolved, is still under a root's real path. */
+static int real_inside(const struct res_roots *r, const char *p)
+{
+  char *real = path_resolve(p);
+  int inside = 0;
+  for (size_t k = 0; real && k < r->n && !inside; k++)
+    inside = r->real[k] && path_under(real, r->real[k]);
+  free(real);
+  return inside;
+}
 
 /* abs (under root k) as the user would write it: the root as given, then the rest. */
 static void path_show(const struct res_roots *r, size_t k, const char *abs, char *out, size_t cap)
@@ -213,11 +231,11 @@ static enum res_status resolve(const struct res_roots *r, const char *ref, char 
       inside = 1;
       if (pass == 0 && is_file(cand)) {
         path_show(r, k, cand, out, cap);
-        return RES_FOUND;
+        return real_inside(r, cand) ? RES_FOUND : RES_LINK_OUTSIDE;
       }
       if (pass == 1 && resolve_nocase(r->dir[k], cand, real, sizeof real) == 0) {
         path_show(r, k, real, out, cap);
-        return RES_CASE;
+        return real_inside(r, real) ? RES_CASE : RES_LINK_OUTSIDE;
       }
     }
   return inside ? RES_MISSING : RES_OUTSIDE;
@@ -347,7 +365,7 @@ static int content_check(struct res_ctx *x, const struct model_ref *ref, const c
                   im.channels, im.channels == 1 ? "" : "s", ref->format, want);
       return 0;
     }
-    snprintf(why, sizeof why, "%s", n ? "no PNG, JPEG, TGA, BMP, DDS or SGI header parses"
+    snprintf(why, sizeof why, "%s", n ? "no PNG, JPEG, TGA, BMP, DDS, SGI, TIFF or EXR header parses"
                                       : "the file is empty");
   }
   free(data);
@@ -392,6 +410,13 @@ static void check_one(struct res_ctx *x, const struct model_ref *ref)
     res.status = "outside";
     diag_emit(x->sink, RULE_CORE_RESOURCE_OUTSIDE_ROOTS, &loc, x->roots->shown, "%s", ref->ref);
     break;
+  case RES_LINK_OUTSIDE: {
+    char where[RES_PATH_MAX + 600];
+    res.status = "outside";
+    snprintf(where, sizeof where, "%s; %s is a symbolic link that leads out", x->roots->shown, file);
+    diag_emit(x->sink, RULE_CORE_RESOURCE_OUTSIDE_ROOTS, &loc, where, "%s", ref->ref);
+    break;
+  }
   case RES_MISSING:
     res.status = "missing";
     diag_emit(x->sink, ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_MISSING : RULE_CORE_RESOURCE_MISSING,
