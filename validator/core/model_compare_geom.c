@@ -200,6 +200,7 @@ struct geom {
   uint32_t nattrs;
   const struct model_varray *pa, *pb;     /* positions, or NULL */
   int text_a, text_b;
+  int unit_a, unit_b;                     /* normals compared as unit vectors (compare_side) */
   /* B's vertices of the mesh under comparison, sorted by position cell */
   uint32_t *cells;
   uint32_t ncells;
@@ -256,6 +257,25 @@ static double blend_weight(const struct attr *at, int side_b, uint32_t v, double
   return sum;
 }
 
+/* Length of normal v of va when it has a direction (else 1: compared as it is); *bound gets
+ * how far the length may be from the stored one's (each component's storage bound, in
+ * quadrature). A component k of the unit vector is then within (bound_k + *bound) / length. */
+static double normal_length(const struct model_varray *va, uint32_t v, int text, double *bound)
+{
+  double l2 = 0, e2 = 0, len;
+  for (uint32_t k = 0; k < 3; k++) {
+    double x = comp_of(va, v, k, VT_NORMAL), e = storage_bound(va, k, x, text, VT_NORMAL);
+    l2 += x * x;
+    e2 += e * e;
+  }
+  len = sqrt(l2);
+  *bound = 0;
+  if (!(len > 0) || !isfinite(len))
+    return 1;
+  *bound = sqrt(e2);
+  return len;
+}
+
 /* Which attribute differs between vertex u of A and v of B by more than slack times the
  * storage bound (slack 0: at all), or -1 when none; the component and both values go to the
  * outputs. */
@@ -284,9 +304,17 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double s
       continue;
     }
     uint32_t n = at->va->size > at->vb->size ? at->va->size : at->vb->size;
+    double la = 1, lb = 1, ea = 0, eb = 0; /* lengths and their bounds of normals made unit */
+    if (at->type == VT_NORMAL && g->unit_a)
+      la = normal_length(at->va, u, g->text_a, &ea);
+    if (at->type == VT_NORMAL && g->unit_b)
+      lb = normal_length(at->vb, v, g->text_b, &eb);
     for (uint32_t k = 0; k < n; k++) {
       double p = comp_of(at->va, u, k, at->type), q = comp_of(at->vb, v, k, at->type);
-      double b = storage_bound(at->va, k, p, g->text_a, at->type) + storage_bound(at->vb, k, q, g->text_b, at->type);
+      double b = (storage_bound(at->va, k, p, g->text_a, at->type) + ea) / la +
+                 (storage_bound(at->vb, k, q, g->text_b, at->type) + eb) / lb;
+      p /= la;
+      q /= lb;
       if (!(fabs(p - q) <= slack * b)) {
         *comp = k;
         *xa = p;
@@ -514,6 +542,8 @@ static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, cons
     return 0;
   for (uint32_t i = 0; i < g->nattrs; i++) {
     const struct attr *at = &g->attrs[i];
+    if (at->type == VT_NORMAL && (g->unit_a || g->unit_b))
+      return 0; /* compared as unit vectors, not as stored */
     if (!varrays_same(at->va, x->first_vertex, at->vb, y->first_vertex, n))
       return 0;
     if (at->type == VT_BLENDWEIGHTS &&
@@ -773,6 +803,8 @@ static void geom_init(struct geom *g, struct cmp *c)
   g->b = c->b->model;
   g->text_a = cmp_side_is_text(c->a);
   g->text_b = cmp_side_is_text(c->b);
+  g->unit_a = c->a->unit_normals;
+  g->unit_b = c->b->unit_normals;
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     const struct model_varray *x = varray_of(g->a, types[i]), *y = varray_of(g->b, types[i]);
     if (x && y) {
