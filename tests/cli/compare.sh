@@ -101,6 +101,21 @@ expect_grep out "error\[MDL-CMP-012\]: model has 2 \(2 with distinct corners\) t
 variant 's/^fm 0 1 2$/vp 0 1 0\nvb 0 0.5 1 0.5\nfm 0 1 3\nfm 2 3 0/' d1.iqe
 run compare "$work/d1.iqe" "$work/a.iqe"
 expect_rc 0 "duplicate vertex and collapsed triangle compare as distinct counts"
+# the same through the byte-equal arrays of an IQM against itself (compared in bulk): the
+# collapsed triangle is still not counted, and a NaN position, equal in bytes, still differs
+run convert "$work/d1.iqe" "$work/d1.iqm"
+expect_rc 0 "convert the duplicate vertex to IQM"
+run compare "$work/d1.iqm" "$work/d1.iqm"
+expect_rc 0 "an IQM against itself"
+expect_grep out " 4 vertices, 1 triangles matched" "the collapsed triangle is not counted in bulk either"
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+cp "$work/d1.iqm" "$work/nan.iqm"
+va=$(u32 "$work/nan.iqm" 52) # ofs_vertexarrays; each array: type flags format size offset
+while [ "$(u32 "$work/nan.iqm" "$va")" != 0 ]; do va=$((va + 20)); done
+printf '\000\000\300\177' | dd of="$work/nan.iqm" bs=1 seek="$(u32 "$work/nan.iqm" $((va + 16)))" conv=notrunc 2>/dev/null
+run compare "$work/nan.iqm" "$work/nan.iqm"
+expect_rc 1 "a NaN position against itself"
+expect_grep out "error\[MDL-CMP-014\]: meshes\[0\]\.vertexes\[0\]: position \(nan 0 0\)" "equal bytes of a NaN are no match"
 variant 's/^fm 0 1 2$/fm 0 1 2\nfm 2 1 0/' t1.iqe
 check MDL-CMP-012 t1.iqe 6 "extra triangle"
 printf 'not a model\n' >"$work/junk.bin"

@@ -177,7 +177,7 @@ int x42_doc_animated(struct arena *a, struct x42_doc *d, char *err, size_t errca
   struct model m;
   int rc;
   x42_model_animated(&m);
-  rc = x42_doc_build(&m, a, d, err, errcap);
+  rc = x42_doc_build(&m, a, d, NULL, err, errcap);
   if (rc == 0) {
     /* what a common model cannot say: two anim groups, a tag, a reverse loop */
     uint16_t spine = d->bones[1].name, head = d->bones[2].name;
@@ -207,7 +207,7 @@ int x42_doc_static(struct arena *a, struct x42_doc *d, char *err, size_t errcap)
   struct model m;
   int rc;
   x42_model_static(&m);
-  rc = x42_doc_build(&m, a, d, err, errcap);
+  rc = x42_doc_build(&m, a, d, NULL, err, errcap);
   model_free(&m);
   return rc;
 }
@@ -217,7 +217,7 @@ int x42_doc_empty(struct arena *a, struct x42_doc *d, char *err, size_t errcap)
   struct model m;
   int rc;
   x42_model_empty(&m);
-  rc = x42_doc_build(&m, a, d, err, errcap);
+  rc = x42_doc_build(&m, a, d, NULL, err, errcap);
   model_free(&m);
   return rc;
 }

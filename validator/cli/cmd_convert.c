@@ -161,6 +161,7 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   sb.format = src->format;
   sb.model = &src->model;
   sb.converted = src_converted;
+  sb.unit_normals = losses->unit_normals;
   o = c->lib;
   o.on_diag = report_collect;
   o.user = fout;

@@ -26,6 +26,8 @@ struct compare_side {
   const struct mdl_format *format;
   struct model *model;       /* frames may be converted in place */
   int converted;             /* in and out: its frames were made parent-relative (model_frames.h) */
+  int unit_normals;          /* its normals are compared as unit vectors: the other side's writer
+                              * stored them normalised and announced it (write_loss.h) */
   void *ix;                  /* the format's locator index, kept by model_compare */
 };
 

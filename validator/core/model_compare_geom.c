@@ -33,6 +33,7 @@ static const struct model_varray *varray_of(const struct model *m, uint32_t type
 
 struct vkey_ctx {
   const struct model_varray *arrays[8];
+  size_t stride[8]; /* bytes per vertex of each array */
   uint32_t narrays;
 };
 
@@ -40,27 +41,35 @@ static int vkey_cmp(uint32_t u, uint32_t v, const void *ctx)
 {
   const struct vkey_ctx *k = ctx;
   for (uint32_t i = 0; i < k->narrays; i++) {
-    const struct model_varray *va = k->arrays[i];
-    size_t n = (size_t)va->size * vformat_bytes(va->format);
-    int c = memcmp(va->data + u * n, va->data + v * n, n);
+    size_t n = k->stride[i];
+    int c = memcmp(k->arrays[i]->data + u * n, k->arrays[i]->data + v * n, n);
     if (c)
       return c;
   }
   return 0;
 }
 
-/* Canonical vertex ids (the smallest index with equal bytes in every attribute both models
- * carry, tangents aside: the compiler misplaces them); NULL when out of memory. */
+/* The attributes that make two vertices of m the same: every one both models carry, tangents
+ * aside (the compiler misplaces them). */
+static void vkey_init(struct vkey_ctx *k, const struct model *m, const struct model *other)
+{
+  memset(k, 0, sizeof *k);
+  for (uint32_t t = VT_POSITION; t <= VT_COLOR; t++) {
+    const struct model_varray *va = varray_of(m, t);
+    if (t != VT_TANGENT && va && varray_of(other, t)) {
+      k->stride[k->narrays] = (size_t)va->size * vformat_bytes(va->format);
+      k->arrays[k->narrays++] = va;
+    }
+  }
+}
+
+/* Canonical vertex ids (the smallest index with equal bytes in every attribute of vkey_init);
+ * NULL when out of memory. */
 static uint32_t *vertex_ids(const struct model *m, const struct model *other)
 {
   struct vkey_ctx k;
   uint32_t *order, *ids, n = m->num_vertexes;
-  memset(&k, 0, sizeof k);
-  for (uint32_t t = VT_POSITION; t <= VT_COLOR; t++) {
-    const struct model_varray *va = varray_of(m, t);
-    if (t != VT_TANGENT && va && varray_of(other, t))
-      k.arrays[k.narrays++] = va;
-  }
+  vkey_init(&k, m, other);
   order = alloc_or_exit(((size_t)n + 1) * sizeof *order, 0);
   ids = alloc_or_exit(((size_t)n + 1) * sizeof *ids, 0);
   if (!order || !ids)
@@ -78,6 +87,28 @@ fail:
   free(order);
   free(ids);
   return NULL;
+}
+
+/* Both models' canonical ids, sorted out on first use: a conversion whose arrays are equal
+ * byte for byte never needs them. */
+struct ids {
+  struct cmp *c;
+  uint32_t *a, *b;
+  int tried;
+};
+
+/* 0 when l->a and l->b are there, -1 when out of memory (c->oom is set). */
+static int ids_ready(struct ids *l)
+{
+  if (!l->tried) {
+    l->tried = 1;
+    l->a = vertex_ids(l->c->a->model, l->c->b->model);
+    l->b = vertex_ids(l->c->b->model, l->c->a->model);
+  }
+  if (l->a && l->b)
+    return 0;
+  l->c->oom = 1;
+  return -1;
 }
 
 static uint32_t tri_corner(const struct model *m, uint32_t t, int k)
@@ -122,8 +153,8 @@ static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t
   }
 }
 
-static void counts_compare(struct cmp *c, const uint32_t *ida, const uint32_t *idb,
-                           const struct model_mesh *x, const struct model_mesh *y, uint32_t i)
+static void counts_compare(struct cmp *c, struct ids *ids, const struct model_mesh *x,
+                           const struct model_mesh *y, uint32_t i)
 {
   const struct model *a = c->a->model, *b = c->b->model;
   uint32_t va, vb, ta, tb;
@@ -135,8 +166,10 @@ static void counts_compare(struct cmp *c, const uint32_t *ida, const uint32_t *i
     snprintf(path, sizeof path, "meshes[%u]", i);
   if (x->num_vertexes == y->num_vertexes && x->num_triangles == y->num_triangles)
     return;
-  distinct_counts(a, ida, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
-  distinct_counts(b, idb, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
+  if (ids_ready(ids) < 0)
+    return;
+  distinct_counts(a, ids->a, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
+  distinct_counts(b, ids->b, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
   if (x->num_vertexes != y->num_vertexes && va != vb) {
     snprintf(bv, sizeof bv, "%u%s (%u distinct)", y->num_vertexes, e == FMT_EL_MESH ? " in its match" : "", vb);
     cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_COUNT, e, i, 0, path, bv, "%u (%u distinct)",
@@ -167,6 +200,7 @@ struct geom {
   uint32_t nattrs;
   const struct model_varray *pa, *pb;     /* positions, or NULL */
   int text_a, text_b;
+  int unit_a, unit_b;                     /* normals compared as unit vectors (compare_side) */
   /* B's vertices of the mesh under comparison, sorted by position cell */
   uint32_t *cells;
   uint32_t ncells;
@@ -223,6 +257,25 @@ static double blend_weight(const struct attr *at, int side_b, uint32_t v, double
   return sum;
 }
 
+/* Length of normal v of va when it has a direction (else 1: compared as it is); *bound gets
+ * how far the length may be from the stored one's (each component's storage bound, in
+ * quadrature). A component k of the unit vector is then within (bound_k + *bound) / length. */
+static double normal_length(const struct model_varray *va, uint32_t v, int text, double *bound)
+{
+  double l2 = 0, e2 = 0, len;
+  for (uint32_t k = 0; k < 3; k++) {
+    double x = comp_of(va, v, k, VT_NORMAL), e = storage_bound(va, k, x, text, VT_NORMAL);
+    l2 += x * x;
+    e2 += e * e;
+  }
+  len = sqrt(l2);
+  *bound = 0;
+  if (!(len > 0) || !isfinite(len))
+    return 1;
+  *bound = sqrt(e2);
+  return len;
+}
+
 /* Which attribute differs between vertex u of A and v of B by more than slack times the
  * storage bound (slack 0: at all), or -1 when none; the component and both values go to the
  * outputs. */
@@ -251,9 +304,17 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double s
       continue;
     }
     uint32_t n = at->va->size > at->vb->size ? at->va->size : at->vb->size;
+    double la = 1, lb = 1, ea = 0, eb = 0; /* lengths and their bounds of normals made unit */
+    if (at->type == VT_NORMAL && g->unit_a)
+      la = normal_length(at->va, u, g->text_a, &ea);
+    if (at->type == VT_NORMAL && g->unit_b)
+      lb = normal_length(at->vb, v, g->text_b, &eb);
     for (uint32_t k = 0; k < n; k++) {
       double p = comp_of(at->va, u, k, at->type), q = comp_of(at->vb, v, k, at->type);
-      double b = storage_bound(at->va, k, p, g->text_a, at->type) + storage_bound(at->vb, k, q, g->text_b, at->type);
+      double b = (storage_bound(at->va, k, p, g->text_a, at->type) + ea) / la +
+                 (storage_bound(at->vb, k, q, g->text_b, at->type) + eb) / lb;
+      p /= la;
+      q /= lb;
       if (!(fabs(p - q) <= slack * b)) {
         *comp = k;
         *xa = p;
@@ -427,15 +488,153 @@ static void tri_set_free(struct tri_set *s)
   free(s->order);
 }
 
+/* ---- arrays equal byte for byte (the lossless path) -------------------------------------- */
+
+/* 1 when no component of va's vertices [first, first + n) is a NaN or an infinity, nor any of
+ * its steps: there, equal bytes are not equal values for vertex_differs (NaN differs from
+ * itself, and 0 x an infinite bound is no bound). */
+static int varray_finite(const struct model_varray *va, uint32_t first, uint32_t n)
+{
+  size_t cnt = (size_t)n * va->size, w = vformat_bytes(va->format);
+  const unsigned char *p = va->data + (size_t)first * va->size * w;
+  for (int k = 0; k < 4; k++)
+    if (!isfinite(va->step[k]))
+      return 0;
+  switch (va->format) { /* little-endian: the exponent is in the last byte or two */
+  case VF_HALF:
+    for (size_t i = 0; i < cnt; i++, p += 2)
+      if ((p[1] & 0x7c) == 0x7c)
+        return 0;
+    return 1;
+  case VF_FLOAT:
+    for (size_t i = 0; i < cnt; i++, p += 4)
+      if ((p[3] & 0x7f) == 0x7f && (p[2] & 0x80))
+        return 0;
+    return 1;
+  case VF_DOUBLE:
+    for (size_t i = 0; i < cnt; i++, p += 8)
+      if ((p[7] & 0x7f) == 0x7f && (p[6] & 0xf0) == 0xf0)
+        return 0;
+    return 1;
+  default: return 1;
+  }
+}
+
+/* 1 when va's vertices from fa and vb's from fb hold the same n vertices in the same storage,
+ * all finite. */
+static int varrays_same(const struct model_varray *va, uint32_t fa, const struct model_varray *vb,
+                        uint32_t fb, uint32_t n)
+{
+  size_t w = (size_t)va->size * vformat_bytes(va->format);
+  return va->format == vb->format && va->size == vb->size && isfinite(vb->step[0]) &&
+         isfinite(vb->step[1]) && isfinite(vb->step[2]) && isfinite(vb->step[3]) &&
+         !memcmp(va->data + fa * w, vb->data + fb * w, (size_t)n * w) && varray_finite(va, fa, n);
+}
+
+/* 1 when the two meshes hold the same vertices in the same order (every compared attribute
+ * equal byte for byte) and the same triangles over them: then every vertex matches its own
+ * index exactly and both triangle sets are one, which is what the element-wise comparison
+ * would find, at the cost of one memcmp per array. */
+static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, const struct model_mesh *y)
+{
+  uint32_t n = x->num_vertexes;
+  if (n != y->num_vertexes || x->num_triangles != y->num_triangles)
+    return 0;
+  for (uint32_t i = 0; i < g->nattrs; i++) {
+    const struct attr *at = &g->attrs[i];
+    if (at->type == VT_NORMAL && (g->unit_a || g->unit_b))
+      return 0; /* compared as unit vectors, not as stored */
+    if (!varrays_same(at->va, x->first_vertex, at->vb, y->first_vertex, n))
+      return 0;
+    if (at->type == VT_BLENDWEIGHTS &&
+        !varrays_same(at->ia, x->first_vertex, at->ib, y->first_vertex, n))
+      return 0;
+  }
+  if (x->first_vertex == y->first_vertex)
+    return !memcmp(g->a->triangles + (size_t)x->first_triangle * 12,
+                   g->b->triangles + (size_t)y->first_triangle * 12, (size_t)x->num_triangles * 12);
+  for (uint32_t t = 0; t < x->num_triangles; t++)
+    for (int k = 0; k < 3; k++)
+      if (tri_corner(g->a, x->first_triangle + t, k) - x->first_vertex !=
+          tri_corner(g->b, y->first_triangle + t, k) - y->first_vertex)
+        return 0;
+  return 1;
+}
+
+/* 1 when the n bytes at x and y are equal; the common widths inline (tri_kept asks 3 times a
+ * triangle). */
+static int bytes_same(const unsigned char *x, const unsigned char *y, size_t n)
+{
+  switch (n) {
+  case 4: return !memcmp(x, y, 4);
+  case 8: return !memcmp(x, y, 8);
+  case 12: return !memcmp(x, y, 12);
+  case 16: return !memcmp(x, y, 16);
+  default: return !memcmp(x, y, n);
+  }
+}
+
+/* vkey_cmp(u, v) == 0, sooner. */
+static int vkey_same(const struct vkey_ctx *k, uint32_t u, uint32_t v)
+{
+  for (uint32_t i = 0; i < k->narrays; i++) {
+    size_t n = k->stride[i];
+    if (!bytes_same(k->arrays[i]->data + u * n, k->arrays[i]->data + v * n, n))
+      return 0;
+  }
+  return 1;
+}
+
+/* 1 when corners p and q of mesh y get one id in tri_set_build: the same vertex by content, or
+ * both out of the mesh (NO_VERTEX). */
+static int corner_same(const struct vkey_ctx *k, const struct model_mesh *y, uint32_t p, uint32_t q)
+{
+  int in_p = p >= y->first_vertex && p - y->first_vertex < y->num_vertexes;
+  int in_q = q >= y->first_vertex && q - y->first_vertex < y->num_vertexes;
+  if (!in_p || !in_q)
+    return in_p == in_q;
+  return p == q || vkey_same(k, p, q);
+}
+
+/* How many of mesh y's triangles tri_set_build keeps (those whose corners are distinct
+ * vertices by content), without sorting out canonical ids. */
+static uint32_t tri_kept(const struct geom *g, const struct model_mesh *y)
+{
+  struct vkey_ctx k;
+  uint32_t kept = 0;
+  vkey_init(&k, g->b, g->a);
+  for (uint32_t t = y->first_triangle; t < y->first_triangle + y->num_triangles; t++) {
+    uint32_t a = tri_corner(g->b, t, 0), b = tri_corner(g->b, t, 1), c = tri_corner(g->b, t, 2);
+    int in_a = a >= y->first_vertex && a - y->first_vertex < y->num_vertexes;
+    if (!in_a || !(corner_same(&k, y, a, b) || corner_same(&k, y, b, c) || corner_same(&k, y, a, c)))
+      kept++;
+  }
+  return kept;
+}
+
+/* used[v] = 1 for each vertex of mesh x its triangles name (every one when it has none). */
+static void mesh_used(const struct model *a, const struct model_mesh *x, uint8_t *used)
+{
+  for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++)
+    for (int k = 0; k < 3; k++) {
+      uint32_t v = tri_corner(a, t, k);
+      if (v >= x->first_vertex && v - x->first_vertex < x->num_vertexes)
+        used[v - x->first_vertex] = 1;
+    }
+  if (!x->num_triangles)
+    memset(used, 1, x->num_vertexes);
+}
+
 /* ---- one pair of meshes ----------------------------------------------------------------- */
 
-static void mesh_content(struct geom *g, const uint32_t *idb, const struct model_mesh *x,
+static void mesh_content(struct geom *g, struct ids *ids, const struct model_mesh *x,
                          const struct model_mesh *y, uint32_t i)
 {
   struct cmp *c = g->c;
   const struct model *a = g->a, *b = g->b;
   uint32_t *map = NULL, unmatched = 0, first_bad = NO_VERTEX, near_bad = NO_VERTEX, checked = 0;
   uint32_t *bmap = NULL;
+  const uint32_t *idb;
   uint8_t *used = NULL;
   struct tri_set ta, tb;
   int identity;
@@ -449,20 +648,30 @@ static void mesh_content(struct geom *g, const uint32_t *idb, const struct model
       (uint64_t)x->first_triangle + x->num_triangles > a->num_triangles ||
       (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
     return; /* ranges the validator already reported */
+  if (mesh_bulk_same(g, x, y)) {
+    uint32_t checked_all = 0;
+    used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
+    if (!used) {
+      c->oom = 1;
+      return;
+    }
+    mesh_used(a, x, used);
+    for (uint32_t v = 0; v < x->num_vertexes; v++)
+      checked_all += used[v];
+    c->r.vertices_checked += checked_all;
+    c->r.triangles_checked += tri_kept(g, y);
+    free(used);
+    return;
+  }
+  if (ids_ready(ids) < 0)
+    return;
+  idb = ids->b;
   map = alloc_or_exit(((size_t)x->num_vertexes + 1) * sizeof *map, 0);
   used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
   bmap = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *bmap, 0);
   if (!map || !used || !bmap)
     goto oom;
-  /* the vertices A's triangles use (all of them when it has none) */
-  for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++)
-    for (int k = 0; k < 3; k++) {
-      uint32_t v = tri_corner(a, t, k);
-      if (v >= x->first_vertex && v - x->first_vertex < x->num_vertexes)
-        used[v - x->first_vertex] = 1;
-    }
-  if (!x->num_triangles)
-    memset(used, 1, x->num_vertexes);
+  mesh_used(a, x, used);
   /* in order first (same writer, same order); by content only when that fails */
   identity = x->num_vertexes == y->num_vertexes;
   for (uint32_t v = 0; identity && v < x->num_vertexes; v++) {
@@ -594,6 +803,8 @@ static void geom_init(struct geom *g, struct cmp *c)
   g->b = c->b->model;
   g->text_a = cmp_side_is_text(c->a);
   g->text_b = cmp_side_is_text(c->b);
+  g->unit_a = c->a->unit_normals;
+  g->unit_b = c->b->unit_normals;
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     const struct model_varray *x = varray_of(g->a, types[i]), *y = varray_of(g->b, types[i]);
     if (x && y) {
@@ -626,12 +837,9 @@ void cmp_meshes(struct cmp *c)
   struct model_mesh whole_a, whole_b;
   struct geom g;
   uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
-  uint32_t *ida = vertex_ids(a, b), *idb = vertex_ids(b, a);
-  if (!used || !ida || !idb) {
+  struct ids ids = {c, NULL, NULL, 0};
+  if (!used) {
     c->oom = 1;
-    free(used);
-    free(ida);
-    free(idb);
     return;
   }
   geom_init(&g, c);
@@ -642,9 +850,9 @@ void cmp_meshes(struct cmp *c)
   whole_a.num_triangles = a->num_triangles;
   whole_b.num_vertexes = b->num_vertexes;
   whole_b.num_triangles = b->num_triangles;
-  counts_compare(c, ida, idb, &whole_a, &whole_b, NO_VERTEX);
+  counts_compare(c, &ids, &whole_a, &whole_b, NO_VERTEX);
   if (!a->num_meshes && !b->num_meshes && (a->num_triangles || b->num_triangles))
-    mesh_content(&g, idb, &whole_a, &whole_b, 0); /* geometry without meshes: one whole */
+    mesh_content(&g, &ids, &whole_a, &whole_b, 0); /* geometry without meshes: one whole */
   /* pair meshes by (name, material) first: writers may order them differently */
   for (uint32_t i = 0; i < a->num_meshes; i++) {
     const struct model_mesh *x = &a->meshes[i], *y = NULL;
@@ -662,11 +870,11 @@ void cmp_meshes(struct cmp *c)
     if (!y)
       continue;
     used[k] = 1;
-    counts_compare(c, ida, idb, x, y, i);
-    mesh_content(&g, idb, x, y, i);
+    counts_compare(c, &ids, x, y, i);
+    mesh_content(&g, &ids, x, y, i);
   }
   free(g.cells);
   free(used);
-  free(ida);
-  free(idb);
+  free(ids.a);
+  free(ids.b);
 }

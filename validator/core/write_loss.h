@@ -17,6 +17,8 @@ struct write_losses {
     enum rule_index rule, proof;
   } item[WRITE_LOSS_MAX];
   int refused; /* a refusal was announced */
+  int unit_normals; /* the writer stored normals normalised (announced): the proof compares the
+                     * source's as unit vectors (compare_side.unit_normals) */
 };
 
 /* Announce that the field at loc will not be written (rule, a warning); proof is the comparison

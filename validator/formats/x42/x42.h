@@ -158,8 +158,11 @@ int x42_model_fill(struct x42_ctx *x);
 /* x42_write.c */
 int x42_doc_encode(const struct x42_doc *d, struct byte_buf *out);
 int x42_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
-/* x42_build.c: a common model into a document (arrays in a). 0, or -1 with a reason in err. */
-int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, char *err, size_t errcap);
+/* x42_build.c: a common model into a document (arrays in a). 0, or -1 with a reason in err. What
+ * it changes to fit X42 (normals made unit) is announced to losses (NULL: no one listens). */
+struct write_losses;
+int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, struct write_losses *losses,
+                  char *err, size_t errcap);
 
 /* x42_swap.c: in (size bytes) into out (size bytes, another buffer) in the other byte order,
  * field by field of the V5 layout; from_big: in is big-endian (its counts are read swapped). */

@@ -9,9 +9,11 @@
 
 #include "x42.h"
 #include "pose.h"
+#include "write_loss.h"
 
 struct builder {
   struct arena *a;
+  struct write_losses *losses; /* where normalised normals are announced, or NULL */
   struct x42_doc *d;
   char *err;
   size_t errcap;
@@ -313,6 +315,30 @@ static void inverse_bind(const struct model *m, uint32_t j, float out[12])
       out[3 * c + r] = (float)inv[4 * r + c];
 }
 
+/* Normal v of nrm as X42 stores it, unit length (x42.md: S8N components; X42-VTX-001): into
+ * n (the direction the tangent basis is built on) and out. A normal whose stored components
+ * then differ from the source's by more than S8N rounding (0.5/127, here 0.75/127 so a unit
+ * normal's rounding never counts) is counted in *changed; a zero normal has no direction and
+ * stays as it is. */
+static void normal_unit(const struct model_varray *nrm, uint32_t v, double n[3], int8_t out[3],
+                        uint32_t *changed, uint32_t *first)
+{
+  double len;
+  int differs = 0;
+  for (int a = 0; a < 3; a++)
+    n[a] = component(nrm, v, (uint32_t)a);
+  len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int a = 0; a < 3; a++) {
+    double raw = n[a];
+    if (len > 0 && isfinite(len))
+      n[a] /= len;
+    out[a] = x42_s8n_encode(n[a]);
+    differs |= !(fabs(out[a] / 127.0 - raw) <= 0.75 / 127);
+  }
+  if (differs && !(*changed)++)
+    *first = v;
+}
+
 static int build_mesh(struct builder *bd, const struct model *m)
 {
   struct x42_doc *d = bd->d;
@@ -324,6 +350,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
   uint64_t blend_len = 0;
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   double tlo[2] = {INFINITY, INFINITY}, thi[2] = {-INFINITY, -INFINITY};
+  uint32_t changed = 0, first_changed = 0;
 
   if (!m->num_meshes || !nv || !pos)
     return 0;
@@ -373,10 +400,8 @@ static int build_mesh(struct builder *bd, const struct model *m)
     double n[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++)
       d->vert_pos[3u * v + (unsigned)a] = x42_range_encode(component(pos, v, (uint32_t)a), d->vert_pos_pack[a][0], d->vert_pos_pack[a][1]);
-    for (int a = 0; nrm && a < 3; a++) {
-      n[a] = component(nrm, v, (uint32_t)a);
-      d->normals[3u * v + (unsigned)a] = x42_s8n_encode(n[a]);
-    }
+    if (nrm)
+      normal_unit(nrm, v, n, d->normals + 3u * (size_t)v, &changed, &first_changed);
     if (d->tangents) {
       double t[3], s = tan->size >= 4 && component(tan, v, 3) < 0 ? -1 : 1, b[3];
       int8_t *o = d->tangents + 7u * (size_t)v;
@@ -398,6 +423,16 @@ static int build_mesh(struct builder *bd, const struct model *m)
       double c = component(col, v, (uint32_t)a);
       d->colors[4u * v + (unsigned)a] = col->format == VF_UBYTE ? (uint8_t)c : x42_u8n_encode(c);
     }
+  }
+
+  if (changed) {
+    struct mdl_loc loc = loc_none();
+    snprintf(loc.path, sizeof loc.path, "vertexes[%u].normal", (unsigned)first_changed);
+    write_loss(bd->losses, RULE_CORE_CONVERT_X42_NORMALS_UNIT, RULE_CORE_COMPARE_VERTEX, &loc,
+               "%u of %u normals are not unit length (the first: vertexes[%u])", (unsigned)changed,
+               (unsigned)nv, (unsigned)first_changed);
+    if (bd->losses)
+      bd->losses->unit_normals = 1;
   }
 
   /* groups: palette of the joints each mesh's vertices use */
@@ -530,7 +565,8 @@ static int build_mesh(struct builder *bd, const struct model *m)
   return 0;
 }
 
-int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, char *err, size_t errcap)
+int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, struct write_losses *losses,
+                  char *err, size_t errcap)
 {
   struct builder bd;
   uint32_t nb = m->num_joints, nf;
@@ -538,6 +574,7 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, cha
   memset(&bd, 0, sizeof bd);
   bd.a = a;
   bd.d = d;
+  bd.losses = losses;
   bd.err = err;
   bd.errcap = errcap;
   d->magic = X42_DOC_MAGIC;
