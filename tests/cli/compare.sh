@@ -137,6 +137,14 @@ expect_grep out '"id": *"MDL-CMP-009"' "compare -f json names the rule by its id
 # the former ids still select the rules (configs written before the rename)
 run compare --ignore=IQE-CMP-009 "$work/g1.iqe" "$work/a.iqe"
 expect_rc 0 "--ignore by the former id"
+# --only narrows a comparison to the differences asked for (they were never hidden before) ...
+run compare --only=MDL-CMP-009 "$work/m1.iqe" "$work/a.iqe"
+grep -q 'MDL-CMP-00[1-8]\|MDL-CMP-01' "$work/out" && fail "--only=MDL-CMP-009 shows other compare rules"
+# ... but never hides that a side could not be compared at all
+printf 'not a model' >"$work/junk.bin"
+run compare --only=MDL-CMP-009 "$work/junk.bin" "$work/a.iqe"
+expect_rc 1 "a side that does not decode, under --only"
+expect_grep out "MDL-CMP-013" "--only keeps the unreadable side"
 run --list-rules
 expect_grep out "^MDL-CMP-009 .*\(alias IQE-CMP-009\)" "the rules listing names the alias"
 

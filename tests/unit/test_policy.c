@@ -126,6 +126,29 @@ START_TEST(test_only_never_hides_core)
 }
 END_TEST
 
+/* The tool's findings (a compare difference, an announced loss, a missing texture) follow `only`;
+ * what says an input was not checked (a compare side that does not decode, a refused writer)
+ * does not. */
+START_TEST(test_only_selects_core_findings)
+{
+  mdl_policy *p = mdl_policy_new();
+  const char *hidden[] = {"MDL-CMP-001", "MDL-CMP-014", "MDL-CNV-003", "MDL-RES-001"};
+  const char *kept[] = {"MDL-CMP-013", "MDL-CNV-001", "MDL-MEM-001", "MDL-CFG-002", "MDL-IO-002"};
+  ck_assert_int_eq(mdl_policy_only(p, "MDL-CMP-009"), 0);
+  ck_assert_int_eq(mdl_policy_apply(p, mdl_rule_find("MDL-CMP-009")), MDL_ERROR);
+  for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++) {
+    ck_assert_ptr_nonnull(mdl_rule_find(hidden[i]));
+    ck_assert_msg(mdl_policy_apply(p, mdl_rule_find(hidden[i])) == MDL_SEVERITY_COUNT, "%s shown", hidden[i]);
+  }
+  for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+    ck_assert_ptr_nonnull(mdl_rule_find(kept[i]));
+    mdl_rule copy = *mdl_rule_find(kept[i]); /* as the sink passes it, graded */
+    ck_assert_msg(mdl_policy_apply(p, &copy) != MDL_SEVERITY_COUNT, "%s hidden", kept[i]);
+  }
+  mdl_policy_free(p);
+}
+END_TEST
+
 START_TEST(test_ignore_beats_only_and_override)
 {
   /* patterns must match a catalogued rule: IQM-HDR-001 (magic) is in every build */
@@ -216,6 +239,7 @@ int main(void)
   Suite *s = suite_create("policy");
   TCase *t = tcase_create("policy");
   tcase_add_test(t, test_empty_policy_keeps_defaults);
+  tcase_add_test(t, test_only_selects_core_findings);
   tcase_add_test(t, test_unknown_patterns_refused);
   tcase_add_test(t, test_bad_severity_refused);
   tcase_add_test(t, test_ignore_patterns);

@@ -6,6 +6,7 @@
 
 #include "grow.h"
 #include "mdlcheck.h"
+#include "rules_gen.h"
 
 enum policy_action { POLICY_IGNORE, POLICY_ONLY, POLICY_OVERRIDE };
 
@@ -89,6 +90,24 @@ int mdl_policy_override(mdl_policy *policy, const char *pattern, mdl_severity se
   return add(policy, POLICY_OVERRIDE, pattern, severity);
 }
 
+/* Whether rule says an input (or the run) was not checked: unknown format, unreadable input, out of
+ * memory, a bad configuration, a compare side that does not decode, a conversion the writer
+ * refused. `only` narrows what is reported; it never turns "not checked" into "valid". The tool's
+ * other rules are findings (compare differences, announced conversion losses, resources) and are
+ * selected by `only` like any format's. */
+static int rule_reports_unchecked(const mdl_rule *rule)
+{
+  static const char *const families[] = {"MDL-FMT-", "MDL-IO-", "MDL-MEM-", "MDL-CFG-"};
+  if (strcmp(rule->format, "core"))
+    return 0;
+  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+    if (!strncmp(rule->id, families[i], strlen(families[i])))
+      return 1;
+  /* by id: the sink hands over a copy of the rule carrying its graded severity */
+  return !strcmp(rule->id, mdl_rule_at(RULE_CORE_COMPARE_UNREADABLE)->id) ||
+         !strcmp(rule->id, mdl_rule_at(RULE_CORE_CONVERT_WRITER_REFUSED)->id);
+}
+
 mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
 {
   mdl_severity sev = rule->severity;
@@ -104,8 +123,7 @@ mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
     else
       sev = e->severity;
   }
-  /* the tool's own rules (format "core") are never hidden by `only` */
-  if (!selected && strcmp(rule->format, "core"))
+  if (!selected && !rule_reports_unchecked(rule))
     return MDL_SEVERITY_COUNT;
   return sev;
 }
