@@ -13,6 +13,7 @@
 # Run by make check from the build directory.
 set -u
 MDLCHECK=${MDLCHECK:-./validator/mdlcheck}
+PYTHON=${PYTHON:-python3}
 srcdir=${srcdir:-.}
 SAMPLES=${MDL_SAMPLES:-$srcdir/../shared/samples}
 TARGETS="iqm iqe egg qmsh x42"
@@ -35,10 +36,15 @@ fmt_of() {
 
 # convert LABEL FILE [stop]: mdlcheck convert to every target, its output kept in $tmp/r for
 # the classification below (one process per conversion: shell builtins do the rest). With stop,
-# returns 1 as soon as FILE itself does not validate (its first conversion says so).
+# returns 1 as soon as FILE itself does not validate (its first conversion says so). The files
+# the source and each proven output name are listed by one `--resources -f json` run per source
+# ($tmp/refs.K.json, checked below: a proven conversion names the same files).
 k=0
+s=0
 convert_all() {
   fmt_of "$2"
+  s=$((s + 1))
+  proven=
   for t in $TARGETS; do
     k=$((k + 1))
     out="$tmp/out.$t"
@@ -48,11 +54,17 @@ convert_all() {
     written=0
     [ -s "$out" ] && written=1
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$fmt" "$1" "$t" "$rc" "$written" >>"$tmp/index"
+    [ "$rc" -eq 0 ] && [ "$written" -eq 1 ] && proven="$proven $out"
     if [ "$rc" -eq 1 ]; then
       IFS= read -r first <"$tmp/r/$k.se" || first=
       case $first in *" has errors; nothing written") [ $# -gt 2 ] && return 1 ;; esac
     fi
   done
+  if [ -n "$proven" ]; then
+    # shellcheck disable=SC2086 # the outputs' paths are $tmp/out.FMT, without spaces
+    "$MDLCHECK" --resources -f json "$2" $proven >"$tmp/refs.$s.json" 2>/dev/null
+    printf '%s\t%s\n' "$tmp/refs.$s.json" "$1" >>"$tmp/refs.index"
+  fi
   return 0
 }
 
@@ -111,6 +123,28 @@ awk -F '\t' -v dir="$tmp/r" -v results="$results" '
     printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, outcome, ids >results
   }
   END { exit fails > 0 }' "$tmp/skip" "$tmp/index" || fails=$((fails + 1))
+
+# a proven conversion names the files its source names: Egg <Texture>/<File>, QMSH textures,
+# material names that are image file names (the comparator's MDL-CMP-016, checked here apart)
+if [ -s "$tmp/refs.index" ]; then
+  "$PYTHON" - "$tmp/refs.index" <<'PY' || fail "a proven conversion changed the files the model names"
+import json, re, sys
+image = re.compile(r"\.(png|jpe?g|tga|dds|bmp|rgba?|sgi|gif|psd|hdr|p[npg]m|tiff?|exr|ktx|webp)$", re.I)
+bad = 0
+for line in open(sys.argv[1]):
+    path, label = line.rstrip("\n").split("\t")
+    files = json.load(open(path))["files"]
+    def refs(f):
+        return sorted({(r["kind"] == "model", r["ref"]) for r in f.get("resources", [])
+                       if r["kind"] == "model" or image.search(r["ref"])})
+    src, outs = files[0], [f for f in files[1:] if "/out." in f["path"]]
+    for o in outs:
+        if refs(o) != refs(src):
+            print("FAIL: %s -> %s: names %s, the source %s" % (label, o["format"], refs(o), refs(src)))
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
+fi
 
 n=$(wc -l <"$results")
 [ "$n" -gt 0 ] || fail "no conversion ran"

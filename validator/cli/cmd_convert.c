@@ -293,6 +293,8 @@ int cmd_convert(struct cli *c)
   wo.path = outpath;
   wo.losses = &losses;
   wo.foreign = target != run.format;
+  if (wo.foreign)
+    write_loss_refs(&losses, &run.model, RULE_CORE_CONVERT_REFERENCE_DROPPED);
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
     if (b.oom) {
       fprintf(stderr, "mdlcheck: convert: out of memory writing %s as %s\n", inpath, target->name);

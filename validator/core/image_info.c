@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include <stb_image.h>
 
@@ -189,5 +190,19 @@ int image_info_read(const unsigned char *data, size_t size, struct image_info *o
   out->width = (unsigned)x;
   out->height = (unsigned)y;
   out->channels = comp > 0 ? (unsigned)comp : 0;
+  return 0;
+}
+
+int image_file_named(const char *s)
+{
+  static const char *const ext[] = {".png", ".jpg", ".jpeg", ".tga", ".dds", ".bmp", ".rgb",
+    ".rgba", ".sgi", ".gif", ".psd", ".hdr", ".pnm", ".ppm", ".pgm", ".tif", ".tiff", ".exr",
+    ".ktx", ".webp", NULL};
+  size_t n = strlen(s);
+  for (const char *const *e = ext; *e; e++) {
+    size_t k = strlen(*e);
+    if (n > k && !strcasecmp(s + n - k, *e))
+      return 1;
+  }
   return 0;
 }

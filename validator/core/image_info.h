@@ -11,6 +11,10 @@ struct image_info {
   unsigned channels;         /* 0 when the header does not say (block-compressed DDS) */
 };
 
+/* Whether a name looks like an image file's (by its extension): a material name engines open
+ * as a texture only when it does. */
+int image_file_named(const char *name);
+
 /* Parse the header at the start of data (size bytes, the whole file or its first part).
  * 0 with out filled, or -1 when no known image header parses. */
 int image_info_read(const unsigned char *data, size_t size, struct image_info *out);

@@ -157,6 +157,12 @@ void model_free(struct model *m);
 struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
                                 const char *ref, size_t len, long long offset, unsigned line,
                                 unsigned column, const char *path);
+/* Whether r names a file for conversion and comparison: an external model, or a name with an
+ * image extension (a material named "BoxMat" is a name, not a file; every writer keeps it as a
+ * material anyway). */
+int model_ref_named_file(const struct model_ref *r);
+/* Whether r's text is some mesh's material, the one place every writer carries a name to. */
+int model_ref_is_material(const struct model *m, const struct model_ref *r);
 
 /* Bytes of one component of format f (0 when f is no enum vformat). */
 uint32_t vformat_bytes(uint32_t format);

@@ -488,6 +488,7 @@ int model_compare(struct compare_side *a, struct compare_side *b, struct diag_si
   base_poses_compare(&c);
   anims_compare(&c);
   cmp_meshes(&c);
+  cmp_refs(&c);
   side_unindex(a);
   side_unindex(b);
   if (r)

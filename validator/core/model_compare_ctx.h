@@ -31,5 +31,7 @@ int cmp_side_is_float(const struct compare_side *s);
 /* Geometry: meshes matched by name and material (else by position), their counts, then
  * vertices and triangles by content. */
 void cmp_meshes(struct cmp *c);
+/* The files both models name (model_compare_refs.c). */
+void cmp_refs(struct cmp *c);
 
 #endif

@@ -1,6 +1,8 @@
 /* model_refs.c - the list of files a model names, filled by the decoders. */
 #include "model.h"
 
+#include "image_info.h"
+
 #include <string.h>
 
 struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
@@ -26,4 +28,17 @@ struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int c
   m->refs_tail = r;
   m->num_refs++;
   return r;
+}
+
+int model_ref_named_file(const struct model_ref *r)
+{
+  return r->kind == MODEL_REF_MODEL || image_file_named(r->ref);
+}
+
+int model_ref_is_material(const struct model *m, const struct model_ref *r)
+{
+  for (uint32_t i = 0; i < m->num_meshes; i++)
+    if (m->meshes[i].material && !strcmp(m->meshes[i].material, r->ref))
+      return 1;
+  return 0;
 }

@@ -294,21 +294,6 @@ static int is_pow2(unsigned v)
   return v && !(v & (v - 1));
 }
 
-/* Whether a material name looks like an image file name: the convention only covers those. */
-static int image_named(const char *s)
-{
-  static const char *const ext[] = {".png", ".jpg", ".jpeg", ".tga", ".dds", ".bmp", ".rgb",
-    ".rgba", ".sgi", ".gif", ".psd", ".hdr", ".pnm", ".ppm", ".pgm", ".tif", ".tiff", ".exr",
-    ".ktx", ".webp", NULL};
-  size_t n = strlen(s);
-  for (const char *const *e = ext; *e; e++) {
-    size_t k = strlen(*e);
-    if (n > k && !strcasecmp(s + n - k, *e))
-      return 1;
-  }
-  return 0;
-}
-
 struct res_ctx {
   struct diag_sink *sink;
   const mdl_options *o;
@@ -486,7 +471,7 @@ void resources_check(struct diag_sink *sink, const struct model *m, const char *
     return;
   }
   for (const struct model_ref *ref = m->refs; ref; ref = ref->next) {
-    if (ref->conventional && !image_named(ref->ref))
+    if (ref->conventional && !image_file_named(ref->ref))
       continue; /* a material name, not a file name: nothing to look for */
     if (!ref_seen(&set, ref))
       check_one(&x, ref);

@@ -1,6 +1,7 @@
 /* write_loss.c - a writer's announcements of what the target cannot carry (write_loss.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "write_loss.h"
 
@@ -57,5 +58,27 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
     snprintf(loc.path, sizeof loc.path, "anims[%u]", (unsigned)i);
     write_loss(l, rule, RULE_CORE_COMPARE_ANIM_LOOP, &loc, "%u '%.60s'", (unsigned)i,
                m->anims[i].name ? m->anims[i].name : "");
+  }
+}
+
+void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule)
+{
+  for (const struct model_ref *r = m->refs; l && r; r = r->next) {
+    struct mdl_loc loc;
+    const struct model_ref *e;
+    if (!model_ref_named_file(r) || model_ref_is_material(m, r))
+      continue;
+    for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
+      ;
+    if (e != r)
+      continue; /* announced at its first place already */
+    if (r->offset >= 0)
+      loc = loc_bin((uint64_t)r->offset, "%s", r->path);
+    else if (r->line)
+      loc = loc_text(r->line, r->column, "%s", r->path);
+    else
+      loc = loc_none();
+    write_loss(l, rule, RULE_CORE_COMPARE_REFERENCE, &loc, "%s '%.200s'",
+               r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);
   }
 }

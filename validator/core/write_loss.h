@@ -30,6 +30,10 @@ void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index pr
 /* Announce (rule) every animation of m that loops, for a target with no loop flag. */
 void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_index rule);
 
+/* Announce (rule) every reference of m that names a file and is no mesh's material: a target
+ * of another format carries file names only as materials. */
+void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule);
+
 /* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
  * triangles). */
 void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof);

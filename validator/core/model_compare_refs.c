@@ -1,0 +1,83 @@
+/* model_compare_refs.c - the files two models name (textures, material names that are image file
+ * names, external models): the same set on both sides, or each one missing from a side reported
+ * (MDL-CMP-016). A conversion that drops or renames a texture loads without it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "model_compare_ctx.h"
+
+struct ref_key {
+  const struct model_ref *r;
+  size_t order;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+  const struct ref_key *a = x, *b = y;
+  int c = (a->r->kind == MODEL_REF_MODEL) - (b->r->kind == MODEL_REF_MODEL);
+  if (!c)
+    c = strcmp(a->r->ref, b->r->ref);
+  return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+/* The distinct references of m that name files, sorted, each at its first place in the file. */
+static struct ref_key *refs_sorted(const struct model *m, size_t *n)
+{
+  struct ref_key *v = alloc_or_exit((m->num_refs ? m->num_refs : 1) * sizeof *v, 0);
+  size_t k = 0, u = 0;
+  for (const struct model_ref *r = m->refs; r; r = r->next)
+    if (model_ref_named_file(r)) {
+      v[k].r = r;
+      v[k].order = k;
+      k++;
+    }
+  qsort(v, k, sizeof *v, key_cmp);
+  for (size_t i = 0; i < k; i++)
+    if (!u || v[u - 1].r->kind != v[i].r->kind || strcmp(v[u - 1].r->ref, v[i].r->ref))
+      v[u++] = v[i];
+  *n = u;
+  return v;
+}
+
+static void ref_missing(struct cmp *c, const struct model_ref *r, const struct compare_side *has,
+                        const struct compare_side *lacks)
+{
+  struct mdl_loc loc;
+  char expected[600];
+  const char *what = r->kind == MODEL_REF_MODEL ? "model" : r->conventional ? "material" : "texture";
+  if (has == c->a && r->offset >= 0)
+    loc = loc_bin((uint64_t)r->offset, "%s", r->path);
+  else if (has == c->a && r->line)
+    loc = loc_text(r->line, r->column, "%s", r->path);
+  else {
+    loc = loc_none();
+    snprintf(loc.path, sizeof loc.path, "%s", has == c->a ? r->path : "references");
+  }
+  snprintf(expected, sizeof expected, "%s names no such file", lacks->path);
+  diag_emit(c->sink, RULE_CORE_COMPARE_REFERENCE, &loc, expected, "%s names %s '%s' (%s)",
+            has->path, what, r->ref, r->path[0] ? r->path : "no place");
+}
+
+void cmp_refs(struct cmp *c)
+{
+  size_t na, nb, i = 0, j = 0;
+  struct ref_key *a = refs_sorted(c->a->model, &na), *b = refs_sorted(c->b->model, &nb);
+  while (i < na || j < nb) {
+    int d = i == na ? 1 : j == nb ? -1 : 0;
+    if (!d) {
+      d = (a[i].r->kind == MODEL_REF_MODEL) - (b[j].r->kind == MODEL_REF_MODEL);
+      if (!d)
+        d = strcmp(a[i].r->ref, b[j].r->ref);
+    }
+    if (d < 0)
+      ref_missing(c, a[i++].r, c->a, c->b);
+    else if (d > 0)
+      ref_missing(c, b[j++].r, c->b, c->a);
+    else
+      i++, j++;
+  }
+  free(a);
+  free(b);
+}
