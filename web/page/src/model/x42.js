@@ -14,6 +14,7 @@ const SECTIONS = ['bones', 'animGroups', 'positionValues', 'scaleValues', 'rotat
   'normals', 'tangentBasis', 'texCoords', 'colors', 'indices', 'strings'];
 const ALIGN = [8, 8, 2, 1, 1, 8, 8, 8, 8, 8, 8, 2, 1, 1, 1, 2, 4, 4, 1];
 const PRIM = { triangles: 4, strip: 5, fan: 6 };
+const MAX_TRIANGLES = 1 << 24; // the validator's bound too (x42_model.c)
 
 const range = (u, min, max) => u * ((max - min) / STEPS) + min;
 
@@ -187,8 +188,12 @@ export function readX42(bytes) {
     blendAt.push({ pos, end: pos + stride * g.numVerts, stride, firstVert: g.firstVert });
     model.ranges.push({ kind: 'vertex', index: g.firstVert, start, end: start + stride * g.numVerts, stride });
     for (let v = 0; v < g.numVerts; v++, pos += stride) {
+      if (off.blendData + pos + stride > bytes.length) { // counts past the file's bytes
+        pos += stride * (g.numVerts - v);
+        break;
+      }
       const vert = model.vertices[g.firstVert + v];
-      if (!vert || off.blendData + pos + stride > bytes.length) continue;
+      if (!vert) continue;
       let sum = 0;
       for (let k = 0; k < m; k++) {
         const slot = bytes[off.blendData + pos + 2 * k];
@@ -201,14 +206,15 @@ export function readX42(bytes) {
     }
   });
 
-  // triangles of the groups whose elements exist, as the validator counts them; an index past
-  // its group stays out of range (-1)
+  // triangles of the groups whose elements exist, as the validator counts them (and that the
+  // file's bytes hold: a count may say anything); an index past its group stays out of range (-1)
   const indexTriangle = new Map(); // index position -> first triangle using it
   groups.forEach((g) => {
     const indexed = g.firstIndex !== 0xffffffff;
-    const exists = indexed ? g.firstIndex + g.numElems <= h.numIndices
-      : g.numElems <= g.numVerts && g.firstVert + g.numVerts <= h.numVerts;
-    if (!Object.values(PRIM).includes(g.prim) || !exists || g.numElems < 3) return;
+    const exists = indexed
+      ? g.firstIndex + g.numElems <= h.numIndices && off.indices + 2 * (g.firstIndex + g.numElems) <= bytes.length
+      : g.numElems <= g.numVerts && g.firstVert + g.numVerts <= model.vertices.length;
+    if (!Object.values(PRIM).includes(g.prim) || !exists || g.numElems < 3 || model.triangles.length >= MAX_TRIANGLES) return;
     const first = model.triangles.length;
     for (let e = 0; e + 2 < g.numElems; e += g.prim === PRIM.triangles ? 3 : 1) {
       const c = [0, 1, 2].map((k) => {
