@@ -59,6 +59,7 @@ tests_unit_test_egg_geometry_CPPFLAGS = $(AM_CPPFLAGS) -DSAMPLES='"$(abs_top_src
 tests_unit_test_egg_geometry_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_egg_geometry_LDADD = $(UNIT_LDADD)
 tests_unit_test_egg_memory_SOURCES = tests/unit/test_egg_memory.c tests/unit/unit.h
+tests_unit_test_egg_memory_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/formats/egg
 tests_unit_test_egg_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_egg_memory_LDADD = $(UNIT_LDADD)
 tests_unit_test_stats_SOURCES = tests/unit/test_stats.c tests/unit/unit.h

@@ -1,16 +1,37 @@
-/* test_egg_memory.c - what an Egg validation keeps, counted in the bytes of the model's arena
+/* test_egg_memory.c - what an Egg validation keeps, counted in the model's arena and its tree
  * (deterministic, unlike the peak RSS `make bench` measures): locating a value costs no index of
- * every line, and a vertex costs a bounded number of bytes. */
+ * every line, and a pool's vertices keep neither their attributes nor a copy of their names once
+ * checked, morph targets apart. */
 #include <string.h>
 
+#include "egg.h"
 #include "pipeline.h"
 #include "unit.h"
+
+
+static const char *counted_id;
+static unsigned long counted;
+
+static void on_diag(const mdl_diag *d, void *user)
+{
+  (void)user;
+  if (counted_id && !strcmp(d->rule->id, counted_id))
+    counted += d->folded ? d->folded : 1;
+}
+
+static unsigned long warnings_of(const char *id)
+{
+  unsigned long n = counted_id && !strcmp(counted_id, id) ? counted : 0;
+  return n;
+}
 
 /* Validation only (no frames kept), as `mdlcheck FILE` decodes. */
 static size_t arena_after(const char *text, size_t len, struct pipeline_run *run)
 {
   mdl_options o;
   mdl_options_init(&o);
+  o.on_diag = on_diag;
+  counted = 0;
   ck_assert_int_eq(pipeline_decode(text, len, "t.egg", &o, 0, run), MDL_OK);
   ck_assert(run->decoded);
   return run->model.arena.used_total;
@@ -44,11 +65,79 @@ START_TEST(texture_location_indexes_no_lines)
 }
 END_TEST
 
+static const struct egg_node *egg_root(const struct pipeline_run *run)
+{
+  const struct egg_private *priv = run->model.format_data;
+  ck_assert_ptr_nonnull(priv);
+  ck_assert_uint_eq(priv->magic, EGG_PRIVATE_MAGIC);
+  return priv->root;
+}
+
+/* A warning on every vertex's colour: each is reported, and the checked vertices give their
+ * <RGBA> entries back (the first ones, and those across a new slab, may keep theirs). */
+START_TEST(checked_vertices_keep_no_attributes)
+{
+  enum { VERTICES = 5000 };
+  size_t cap = 64 + (size_t)VERTICES * 48, n;
+  char *text = text_new(cap);
+  struct pipeline_run run;
+  unsigned long vertices = 0, with_children = 0, named = 0;
+  n = (size_t)snprintf(text, cap, "<VertexPool> p {\n");
+  for (int i = 0; i < VERTICES; i++)
+    n += (size_t)snprintf(text + n, cap - n, "<Vertex> %d { 0 0 0 <RGBA> { 2 0 0 1 } }\n", i);
+  n += (size_t)snprintf(text + n, cap - n, "}\n");
+  counted_id = "EGG-VTX-006";
+  arena_after(text, n, &run);
+  ck_assert_uint_eq(warnings_of("EGG-VTX-006"), VERTICES);
+  for (const struct egg_node *v = egg_root(&run); v; v = egg_next_pre(v, egg_root(&run)))
+    if (v->spec == S_VERTEX) {
+      vertices++;
+      with_children += v->first != NULL;
+      named += v->name == egg_name_elided && egg_index(v) == (int64_t)vertices - 1;
+    }
+  ck_assert_uint_eq(vertices, VERTICES);
+  ck_assert_uint_eq(named, VERTICES);
+  ck_assert_msg(with_children * 100 < VERTICES, "%lu of %d vertices kept their <RGBA>", with_children, VERTICES);
+  pipeline_release(&run);
+  free(text);
+}
+END_TEST
+
+/* Morph targets under vertices are named by the animation's sliders: they stay in the tree. */
+START_TEST(morph_targets_stay)
+{
+  static const char text[] =
+    "<VertexPool> p {\n"
+    "  <Vertex> 0 { 0 0 0 <RGBA> { 1 1 1 1 } <Dxyz> frown { 0 -1 0 } }\n"
+    "  <Vertex> 1 { 0 0 0 <RGBA> { 1 1 1 1 } <Dxyz> smile { 0 1 0 } }\n"
+    "}\n"
+    "<Table> {\n"
+    "  <Bundle> c {\n"
+    "    <Table> \"<skeleton>\" {\n"
+    "      <Table> j { <Xfm$Anim_S$> xform { <Scalar> fps { 24 } <S$Anim> x { <V> { 1 } } } }\n"
+    "    }\n"
+    "    <Table> morph {\n"
+    "      <S$Anim> frown { <Scalar> fps { 24 } <V> { 1 } }\n"
+    "      <S$Anim> smile { <Scalar> fps { 24 } <V> { 1 } }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+  struct pipeline_run run;
+  counted_id = "EGG-ANM-020";
+  arena_after(text, sizeof text - 1, &run);
+  ck_assert_uint_eq(warnings_of("EGG-ANM-020"), 0);
+  ck_assert_uint_eq(run.result.counts[MDL_WARNING], 0);
+  pipeline_release(&run);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("egg_memory");
   TCase *tc = tcase_create("validate");
   tcase_add_test(tc, texture_location_indexes_no_lines);
+  tcase_add_test(tc, checked_vertices_keep_no_attributes);
+  tcase_add_test(tc, morph_targets_stay);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -108,13 +108,15 @@ enum egg_vform {
 
 struct egg_node {
   struct egg_node *parent, *first, *next;
-  const char *name;     /* header name (arena copy, NUL-terminated, length before it), or NULL */
+  const char *name;     /* header name (arena copy, NUL-terminated, length before it), or NULL;
+                         * egg_name_elided for a pool <Vertex> in a validation-only decode */
   union {
     double *num;
     double one;
     const char *str;    /* arena copy, NUL-terminated, uint32_t length before it */
     struct egg_value *rich;
     struct { uint32_t line, col; } close; /* VF_NONE: where the entry closed */
+    int64_t index;      /* index_inline: the entry's number (see egg_index) */
   } v;
   uint32_t line, col;   /* of the keyword */
   uint32_t nvals;
@@ -128,7 +130,12 @@ struct egg_node {
   uint8_t dart : 2;         /* cached character test: 0 unknown, 1 no, 2 yes */
   uint8_t has_scalar : 1;   /* a <Scalar> among the children */
   uint8_t has_dart : 1;     /* a <Dart> among the children */
+  uint8_t index_inline : 1; /* the number is in v.index, not after the node (egg_index) */
 };
+
+/* The empty name a pool <Vertex> has in a validation-only decode (keep_values 0): it is named,
+ * its number is egg_index, and its text is read by writers alone, which refuse such a tree. */
+extern const char *const egg_name_elided;
 
 /* Length of a string kept in the tree (a name or a one-string value). */
 static inline uint32_t egg_str_len(const char *s)
@@ -215,7 +222,8 @@ struct egg_spec_info {
 #define COUNTS_ANY 0xffffffffu
 extern const struct egg_spec_info egg_specs[S_COUNT];
 
-/* Entries that carry a number (see egg_index) are allocated with room for it after the node. */
+/* Entries that carry a number (see egg_index) are allocated with room for it after the node,
+ * except a pool <Vertex> in a validation-only decode: its values are not kept, so v holds it. */
 struct egg_node_ix {
   struct egg_node node;
   int64_t index;        /* <Vertex>, <Component>: their number; <Joint>, <Table>: scratch */
@@ -226,11 +234,15 @@ static inline int egg_has_index(int spec)
 }
 static inline int64_t egg_index(const struct egg_node *n)
 {
-  return egg_has_index(n->spec) ? ((const struct egg_node_ix *)(const void *)n)->index : -1;
+  if (!egg_has_index(n->spec))
+    return -1;
+  return n->index_inline ? n->v.index : ((const struct egg_node_ix *)(const void *)n)->index;
 }
 static inline void egg_set_index(struct egg_node *n, int64_t index)
 {
-  if (egg_has_index(n->spec))
+  if (n->index_inline)
+    n->v.index = index;
+  else if (egg_has_index(n->spec))
     ((struct egg_node_ix *)(void *)n)->index = index;
 }
 
@@ -299,6 +311,10 @@ void egg_check_refs(struct egg_doc *doc);
 /* Record the files the egg names (textures, alpha files, external eggs) in the model. */
 void egg_collect_refs(struct egg_doc *doc, struct model *m);
 void egg_check_vertices(struct egg_doc *doc);
+/* The checks of one <Vertex> of a pool and its attributes (repeats, morphs, colour range):
+ * egg_check_vertices runs them, except in a validation-only decode, where the parser runs them
+ * as each vertex closes and then lets its attributes' memory go (egg_parse.c, vertex_done). */
+void egg_check_vertex(struct egg_doc *doc, const struct egg_node *v);
 void egg_check_scalars(struct egg_doc *doc);
 void egg_check_anim(struct egg_doc *doc);
 void egg_check_nurbs(struct egg_doc *doc);

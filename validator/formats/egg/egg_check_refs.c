@@ -8,10 +8,11 @@
 #include "egg_map.h"
 
 struct pool_info {
-  int64_t *index; /* sorted vertex numbers */
+  int32_t *index; /* sorted vertex numbers (0..2147483647: larger ones are reported, not kept) */
   size_t count;
   uint64_t *bits; /* the same as a bit set over 0..nbits-1, when the numbers are dense */
   int64_t nbits;
+  int64_t beyond; /* unnamed vertices numbered on past 2147483647 (2147483648 and up) */
   int reported;
 };
 
@@ -242,9 +243,9 @@ static void visit(struct egg_node *n, int leaving, void *user)
   }
 }
 
-static int cmp_i64(const void *a, const void *b)
+static int cmp_i32(const void *a, const void *b)
 {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return x < y ? -1 : x > y;
 }
 
@@ -254,7 +255,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
   struct pool_info *pi = arena_calloc(r->doc->arena, 1, sizeof *pi);
   size_t n = 0, k = 0;
   int64_t highest = 0;
-  int any = 0;
+  int any = 0, sorted = 1;
   if (!pi)
     return NULL;
   for (struct egg_node *v = pool->first; v; v = v->next)
@@ -283,10 +284,16 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
     if (!any || idx > highest)
       highest = idx;
     any = 1;
-    pi->index[k++] = idx;
+    if (idx > 2147483647) {
+      pi->beyond++; /* consecutive from 2147483648: named ones that high were reported above */
+      continue;
+    }
+    sorted &= !k || pi->index[k - 1] <= idx;
+    pi->index[k++] = (int32_t)idx;
   }
-  if (k)
-    qsort(pi->index, k, sizeof *pi->index, cmp_i64);
+  /* pools are mostly numbered in file order: then qsort's scratch copy is not needed either */
+  if (k && !sorted)
+    qsort(pi->index, k, sizeof *pi->index, cmp_i32);
   if (k && pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
     pi->nbits = pi->index[k - 1] + 1;
     pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
@@ -324,6 +331,8 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
 static int has_index(const struct pool_info *pi, int64_t idx)
 {
   size_t lo = 0, hi = pi->count;
+  if (idx > 2147483647)
+    return idx - 2147483648 < pi->beyond;
   if (pi->bits)
     return idx >= 0 && idx < pi->nbits && (pi->bits[idx / 64] >> (idx % 64) & 1);
   while (lo < hi) {

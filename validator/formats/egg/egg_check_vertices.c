@@ -222,6 +222,15 @@ static void check_rgba(struct egg_doc *doc, const struct egg_node *n)
   }
 }
 
+void egg_check_vertex(struct egg_doc *doc, const struct egg_node *v)
+{
+  check_vertex(doc, v);
+  if (doc->spec_count[S_RGBA])
+    for (const struct egg_node *c = v->first; c; c = c->next)
+      if (c->spec == S_RGBA)
+        check_rgba(doc, c);
+}
+
 static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
 {
   unsigned nverts = 0, lead = 0, min = 0;
@@ -350,8 +359,10 @@ static int vertices_descend(const struct egg_doc *doc, const struct egg_node *n)
   switch (n->spec) {
   case S_TABLE: case S_BUNDLE: case S_TRANSFORM: case S_DEFAULTPOSE:
     return 0;
-  case S_VERTEX: case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT:
-  case S_LINE:
+  case S_VERTEX:
+    /* validation alone: the parser checked each vertex as it closed (egg_check_vertex) */
+    return doc->keep_values && doc->spec_count[S_RGBA] != 0;
+  case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT: case S_LINE:
     return doc->spec_count[S_RGBA] != 0;
   default:
     return 1;
@@ -366,7 +377,10 @@ void egg_check_vertices(struct egg_doc *doc)
   egg_map_init(&vc.members);
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, vertices_descend(doc, n))) {
     switch (n->spec) {
-    case S_VERTEX: check_vertex(doc, n); break;
+    case S_VERTEX:
+      if (doc->keep_values)
+        check_vertex(doc, n);
+      break;
     case S_RGBA: check_rgba(doc, n); break;
     case S_POLYGON: case S_PATCH: case S_TRIFAN: case S_TRISTRIP: case S_POINTLIGHT: case S_LINE:
       check_primitive(doc, n);

@@ -21,6 +21,14 @@ struct frame {
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
   int containers;    /* groups/tables open down to here (Panda3D's stack limit) */
+  /* a pool's <Vertex> in a validation-only decode: the slabs as they were after the vertex
+   * itself, to give back what its attributes took once it is checked (vertex_done) */
+  int vertex_mark;
+  unsigned long morphs;   /* morph targets so far: egg_check_anim reads their names later */
+  unsigned char *node_slab;
+  size_t node_left;
+  double *num_slab;
+  size_t num_left;
 };
 
 /* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
@@ -166,7 +174,8 @@ static struct egg_node *node_new(struct parser *p, int spec, const struct egg_to
 {
   struct egg_doc *doc = p->doc;
   struct egg_node *n;
-  size_t size = egg_has_index(spec) ? sizeof(struct egg_node_ix) : sizeof(struct egg_node);
+  int inline_index = spec == S_VERTEX && !doc->keep_values;
+  size_t size = egg_has_index(spec) && !inline_index ? sizeof(struct egg_node_ix) : sizeof(struct egg_node);
   if (doc->node_left < size) {
     /* slabs grow with the file: small files stay small, big ones take few large blocks */
     size_t count = doc->nodes < 256 ? 256 : doc->nodes < NODE_SLAB ? (size_t)doc->nodes : NODE_SLAB;
@@ -181,6 +190,7 @@ static struct egg_node *node_new(struct parser *p, int spec, const struct egg_to
   doc->node_slab += size;
   doc->node_left -= size;
   n->spec = (uint8_t)spec;
+  n->index_inline = (uint8_t)inline_index;
   n->kw = (uint8_t)kw->kw;
   n->line = kw->line;
   n->col = kw->col;
@@ -443,6 +453,43 @@ static int droppable(int spec)
          spec == S_TANGENT || spec == S_BINORMAL || spec == S_AUX;
 }
 
+static unsigned long morph_count(const struct egg_doc *doc)
+{
+  return doc->spec_count[S_DXYZ] + doc->spec_count[S_DNORMAL] + doc->spec_count[S_DRGBA] +
+         doc->spec_count[S_DUV];
+}
+
+/* A vertex of a pool in a validation-only decode is complete: check it and its attributes now
+ * (nothing later reads them, but for morph targets, which egg_check_anim looks up by name), then
+ * give their nodes and numbers back to the slabs they were carved from. A pool of a million
+ * coloured vertices then keeps a million vertices, not also their <RGBA> entries and values. */
+static void vertex_done(struct parser *p, struct frame *f)
+{
+  struct egg_doc *doc = p->doc;
+  struct egg_node *v = f->node;
+  size_t nodes_used, nums_used;
+  egg_check_vertex(doc, v);
+  if (!v->first || morph_count(doc) != f->morphs)
+    return;
+  /* a new slab started meanwhile: what the old one holds stays */
+  if (f->node_left < doc->node_left ||
+      doc->node_slab != f->node_slab + (nodes_used = f->node_left - doc->node_left))
+    return;
+  if (doc->num_slab != f->num_slab &&
+      (!f->num_slab || f->num_left < doc->num_left ||
+       doc->num_slab != f->num_slab + (nums_used = f->num_left - doc->num_left)))
+    return;
+  /* node_new relies on zeroed slabs */
+  memset(f->node_slab, 0, nodes_used);
+  doc->node_slab = f->node_slab;
+  doc->node_left = f->node_left;
+  if (doc->num_slab != f->num_slab) {
+    doc->num_slab = f->num_slab;
+    doc->num_left = f->num_left;
+  }
+  v->first = NULL;
+}
+
 static void close_node(struct parser *p, int bad)
 {
   struct frame *f = &p->stack[p->depth - 1];
@@ -452,8 +499,10 @@ static void close_node(struct parser *p, int bad)
   n->nvals = (uint32_t)count;
   if (!count) {
     n->vform = VF_NONE;
-    n->v.close.line = p->tok.line;
-    n->v.close.col = p->tok.col;
+    if (!n->index_inline) {
+      n->v.close.line = p->tok.line;
+      n->v.close.col = p->tok.col;
+    }
   } else if (f->lazy) {
     n->vform = VF_DROPPED; /* lexed without their values (struct frame, lazy) */
     p->doc->dropped = 1;
@@ -479,6 +528,8 @@ static void close_node(struct parser *p, int bad)
     if (n->v.num)
       memcpy(n->v.num, p->dstack + f->vstart, count * sizeof *n->v.num);
   }
+  if (f->vertex_mark)
+    vertex_done(p, f);
   p->nvals = f->vstart;
   p->depth--;
   if (p->depth)
@@ -489,6 +540,16 @@ static int is_container(int spec)
 {
   return spec == S_GROUP || spec == S_JOINT || spec == S_INSTANCE || spec == S_TABLE ||
          spec == S_BUNDLE;
+}
+
+/* The number an integer-named entry carries, saturated. */
+static int64_t name_index(const struct egg_token *name)
+{
+  if (name->type == T_ULONG)
+    return (int64_t)(name->ul > INT64_MAX ? INT64_MAX : name->ul);
+  if (!(name->num == name->num) || name->num < -9.2e18)
+    return INT64_MIN;
+  return name->num > 9.2e18 ? INT64_MAX : (int64_t)name->num;
 }
 
 /* Parse `<Kw> [name] {` for an entry of kind spec; push its frame, or recover and return -1. */
@@ -543,14 +604,14 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     return -1;
   n->legacy_group = (uint8_t)legacy;
   if (has_name) {
-    n->name = str_new(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
+    /* a validation-only decode reads a pool vertex's number (egg_index), never its text */
+    n->name = spec == S_VERTEX && !p->doc->keep_values
+                ? egg_name_elided : str_new(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
     n->name_quoted = name.type == T_QSTRING;
     n->name_numeric = name.type == T_NUMBER || name.type == T_ULONG;
     if (si->name == NAME_INT_OPT || si->name == NAME_INT_REQ) {
       check_integer(p, &name);
-      egg_set_index(n, name.type == T_ULONG ? (int64_t)(name.ul > INT64_MAX ? INT64_MAX : name.ul)
-                       : !(name.num == name.num) || name.num < -9.2e18 ? INT64_MIN
-                       : name.num > 9.2e18 ? INT64_MAX : (int64_t)name.num);
+      egg_set_index(n, name_index(&name));
     }
     if (name.flags & TOKF_CONTROL)
       egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, name.line, name.col, NULL, "%s", "a name");
@@ -567,6 +628,15 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   p->stack[p->depth].maxvals = count_max(si->counts);
   p->stack[p->depth].fastnum = si->vals == VALS_REAL ? 1 : si->vals == VALS_INT ? 2 : 0;
   p->stack[p->depth].lazy = !p->doc->keep_values && droppable(spec);
+  if (spec == S_VERTEX && !p->doc->keep_values) {
+    struct frame *vf = &p->stack[p->depth];
+    vf->vertex_mark = 1;
+    vf->morphs = morph_count(p->doc);
+    vf->node_slab = p->doc->node_slab;
+    vf->node_left = p->doc->node_left;
+    vf->num_slab = p->doc->num_slab;
+    vf->num_left = p->doc->num_left;
+  }
   p->lx.lazy = p->stack[p->depth].lazy;
   if (egg_nests(spec))
     parent->node->has_nest = 1;

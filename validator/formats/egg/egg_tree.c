@@ -7,6 +7,10 @@
 
 #include "egg.h"
 
+/* four bytes of length 0, then the terminating NUL */
+static const char elided_name[5] = {0, 0, 0, 0, 0};
+const char *const egg_name_elided = elided_name + 4;
+
 static int64_t double_int(double d)
 {
   if (!(d == d) || d <= -9.2e18)
