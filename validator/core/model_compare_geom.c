@@ -550,6 +550,8 @@ static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, cons
         !varrays_same(at->ia, x->first_vertex, at->ib, y->first_vertex, n))
       return 0;
   }
+  if (!x->num_triangles)
+    return 1; /* no triangle array to compare (it may be NULL) */
   if (x->first_vertex == y->first_vertex)
     return !memcmp(g->a->triangles + (size_t)x->first_triangle * 12,
                    g->b->triangles + (size_t)y->first_triangle * 12, (size_t)x->num_triangles * 12);
