@@ -285,7 +285,7 @@ static void quad_build(struct quad *q)
   set_trs(&frames[1], 0.5, HALF_PI, 1);
   set_trs(&frames[2], 1.25, 0.1, 1);
   set_trs(&frames[3], 0.75, HALF_PI + 0.5, 2);
-  q->anim = (struct model_anim){"swing", 0, 2, 10, 0};
+  q->anim = (struct model_anim){"swing", 0, 2, 10, 0, 0};
   q->mesh = (struct model_mesh){"quad", "quad.png", 0, 4, 0, 2};
   mp->num_vertexes = 4;
   mp->num_varrays = 3;

@@ -61,6 +61,8 @@ int main(int argc, char **argv)
   }
   rc |= write_doc(argv[1], "anim.x42", x42_doc_animated, 0);
   rc |= write_doc(argv[1], "anim-be.x42", x42_doc_animated, 1);
+  rc |= write_doc(argv[1], "anim-tags.x42", x42_doc_tagged, 0);
+  rc |= write_doc(argv[1], "anim-lods.x42", x42_doc_lods, 0);
   rc |= write_doc(argv[1], "static.x42", x42_doc_static, 0);
   rc |= write_doc(argv[1], "empty.x42", x42_doc_empty, 0);
   if (argc > 2 && !strcmp(argv[2], "legacy"))

@@ -156,8 +156,8 @@ void x42_model_animated(struct model *m)
   }
   m->num_anims = 2;
   m->anims = arena_calloc(&m->arena, 2, sizeof *m->anims);
-  m->anims[0] = (struct model_anim){"walk", 0, 8, 30, MODEL_ANIM_LOOP};
-  m->anims[1] = (struct model_anim){"back", 4, 4, 15, MODEL_ANIM_LOOP};
+  m->anims[0] = (struct model_anim){"walk", 0, 8, 30, MODEL_ANIM_LOOP, 0};
+  m->anims[1] = (struct model_anim){"back", 4, 4, 15, MODEL_ANIM_LOOP, 0};
   add_meshes(m, 1, 1);
 }
 
@@ -200,6 +200,38 @@ int x42_doc_animated(struct arena *a, struct x42_doc *d, char *err, size_t errca
   }
   model_free(&m);
   return rc;
+}
+
+/* anim plus a second tag on the arm, in model space's offset (tags differ, all else equal) */
+int x42_doc_tagged(struct arena *a, struct x42_doc *d, char *err, size_t errcap)
+{
+  int rc = x42_doc_animated(a, d, err, errcap);
+  struct x42_tag *t = rc == 0 ? arena_calloc(a, 2, sizeof *t) : NULL;
+  if (rc != 0 || !t)
+    return rc ? rc : -1;
+  t[0] = d->tags[0];
+  t[1] = d->tags[0];
+  t[1].name = d->bones[3].name;
+  t[1].bone = 3;
+  t[1].m[9] = 0.25f;
+  d->tags = t;
+  d->num_tags = 2;
+  return 0;
+}
+
+/* anim with two levels of detail: both groups, then the skinned cube alone */
+int x42_doc_lods(struct arena *a, struct x42_doc *d, char *err, size_t errcap)
+{
+  int rc = x42_doc_animated(a, d, err, errcap);
+  struct x42_lod *l = rc == 0 ? arena_calloc(a, 2, sizeof *l) : NULL;
+  if (rc != 0 || !l)
+    return rc ? rc : -1;
+  l[0] = d->lods[0];
+  l[1] = d->lods[0];
+  l[1].num_groups = 1;
+  d->lods = l;
+  d->num_lods = 2;
+  return 0;
 }
 
 int x42_doc_static(struct arena *a, struct x42_doc *d, char *err, size_t errcap)

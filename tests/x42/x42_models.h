@@ -11,6 +11,8 @@ void x42_model_empty(struct model *m);
 
 /* V5 documents built from them by the writer (arrays in a); 0 or -1 with err. */
 int x42_doc_animated(struct arena *a, struct x42_doc *d, char *err, size_t errcap);
+int x42_doc_tagged(struct arena *a, struct x42_doc *d, char *err, size_t errcap);
+int x42_doc_lods(struct arena *a, struct x42_doc *d, char *err, size_t errcap);
 int x42_doc_static(struct arena *a, struct x42_doc *d, char *err, size_t errcap);
 int x42_doc_empty(struct arena *a, struct x42_doc *d, char *err, size_t errcap);
 

@@ -97,6 +97,24 @@ static void test_clean(const char *name, const struct byte_buf *b)
   CHECK(s.errors == 0 && s.warnings == 0, "%s: %lu errors, %lu warnings on a clean file", name, s.errors, s.warnings);
 }
 
+/* What the common model holds beyond the skeleton and geometry survives the generic writer
+ * exactly: tags (f32 affine), levels of detail, reverse animations. */
+static void tags_lods_same(const char *name, const struct model *a, const struct model *b)
+{
+  CHECK(a->num_tags == b->num_tags && a->num_lods == b->num_lods, "%s: %u tags, %u lods became %u, %u", name,
+        a->num_tags, a->num_lods, b->num_tags, b->num_lods);
+  for (uint32_t i = 0; i < a->num_tags && i < b->num_tags; i++)
+    CHECK(!strcmp(a->tags[i].name, b->tags[i].name) && a->tags[i].joint == b->tags[i].joint &&
+          !memcmp(a->tags[i].m, b->tags[i].m, sizeof a->tags[i].m), "%s: tag %u changed", name, i);
+  for (uint32_t i = 0; i < a->num_lods && i < b->num_lods; i++)
+    CHECK(!strcmp(a->lods[i].name, b->lods[i].name) && a->lods[i].first_mesh == b->lods[i].first_mesh &&
+          a->lods[i].num_meshes == b->lods[i].num_meshes, "%s: lod %u changed", name, i);
+  for (uint32_t i = 0; i < a->num_anims && i < b->num_anims; i++)
+    CHECK(a->anims[i].flags == b->anims[i].flags && a->anims[i].reverse == b->anims[i].reverse &&
+          a->anims[i].first_frame == b->anims[i].first_frame, "%s: animation %u flags %#x reverse %u became %#x %u",
+          name, i, a->anims[i].flags, a->anims[i].reverse, b->anims[i].flags, b->anims[i].reverse);
+}
+
 /* decode -> write (document) -> identical bytes; decode -> write (common model) -> decode within bounds */
 static void test_roundtrip(const char *name, const struct byte_buf *b)
 {
@@ -133,6 +151,7 @@ static void test_roundtrip(const char *name, const struct byte_buf *b)
             "%s: frames differ beyond the packing bound: frame %u pose %u channel %u error %g bound %g", name,
             e.frame, e.pose, e.channel, e.frame_error, e.frame_bound);
     }
+    tags_lods_same(name, &r1.model, &r2.model);
     for (uint32_t i = 0; i < r1.model.num_varrays && i < r2.model.num_varrays; i++) {
       const struct model_varray *a = &r1.model.varrays[i], *c = &r2.model.varrays[i];
       double tol = a->type == VT_POSITION ? 1e-4 : a->type == VT_BLENDWEIGHTS || a->type == VT_BLENDINDEXES || a->type == VT_COLOR ? 0 : 0.01;

@@ -36,8 +36,10 @@ void decode_count(struct decode_ctx *ctx, enum decode_count_kind kind, unsigned 
  * is the JSON key. Counted only when the decode goes to its end. */
 void decode_stat(struct decode_ctx *ctx, const char *name, unsigned long long value);
 
-/* Elements a report may point at in a file (compare names where each side holds them). */
-enum format_elem { FMT_EL_JOINT, FMT_EL_ANIM, FMT_EL_MESH, FMT_EL_BASEPOSE, FMT_EL_FRAME, FMT_EL_NONE };
+/* Elements a report may point at in a file (compare names where each side holds them). Those
+ * after FMT_EL_NONE only some formats hold: locators that index tables by element stop at NONE. */
+enum format_elem { FMT_EL_JOINT, FMT_EL_ANIM, FMT_EL_MESH, FMT_EL_BASEPOSE, FMT_EL_FRAME, FMT_EL_NONE,
+                   FMT_EL_TAG, FMT_EL_LOD };
 
 struct format_where {
   long long offset; /* -1: none */

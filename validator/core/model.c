@@ -57,3 +57,9 @@ double vformat_get(const unsigned char *s, uint32_t format, int normalized)
   default: return 0;
   }
 }
+
+int model_lods_trivial(const struct model *m)
+{
+  return m->num_lods == 0 ||
+         (m->num_lods == 1 && m->lods[0].first_mesh == 0 && m->lods[0].num_meshes == m->num_meshes);
+}

@@ -33,9 +33,28 @@ struct model_anim {
   const char *name;
   uint32_t first_frame, num_frames; /* into the model's global frame strip */
   double framerate;
-  uint32_t flags; /* MODEL_ANIM_LOOP */
+  uint32_t flags; /* MODEL_ANIM_LOOP (IQM keeps its other bits as stored) */
+  /* 1: played from its last frame to its first (X42: lastFrame < firstFrame); the frames stay
+   * in the strip in ascending order. Not a flag bit: IQM's flags are kept as stored. */
+  uint32_t reverse;
 };
 #define MODEL_ANIM_LOOP 1u
+
+/* An attachment point: a named frame fixed to a joint (X42 tags). */
+struct model_tag {
+  const char *name;
+  int32_t joint; /* < 0: model space */
+  /* affine in the joint's space: axis0 xyz, axis1 xyz, axis2 xyz, origin xyz;
+   * o = axis0 * x + axis1 * y + axis2 * z + origin */
+  double m[12];
+};
+
+/* A level of detail: the meshes drawn at that level, a contiguous run (X42 LODs, in file
+ * order). A model without levels draws every mesh, as does one level over all of them. */
+struct model_lod {
+  const char *name;
+  uint32_t first_mesh, num_meshes;
+};
 
 /* Component formats, numbered as IQM's (the widest set among the formats). */
 enum vformat {
@@ -130,6 +149,11 @@ struct model {
   uint32_t num_meshes;
   struct model_mesh *meshes;
 
+  uint32_t num_tags;
+  struct model_tag *tags;
+  uint32_t num_lods;                /* 0: no levels (every mesh is drawn) */
+  struct model_lod *lods;
+
   struct model_bounds *bounds;      /* num_frames, or NULL */
 
   const unsigned char *comment;
@@ -163,6 +187,9 @@ struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int c
 int model_ref_named_file(const struct model_ref *r);
 /* Whether r's text is some mesh's material, the one place every writer carries a name to. */
 int model_ref_is_material(const struct model *m, const struct model_ref *r);
+
+/* 1 when m's levels of detail say nothing: none, or one over every mesh. */
+int model_lods_trivial(const struct model *m);
 
 /* Bytes of one component of format f (0 when f is no enum vformat). */
 uint32_t vformat_bytes(uint32_t format);

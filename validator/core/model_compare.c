@@ -489,6 +489,7 @@ int model_compare(struct compare_side *a, struct compare_side *b, struct diag_si
   anims_compare(&c);
   cmp_meshes(&c);
   cmp_refs(&c);
+  cmp_tags_lods(&c);
   side_unindex(a);
   side_unindex(b);
   if (r)

@@ -34,4 +34,7 @@ void cmp_meshes(struct cmp *c);
 /* The files both models name (model_compare_refs.c). */
 void cmp_refs(struct cmp *c);
 
+/* Tags, levels of detail and play directions (model_compare_tags.c). */
+void cmp_tags_lods(struct cmp *c);
+
 #endif

@@ -82,3 +82,85 @@ void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_in
                r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);
   }
 }
+
+void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target)
+{
+  struct mdl_loc loc = loc_none();
+  if (!l)
+    return;
+  if (m->num_tags) {
+    const struct model_tag *t = &m->tags[0];
+    snprintf(loc.path, sizeof loc.path, "tags[0]");
+    write_loss(l, RULE_CORE_CONVERT_TAGS, RULE_CORE_COMPARE_TAG_COUNT, &loc,
+               "%u tags (the first: '%.60s' on joint %d); %s has no attachment points", (unsigned)m->num_tags,
+               t->name ? t->name : "", t->joint < 0 ? -1 : t->joint, target);
+  }
+  if (!model_lods_trivial(m)) {
+    snprintf(loc.path, sizeof loc.path, "lods");
+    write_loss(l, RULE_CORE_CONVERT_LODS, RULE_CORE_COMPARE_LOD_COUNT, &loc,
+               "%u levels of detail; %s has none", (unsigned)m->num_lods, target);
+    write_loss_also(l, RULE_CORE_CONVERT_LODS, RULE_CORE_COMPARE_LOD);
+  }
+  for (uint32_t i = 0; i < m->num_anims; i++) {
+    if (!m->anims[i].reverse)
+      continue;
+    snprintf(loc.path, sizeof loc.path, "anims[%u]", (unsigned)i);
+    write_loss(l, RULE_CORE_CONVERT_ANIM_REVERSE, RULE_CORE_COMPARE_ANIM_REVERSE, &loc, "%u '%.60s' (%s)",
+               (unsigned)i, m->anims[i].name ? m->anims[i].name : "", target);
+  }
+}
+
+static const struct model_varray *blend_array(const struct model *m, uint32_t type)
+{
+  for (uint32_t i = 0; i < m->num_varrays; i++)
+    if (m->varrays[i].type == type && m->varrays[i].data)
+      return &m->varrays[i];
+  return NULL;
+}
+
+void write_loss_influences(struct write_losses *l, const struct model *m, uint32_t keep, const char *target)
+{
+  const struct model_varray *bw = blend_array(m, VT_BLENDWEIGHTS);
+  uint32_t eb, n = 0, first = 0;
+  double total = 0, worst = 0;
+  struct mdl_loc loc = loc_none();
+  if (!l || !bw || bw->size <= keep || !(eb = vformat_bytes(bw->format)))
+    return;
+  for (uint32_t v = 0; v < m->num_vertexes; v++) {
+    double w[16], sum = 0, kept = 0;
+    uint32_t k, nw = bw->size < 16 ? bw->size : 16, used = 0;
+    for (k = 0; k < nw; k++) {
+      w[k] = vformat_get(bw->data + ((size_t)v * bw->size + k) * eb, bw->format, 1);
+      if (w[k] > 0) {
+        sum += w[k];
+        used++;
+      } else {
+        w[k] = 0;
+      }
+    }
+    if (used <= keep || sum <= 0)
+      continue;
+    /* the heaviest keep weights stay (the writers keep those) */
+    for (uint32_t s = 0; s < keep; s++) {
+      uint32_t best = 0;
+      for (k = 1; k < nw; k++)
+        if (w[k] > w[best])
+          best = k;
+      kept += w[best];
+      w[best] = 0;
+    }
+    if (!n++)
+      first = v;
+    total += (sum - kept) / sum;
+    if ((sum - kept) / sum > worst)
+      worst = (sum - kept) / sum;
+  }
+  if (!n)
+    return;
+  snprintf(loc.path, sizeof loc.path, "vertexes[%u]", (unsigned)first);
+  write_loss(l, RULE_CORE_CONVERT_INFLUENCES, RULE_CORE_COMPARE_VERTEX, &loc,
+             "%u vertices (the first: %u) have more than the %u influences %s keeps: %.3g of their weight is "
+             "dropped in all, at most %.3g of one vertex", (unsigned)n, (unsigned)first, (unsigned)keep, target,
+             total, worst);
+  write_loss_also(l, RULE_CORE_CONVERT_INFLUENCES, RULE_CORE_COMPARE_TRIANGLES);
+}

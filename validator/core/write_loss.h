@@ -34,6 +34,14 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
  * of another format carries file names only as materials. */
 void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule);
 
+/* Announce, for a target (its name in the message) with no place for them, m's tags, its levels
+ * of detail beyond one over every mesh, and each animation that plays in reverse. */
+void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target);
+
+/* Announce the vertices with more positive blend weights than the target keeps (keep, the
+ * heaviest): how many, and the share of their weight dropped. */
+void write_loss_influences(struct write_losses *l, const struct model *m, uint32_t keep, const char *target);
+
 /* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
  * triangles). */
 void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "write_loss.h"
 #include "num_format.h"
 
 /* One value after a space: the shortest text that reads back to the same double (num_format),
@@ -191,7 +192,7 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
 {
   struct layout l;
   int tiled = meshes_tile(m);
-  (void)opts;
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE");
   buf_printf(b, "# Inter-Quake Export\n\n");
   for (uint32_t j = 0; j < m->num_joints; j++) {
     const char *name = m->joints[j].name ? m->joints[j].name : "";

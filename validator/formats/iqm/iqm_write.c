@@ -10,6 +10,7 @@
  * reproduce every frame within the bound of 3.4. */
 #include "arena.h"
 #include "iqm_write.h"
+#include "write_loss.h"
 
 #include <float.h>
 #include <math.h>
@@ -612,6 +613,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
   struct model fit;
   int rc;
   arena_init(&a);
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQM");
   rc = opts && opts->foreign ? iqm_model_fit(m, &a, &fit, opts->losses) : 0;
   if (rc < 0) {
     out->oom = 1;

@@ -2,7 +2,8 @@
  * stream (a key at both ends of every run of equal quantized values, so each frame decodes to
  * its own quantized value) with the bind pose as baseFrame (a frame of its own when no frame
  * holds it), meshes as triangle groups with a blend palette per group, one influence per
- * skinning joint (meshToBone = inverse bind), one LOD over every group. */
+ * skinning joint (meshToBone = inverse bind), the model's tags, its levels of detail (or one
+ * over every group), reverse animations with lastFrame < firstFrame. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -557,11 +558,59 @@ static int build_mesh(struct builder *bd, const struct model *m)
       g->num_elems = d->num_indices - g->first_index;
     }
   }
-  d->lods = arena_calloc(bd->a, 1, sizeof *d->lods);
-  if (!d->lods || name_add(bd, "lod0", &d->lods[0].name) < 0)
-    return d->lods ? -1 : fail(bd, "out of memory");
-  d->lods[0].num_groups = d->num_groups;
-  d->num_lods = 1;
+  return 0;
+}
+
+/* The model's levels of detail, or one level over every group (X42 needs one when it has
+ * groups, x42.md numLods). */
+static int build_lods(struct builder *bd, const struct model *m)
+{
+  struct x42_doc *d = bd->d;
+  uint32_t n = m->num_lods ? m->num_lods : 1;
+  if (!d->num_groups)
+    return 0;
+  if (n > 0xFFFF)
+    return fail(bd, "more than 65535 levels of detail");
+  d->lods = arena_calloc(bd->a, n, sizeof *d->lods);
+  if (!d->lods)
+    return fail(bd, "out of memory");
+  if (!m->num_lods) {
+    d->lods[0].num_groups = d->num_groups;
+    d->num_lods = 1;
+    return name_add(bd, "lod0", &d->lods[0].name);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    const struct model_lod *ml = &m->lods[i];
+    if (ml->first_mesh > d->num_groups || ml->num_meshes > d->num_groups - ml->first_mesh)
+      return fail(bd, "a level of detail names meshes past the last one");
+    if (name_add(bd, ml->name, &d->lods[i].name) < 0)
+      return -1;
+    d->lods[i].first_group = (uint16_t)ml->first_mesh;
+    d->lods[i].num_groups = (uint16_t)ml->num_meshes;
+  }
+  d->num_lods = (uint16_t)n;
+  return 0;
+}
+
+/* The model's attachment points as tags (a joint past the bones is model space). */
+static int build_tags(struct builder *bd, const struct model *m)
+{
+  struct x42_doc *d = bd->d;
+  if (m->num_tags > 0xFFFF)
+    return fail(bd, "more than 65535 tags");
+  d->tags = arena_calloc(bd->a, (size_t)m->num_tags + 1, sizeof *d->tags);
+  if (!d->tags)
+    return fail(bd, "out of memory");
+  for (uint32_t i = 0; i < m->num_tags; i++) {
+    const struct model_tag *mt = &m->tags[i];
+    struct x42_tag *t = &d->tags[i];
+    if (name_add(bd, mt->name, &t->name) < 0)
+      return -1;
+    t->bone = mt->joint >= 0 && (uint32_t)mt->joint < d->num_bones ? (uint16_t)mt->joint : X42_NONE;
+    for (int k = 0; k < 12; k++)
+      t->m[k] = (float)mt->m[k];
+  }
+  d->num_tags = (uint16_t)m->num_tags;
   return 0;
 }
 
@@ -585,8 +634,7 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
   d->bones = arena_calloc(a, (size_t)nb + 1, sizeof *d->bones);
   d->anim_groups = arena_calloc(a, 1, sizeof *d->anim_groups);
   d->anims = arena_calloc(a, (size_t)m->num_anims + 1, sizeof *d->anims);
-  d->tags = arena_calloc(a, 1, sizeof *d->tags);
-  if (!d->bones || !d->anim_groups || !d->anims || !d->tags)
+  if (!d->bones || !d->anim_groups || !d->anims)
     return fail(&bd, "out of memory");
   d->num_bones = (uint16_t)nb;
   for (uint32_t b = 0; b < nb; b++) {
@@ -642,11 +690,15 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
       return fail(&bd, "an animation runs past the frames");
     xa->first = (uint16_t)ma->first_frame;
     xa->last = (uint16_t)last;
+    if (ma->reverse) { /* x42.md: lastFrame < firstFrame plays in reverse */
+      xa->first = (uint16_t)last;
+      xa->last = (uint16_t)ma->first_frame;
+    }
     xa->loop_start = (ma->flags & MODEL_ANIM_LOOP) ? xa->first : X42_NONE;
     xa->loop_end = (ma->flags & MODEL_ANIM_LOOP) ? xa->last : X42_NONE;
     xa->rate = (uint16_t)(ma->framerate >= 1 && ma->framerate < 65535 ? floor(ma->framerate + 0.5) : 1);
   }
-  if (build_mesh(&bd, m) < 0)
+  if (build_mesh(&bd, m) < 0 || build_lods(&bd, m) < 0 || build_tags(&bd, m) < 0)
     return -1;
   for (uint32_t b = 0; b < nb; b++)
     d->bones[b].extent = d->sphere[3];

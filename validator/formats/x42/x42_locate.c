@@ -1,5 +1,5 @@
-/* x42_locate.c - the X42 locator (format.h): byte offsets of bones, animations and groups in a
- * V5 file, and how far a base pose may be from the pose it stores (the range packs). */
+/* x42_locate.c - the X42 locator (format.h): byte offsets of bones, animations, tags, LODs and
+ * groups in a V5 file, and how far a base pose may be from the pose it stores (the range packs). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +57,10 @@ static void x42_locator_where(const void *p, enum format_elem e, uint32_t n, uin
     w->offset = (long long)(l->lay.off[XS_ANIMS] + 12u * (uint64_t)n);
   else if (e == FMT_EL_MESH && n < l->d.num_groups)
     w->offset = (long long)(l->lay.off[XS_GROUPS] + 148u * (uint64_t)n);
+  else if (e == FMT_EL_TAG && n < l->d.num_tags)
+    w->offset = (long long)(l->lay.off[XS_TAGS] + 52u * (uint64_t)n);
+  else if (e == FMT_EL_LOD && n < l->d.num_lods)
+    w->offset = (long long)(l->lay.off[XS_LODS] + 6u * (uint64_t)n);
 }
 
 /* A base pose is range-packed and S16N like every frame (X42 has no separate bind pose): the

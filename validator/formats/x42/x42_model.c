@@ -211,6 +211,33 @@ static void material_refs(struct x42_ctx *x)
   }
 }
 
+/* Tags as attachment points, LODs as runs of meshes (a group range past the groups is clamped:
+ * X42-LOD-* said so). */
+static int fill_tags_lods(struct model *m, const struct x42_doc *d)
+{
+  m->tags = arena_calloc(&m->arena, (size_t)d->num_tags + 1, sizeof *m->tags);
+  m->lods = arena_calloc(&m->arena, (size_t)d->num_lods + 1, sizeof *m->lods);
+  if (!m->tags || !m->lods)
+    return -1;
+  m->num_tags = d->num_tags;
+  for (uint32_t i = 0; i < d->num_tags; i++) {
+    const struct x42_tag *t = &d->tags[i];
+    m->tags[i].name = name_of(m, d, t->name);
+    m->tags[i].joint = t->bone < d->num_bones ? (int32_t)t->bone : -1;
+    for (int k = 0; k < 12; k++)
+      m->tags[i].m[k] = t->m[k];
+  }
+  m->num_lods = d->num_lods;
+  for (uint32_t i = 0; i < d->num_lods; i++) {
+    const struct x42_lod *l = &d->lods[i];
+    uint32_t first = l->first_group < d->num_groups ? l->first_group : d->num_groups;
+    m->lods[i].name = name_of(m, d, l->name);
+    m->lods[i].first_mesh = first;
+    m->lods[i].num_meshes = l->num_groups < d->num_groups - first ? l->num_groups : d->num_groups - first;
+  }
+  return 0;
+}
+
 /* 1 when baseFrame is the last frame and no animation plays it: a frame that only holds the
  * bind pose, as the writer stores one (x42_build.c). */
 static int base_frame_own(const struct x42_doc *d)
@@ -273,7 +300,10 @@ int x42_model_fill(struct x42_ctx *x)
     m->anims[i].num_frames = hi - lo + 1;
     m->anims[i].framerate = a->rate;
     m->anims[i].flags = a->loop_start != X42_NONE ? MODEL_ANIM_LOOP : 0;
+    m->anims[i].reverse = a->last < a->first;
   }
+  if (fill_tags_lods(m, d) < 0)
+    return -1;
   if (x->dc->keep_frames && x42_keys_evaluate(d, m) == 0 && base_frame_own(d))
     m->num_frames--; /* the bind pose's own frame is the joints' pose, not a frame to play */
   /* vertex arrays and triangles are for the model's consumers (convert, compare, poses, round
