@@ -372,8 +372,11 @@ static void anims_compare(struct cmp *c)
       snprintf(bv, sizeof bv, "%u", y->num_frames);
       cmp_mismatch(c, RULE_CORE_COMPARE_ANIM_FRAMES, FMT_EL_ANIM, i, 0, path, bv, "%u", x->num_frames);
     }
-    if (fabs(x->framerate - y->framerate) > plain_bound(c, x->framerate, y->framerate) ||
-        isnan(x->framerate) != isnan(y->framerate)) {
+    /* a rate times the steps between frames: with one frame (or none) on both sides there is
+     * none, and targets that need a rate (X42: at least 1) write one for a QMSH key that has none */
+    if ((x->num_frames > 1 || y->num_frames > 1) &&
+        (fabs(x->framerate - y->framerate) > plain_bound(c, x->framerate, y->framerate) ||
+         isnan(x->framerate) != isnan(y->framerate))) {
       snprintf(bv, sizeof bv, "%g", y->framerate);
       cmp_mismatch(c, RULE_CORE_COMPARE_ANIM_FRAMERATE, FMT_EL_ANIM, i, 0, path, bv, "%g",
                    x->framerate);
