@@ -75,6 +75,8 @@ struct model_varray {
   const unsigned char *data; /* num_vertexes * size little-endian components */
   double step[4];         /* the quantization step of components 0-3 as the file stores them
                            * when coarser than format (X42 range packs), else 0 */
+  int generated;          /* derived by the decoder, not stated by the file (IQE tangents without
+                           * vx, as the IQM compiler derives them): its own writer leaves it out */
 };
 
 struct model_extension {

@@ -313,6 +313,11 @@ unsigned iqe_face_smooth_edges(const struct iqe_parser *p, uint32_t t);
  * its parser triangle, or UINT32_MAX for a face-less one. Return 0, or -1 on allocation
  * failure. */
 int iqe_smooth_normals(struct iqe_parser *p, const uint32_t *tri_src);
+/* A vertex array the decoder derived (type VT_NORMAL or VT_TANGENT; vals: 3 or 4 doubles a
+ * vertex, as many as the type's default size) in the layout the file declared for it, else
+ * IQM's default; inserted in IQM's type order, marked generated when the writer must leave it
+ * out. 0, or -1 when out of memory. */
+int iqe_varray_derived(struct iqe_parser *p, uint32_t type, int generated, const double *vals, uint32_t nv);
 
 /* Whole-file checks after the last line, then the model. Return 0, or -1 on allocation failure. */
 void iqe_check_finish(struct iqe_parser *p);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "model_tangents.h"
 #include "pose.h"
 
 static const uint32_t format_bytes[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
@@ -368,6 +369,49 @@ static int anim_build(struct iqe_parser *p)
   return 0;
 }
 
+int iqe_varray_derived(struct iqe_parser *p, uint32_t type, int generated, const double *vals, uint32_t nv)
+{
+  struct model *m = p->m;
+  const struct iqe_layout *l = &p->layout[type];
+  uint32_t stride = slot_size[type], at;
+  uint32_t fmt = l->declared && l->format < VF_COUNT ? l->format : slot_format[type];
+  uint32_t size = l->declared && l->size ? l->size : stride, bytes = format_bytes[fmt];
+  unsigned char *data = arena_calloc(&m->arena, (size_t)nv * size + 1, bytes);
+  if (!data || m->num_varrays >= IQE_SLOTS)
+    return -1;
+  for (uint32_t v = 0; v < nv; v++)
+    for (uint32_t c = 0; c < size; c++)
+      iqe_component_put(data + ((size_t)v * size + c) * bytes, fmt, c < stride ? vals[(size_t)v * stride + c] : 0, 1);
+  for (at = 0; at < m->num_varrays && m->varrays[at].type < type; at++)
+    ;
+  memmove(&m->varrays[at + 1], &m->varrays[at], (m->num_varrays - at) * sizeof *m->varrays);
+  memset(&m->varrays[at], 0, sizeof *m->varrays);
+  m->varrays[at].type = type;
+  m->varrays[at].format = fmt;
+  m->varrays[at].size = size;
+  m->varrays[at].data = data;
+  m->varrays[at].generated = generated;
+  m->num_varrays++;
+  return 0;
+}
+
+/* Tangents the file does not give (no vx) but the reference compiler writes (normals, given or
+ * smoothed, and texture coordinates): derived into the model, marked generated so the IQE
+ * writer leaves them out. */
+static int tangents_generate(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  double *t = malloc(((size_t)m->num_vertexes + 1) * 4 * sizeof *t);
+  int rc;
+  if (!t)
+    return -1;
+  rc = model_tangents_derive(m, t);
+  if (rc > 0)
+    rc = iqe_varray_derived(p, VT_TANGENT, 1, t, m->num_vertexes);
+  free(t);
+  return rc < 0 ? -1 : 0;
+}
+
 /* Validation alone: the checks mesh_build makes while it builds (face-less triangles), without
  * the model, whose vertex arrays and generated normals would cost far more than the file. */
 static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
@@ -411,6 +455,9 @@ int iqe_model_build(struct iqe_parser *p)
   /* normals the file does not give are generated (iqe.txt "Smoothing") into the model itself,
    * so conversion, comparison and the IQE round trip all see the same vertices */
   if (p->attr[ATTR_VN].count == 0 && iqe_smooth_normals(p, tri_src) < 0)
+    return -1;
+  /* and so are tangents, from the final normals, where the reference compiler generates them */
+  if (p->attr[ATTR_VX].count == 0 && tangents_generate(p) < 0)
     return -1;
   if (p->comment) {
     /* NUL-terminated, as IQM stores it */

@@ -192,32 +192,6 @@ static void tri_setup(struct smooth *s, uint32_t t, const uint32_t *tri_src)
   ti->edges = (unsigned char)iqe_face_smooth_edges(p, tri_src[t]);
 }
 
-/* The normal array in the layout the file declared, or float x 3. */
-static int normal_array_add(struct iqe_parser *p, const double *normals, uint32_t nv)
-{
-  struct model *m = p->m;
-  const struct iqe_layout *l = &p->layout[VT_NORMAL];
-  uint32_t fmt = l->declared && l->format < VF_COUNT ? l->format : VF_FLOAT;
-  uint32_t size = l->declared && l->size ? l->size : 3, bytes = iqe_format_bytes(fmt), at;
-  unsigned char *data = arena_calloc(&m->arena, (size_t)nv * size, bytes);
-  if ((!data && nv) || m->num_varrays >= IQE_SLOTS)
-    return -1;
-  for (uint32_t v = 0; v < nv; v++)
-    for (uint32_t c = 0; c < size; c++)
-      iqe_component_put(data + ((size_t)v * size + c) * bytes, fmt, c < 3 ? normals[(size_t)v * 3 + c] : 0, 1);
-  /* arrays stay in IQM type order: the normal goes after position and texcoord */
-  for (at = 0; at < m->num_varrays && m->varrays[at].type < VT_NORMAL; at++)
-    ;
-  memmove(&m->varrays[at + 1], &m->varrays[at], (m->num_varrays - at) * sizeof *m->varrays);
-  memset(&m->varrays[at], 0, sizeof *m->varrays);
-  m->varrays[at].type = VT_NORMAL;
-  m->varrays[at].format = fmt;
-  m->varrays[at].size = size;
-  m->varrays[at].data = data;
-  m->num_varrays++;
-  return 0;
-}
-
 /* A `vx` with a bitangent gets its sign from the normal (iqe.txt "vx"): now that there is one,
  * give the tangent array's W that sign. */
 static void tangent_signs(struct iqe_parser *p, const uint32_t *src, const double *normals, uint32_t nv)
@@ -431,7 +405,7 @@ int iqe_smooth_normals(struct iqe_parser *p, const uint32_t *tri_src)
     }
     m->num_vertexes = nnew;
   }
-  if (normal_array_add(p, normals, nnew) < 0)
+  if (iqe_varray_derived(p, VT_NORMAL, 0, normals, nnew) < 0)
     return -1;
   tangent_signs(p, src, normals, nnew);
   return 0;

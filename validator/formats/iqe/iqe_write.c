@@ -96,7 +96,10 @@ static int layout_write(const struct model *m, struct layout *l, struct byte_buf
     if (va->type < 7) {
       if (l->std[va->type])
         continue; /* IQE has one array per type: the first one wins */
-      l->std[va->type] = va;
+      /* a derived array (tangents of an IQE without vx) is derived again when read: its layout
+       * is declared, its values are not written (the compiler would misplace vx lines) */
+      if (!va->generated)
+        l->std[va->type] = va;
       if (va->format != default_format[va->type] || va->size != default_size[va->type])
         buf_printf(b, "vertexarray %s %s %u\n", type_names[va->type], component_names[va->format], va->size);
     } else if (va->type >= VT_CUSTOM) {

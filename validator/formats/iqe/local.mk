@@ -38,5 +38,5 @@ TESTS += tests/iqe/probes.test
 EXTRA_DIST += tests/iqe
 
 # Samples (skipped with a message when ../shared/samples is absent).
-TESTS += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh
-EXTRA_DIST += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh
+TESTS += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh tests/cli/iqe-tangents.sh
+EXTRA_DIST += tests/samples/iqe.test tests/cli/compare.sh tests/cli/iqe-smooth.sh tests/cli/iqe-tangents.sh
