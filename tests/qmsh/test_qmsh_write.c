@@ -272,9 +272,9 @@ static void quad_build(struct quad *q)
   }
   for (int i = 0; i < 6; i++)
     put_u32(td + 4 * i, tri[i]);
-  va[0] = (struct model_varray){VT_POSITION, NULL, 0, VF_FLOAT, 3, pd, {0}};
-  va[1] = (struct model_varray){VT_BLENDINDEXES, NULL, 0, VF_UBYTE, 4, bi, {0}};
-  va[2] = (struct model_varray){VT_BLENDWEIGHTS, NULL, 0, VF_UBYTE, 4, bw, {0}};
+  va[0] = (struct model_varray){VT_POSITION, NULL, 0, VF_FLOAT, 3, pd, {0}, 0};
+  va[1] = (struct model_varray){VT_BLENDINDEXES, NULL, 0, VF_UBYTE, 4, bi, {0}, 0};
+  va[2] = (struct model_varray){VT_BLENDWEIGHTS, NULL, 0, VF_UBYTE, 4, bw, {0}, 0};
   joints[0].name = "root";
   joints[0].parent = -1;
   set_trs(&joints[0].pose, 1, 0, 1);
