@@ -13,12 +13,17 @@ struct ref_key {
   size_t order;
 };
 
+/* The order both sides are sorted and merged in: textures and materials, then models, by name. */
+static int ref_cmp(const struct model_ref *r, const struct model_ref *s)
+{
+  int c = (r->kind == MODEL_REF_MODEL) - (s->kind == MODEL_REF_MODEL);
+  return c ? c : strcmp(r->ref, s->ref);
+}
+
 static int key_cmp(const void *x, const void *y)
 {
   const struct ref_key *a = x, *b = y;
-  int c = (a->r->kind == MODEL_REF_MODEL) - (b->r->kind == MODEL_REF_MODEL);
-  if (!c)
-    c = strcmp(a->r->ref, b->r->ref);
+  int c = ref_cmp(a->r, b->r);
   return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
@@ -65,12 +70,7 @@ void cmp_refs(struct cmp *c)
   size_t na, nb, i = 0, j = 0;
   struct ref_key *a = refs_sorted(c->a->model, &na), *b = refs_sorted(c->b->model, &nb);
   while (i < na || j < nb) {
-    int d = i == na ? 1 : j == nb ? -1 : 0;
-    if (!d) {
-      d = (a[i].r->kind == MODEL_REF_MODEL) - (b[j].r->kind == MODEL_REF_MODEL);
-      if (!d)
-        d = strcmp(a[i].r->ref, b[j].r->ref);
-    }
+    int d = i == na ? 1 : j == nb ? -1 : ref_cmp(a[i].r, b[j].r);
     if (d < 0)
       ref_missing(c, a[i++].r, c->a, c->b);
     else if (d > 0)
