@@ -58,6 +58,15 @@ double vformat_get(const unsigned char *s, uint32_t format, int normalized)
   }
 }
 
+const struct model_varray *model_varray_find(const struct model *m, uint32_t type, uint32_t min_size)
+{
+  for (uint32_t i = 0; i < m->num_varrays; i++)
+    if (m->varrays[i].type == type && m->varrays[i].data && m->varrays[i].format < VF_COUNT &&
+        m->varrays[i].size >= (min_size ? min_size : 1))
+      return &m->varrays[i];
+  return NULL;
+}
+
 int model_lods_trivial(const struct model *m)
 {
   return m->num_lods == 0 ||

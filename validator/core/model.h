@@ -192,6 +192,9 @@ int model_ref_is_material(const struct model *m, const struct model_ref *r);
 
 /* 1 when m's levels of detail say nothing: none, or one over every mesh. */
 int model_lods_trivial(const struct model *m);
+/* m's first usable array of type (data, a known format, at least max(min_size, 1) components),
+ * or NULL. */
+const struct model_varray *model_varray_find(const struct model *m, uint32_t type, uint32_t min_size);
 
 /* Bytes of one component of format f (0 when f is no enum vformat). */
 uint32_t vformat_bytes(uint32_t format);

@@ -6,10 +6,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include "grow.h"
 #include <string.h>
 
+#include "grow.h"
 #include "model_compare_ctx.h"
 #include "sort.h"
 
@@ -20,14 +19,6 @@ static const char *safe(const char *s)
   return s ? s : "";
 }
 
-static const struct model_varray *varray_of(const struct model *m, uint32_t type)
-{
-  for (uint32_t i = 0; i < m->num_varrays; i++)
-    if (m->varrays[i].type == type && m->varrays[i].data && m->varrays[i].format < VF_COUNT &&
-        m->varrays[i].size)
-      return &m->varrays[i];
-  return NULL;
-}
 
 /* ---- distinct vertices (equal bytes) ---------------------------------------------------- */
 
@@ -55,8 +46,8 @@ static void vkey_init(struct vkey_ctx *k, const struct model *m, const struct mo
 {
   memset(k, 0, sizeof *k);
   for (uint32_t t = VT_POSITION; t <= VT_COLOR; t++) {
-    const struct model_varray *va = varray_of(m, t);
-    if (t != VT_TANGENT && va && varray_of(other, t)) {
+    const struct model_varray *va = model_varray_find(m, t, 1);
+    if (t != VT_TANGENT && va && model_varray_find(other, t, 1)) {
       k->stride[k->narrays] = (size_t)va->size * vformat_bytes(va->format);
       k->arrays[k->narrays++] = va;
     }
@@ -808,7 +799,8 @@ static void geom_init(struct geom *g, struct cmp *c)
   g->unit_a = c->a->unit_normals;
   g->unit_b = c->b->unit_normals;
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-    const struct model_varray *x = varray_of(g->a, types[i]), *y = varray_of(g->b, types[i]);
+    const struct model_varray *x = model_varray_find(g->a, types[i], 1);
+    const struct model_varray *y = model_varray_find(g->b, types[i], 1);
     if (x && y) {
       g->attrs[g->nattrs].type = types[i];
       g->attrs[g->nattrs].va = x;
@@ -816,8 +808,10 @@ static void geom_init(struct geom *g, struct cmp *c)
     }
   }
   {
-    const struct model_varray *ia = varray_of(g->a, VT_BLENDINDEXES), *ib = varray_of(g->b, VT_BLENDINDEXES);
-    const struct model_varray *wa = varray_of(g->a, VT_BLENDWEIGHTS), *wb = varray_of(g->b, VT_BLENDWEIGHTS);
+    const struct model_varray *ia = model_varray_find(g->a, VT_BLENDINDEXES, 1);
+    const struct model_varray *ib = model_varray_find(g->b, VT_BLENDINDEXES, 1);
+    const struct model_varray *wa = model_varray_find(g->a, VT_BLENDWEIGHTS, 1);
+    const struct model_varray *wb = model_varray_find(g->b, VT_BLENDWEIGHTS, 1);
     if (ia && ib && wa && wb) {
       struct attr *at = &g->attrs[g->nattrs++];
       at->type = VT_BLENDWEIGHTS;
@@ -827,8 +821,8 @@ static void geom_init(struct geom *g, struct cmp *c)
       at->ib = ib;
     }
   }
-  g->pa = varray_of(g->a, VT_POSITION);
-  g->pb = varray_of(g->b, VT_POSITION);
+  g->pa = model_varray_find(g->a, VT_POSITION, 1);
+  g->pb = model_varray_find(g->b, VT_POSITION, 1);
   if (!g->pa || !g->pb)
     g->pa = g->pb = NULL;
 }

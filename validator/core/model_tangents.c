@@ -9,14 +9,6 @@
 
 #define NO_MESH UINT32_MAX
 
-static const struct model_varray *varray_of(const struct model *m, uint32_t type, uint32_t min_size)
-{
-  for (uint32_t i = 0; i < m->num_varrays; i++)
-    if (m->varrays[i].type == type && m->varrays[i].data && m->varrays[i].format < VF_COUNT &&
-        m->varrays[i].size >= min_size)
-      return &m->varrays[i];
-  return NULL;
-}
 
 static double comp(const struct model_varray *va, uint32_t v, uint32_t k)
 {
@@ -110,14 +102,15 @@ static void triangle_dirs(const struct model_varray *pos, const struct model_var
 
 int model_tangents_derive(const struct model *m, double *out)
 {
-  const struct model_varray *pos = varray_of(m, VT_POSITION, 3), *tc = varray_of(m, VT_TEXCOORD, 2),
-                            *nrm = varray_of(m, VT_NORMAL, 3);
+  const struct model_varray *pos = model_varray_find(m, VT_POSITION, 3);
+  const struct model_varray *tc = model_varray_find(m, VT_TEXCOORD, 2);
+  const struct model_varray *nrm = model_varray_find(m, VT_NORMAL, 3);
   uint32_t nv = m->num_vertexes, *order = NULL, *cls = NULL, *mesh_of = NULL;
   double *sum = NULL;
   struct merge_key key;
   int rc = -1;
 
-  if (!pos || !tc || !nrm || !nv || !m->num_triangles || !m->triangles || varray_of(m, VT_TANGENT, 1))
+  if (!pos || !tc || !nrm || !nv || !m->num_triangles || !m->triangles || model_varray_find(m, VT_TANGENT, 1))
     return 0;
   order = malloc((size_t)nv * sizeof *order);
   cls = malloc((size_t)nv * sizeof *cls);

@@ -110,17 +110,9 @@ void write_loss_tags_lods(struct write_losses *l, const struct model *m, const c
   }
 }
 
-static const struct model_varray *blend_array(const struct model *m, uint32_t type)
-{
-  for (uint32_t i = 0; i < m->num_varrays; i++)
-    if (m->varrays[i].type == type && m->varrays[i].data)
-      return &m->varrays[i];
-  return NULL;
-}
-
 void write_loss_influences(struct write_losses *l, const struct model *m, uint32_t keep, const char *target)
 {
-  const struct model_varray *bw = blend_array(m, VT_BLENDWEIGHTS);
+  const struct model_varray *bw = model_varray_find(m, VT_BLENDWEIGHTS, 1);
   uint32_t eb, n = 0, first = 0;
   double total = 0, worst = 0;
   struct mdl_loc loc = loc_none();
