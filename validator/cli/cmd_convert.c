@@ -169,6 +169,7 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
     pipeline_release(&out);
     return EXIT_INTERNAL;
   }
+  sink.proof = 1;
   if (model_compare(&sa, &sb, &sink, convert_note, c, res) < 0) {
     fprintf(stderr, "mdlcheck: convert: out of memory; %s was not compared with %s\n", outpath, inpath);
     rc = EXIT_INTERNAL;

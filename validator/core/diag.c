@@ -59,6 +59,7 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->nslots = 0;
   sink->truncated = sink->fatal_seen = 0;
   sink->flaws = 0;
+  sink->proof = 0;
   return 0;
 }
 
@@ -89,7 +90,7 @@ static mdl_severity effective_severity(const struct diag_sink *sink, const mdl_r
   if (o->policy) {
     mdl_rule graded = *rule;
     graded.severity = sev;
-    sev = mdl_policy_apply(o->policy, &graded);
+    sev = sink->proof ? policy_apply_unselected(o->policy, &graded) : mdl_policy_apply(o->policy, &graded);
   }
   return sev;
 }

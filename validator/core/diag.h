@@ -39,7 +39,13 @@ struct diag_sink {
   int fatal_seen;
   unsigned long flaws;      /* diagnostics whose catalogue severity is fatal or error, whatever
                              * the policy made of them: what was decoded may be incomplete */
+  int proof;                /* a conversion's proof: `only` hides none of its differences */
 };
+
+/* mdl_policy_apply without the `only` selection (ignore and severity still apply): a proof's
+ * difference hidden by an unrelated --only would read as "same model"; --accept-loss and an
+ * explicit --ignore are the ways to accept one. */
+mdl_severity policy_apply_unselected(const mdl_policy *policy, const mdl_rule *rule);
 
 /* Return 0 (the sink needs no allocation; the int is kept for callers that check it). */
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "grow.h"
 #include "mdlcheck.h"
 #include "rules_gen.h"
@@ -108,10 +109,10 @@ static int rule_reports_unchecked(const mdl_rule *rule)
          !strcmp(rule->id, mdl_rule_at(RULE_CORE_CONVERT_WRITER_REFUSED)->id);
 }
 
-mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
+static mdl_severity apply(const mdl_policy *policy, const mdl_rule *rule, int use_only)
 {
   mdl_severity sev = rule->severity;
-  int selected = !policy->has_only;
+  int selected = !use_only || !policy->has_only;
   for (size_t i = 0; i < policy->count; i++) {
     const struct policy_entry *e = &policy->entries[i];
     if (!pattern_matches(e->pattern, rule))
@@ -126,4 +127,14 @@ mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
   if (!selected && !rule_reports_unchecked(rule))
     return MDL_SEVERITY_COUNT;
   return sev;
+}
+
+mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule)
+{
+  return apply(policy, rule, 1);
+}
+
+mdl_severity policy_apply_unselected(const mdl_policy *policy, const mdl_rule *rule)
+{
+  return apply(policy, rule, 0);
 }
