@@ -69,17 +69,18 @@ for vf in "22 $tmp/m.qmsh" "22 $CORPUS/qmsh/base/v22-f03.qmsh" "21 $CORPUS/qmsh/
 done
 
 # IQM -> QMSH -> IQM: the poses come back within the quantization bound (the loop flag, which
-# QMSH lacks, is the only allowed difference)
+# QMSH lacks, and a material name that QMSH can only keep as a texture file name, MDL-CNV-015,
+# are the only allowed differences)
 for f in "$CORPUS/iqm/base/anim.iqm" "$CORPUS/iqm/base/v1.iqm" "$SAMPLES/bend_box.iqm"; do
   [ -f "$f" ] || { echo "SKIP: $f absent"; continue; }
   n=$(basename "$f" .iqm)
-  run 0 "$MDLCHECK" convert --accept-loss=MDL-CMP-008 "$f" "$tmp/$n.qmsh" || continue
-  run 0 "$MDLCHECK" convert "$tmp/$n.qmsh" "$tmp/$n-back.iqm" || continue
+  run 0 "$MDLCHECK" convert --accept-loss=MDL-CMP-008,MDL-CNV-015 "$f" "$tmp/$n.qmsh" || continue
+  run 0 "$MDLCHECK" convert --accept-loss=MDL-CNV-016 "$tmp/$n.qmsh" "$tmp/$n-back.iqm" || continue
   for other in "$tmp/$n-back.iqm" "$tmp/$n.qmsh"; do
     "$MDLCHECK" compare "$f" "$other" >"$tmp/out" 2>"$tmp/err"
     cat "$tmp/out"
     grep -q 'every pose within bound' "$tmp/out" || fail "compare $f $other: poses out of bound"
-    grep 'error\[' "$tmp/out" | grep -v 'loop flag' && fail "compare $f $other: differences beyond the loop flag"
+    grep 'error\[' "$tmp/out" | grep -v -e 'loop flag' -e "names texture '[^.']*' (submeshes" && fail "compare $f $other: differences beyond the loop flag"
     grep -q 'poses, worst' "$tmp/out" || fail "compare $f $other: no pose summary"
   done
 done

@@ -183,10 +183,13 @@ void model_free(struct model *m);
 struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
                                 const char *ref, size_t len, long long offset, unsigned line,
                                 unsigned column, const char *path);
-/* Whether r names a file for conversion and comparison: an external model, or a name with an
- * image extension (a material named "BoxMat" is a name, not a file; every writer keeps it as a
- * material anyway). */
+/* Whether r names a file for conversion and comparison: an external model, an explicit texture
+ * (Egg, QMSH), or a material name with an image extension (a material named "BoxMat" is a name,
+ * not a file; every writer keeps it as a material, the Egg writer as a <Material>). */
 int model_ref_named_file(const struct model_ref *r);
+/* Whether a mesh material names a file: a texture the source names explicitly (Egg, QMSH), or a
+ * name that looks like an image file (IQM's convention); any other material is only a name. */
+int model_material_names_file(const struct model *m, const char *mat);
 /* Whether r's text is some mesh's material, the one place every writer carries a name to. */
 int model_ref_is_material(const struct model *m, const struct model_ref *r);
 

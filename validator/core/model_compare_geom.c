@@ -176,11 +176,13 @@ static void counts_compare(struct cmp *c, struct ids *ids, const struct model_me
 
 /* ---- vertices by content ---------------------------------------------------------------- */
 
-/* One attribute both sides carry. Blend indexes and weights are one attribute: a map from
- * joint to weight (writers reorder and drop zero-weight pairs). */
+/* One attribute compared. Blend indexes and weights are one attribute: a map from joint to
+ * weight (writers reorder and drop zero-weight pairs). A side that lacks colours or skinning
+ * has NULL arrays and reads as what a renderer does without them: opaque white, no weight on
+ * any joint; so a writer that drops them is found, one that adds white or zero weights is not. */
 struct attr {
   uint32_t type;
-  const struct model_varray *va, *vb;     /* blend: the weights */
+  const struct model_varray *va, *vb;     /* blend: the weights; NULL: the side lacks it */
   const struct model_varray *ia, *ib;     /* blend: the indexes */
 };
 
@@ -206,6 +208,8 @@ static int attr_normalized(uint32_t type)
 
 static double comp_of(const struct model_varray *va, uint32_t v, uint32_t k, uint32_t type)
 {
+  if (!va) /* a side without colours: opaque white */
+    return type == VT_COLOR ? 1.0 : 0.0;
   if (k >= va->size) /* a missing colour alpha is opaque; other missing components 0 */
     return type == VT_COLOR && k == 3 ? 1.0 : 0.0;
   return vformat_get(va->data + ((size_t)v * va->size + k) * vformat_bytes(va->format), va->format,
@@ -215,7 +219,10 @@ static double comp_of(const struct model_varray *va, uint32_t v, uint32_t k, uin
 /* How far stored component k may be from the value it stores. */
 static double storage_bound(const struct model_varray *va, uint32_t k, double v, int text, uint32_t type)
 {
-  double m = fabs(v), b = k < 4 ? va->step[k] : 0;
+  double m = fabs(v), b;
+  if (!va) /* a default, not a stored value */
+    return 1e-12;
+  b = k < 4 ? va->step[k] : 0;
   switch (va->format) {
   case VF_FLOAT: b += ldexp(1.0, -23) * m; break;
   case VF_HALF: b += ldexp(1.0, -10) * m + ldexp(1.0, -24); break;
@@ -235,8 +242,11 @@ static double blend_weight(const struct attr *at, int side_b, uint32_t v, double
 {
   const struct model_varray *w = side_b ? at->vb : at->va, *ix = side_b ? at->ib : at->ia;
   double sum = 0;
-  uint32_t n = w->size < ix->size ? w->size : ix->size;
+  uint32_t n;
   *bound = 0;
+  if (!w) /* an unskinned side weighs nothing on any joint */
+    return 0;
+  n = w->size < ix->size ? w->size : ix->size;
   for (uint32_t k = 0; k < n; k++)
     if (comp_of(ix, v, k, VT_BLENDINDEXES) == joint) {
       double x = comp_of(w, v, k, VT_BLENDWEIGHTS);
@@ -280,7 +290,7 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double s
       for (int s = 0; s < 2; s++) {
         const struct model_varray *ix = s ? at->ib : at->ia;
         uint32_t vv = s ? v : u;
-        for (uint32_t k = 0; k < ix->size; k++) {
+        for (uint32_t k = 0; ix && k < ix->size; k++) {
           double j = comp_of(ix, vv, k, VT_BLENDINDEXES), ba, bb;
           double wa = blend_weight(at, 0, u, j, &ba, g->text_a), wb = blend_weight(at, 1, v, j, &bb, g->text_b);
           if (!(fabs(wa - wb) <= slack * (ba + bb))) {
@@ -294,7 +304,8 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double s
       }
       continue;
     }
-    uint32_t n = at->va->size > at->vb->size ? at->va->size : at->vb->size;
+    uint32_t na = at->va ? at->va->size : 4, nb = at->vb ? at->vb->size : 4;
+    uint32_t n = na > nb ? na : nb;
     double la = 1, lb = 1, ea = 0, eb = 0; /* lengths and their bounds of normals made unit */
     if (at->type == VT_NORMAL && g->unit_a)
       la = normal_length(at->va, u, g->text_a, &ea);
@@ -533,6 +544,8 @@ static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, cons
     return 0;
   for (uint32_t i = 0; i < g->nattrs; i++) {
     const struct attr *at = &g->attrs[i];
+    if (!at->va || !at->vb)
+      return 0; /* one side's default against the other's values */
     if (at->type == VT_NORMAL && (g->unit_a || g->unit_b))
       return 0; /* compared as unit vectors, not as stored */
     if (!varrays_same(at->va, x->first_vertex, at->vb, y->first_vertex, n))
@@ -787,6 +800,16 @@ oom:
   free(bmap);
 }
 
+/* A side's blend weights and indexes, or NULL for both when it is not skinned (no joint for a
+ * weight to name is no skin either: a QMSH mesh flagged animated without bones). */
+static void skin_arrays(const struct model *m, const struct model_varray **w, const struct model_varray **ix)
+{
+  *w = model_varray_find(m, VT_BLENDWEIGHTS, 1);
+  *ix = model_varray_find(m, VT_BLENDINDEXES, 1);
+  if (!*w || !*ix || !m->num_joints)
+    *w = *ix = NULL;
+}
+
 static void geom_init(struct geom *g, struct cmp *c)
 {
   static const uint32_t types[] = {VT_POSITION, VT_TEXCOORD, VT_NORMAL, VT_COLOR};
@@ -801,18 +824,19 @@ static void geom_init(struct geom *g, struct cmp *c)
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
     const struct model_varray *x = model_varray_find(g->a, types[i], 1);
     const struct model_varray *y = model_varray_find(g->b, types[i], 1);
-    if (x && y) {
+    /* colours on one side only are compared with opaque white; other attributes on one side
+     * only are attrs_present's finding */
+    if ((x && y) || (types[i] == VT_COLOR && (x || y))) {
       g->attrs[g->nattrs].type = types[i];
       g->attrs[g->nattrs].va = x;
       g->attrs[g->nattrs++].vb = y;
     }
   }
   {
-    const struct model_varray *ia = model_varray_find(g->a, VT_BLENDINDEXES, 1);
-    const struct model_varray *ib = model_varray_find(g->b, VT_BLENDINDEXES, 1);
-    const struct model_varray *wa = model_varray_find(g->a, VT_BLENDWEIGHTS, 1);
-    const struct model_varray *wb = model_varray_find(g->b, VT_BLENDWEIGHTS, 1);
-    if (ia && ib && wa && wb) {
+    const struct model_varray *wa, *wb, *ia, *ib;
+    skin_arrays(g->a, &wa, &ia);
+    skin_arrays(g->b, &wb, &ib);
+    if (wa || wb) { /* one side unskinned: every weight there is 0 */
       struct attr *at = &g->attrs[g->nattrs++];
       at->type = VT_BLENDWEIGHTS;
       at->va = wa;
@@ -827,6 +851,36 @@ static void geom_init(struct geom *g, struct cmp *c)
     g->pa = g->pb = NULL;
 }
 
+/* Positions, texture coordinates and normals that one file has and the other lacks: no default
+ * stands in for them (a missing normal is computed by the engine, a missing texcoord is no
+ * mapping), so the difference is the finding itself. Only between files that both have
+ * vertices: otherwise the counts already differ. */
+static void attrs_present(struct cmp *c)
+{
+  static const uint32_t types[] = {VT_POSITION, VT_TEXCOORD, VT_NORMAL};
+  const struct model *a = c->a->model, *b = c->b->model;
+  enum format_elem e = a->num_meshes ? FMT_EL_MESH : FMT_EL_NONE;
+  if (!a->num_vertexes || !b->num_vertexes)
+    return;
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+    const struct model_varray *x = model_varray_find(a, types[i], 1);
+    const struct model_varray *y = model_varray_find(b, types[i], 1);
+    char path[48], bv[64];
+    if (!x == !y)
+      continue;
+    snprintf(path, sizeof path, "vertexarrays.%s", attr_name(types[i]));
+    if (y)
+      snprintf(bv, sizeof bv, "%u components per vertex", y->size);
+    else
+      snprintf(bv, sizeof bv, "none");
+    if (x)
+      cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_ATTRIBUTE, e, 0, 0, path, bv,
+                   "%u components on each of %u vertices", x->size, a->num_vertexes);
+    else
+      cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_ATTRIBUTE, e, 0, 0, path, bv, "none");
+  }
+}
+
 void cmp_meshes(struct cmp *c)
 {
   const struct model *a = c->a->model, *b = c->b->model;
@@ -839,6 +893,7 @@ void cmp_meshes(struct cmp *c)
     return;
   }
   geom_init(&g, c);
+  attrs_present(c);
   cmp_count(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH, "meshes", a->num_meshes, b->num_meshes);
   memset(&whole_a, 0, sizeof whole_a);
   memset(&whole_b, 0, sizeof whole_b);

@@ -32,13 +32,25 @@ struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int c
 
 int model_ref_named_file(const struct model_ref *r)
 {
-  return r->kind == MODEL_REF_MODEL || image_file_named(r->ref);
+  /* an Egg <Texture> or QMSH texture names its file whatever the extension; only a material
+   * name is a file name by convention, when it looks like one */
+  return r->kind == MODEL_REF_MODEL || !r->conventional || image_file_named(r->ref);
 }
 
 int model_ref_is_material(const struct model *m, const struct model_ref *r)
 {
   for (uint32_t i = 0; i < m->num_meshes; i++)
     if (m->meshes[i].material && !strcmp(m->meshes[i].material, r->ref))
+      return 1;
+  return 0;
+}
+
+int model_material_names_file(const struct model *m, const char *mat)
+{
+  if (image_file_named(mat))
+    return 1;
+  for (const struct model_ref *r = m->refs; r; r = r->next)
+    if (r->kind == MODEL_REF_TEXTURE && !r->conventional && !strcmp(r->ref, mat))
       return 1;
   return 0;
 }

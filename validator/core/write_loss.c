@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "image_info.h"
 #include "write_loss.h"
 
 void write_loss(struct write_losses *l, enum rule_index rule, enum rule_index proof,
@@ -155,4 +156,86 @@ void write_loss_influences(struct write_losses *l, const struct model *m, uint32
              "dropped in all, at most %.3g of one vertex", (unsigned)n, (unsigned)first, (unsigned)keep, target,
              total, worst);
   write_loss_also(l, RULE_CORE_CONVERT_INFLUENCES, RULE_CORE_COMPARE_TRIANGLES);
+}
+
+/* 1 when some vertex colour of m is not opaque white (what a reader without colours shows). */
+static int colors_not_white(const struct model *m, const struct model_varray *c, uint32_t *first)
+{
+  uint32_t eb = vformat_bytes(c->format);
+  for (uint32_t v = 0; eb && v < m->num_vertexes; v++)
+    for (uint32_t k = 0; k < c->size && k < 4; k++)
+      if (vformat_get(c->data + ((size_t)v * c->size + k) * eb, c->format, 1) != 1.0) {
+        *first = v;
+        return 1;
+      }
+  return 0;
+}
+
+void write_loss_colors(struct write_losses *l, const struct model *m, const char *target)
+{
+  const struct model_varray *c = model_varray_find(m, VT_COLOR, 1);
+  uint32_t first = 0;
+  struct mdl_loc loc = loc_none();
+  if (!l || !c || !colors_not_white(m, c, &first))
+    return;
+  snprintf(loc.path, sizeof loc.path, "vertexes[%u]", (unsigned)first);
+  write_loss(l, RULE_CORE_CONVERT_ATTRIBUTE_DROPPED, RULE_CORE_COMPARE_VERTEX, &loc,
+             "vertex colours (the first not opaque white: vertex %u); %s stores none, its readers show "
+             "white", (unsigned)first, target);
+  write_loss_also(l, RULE_CORE_CONVERT_ATTRIBUTE_DROPPED, RULE_CORE_COMPARE_TRIANGLES);
+}
+
+void write_loss_added(struct write_losses *l, const struct model *m, uint32_t type, const char *target,
+                      const char *how)
+{
+  static const char *const names[] = {"positions", "texture coordinates", "normals"};
+  struct mdl_loc loc = loc_none();
+  if (!l || type > VT_NORMAL || !m->num_vertexes || !m->num_triangles || model_varray_find(m, type, 1))
+    return;
+  snprintf(loc.path, sizeof loc.path, "vertexarrays");
+  write_loss(l, RULE_CORE_CONVERT_ATTRIBUTE_ADDED, RULE_CORE_COMPARE_VERTEX_ATTRIBUTE, &loc,
+             "the model has no %s; %s %s", names[type], target, how);
+}
+
+void write_loss_material_files(struct write_losses *l, const struct model *m, const char *target)
+{
+  for (uint32_t i = 0; l && i < m->num_meshes; i++) {
+    const char *mat = m->meshes[i].material;
+    struct mdl_loc loc = loc_none();
+    uint32_t e;
+    if (!mat || !*mat || model_material_names_file(m, mat))
+      continue;
+    for (e = 0; e < i && !(m->meshes[e].material && !strcmp(m->meshes[e].material, mat)); e++)
+      ;
+    if (e < i)
+      continue; /* announced at its first mesh */
+    snprintf(loc.path, sizeof loc.path, "meshes[%u].material", (unsigned)i);
+    write_loss(l, RULE_CORE_CONVERT_MATERIAL_AS_FILE, RULE_CORE_COMPARE_REFERENCE, &loc,
+               "material '%.100s' names no file; %s keeps only a texture file name, the written file "
+               "names the file '%.100s'", mat, target, mat);
+  }
+}
+
+void write_loss_texture_names(struct write_losses *l, const struct model *m, const char *target)
+{
+  for (const struct model_ref *r = m->refs; l && r; r = r->next) {
+    struct mdl_loc loc;
+    const struct model_ref *e;
+    if (r->kind != MODEL_REF_TEXTURE || r->conventional || image_file_named(r->ref) ||
+        !model_ref_is_material(m, r))
+      continue;
+    for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
+      ;
+    if (e != r)
+      continue; /* announced at its first place already */
+    if (r->offset >= 0)
+      loc = loc_bin((uint64_t)r->offset, "%s", r->path);
+    else if (r->line)
+      loc = loc_text(r->line, r->column, "%s", r->path);
+    else
+      loc = loc_none();
+    write_loss(l, RULE_CORE_CONVERT_TEXTURE_AS_MATERIAL, RULE_CORE_COMPARE_REFERENCE, &loc,
+               "texture '%.100s' has no image file name; %s keeps it as a material name, which names a "
+               "file only when it looks like one: the written file names no file", r->ref, target);
+  }
 }

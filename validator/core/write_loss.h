@@ -42,6 +42,24 @@ void write_loss_tags_lods(struct write_losses *l, const struct model *m, const c
  * heaviest): how many, and the share of their weight dropped. */
 void write_loss_influences(struct write_losses *l, const struct model *m, uint32_t keep, const char *target);
 
+/* Announce, for a target (its name in the message) that stores no vertex colours, that m's are
+ * dropped, when any is not the opaque white a reader without colours shows. */
+void write_loss_colors(struct write_losses *l, const struct model *m, const char *target);
+
+/* Announce that m has no vertex array of type (VT_TEXCOORD, VT_NORMAL) while the target gives
+ * every vertex one (`how` says what its readers get), when m has triangles to carry them. */
+void write_loss_added(struct write_losses *l, const struct model *m, uint32_t type, const char *target,
+                      const char *how);
+
+/* Announce each distinct mesh material of m that names no file, for a target (QMSH) that keeps a
+ * texture file name where the model has a material name: the written file names that file. */
+void write_loss_material_files(struct write_losses *l, const struct model *m, const char *target);
+
+/* Announce each explicit texture of m (Egg, QMSH) that is a mesh's material but has no image file
+ * name, for a target (IQM, IQE, X42) that keeps it as a material name, which names a file only
+ * by the image-name convention: the written file names no file. */
+void write_loss_texture_names(struct write_losses *l, const struct model *m, const char *target);
+
 /* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
  * triangles). */
 void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof);

@@ -1,8 +1,8 @@
 /* egg_write_model.c - an egg file from the common model (any source format): a Z-up character
  * Panda3D loads and egg_geometry.c / egg_anim.c read back to the same model.
  *
- * Layout: <CoordinateSystem> { Z-up }; one <Texture> per mesh material (named and pointing at
- * the material, IQM's texture path); a <Group> holding, when there are joints, <Dart> { 1 },
+ * Layout: <CoordinateSystem> { Z-up }; one <Texture> per mesh material that names a file (named
+ * and pointing at it, IQM's texture path), one empty <Material> per other material name; a <Group> holding, when there are joints, <Dart> { 1 },
  * the one <VertexPool> (vertex i is <Vertex> i), the <Joint> tree with each base pose as a
  * <Transform> <Matrix4> (row vectors, Panda's) and its <VertexRef>s (one per membership value),
  * one <Group> per mesh with a <Polygon> per triangle (counterclockwise, egg's winding). Then one
@@ -359,7 +359,7 @@ static void write_meshes(struct wm *w)
         continue;
       buf_printf(out, "    <Polygon> {");
       if (*mat) {
-        buf_printf(out, " <TRef> { ");
+        buf_printf(out, model_material_names_file(m, mat) ? " <TRef> { " : " <MRef> { ");
         put_name(out, mat);
         buf_printf(out, " }");
       }
@@ -523,6 +523,12 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
       ;
     if (e < k)
       continue; /* written already */
+    if (!model_material_names_file(m, mat)) {
+      buf_printf(out, "<Material> ");
+      put_name(out, mat);
+      buf_printf(out, " { }\n");
+      continue;
+    }
     buf_printf(out, "<Texture> ");
     put_name(out, mat);
     buf_printf(out, " {\n  ");

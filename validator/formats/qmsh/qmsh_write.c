@@ -260,6 +260,12 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
   write_loss_loops(opts ? opts->losses : NULL, m, RULE_CORE_CONVERT_QMSH_LOOP_FLAG);
   write_loss_tags_lods(opts ? opts->losses : NULL, m, "QMSH");
   write_loss_influences(opts ? opts->losses : NULL, m, 2, "QMSH");
+  write_loss_colors(opts ? opts->losses : NULL, m, "QMSH");
+  write_loss_material_files(opts ? opts->losses : NULL, m, "QMSH");
+  write_loss_added(opts ? opts->losses : NULL, m, VT_NORMAL, "QMSH",
+                   "stores a normal in every vertex: written as (0 1 0)");
+  write_loss_added(opts ? opts->losses : NULL, m, VT_TEXCOORD, "QMSH",
+                   "stores texture coordinates in every vertex: written as (0 0)");
   arena_init(&a);
   rc = qmsh_from_model(m, &a, &conv, out->error, sizeof out->error);
   if (rc == 0) {

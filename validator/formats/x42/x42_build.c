@@ -344,7 +344,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
 {
   struct x42_doc *d = bd->d;
   const struct model_varray *pos = varray_find(m, VT_POSITION, 3), *nrm = varray_find(m, VT_NORMAL, 3),
-    *tan = varray_find(m, VT_TANGENT, 3), *tc = varray_find(m, VT_TEXCOORD, 2), *col = varray_find(m, VT_COLOR, 4),
+    *tan = varray_find(m, VT_TANGENT, 3), *tc = varray_find(m, VT_TEXCOORD, 2), *col = varray_find(m, VT_COLOR, 3),
     *bi = varray_find(m, VT_BLENDINDEXES, 1), *bw = varray_find(m, VT_BLENDWEIGHTS, 1);
   uint32_t nv = m->num_vertexes;
   uint16_t *joint_infl;
@@ -421,7 +421,8 @@ static int build_mesh(struct builder *bd, const struct model *m)
     for (int a = 0; tc && a < 2; a++)
       d->texcoords[2u * v + (unsigned)a] = x42_range_encode(component(tc, v, (uint32_t)a), d->vert_tc_pack[a][0], d->vert_tc_pack[a][1]);
     for (int a = 0; col && a < 4; a++) {
-      double c = component(col, v, (uint32_t)a);
+      /* an RGB colour (IQE vc r g b) is opaque: X42 stores RGBA */
+      double c = (uint32_t)a < col->size ? component(col, v, (uint32_t)a) : col->format == VF_UBYTE ? 255 : 1;
       d->colors[4u * v + (unsigned)a] = col->format == VF_UBYTE ? (uint8_t)c : x42_u8n_encode(c);
     }
   }
