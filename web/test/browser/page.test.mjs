@@ -574,6 +574,16 @@ browserTest('referenced files: a model dropped with its texture, and without it'
   assert.match(got.items[0][1], /^\u2714 found skin\.png \(texture, png 4\u00d74, 4 channels; line 2:18, <Texture> skin\)$/);
   assert.deepEqual(got.rules, []);
   assert.match(got.progress, /1 file validated; 1 other file read as files the models may name/);
+  // validated again under options (the worker keeps the drop's files): still found
+  const runs = await page.evaluate(() => window.mdlcheckPage.runs);
+  await page.focus('#opt-fail-on');
+  await page.select('#opt-fail-on', 'warning');
+  await page.click('#opt-apply');
+  await page.waitForFunction((n) => window.mdlcheckPage.runs > n && document.body.dataset.state === 'ready', {}, runs);
+  report = await embeddedReport(page, 1);
+  assert.deepEqual(report.files, [cliIn(dir, ['--resources', '--fail-on=warning', 'tex.egg']).files[0]], 'again under --fail-on=warning');
+  assert.deepEqual(report.files[0].resources.map((r) => r.status), ['found']);
+  assert.deepEqual(page.errors, [], 'no page errors');
   await page.close();
 
   const alone = await newPage();
