@@ -212,7 +212,11 @@ function mdlcheckApi(createCore) {
     }
     return out;
   }
-  const climbs = (parts) => parts.findIndex((c) => c !== '..') < 0 ? parts.length : parts.findIndex((c) => c !== '..');
+  /* how many leading ".." a normalised path has */
+  const climbs = (parts) => {
+    const k = parts.findIndex((c) => c !== '..');
+    return k < 0 ? parts.length : k;
+  };
   const absolute = (p) => p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:/.test(p);
 
   /* validate()'s resources option checked and put in order: the files as [path parts, bytes],
@@ -297,8 +301,8 @@ function mdlcheckApi(createCore) {
       /* over the bound, the C refuses the bytes themselves (MDL-IO-002), as the CLI a file */
       if (bound > 0 && data.length <= bound) inflated = await inflate(data, kind, bound + 1);
     }
-    const h = heap(M);
     const cleanup = res ? treeWrite(M, res) : null;
+    const h = heap(M);
     try {
       if (inflated) {
         if (inflated.text)
