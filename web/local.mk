@@ -9,10 +9,13 @@ WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
 WEB_CC_OPTS = -std=c11 -O2 $(WARN_CFLAGS) -DMDL_NO_ZLIB -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
   -I$(top_srcdir)/web/yaml -I$(top_srcdir)/validator -I$(top_srcdir)/validator/core \
   -I$(top_builddir)/validator/core $(STB_CFLAGS)
+# emscripten's in-memory file system (MEMFS, no other back end: ENVIRONMENT has no node) and FS
+# for the JS: validate()'s resources option writes the files it is given into a fresh folder of it
+# for each call, so that references resolve through the CLI's own code (core/resources.c)
 WEB_LD_OPTS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=MdlcheckCore -sENVIRONMENT=web,worker \
-  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sFILESYSTEM=0 \
+  -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
   -sEXPORTED_FUNCTIONS=$(WEB_CORE_FUNCTIONS) \
-  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
+  -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8,FS
 # the library less what the JS API never reaches and that needs libyaml's parser or jansson: the
 # CLI's configuration file and reports read back (baselines, diff)
 WEB_C_FILES = $(filter-out validator/core/config_file.c validator/core/report_read.c, \
@@ -53,10 +56,11 @@ web/build/yaml_snap_gen.c: web/yaml/yaml_snapshot$(EXEEXT)
 	@$(MKDIR_P) web/build
 	$(AM_V_GEN)web/yaml/yaml_snapshot$(EXEEXT) >$@-t && mv $@-t $@
 
-web/dist/mdlcheck-core.mjs: $(WEB_OBJECTS)
+# the link options live here: a module linked under older ones (no FS) is stale
+web/dist/mdlcheck-core.mjs: $(WEB_OBJECTS) $(top_srcdir)/web/local.mk
 	@$(MKDIR_P) web/dist
 	$(AM_V_CCLD)$(WEB_EMCC) $(WEB_LD_OPTS) -sEXPORT_ES6=1 -o $@ $(WEB_OBJECTS)
-web/build/mdlcheck-core.single.js: $(WEB_OBJECTS)
+web/build/mdlcheck-core.single.js: $(WEB_OBJECTS) $(top_srcdir)/web/local.mk
 	$(AM_V_CCLD)$(WEB_EMCC) $(WEB_LD_OPTS) -sSINGLE_FILE=1 -o $@ $(WEB_OBJECTS)
 web/dist/mdlcheck.mjs: web/src/api.js web/src/esm.js
 	@$(MKDIR_P) web/dist

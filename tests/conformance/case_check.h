@@ -49,6 +49,9 @@ struct cli_outcome {
 int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, mdl_result *res,
             struct cli_outcome *out);
 void cli_outcome_free(struct cli_outcome *out);
+/* The file name mdlcheck sees for a side (its extension is the name hint): the last component
+ * of hint, or fallback when there is none. */
+void cli_file_name(char *out, size_t cap, const char *hint, const char *fallback);
 /* The exit-code check; returns the number of failed checks. */
 unsigned check_exit(struct conf_case *c, const struct cli_outcome *out);
 unsigned check_poses(struct conf_case *c, const struct pipeline_run *run);

@@ -37,7 +37,7 @@ static int path_join(char *out, size_t cap, const char *a, const char *b)
 
 /* The file name mdlcheck sees (its extension is the name hint): the last component of hint, or
  * `fallback` when there is none. */
-static void file_name(char *out, size_t cap, const char *hint, const char *fallback)
+void cli_file_name(char *out, size_t cap, const char *hint, const char *fallback)
 {
   const char *slash = hint ? strrchr(hint, '/') : NULL;
   const char *base = slash ? slash + 1 : hint;
@@ -158,7 +158,7 @@ static int side_write(struct conf_case *c, const struct case_source *src, const 
   unsigned char *data = NULL;
   size_t size = 0;
   int rc;
-  file_name(name, sizeof name, name_hint, fallback);
+  cli_file_name(name, sizeof name, name_hint, fallback);
   if (path_join(dir, sizeof dir, t->dir, sub) < 0 || mkdir(dir, 0700) < 0 ||
       path_join(path, cap, dir, name) < 0) {
     fprintf(stderr, "%s: cannot make %s/%s: %s\n", c->file, t->dir, sub, strerror(errno));

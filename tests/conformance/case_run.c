@@ -2,6 +2,7 @@
  *
  * usage: case_run CASE.yaml                 run the case: exit 0 pass, 1 fail, 99 hard error
  *        case_run --dump-input CASE.yaml    print the input the case builds, as hex
+ *        case_run --dump-tree CASE.yaml     print the files the CLI run lays out, one a line
  *        case_run --expected-ids CASE...    print "ID<TAB>CASE" for every expect entry
  *        case_run --rules                   print "ID<TAB>FORMAT" for every catalogued rule
  *
@@ -18,8 +19,8 @@
 
 static int usage(void)
 {
-  fprintf(stderr, "usage: case_run CASE.yaml | --dump-input CASE.yaml | --expected-ids CASE... | "
-                  "--rules\n");
+  fprintf(stderr, "usage: case_run CASE.yaml | --dump-input CASE.yaml | --dump-tree CASE.yaml | "
+                  "--expected-ids CASE... | --rules\n");
   return 99;
 }
 
@@ -62,6 +63,67 @@ static int dump_input(const char *file)
     free(data);
     status = 0;
   }
+  case_free(&c);
+  return status;
+}
+
+static void hex_print(const unsigned char *data, size_t size)
+{
+  for (size_t i = 0; i < size; i++)
+    printf("%02x", data[i]);
+}
+
+/* What the CLI run of a case lays out, for other runners (web/test/api.test.mjs gives the same
+ * tree to the JS API): tab-separated lines
+ *   input NAME HEX        the input, named as mdlcheck sees it
+ *   file PATH HEX         each `files` entry, PATH under the input's folder
+ *   resources DIRS        the resources option (DIRS may be empty)
+ *   option KEY VALUE      assume-format, profile, strict
+ *   other WHAT            config, compare, convert or missing: not a plain validation */
+static int dump_tree(const char *file)
+{
+  struct conf_case c;
+  unsigned char *data;
+  size_t size;
+  char name[256];
+  int status = 1;
+  if (case_load(&c, file) < 0 || c.errors)
+    goto done;
+  if (c.input.kind == INPUT_MISSING) {
+    printf("other\tmissing\n");
+  } else {
+    if (case_build_input(&c, &c.input, &data, &size) < 0)
+      goto done;
+    cli_file_name(name, sizeof name, c.name ? c.name : c.input.path, "input");
+    printf("input\t%s\t", name);
+    hex_print(data, size);
+    printf("\n");
+    free(data);
+  }
+  for (size_t i = 0; i < c.nfiles; i++) {
+    if (case_build_input(&c, &c.files[i], &data, &size) < 0)
+      goto done;
+    printf("file\t%s\t", c.files[i].name);
+    hex_print(data, size);
+    printf("\n");
+    free(data);
+  }
+  if (c.has_resources)
+    printf("resources\t%s\n", c.resources);
+  if (c.assume_format)
+    printf("option\tassume-format\t%s\n", c.assume_format);
+  if (c.profile)
+    printf("option\tprofile\t%s\n", c.profile);
+  if (c.strict)
+    printf("option\tstrict\ttrue\n");
+  if (c.config != CONFIG_NONE)
+    printf("other\tconfig\n");
+  if (c.has_compare)
+    printf("other\tcompare\n");
+  if (c.convert)
+    printf("other\tconvert\n");
+  status = 0;
+done:
   case_free(&c);
   return status;
 }
@@ -197,6 +259,8 @@ int main(int argc, char **argv)
     return expected_ids(argc - 2, argv + 2);
   if (argc == 3 && !strcmp(argv[1], "--dump-input"))
     return dump_input(argv[2]);
+  if (argc == 3 && !strcmp(argv[1], "--dump-tree"))
+    return dump_tree(argv[2]);
   if (argc != 2 || argv[1][0] == '-')
     return usage();
   return run_case(argv[1], mdlcheck_find(argv[0]));

@@ -13,4 +13,4 @@ if [ ! -f "$dist/mdlcheck.mjs" ] || [ ! -f "$dist/mdlcheck.single.js" ] || ! com
   exit 77
 fi
 MDLCHECK_SRCDIR=$(cd "${top_srcdir:-.}" && pwd) MDLCHECK_WEB_DIST=$(cd "$dist" && pwd) \
-  MDLCHECK=$(cd "$b/validator" && pwd)/mdlcheck exec node --test "${top_srcdir:-.}/web/test/"
+  MDLCHECK=$(cd "$b/validator" && pwd)/mdlcheck MDLCHECK_CASE_RUN=$(cd "$b/tests/conformance" && pwd)/case_run exec node --test "${top_srcdir:-.}/web/test/"

@@ -30,6 +30,7 @@ function mdlcheckApi(createCore) {
     const out = [];
     for (const [key, v] of Object.entries(opts || {})) {
       if (v === undefined || key === 'name') continue;
+      if (key === 'resources' && allowed.includes(key)) continue; /* resourcesOf reads it */
       if (!allowed.includes(key)) throw fail('EINVAL', `mdlcheck: unknown option '${key}'`);
       switch (key) {
         case 'format': out.push(`assume_format=${v}`); break;
@@ -200,12 +201,96 @@ function mdlcheckApi(createCore) {
   const OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'strict',
     'maxIssues', 'maxPerRule', 'maxInputSize'];
 
+  /* A path as its '/'-separated parts with "." and empty parts dropped and ".." kept only
+   * where it climbs past the start (lexically, as core/resources.c normalises). */
+  function pathParts(p) {
+    const out = [];
+    for (const c of p.split('/')) {
+      if (c === '' || c === '.') continue;
+      if (c === '..' && out.length && out[out.length - 1] !== '..') out.pop();
+      else out.push(c);
+    }
+    return out;
+  }
+  /* how many leading ".." a normalised path has */
+  const climbs = (parts) => {
+    const k = parts.findIndex((c) => c !== '..');
+    return k < 0 ? parts.length : k;
+  };
+  const absolute = (p) => p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:/.test(p);
+
+  /* validate()'s resources option checked and put in order: the files as [path parts, bytes],
+   * the search folders, and how far any path climbs with "..". */
+  function resourcesOf(res, name) {
+    if (typeof res !== 'object' || res === null)
+      throw fail('EINVAL', 'mdlcheck: resources must be an object { files, dirs }');
+    for (const key of Object.keys(res))
+      if (key !== 'files' && key !== 'dirs') throw fail('EINVAL', `mdlcheck: unknown resources key '${key}'`);
+    const entries = res.files === undefined ? [] : res.files instanceof Map ? [...res.files]
+      : typeof res.files === 'object' && res.files !== null && !Array.isArray(res.files) ? Object.entries(res.files) : null;
+    if (!entries) throw fail('EINVAL', 'mdlcheck: resources.files must be an object or a Map of path to bytes');
+    const dirs = list(res.dirs).map(String);
+    let depth = 0;
+    const files = entries.map(([path, bytes]) => {
+      const parts = pathParts(String(path));
+      if (absolute(String(path)) || !parts.length || parts[parts.length - 1] === '..')
+        throw fail('EINVAL', `mdlcheck: resources file '${path}' must be a relative path to a file`);
+      depth = Math.max(depth, climbs(parts));
+      return [parts, toBytes(bytes)];
+    });
+    for (const d of dirs) {
+      if (absolute(d) || d.includes(':') || d === '')
+        throw fail('EINVAL', `mdlcheck: resources folder '${d}' must be a relative path without ':'`);
+      depth = Math.max(depth, climbs(pathParts(d)));
+    }
+    if (name !== undefined && absolute(String(name)))
+      throw fail('EINVAL', 'mdlcheck: with resources, name must be a relative path (the files are relative to the same folder)');
+    if (name !== undefined) depth = Math.max(depth, climbs(pathParts(String(name)).slice(0, -1)));
+    return { files, dirs, depth };
+  }
+
+  /* A fresh folder of emscripten's in-memory file system holding the files, made the working
+   * directory, deep enough that paths climbing with ".." stay inside it; returns the function
+   * that removes it all and goes back to "/". */
+  let treeCount = 0;
+  function treeWrite(M, res) {
+    const FS = M.FS;
+    const top = `/mdlcheck-resources-${++treeCount}`;
+    const remove = (p) => {
+      let st;
+      try { st = FS.lstat(p); } catch { return; }
+      if (FS.isDir(st.mode)) {
+        for (const e of FS.readdir(p)) if (e !== '.' && e !== '..') remove(`${p}/${e}`);
+        FS.rmdir(p);
+      } else FS.unlink(p);
+    };
+    const cleanup = () => { FS.chdir('/'); remove(top); };
+    try {
+      const cwd = top + '/_'.repeat(res.depth);
+      FS.mkdirTree(cwd);
+      for (const [parts, bytes] of res.files) {
+        /* lexically under cwd: no ".." is left past the depth made for it */
+        const below = pathParts([...cwd.slice(1).split('/'), ...parts].join('/'));
+        FS.mkdirTree(`/${below.slice(0, -1).join('/')}`);
+        /* canOwn: MEMFS keeps a view of the caller's bytes, no copy (C only reads them) */
+        FS.writeFile(`/${below.join('/')}`, bytes, { canOwn: true });
+      }
+      FS.chdir(cwd);
+    } catch (e) {
+      cleanup();
+      throw fail('EINVAL', `mdlcheck: the resources files could not be laid out: ${e.message || e.code || e}`);
+    }
+    return cleanup;
+  }
+
   /* One C entry point over one input: .egg.pz inflated first (this build has no zlib), the
    * bytes, name and settings copied into the wasm heap, entry(data, size, name, settings,
    * status, error, errorSize) called, its JSON parsed. */
-  async function withInput(bytes, opts, entry) {
+  async function withInput(bytes, opts, entry, allowed = OPTIONS) {
     const data = toBytes(bytes);
-    const settings = settingsOf(opts, OPTIONS);
+    const settings = settingsOf(opts, allowed);
+    const res = opts.resources === undefined ? null : resourcesOf(opts.resources, opts.name);
+    if (res) settings.push(`resources=${res.dirs.join(':')}`);
     const M = await load();
     const kind = compression(data);
     let inflated = null;
@@ -216,6 +301,7 @@ function mdlcheckApi(createCore) {
       /* over the bound, the C refuses the bytes themselves (MDL-IO-002), as the CLI a file */
       if (bound > 0 && data.length <= bound) inflated = await inflate(data, kind, bound + 1);
     }
+    const cleanup = res ? treeWrite(M, res) : null;
     const h = heap(M);
     try {
       if (inflated) {
@@ -229,10 +315,12 @@ function mdlcheckApi(createCore) {
     } finally {
       M._mdl_web_inflated(0, 0, 0, 0);
       h.free();
+      if (cleanup) cleanup();
     }
   }
 
-  const validate = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_validate_buffer_json);
+  const validate = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_validate_buffer_json,
+    [...OPTIONS, 'resources']);
   const poses = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_poses_buffer_json);
 
   async function rules() {

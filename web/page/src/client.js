@@ -9,6 +9,7 @@ export class ValidatorClient {
     this.pending = new Map();
     this.next = 1;
     this.chain = Promise.resolve();
+    this.sent = new Set(); // groups of files the worker holds
     this.worker.onmessage = (event) => {
       const msg = event.data;
       const job = this.pending.get(msg.id);
@@ -25,12 +26,19 @@ export class ValidatorClient {
   }
 
   // Resolves with { report, poses, posesError, version }; bytes is copied, the caller keeps it.
-  validate(name, bytes, opts, onProgress = () => {}) {
+  // group: null, or { id, files: Map(name -> bytes), dirs } for a model dropped with other files
+  // (the files are copied to the worker once per group id).
+  validate(name, bytes, opts, onProgress = () => {}, group = null) {
     const run = () => new Promise((resolve, reject) => {
       const id = this.next++;
       this.pending.set(id, { resolve, reject, onProgress });
       const copy = bytes.slice().buffer;
-      this.worker.postMessage({ id, name, bytes: copy, opts }, [copy]);
+      let g = null;
+      if (group) {
+        g = { id: group.id, dirs: group.dirs };
+        if (!this.sent.has(group.id)) { g.files = group.files; this.sent.add(group.id); }
+      }
+      this.worker.postMessage({ id, name, bytes: copy, opts, group: g }, [copy]);
     });
     const result = this.chain.then(run, run);
     this.chain = result.catch(() => {});

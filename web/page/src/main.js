@@ -1,18 +1,20 @@
 // main.js - the mdlcheck page: takes files (drop, picker, folder, ?model=URL), validates them in
-// the worker, shows each report and the model, and keeps the full JSON report in the DOM.
+// the worker (the files dropped together are the models' referenced files), shows each report
+// and the model, and keeps the full JSON report in the DOM.
 import { ValidatorClient } from './client.js';
 import { renderReport, moveFocus, rovingTabStop, keepFocus, SEVERITIES, where } from './report-view.js';
 import { sourceExcerpt, hexExcerpt } from './source-view.js';
 import { readModel, TEXT_FORMATS } from './model/index.js';
 import { locate } from './locate.js';
 import { Viewer } from './viewer.js';
+import { dropPlan, searchDirs } from './resources.js';
 import { optionsFromQuery, queryWithOptions, optionsToForm, optionsFromForm, describeOptions } from './options.js';
 
 const $ = (id) => document.getElementById(id);
 const MAX_INFLATED = 1 << 30; // the CLI's default --max-input-size
 
 const state = {
-  files: [], // { name, bytes, status, entry, poses, posesError, model, text }
+  files: [], // { name, bytes, status, entry, poses, posesError, model, text, group, notChecked }
   current: -1,
   selection: { kind: 'none' },
   version: '',
@@ -131,7 +133,8 @@ function showFile(i) {
 
 function renderCurrentReport() {
   const f = state.files[state.current];
-  keepFocus($('report'), () => renderReport($('report'), f.entry, state.filters, selectDiagnostic, renderCurrentReport));
+  keepFocus($('report'), () => renderReport($('report'), f.entry, state.filters, selectDiagnostic,
+    renderCurrentReport, f.notChecked));
 }
 
 function setupAnimations(f) {
@@ -229,7 +232,8 @@ async function readWithProgress(name, stream, total) {
 async function validateOne(f) {
   f.status = 'validating';
   renderFileList();
-  const result = await client.validate(f.name, f.bytes, state.options, (stage, fraction) => progress(`${f.name}: ${stage}`, fraction));
+  const group = f.group && { id: f.group.id, files: f.group.files, dirs: searchDirs(f.name, f.group.root) };
+  const result = await client.validate(f.name, f.bytes, state.options, (stage, fraction) => progress(`${f.name}: ${stage}`, fraction), group);
   f.entry = result.report;
   f.poses = result.poses;
   f.posesError = result.posesError;
@@ -250,22 +254,44 @@ function enqueue(job) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-// sources: [{ name, load: () => Promise<Uint8Array> }]
-function addFiles(sources) {
+// sources: [{ name, load: () => Promise<Uint8Array> }]; notChecked: null when the sources are
+// one tree (a drop, the files or folder chosen), whose files the models may name; else why
+// references are not checked.
+function addFiles(sources, notChecked = null) {
   if (!sources.length) return work;
-  return enqueue(() => loadAndValidate(sources));
+  return enqueue(() => loadAndValidate(sources, notChecked));
 }
 
-async function loadAndValidate(sources) {
+let groups = 0;
+
+async function loadAndValidate(sources, notChecked) {
   setBusy(1);
-  const added = sources.map((s) => ({ name: s.name, status: 'queued', source: s }));
+  const plan = notChecked ? { models: sources.map((s) => s.name), root: '' } : dropPlan(sources.map((s) => s.name));
+  const models = new Set(plan.models);
+  const group = notChecked ? null : { id: ++groups, files: new Map(), root: plan.root };
+  const added = sources.filter((s) => models.has(s.name))
+    .map((s) => ({ name: s.name, status: 'queued', source: s, group, notChecked }));
+  const others = sources.filter((s) => !models.has(s.name));
   const first = state.files.length;
   const failed = [];
   state.files.push(...added);
   renderFileList();
+  // a tree is read whole first: any model may name any of its files (one that cannot be read
+  // is not among them: a reference to it is reported missing)
+  const unread = [], loaded = new Map();
+  if (group) {
+    for (const s of sources) {
+      try {
+        loaded.set(s, await s.load());
+        group.files.set(s.name, loaded.get(s));
+      } catch (err) {
+        unread.push(`${s.name} (${err.message})`);
+      }
+    }
+  }
   for (const [k, f] of added.entries()) {
     try {
-      f.bytes = await f.source.load();
+      f.bytes = loaded.get(f.source) || await f.source.load();
       progress(`${f.name} (${k + 1} of ${added.length})`, 0.2);
       await validateOne(f);
     } catch (err) {
@@ -278,7 +304,9 @@ async function loadAndValidate(sources) {
     else if (state.current === first + k) showFile(state.current);
   }
   optionsStatus(added.length, failed);
-  progress(`${plural(added.length, 'file')} validated`, 1);
+  progress(`${plural(added.length, 'file')} validated` +
+    (others.length ? `; ${plural(others.length, 'other file')} read as files the models may name` : '') +
+    (unread.length ? `; could not read ${unread.join(', ')}` : ''), 1);
   state.runs++;
   setBusy(-1);
 }
@@ -362,11 +390,12 @@ async function onDrop(event) {
 
 async function loadFromUrl(url) {
   const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || url);
+  // alone: the files beside it on the server are not fetched, so its references are unchecked
   await addFiles([{ name, load: async () => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return readWithProgress(name, response.body, Number(response.headers.get('content-length')) || 0);
-  } }]);
+  } }], 'the model was opened by its address alone, without the files beside it (drop it with them to check them)');
 }
 
 function start() {

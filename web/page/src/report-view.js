@@ -1,6 +1,7 @@
 // report-view.js - one file's report as HTML: verdict, counts, filters by severity and rule,
 // repeats of a rule folded, every diagnostic a button (keyboard: Tab to the list, arrows and
-// Home/End in it, Enter to choose).
+// Home/End in it, Enter to choose), and the files the model names with what became of each.
+import { unusableLine } from './resources.js';
 
 export const SEVERITIES = ['fatal', 'error', 'warning', 'info', 'hint'];
 const SYMBOL = { fatal: '\u2716\u2716', error: '\u2716', warning: '\u26a0', info: '\u2139', hint: '\u2022' };
@@ -40,8 +41,43 @@ function diagnosticButton(d, index, onSelect) {
   return el('li', {}, button);
 }
 
-// Renders into container; filters = { severities: Set, rule: '' | id }.
-export function renderReport(container, entry, filters, onSelect, onFilter) {
+// Each status in words and a symbol, never by colour alone.
+const RES_STATUS = { found: '\u2714 found', 'case-mismatch': '\u26a0 found with another letter case',
+  missing: '\u2716 missing', outside: '\u2716 outside the files searched (not looked up)',
+  unreadable: '\u2716 unusable' };
+
+// The references the model names (entry.resources, present when they were checked), or why they
+// were not checked (notChecked).
+function referencesSection(entry, notChecked) {
+  const section = el('section', { id: 'references', 'aria-labelledby': 'references-title' });
+  if (!entry.resources) {
+    section.append(el('h3', { id: 'references-title' }, 'Referenced files'),
+      el('p', { id: 'references-summary' }, `Not checked: ${notChecked || 'no files were given with the model'}.`));
+    return section;
+  }
+  const res = entry.resources;
+  const line = unusableLine(entry);
+  section.append(el('h3', { id: 'references-title' }, `Referenced files (${res.length})`),
+    el('p', { id: 'references-summary' }, line || (res.length
+      ? `All ${res.length} found among the files given.` : 'The model names no file.')));
+  if (!res.length) return section;
+  const list = el('ul', { id: 'references-list' });
+  for (const r of res) {
+    const image = r.image ? `, ${r.image}${r.width ? ` ${r.width}\u00d7${r.height}` : ''}` +
+      `${r.channels ? `, ${r.channels} channel${r.channels === 1 ? '' : 's'}` : ''}` : '';
+    // where it was found, when that is not what the model wrote (the model's folder "." aside)
+    const at = r.resolved_path && r.resolved_path.replace(/^(\.\/)+/, '') !== r.ref ? ` \u2192 ${r.resolved_path}` : '';
+    list.append(el('li', { class: `ref ref-${r.status}`, 'data-status': r.status },
+      el('span', { class: 'ref-status' }, RES_STATUS[r.status] || r.status), ' ',
+      el('code', {}, r.ref), `${at} (${r.kind}${image}; ${where(r)}${r.path ? `, ${r.path}` : ''})`));
+  }
+  section.append(list);
+  return section;
+}
+
+// Renders into container; filters = { severities: Set, rule: '' | id }; notChecked: why the
+// references were not checked, when they were not.
+export function renderReport(container, entry, filters, onSelect, onFilter, notChecked) {
   container.replaceChildren();
   const invalid = entry.verdict === 'invalid';
   container.append(el('h2', { id: 'report-title' }, entry.path),
@@ -95,7 +131,7 @@ export function renderReport(container, entry, filters, onSelect, onFilter) {
   }
   list.addEventListener('keydown', (event) => moveFocus(event, list, 'button.diag'));
   rovingTabStop(list, 'button.diag', list.querySelector('button.diag[aria-pressed="true"]'));
-  container.append(list);
+  container.append(list, referencesSection(entry, notChecked));
 }
 
 // Renders again without losing the keyboard's place: the control that had the focus (by id, or

@@ -1,14 +1,22 @@
 // worker.js - runs the WebAssembly validator off the page's thread: one message per file in,
-// progress messages and one result out, so a large file never freezes the page.
+// progress messages and one result out, so a large file never freezes the page. A model dropped
+// with other files is validated with them as its referenced files (poses need none).
 import { validate, poses, version } from 'mdlcheck';
 
+// Files dropped together, by group id: sent once with the first model of the group that needs
+// them, kept for the group's other models and for validating them again under new options.
+const groups = new Map();
+
 self.onmessage = async (event) => {
-  const { id, name, bytes, opts } = event.data;
+  const { id, name, bytes, opts, group } = event.data;
   const post = (msg) => self.postMessage({ id, ...msg });
   try {
     const input = new Uint8Array(bytes);
+    if (group && group.files) groups.set(group.id, group.files);
+    const resources = group ? { files: groups.get(group.id), dirs: group.dirs } : undefined;
+    if (group && !resources.files) throw new Error('the files dropped with it are gone');
     post({ type: 'progress', stage: 'validating', fraction: 0.2 });
-    const report = await validate(input, { ...opts, name });
+    const report = await validate(input, { ...opts, name, resources });
     post({ type: 'progress', stage: 'reading the skeleton and animations', fraction: 0.7 });
     let skeleton = null;
     let posesError = null;

@@ -90,6 +90,11 @@ const JOINTS_EGG = `<CoordinateSystem> { Z-up }
 const JOINTS_BIND = [[0, 1, 0], [1, 1, 0], [0, 0, 2]];
 const JOINTS_SHOWN = [[0, 1, 0], [1, 1, 0], [0, 0, 3]];
 
+// a model naming one texture, and that texture (a 4x4 RGBA PNG header)
+const PNG4 = '89504e470d0a1a0a0000000d494844520000000400000004080600000000000000';
+const TEX_EGG = '<CoordinateSystem> { Z-up }\n<Texture> skin { "skin.png" }\n';
+const b64 = (x) => Buffer.from(x).toString('base64');
+
 // World heads of the CLI's poses (`mdlcheck poses -f json`: parent-relative t, r, s).
 function posesHeads(joints) {
   const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
@@ -128,6 +133,30 @@ function cliReport(path, flags = []) {
 }
 const cliEntry = (path, flags) => cliReport(path, flags).files[0];
 
+// The CLI's JSON report run in a folder on paths relative to it (--resources reports resolved
+// paths relative to where it runs, as the page names dropped files relative to the drop).
+function cliIn(cwd, args) {
+  try {
+    return JSON.parse(execFileSync(MDLCHECK, ['-f', 'json', ...args], { cwd, encoding: 'utf8' }));
+  } catch (e) {
+    return JSON.parse(e.stdout);
+  }
+}
+
+// Drops files on the page: [{ name, b64, path }] (path: the name in a dropped folder, as
+// webkitRelativePath gives it for the files of a chosen folder).
+function drop(page, files) {
+  return page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) {
+      const file = new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name);
+      if (f.path) Object.defineProperty(file, 'webkitRelativePath', { value: f.path });
+      dt.items.add(file);
+    }
+    document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files);
+}
+
 before(async () => {
   if (!ENABLED) return;
   const puppeteer = createRequire(join(here, '..', '..', 'page', 'package.json'))('puppeteer-core');
@@ -139,6 +168,8 @@ before(async () => {
   writeFileSync(join(gen, 'repeats.iqe'), skinned.replace(/^vb .*$/m, 'vb 0 nan')
     .replace(/^fm 0 1 2$/m, 'fm 0 1 1\nfm 0 0 1\nfm 1 1 2\nfm 2 2 2\nfm 0 2 2'));
   writeFileSync(join(gen, 'joints.egg'), JOINTS_EGG);
+  writeFileSync(join(gen, 'tex.egg'), TEX_EGG);
+  writeFileSync(join(gen, 'skin.png'), Buffer.from(PNG4, 'hex')); // beside it, never fetched
   for (const name of X42_CASES) writeFileSync(join(gen, name), corpusInput('x42/v5', name.replace(/\.x42$/, '')));
   mkdirSync(SHOTS, { recursive: true });
   server = await serve({ '/dist/': DIST, '/examples/': join(SRCDIR, 'examples'), '/gen/': gen });
@@ -395,8 +426,11 @@ browserTest('synthetic drop of every example on the file:// page', { timeout: 18
   }, files);
   const report = await embeddedReport(page, EXAMPLES.length);
   assert.deepEqual(report.files.map((f) => f.path), EXAMPLES);
+  // dropped together, the examples are one tree: each is checked with the others as the files
+  // it may name, as `mdlcheck --resources` in examples/
+  const cli = cliIn(join(SRCDIR, 'examples'), ['--resources', ...EXAMPLES]);
   for (const entry of report.files) {
-    assert.deepEqual(entry, cliEntry(join(SRCDIR, 'examples', entry.path)), `${entry.path}: dropped report is the CLI's`);
+    assert.deepEqual(entry, cli.files.find((f) => f.path === entry.path), `${entry.path}: dropped report is the CLI's`);
   }
   // keyboard: the file list and the diagnostics are reachable and move with the arrow keys
   await page.focus('button.file[data-index="0"]');
@@ -507,6 +541,104 @@ browserTest('filters by severity and rule, repeats folded', { timeout: 120000 },
   await page.select('#rule-filter', 'IQE-NUM-002');
   shown = await visible();
   assert.deepEqual(shown, entry.messages.filter((d) => d.id === 'IQE-NUM-002').map((d) => d.id));
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
+
+// Referenced files: files dropped together are the models' tree (the CLI's --resources over the
+// same files); the report lists each reference with its status in words, MDL-RES-* diagnostics
+// are diagnostics like any other, and a model opened by its address alone says it was not checked.
+
+browserTest('referenced files: a model dropped with its texture, and without it', { timeout: 120000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mdlcheck-refs-'));
+  writeFileSync(join(dir, 'tex.egg'), TEX_EGG);
+  const missing = cliIn(dir, ['--resources', 'tex.egg']).files[0];
+  writeFileSync(join(dir, 'skin.png'), Buffer.from(PNG4, 'hex'));
+  const found = cliIn(dir, ['--resources', 'tex.egg']).files[0];
+  assert.deepEqual(found.resources.map((r) => r.status), ['found']);
+  assert.deepEqual(missing.messages.map((m) => m.id), ['MDL-RES-001']);
+
+  const page = await newPage();
+  await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
+  await drop(page, [{ name: 'tex.egg', b64: b64(TEX_EGG) }, { name: 'skin.png', b64: b64(Buffer.from(PNG4, 'hex')) }]);
+  let report = await embeddedReport(page, 1);
+  assert.deepEqual(report.files, [found], 'the model dropped with its texture: the CLI\'s entry; the image is no model');
+  const shown = () => page.evaluate(() => ({
+    summary: document.getElementById('references-summary').textContent,
+    items: [...document.querySelectorAll('#references-list li')].map((li) => [li.dataset.status, li.textContent]),
+    rules: [...document.querySelectorAll('button.diag')].map((b) => b.dataset.rule),
+    progress: document.getElementById('progress-text').textContent }));
+  let got = await shown();
+  assert.equal(got.summary, 'All 1 found among the files given.');
+  assert.deepEqual(got.items.map(([st]) => st), ['found']);
+  assert.match(got.items[0][1], /^\u2714 found skin\.png \(texture, png 4\u00d74, 4 channels; line 2:18, <Texture> skin\)$/);
+  assert.deepEqual(got.rules, []);
+  assert.match(got.progress, /1 file validated; 1 other file read as files the models may name/);
+  // validated again under options (the worker keeps the drop's files): still found
+  const runs = await page.evaluate(() => window.mdlcheckPage.runs);
+  await page.focus('#opt-fail-on');
+  await page.select('#opt-fail-on', 'warning');
+  await page.click('#opt-apply');
+  await page.waitForFunction((n) => window.mdlcheckPage.runs > n && document.body.dataset.state === 'ready', {}, runs);
+  report = await embeddedReport(page, 1);
+  assert.deepEqual(report.files, [cliIn(dir, ['--resources', '--fail-on=warning', 'tex.egg']).files[0]], 'again under --fail-on=warning');
+  assert.deepEqual(report.files[0].resources.map((r) => r.status), ['found']);
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+
+  const alone = await newPage();
+  await alone.goto(pathToFileURL(join(DIST, 'index.html')).href);
+  await drop(alone, [{ name: 'tex.egg', b64: b64(TEX_EGG) }]);
+  report = await embeddedReport(alone, 1);
+  assert.deepEqual(report.files, [missing], 'dropped alone: the CLI\'s entry, MDL-RES-001');
+  got = await alone.evaluate(() => ({
+    summary: document.getElementById('references-summary').textContent,
+    items: [...document.querySelectorAll('#references-list li')].map((li) => [li.dataset.status, li.textContent]),
+    verdict: document.getElementById('verdict').textContent }));
+  assert.equal(got.summary, '1 of 1 referenced file not usable: skin.png (missing)');
+  assert.match(got.items[0][1], /^\u2716 missing skin\.png/);
+  assert.match(got.verdict, /INVALID/);
+  // the diagnostic is a button like any other: chosen with the keyboard, its source line shown
+  await alone.focus('button.diag[data-rule="MDL-RES-001"]');
+  await alone.keyboard.press('Enter');
+  await alone.waitForFunction(() => window.mdlcheckPage.selection.rule === 'MDL-RES-001');
+  assert.match(await alone.$eval('#source mark', (e) => e.textContent), /^> +2 \|/);
+  assert.deepEqual(alone.errors, [], 'no page errors');
+  await alone.close();
+});
+
+browserTest('referenced files: a dropped folder is the search root (../textures from models/)', { timeout: 120000 }, async () => {
+  const egg = '<CoordinateSystem> { Z-up }\n<Texture> a { "../textures/skin.png" }\n<Texture> b { "textures/Skin.png" }\n';
+  const dir = mkdtempSync(join(tmpdir(), 'mdlcheck-refs-'));
+  mkdirSync(join(dir, 'assets', 'models'), { recursive: true });
+  mkdirSync(join(dir, 'assets', 'textures'));
+  writeFileSync(join(dir, 'assets', 'models', 'm.egg'), egg);
+  writeFileSync(join(dir, 'assets', 'textures', 'skin.png'), Buffer.from(PNG4, 'hex'));
+  const want = cliIn(dir, ['--resources=assets', 'assets/models/m.egg']).files[0];
+  assert.deepEqual(want.resources.map((r) => r.status), ['found', 'case-mismatch']);
+  const page = await newPage();
+  await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
+  await drop(page, [{ name: 'm.egg', path: 'assets/models/m.egg', b64: b64(egg) },
+    { name: 'skin.png', path: 'assets/textures/skin.png', b64: b64(Buffer.from(PNG4, 'hex')) }]);
+  const report = await embeddedReport(page, 1);
+  assert.deepEqual(report.files, [want], 'the CLI\'s entry with --resources=assets');
+  const items = await page.$$eval('#references-list li', (lis) => lis.map((li) => li.textContent));
+  assert.match(items[0], /^\u2714 found \.\.\/textures\/skin\.png \u2192 assets\/textures\/skin\.png/);
+  assert.match(items[1], /^\u26a0 found with another letter case textures\/Skin\.png \u2192 assets\/textures\/skin\.png/);
+  assert.deepEqual(await page.$$eval('button.diag', (bs) => bs.map((b) => b.dataset.rule)), ['MDL-RES-003']);
+  assert.deepEqual(page.errors, [], 'no page errors');
+  await page.close();
+});
+
+browserTest('referenced files: a model opened by ?model= alone says they were not checked', { timeout: 120000 }, async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}/dist/index.html?model=/gen/tex.egg`);
+  const entry = (await embeddedReport(page, 1)).files[0];
+  assert.equal(entry.resources, undefined, 'no resources list: nothing was looked up');
+  assert.equal(entry.verdict, 'valid');
+  assert.match(await page.$eval('#references-summary', (e) => e.textContent),
+    /^Not checked: the model was opened by its address alone/);
+  assert.equal(await page.$$eval('#references-list li', (l) => l.length), 0, 'no reference claimed found');
   assert.deepEqual(page.errors, [], 'no page errors');
   await page.close();
 });
