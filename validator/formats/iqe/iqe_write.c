@@ -195,7 +195,7 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
 {
   struct layout l;
   int tiled = meshes_tile(m);
-  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE");
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE", 0);
   buf_printf(b, "# Inter-Quake Export\n\n");
   for (uint32_t j = 0; j < m->num_joints; j++) {
     const char *name = m->joints[j].name ? m->joints[j].name : "";
