@@ -32,10 +32,10 @@ q=$srcdir/corpus/qmsh/base/v22-f02.qmsh
 run convert --accept-loss=MDL-CNV-008 "$q" "$work/pt.x42"
 expect_rc 1 "convert v22-f02.qmsh pt.x42 (the display is lost)"
 cat "$work/err" >>"$work/out"
-expect_grep out 'MDL-CNV-013.*hand' "the point's display is not announced"
+expect_grep out 'MDL-CNV-017.*hand' "the point's display is not announced"
 expect_grep out 'MDL-CMP-018.*tags\[0\]\.display' "the proof does not find the display lost"
 expect_no_grep out 'MDL-CMP-017|tags\[0\]\.m\[' "the point's frame did not survive as a tag"
-run convert --accept-loss=MDL-CNV-008,MDL-CNV-013 "$q" "$work/pt.x42"
+run convert --accept-loss=MDL-CNV-008,MDL-CNV-017 "$q" "$work/pt.x42"
 expect_rc 0 "convert v22-f02.qmsh pt.x42 with the announced losses accepted"
 # and back: the proof compares the X42 tag with the point written from it
 run convert "$work/pt.x42" "$work/pt.qmsh"
