@@ -123,7 +123,7 @@ scenario "poses qmsh" 0 poses crate.qmsh
 scenario "poses x42" 0 poses walker.x42
 scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe
 scenario "convert iqe -> iqm" 0 convert skinned.iqe out.iqm
-scenario "convert qmsh -> iqm" 0 convert --accept-loss=MDL-CNV-008 crate.qmsh out2.iqm
+scenario "convert qmsh -> iqm" 0 convert --accept-loss=MDL-CNV-008,MDL-CNV-009 crate.qmsh out2.iqm
 scenario "convert qmsh -> qmsh" 0 convert crate.qmsh out.qmsh
 scenario "convert egg -> egg.pz" 0 convert dancer.egg out.egg.pz
 scenario "convert iqe -> x42" 0 convert skinned.iqe out.x42

@@ -67,6 +67,17 @@ const struct model_varray *model_varray_find(const struct model *m, uint32_t typ
   return NULL;
 }
 
+int model_tag_display_plain(const struct model_tag *t)
+{
+  const struct model_tag_display *d = t->display;
+  if (!d)
+    return 1;
+  for (int i = 0; i < 3; i++)
+    if (d->size[i] != 1 || d->rot[i] != 0 || d->col4[i] != 0)
+      return 0;
+  return d->type == 0 && d->col4[3] == 1;
+}
+
 int model_lods_trivial(const struct model *m)
 {
   return m->num_lods == 0 ||

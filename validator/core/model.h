@@ -40,13 +40,27 @@ struct model_anim {
 };
 #define MODEL_ANIM_LOOP 1u
 
-/* An attachment point: a named frame fixed to a joint (X42 tags). */
+/* How a QMSH point is displayed beside its frame, which no other format holds: the point type
+ * (0 plain axes, 1 sphere, 2 box, 3 arrows, 4 single arrow, 5 circle, 6 cone), its size, its
+ * Euler rotation, and the fourth column of its 4x4 matrix (_14 _24 _34 _44), which a frame
+ * leaves (0, 0, 0, 1). A tag without a display is plain axes of size 1, unrotated
+ * (model_tag_display_plain). */
+struct model_tag_display {
+  uint32_t type;
+  double size[3], rot[3], col4[4];
+};
+
+/* An attachment point: a named frame fixed to a joint (X42 tags, QMSH points). */
 struct model_tag {
   const char *name;
   int32_t joint; /* < 0: model space */
   /* affine in the joint's space: axis0 xyz, axis1 xyz, axis2 xyz, origin xyz;
    * o = axis0 * x + axis1 * y + axis2 * z + origin */
   double m[12];
+  /* absolute error of each m[k] beyond float storage when the decoder derived m from what the
+   * file stores (a QMSH point's model-space matrix taken into its bone's space), else 0 */
+  double tol[12];
+  const struct model_tag_display *display; /* NULL: plain (a format that stores only frames) */
 };
 
 /* A level of detail: the meshes drawn at that level, a contiguous run (X42 LODs, in file
@@ -193,6 +207,9 @@ int model_material_names_file(const struct model *m, const char *mat);
 /* Whether r's text is some mesh's material, the one place every writer carries a name to. */
 int model_ref_is_material(const struct model *m, const struct model_ref *r);
 
+/* 1 when t's display is the plain one a bare frame means (NULL, or plain axes of size 1, no
+ * rotation, fourth column (0, 0, 0, 1)). */
+int model_tag_display_plain(const struct model_tag *t);
 /* 1 when m's levels of detail say nothing: none, or one over every mesh. */
 int model_lods_trivial(const struct model *m);
 /* m's first usable array of type (data, a known format, at least max(min_size, 1) components),

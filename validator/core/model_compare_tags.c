@@ -21,6 +21,35 @@ static double tag_bound(const struct cmp *c, double x, double y)
   return b;
 }
 
+/* The plain display a bare frame means (model.h). */
+static const struct model_tag_display plain_display = {0, {1, 1, 1}, {0, 0, 0}, {0, 0, 0, 1}};
+
+static void display_text(const struct model_tag_display *d, char *out, size_t cap)
+{
+  snprintf(out, cap, "type %u, size %.9g %.9g %.9g, rot %.9g %.9g %.9g, column %.9g %.9g %.9g %.9g",
+           (unsigned)d->type, d->size[0], d->size[1], d->size[2], d->rot[0], d->rot[1], d->rot[2], d->col4[0],
+           d->col4[1], d->col4[2], d->col4[3]);
+}
+
+/* A point's display is stored as floats by the one format that has it: equal, or different. */
+static void display_compare(struct cmp *c, uint32_t i, const struct model_tag *x, const struct model_tag *y)
+{
+  const struct model_tag_display *dx = x->display ? x->display : &plain_display;
+  const struct model_tag_display *dy = y->display ? y->display : &plain_display;
+  char path[64], av[256], bv[256];
+  int same = dx->type == dy->type;
+  for (int k = 0; k < 3 && same; k++)
+    same = dx->size[k] == dy->size[k] && dx->rot[k] == dy->rot[k];
+  for (int k = 0; k < 4 && same; k++)
+    same = dx->col4[k] == dy->col4[k];
+  if (same)
+    return;
+  snprintf(path, sizeof path, "tags[%u].display", i);
+  display_text(dx, av, sizeof av);
+  display_text(dy, bv, sizeof bv);
+  cmp_mismatch(c, RULE_CORE_COMPARE_TAG, FMT_EL_TAG, i, 0, path, bv, "display %s", av);
+}
+
 static void tag_compare(struct cmp *c, uint32_t i)
 {
   const struct model_tag *x = &c->a->model->tags[i], *y = &c->b->model->tags[i];
@@ -37,7 +66,9 @@ static void tag_compare(struct cmp *c, uint32_t i)
     cmp_mismatch(c, RULE_CORE_COMPARE_TAG, FMT_EL_TAG, i, 0, path, bv, "joint %d", x->joint < 0 ? -1 : x->joint);
   }
   for (int k = 0; k < 12; k++) {
-    double d = fabs(x->m[k] - y->m[k]), r = isnan(d) ? INFINITY : d / tag_bound(c, x->m[k], y->m[k]);
+    /* plus what deriving each side's frame from its file may have cost (model_tag.tol) */
+    double bound = tag_bound(c, x->m[k], y->m[k]) + x->tol[k] + y->tol[k];
+    double d = fabs(x->m[k] - y->m[k]), r = isnan(d) ? INFINITY : d / bound;
     if (r > worst_r) {
       worst_r = r;
       worst = k;
@@ -49,6 +80,7 @@ static void tag_compare(struct cmp *c, uint32_t i)
     cmp_mismatch(c, RULE_CORE_COMPARE_TAG, FMT_EL_TAG, i, 0, path, bv, "transform %.9g differs by %.3g",
                  x->m[worst], fabs(x->m[worst] - y->m[worst]));
   }
+  display_compare(c, i, x, y);
 }
 
 static void lods_compare(struct cmp *c)

@@ -84,12 +84,12 @@ void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_in
   }
 }
 
-void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target)
+void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target, int keeps_tags)
 {
   struct mdl_loc loc = loc_none();
   if (!l)
     return;
-  if (m->num_tags) {
+  if (m->num_tags && !keeps_tags) {
     const struct model_tag *t = &m->tags[0];
     snprintf(loc.path, sizeof loc.path, "tags[0]");
     write_loss(l, RULE_CORE_CONVERT_TAGS, RULE_CORE_COMPARE_TAG_COUNT, &loc,
@@ -237,5 +237,22 @@ void write_loss_texture_names(struct write_losses *l, const struct model *m, con
     write_loss(l, RULE_CORE_CONVERT_TEXTURE_AS_MATERIAL, RULE_CORE_COMPARE_REFERENCE, &loc,
                "texture '%.100s' has no image file name; %s keeps it as a material name, which names a "
                "file only when it looks like one: the written file names no file", r->ref, target);
+  }
+}
+
+void write_loss_tag_display(struct write_losses *l, const struct model *m, const char *target)
+{
+  for (uint32_t i = 0; l && i < m->num_tags; i++) {
+    const struct model_tag *t = &m->tags[i];
+    const struct model_tag_display *d = t->display;
+    struct mdl_loc loc = loc_none();
+    if (model_tag_display_plain(t))
+      continue;
+    snprintf(loc.path, sizeof loc.path, "tags[%u]", (unsigned)i);
+    write_loss(l, RULE_CORE_CONVERT_TAG_DISPLAY, RULE_CORE_COMPARE_TAG, &loc,
+               "tag %u '%.60s' is displayed as type %u, size %g %g %g, rotation %g %g %g, matrix column %g %g %g %g; "
+               "%s tags are frames only", (unsigned)i, t->name ? t->name : "", (unsigned)d->type, d->size[0],
+               d->size[1], d->size[2], d->rot[0], d->rot[1], d->rot[2], d->col4[0], d->col4[1], d->col4[2], d->col4[3],
+               target);
   }
 }

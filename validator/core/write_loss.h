@@ -34,9 +34,14 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
  * of another format carries file names only as materials. */
 void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule);
 
-/* Announce, for a target (its name in the message) with no place for them, m's tags, its levels
- * of detail beyond one over every mesh, and each animation that plays in reverse. */
-void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target);
+/* Announce, for a target (its name in the message) with no place for them, m's tags (unless
+ * keeps_tags: QMSH writes them as points), its levels of detail beyond one over every mesh, and
+ * each animation that plays in reverse. */
+void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target, int keeps_tags);
+
+/* Announce each tag whose display (a QMSH point's type, size, rotation, fourth matrix column) is
+ * not the plain one, for a target whose tags are frames only (X42). */
+void write_loss_tag_display(struct write_losses *l, const struct model *m, const char *target);
 
 /* Announce the vertices with more positive blend weights than the target keeps (keep, the
  * heaviest): how many, and the share of their weight dropped. */

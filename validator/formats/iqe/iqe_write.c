@@ -195,7 +195,7 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
 {
   struct layout l;
   int tiled = meshes_tile(m);
-  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE");
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE", 0);
   write_loss_texture_names(opts ? opts->losses : NULL, m, "IQE");
   write_loss_added(opts ? opts->losses : NULL, m, VT_NORMAL, "IQE",
                    "readers smooth normals for a mesh without vn (iqe.txt, Smoothing)");

@@ -613,7 +613,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
   struct model fit;
   int rc;
   arena_init(&a);
-  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQM");
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQM", 0);
   write_loss_texture_names(opts ? opts->losses : NULL, m, "IQM");
   rc = opts && opts->foreign ? iqm_model_fit(m, &a, &fit, opts->losses) : 0;
   if (rc < 0) {

@@ -9,6 +9,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/qmsh/qmsh_anim.c \
   validator/formats/qmsh/qmsh_points.c \
   validator/formats/qmsh/qmsh_model.c \
+  validator/formats/qmsh/qmsh_tags.c \
   validator/formats/qmsh/qmsh_convert.c \
   validator/formats/qmsh/qmsh_write.c
 

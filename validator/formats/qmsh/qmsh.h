@@ -180,6 +180,14 @@ int qmsh_model_fill(struct qmsh_dec *d);
 /* A row-vector affine (Matrix33 order: three scaled axis rows, then the translation row) as
  * TRS: scale = row lengths (a mirror negates the first), rotation as a quaternion. */
 void qmsh_affine_trs(const double mat[12], struct trs *p);
+/* Row-vector affines in Matrix33 order (qmsh_convert.c): a TRS as one; the inverse (-1 when
+ * singular); the product "first a, then b". */
+void qmsh_trs_rows(const struct trs *p, double rows[12]);
+int qmsh_rows_invert(const double a[12], double out[12]);
+void qmsh_rows_mul(const double a[12], const double b[12], double out[12]);
+/* Points as the model's tags, and a built file's points from the model's tags (qmsh_tags.c). */
+int qmsh_tags_fill(struct qmsh_dec *d);
+int qmsh_points_build(const struct model *m, struct arena *a, struct qmsh_mesh *q, char *err, size_t cap);
 /* The model's vertex array of type (VT_*) that holds data, or NULL. */
 const struct model_varray *qmsh_va_find(const struct model *m, uint32_t type);
 /* A QMSH file built from a model another format decoded (qmsh_convert.c); 0, or -1 with a

@@ -10,7 +10,8 @@
  * key = local * mat^-1 (row-vector convention), at times frame / framerate (30 when the model
  * has none). Frames already relative to the base pose (a QMSH model without its file) are
  * keys as they are, at their own times: nothing is converted twice. One bone group holds every
- * bone. The bbox and radius are computed; no points, no splits; camera defaults. */
+ * bone. Tags become points (qmsh_tags.c). The bbox and radius are computed; no splits; camera
+ * defaults. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static int count_fits(uint32_t n, const char *what, char *err, size_t cap)
 }
 
 /* Row-vector affine (Matrix33 order) of a TRS: the transpose of its column matrix. */
-static void trs_rows(const struct trs *p, double rows[12])
+void qmsh_trs_rows(const struct trs *p, double rows[12])
 {
   double m[16];
   trs_to_matrix(p, m);
@@ -113,7 +114,7 @@ static void trs_rows(const struct trs *p, double rows[12])
 }
 
 /* Inverse of a row-vector affine [A; t]: [A^-1; -t A^-1]. -1 when singular. */
-static int rows_invert(const double a[12], double out[12])
+int qmsh_rows_invert(const double a[12], double out[12])
 {
   double det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
                a[2] * (a[3] * a[7] - a[4] * a[6]);
@@ -136,7 +137,7 @@ static int rows_invert(const double a[12], double out[12])
 }
 
 /* Product of row-vector affines: first a, then b. */
-static void rows_mul(const double a[12], const double b[12], double out[12])
+void qmsh_rows_mul(const double a[12], const double b[12], double out[12])
 {
   double r[12];
   for (int i = 0; i < 4; i++)
@@ -245,8 +246,8 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
     b->parent = m->joints[k].parent < 0 ? 0 : (uint16_t)(m->joints[k].parent + 1);
     if (name_set(a, &b->name, m->joints[k].name, "joint", k, "name", err, cap) < 0)
       return -1;
-    trs_rows(&m->joints[k].pose, rows);
-    if (rows_invert(rows, inv[k]) < 0) {
+    qmsh_trs_rows(&m->joints[k].pose, rows);
+    if (qmsh_rows_invert(rows, inv[k]) < 0) {
       snprintf(err, cap, "joint %u has a singular base pose", k);
       return -1;
     }
@@ -312,8 +313,8 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
         if (m->frame_space == MODEL_FRAMES_BIND) {
           t = *model_frame(m, ma->first_frame + f, k);
         } else {
-          trs_rows(model_frame(m, ma->first_frame + f, k), local);
-          rows_mul(local, inv[k], key); /* local = key * mat */
+          qmsh_trs_rows(model_frame(m, ma->first_frame + f, k), local);
+          qmsh_rows_mul(local, inv[k], key); /* local = key * mat */
           qmsh_affine_trs(key, &t);
         }
         for (int c = 0; c < 3; c++) {
@@ -378,6 +379,8 @@ int qmsh_from_model(const struct model *m, struct arena *a, struct qmsh_mesh *q,
       return -1;
   }
   if ((q->h.flags & QMSH_F_ANIMATED) && skeleton_build(m, a, q, err, cap) < 0)
+    return -1;
+  if (qmsh_points_build(m, a, q, err, cap) < 0)
     return -1;
 
   /* bounds: exact float min/max; radius rounded up so the float stays >= every distance */

@@ -1,7 +1,8 @@
 /* qmsh_model.c - the common model from a decoded QMSH file: bones as joints (TRS derived from
  * the bone matrix), keyframes as decoded frames in double (as stored: relative to the bone
  * matrix, with their times; frame_space and frame_times say so), vertex fields as arrays,
- * submeshes as meshes. The whole decoded file hangs off model.format_data for the writer. */
+ * submeshes as meshes, points as tags (qmsh_tags.c). The whole decoded file hangs off
+ * model.format_data for the writer. */
 #include <math.h>
 #include <string.h>
 
@@ -225,6 +226,8 @@ int qmsh_model_fill(struct qmsh_dec *d)
   if (geometry_fill(d) < 0)
     return -1;
   if (d->skeletal && skeleton_fill(d) < 0)
+    return -1;
+  if (qmsh_tags_fill(d) < 0)
     return -1;
   /* without keep_frames the animations' keys were not kept (qmsh_anim.c): the writer must not
    * take the document as complete then */

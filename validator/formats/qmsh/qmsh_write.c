@@ -258,7 +258,7 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
     return write_refuse(opts ? opts->losses : NULL, out, RULE_CORE_CONVERT_QMSH_NO_MESH,
                         "the model has no vertex positions");
   write_loss_loops(opts ? opts->losses : NULL, m, RULE_CORE_CONVERT_QMSH_LOOP_FLAG);
-  write_loss_tags_lods(opts ? opts->losses : NULL, m, "QMSH");
+  write_loss_tags_lods(opts ? opts->losses : NULL, m, "QMSH", 1);
   write_loss_influences(opts ? opts->losses : NULL, m, 2, "QMSH");
   write_loss_colors(opts ? opts->losses : NULL, m, "QMSH");
   write_loss_material_files(opts ? opts->losses : NULL, m, "QMSH");

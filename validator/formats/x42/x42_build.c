@@ -348,6 +348,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
     *bi = varray_find(m, VT_BLENDINDEXES, 1), *bw = varray_find(m, VT_BLENDWEIGHTS, 1);
   uint32_t nv = m->num_vertexes;
   uint16_t *joint_infl;
+  unsigned model_infl = 0; /* 1 + the index of the model-bone influence, once there is one */
   uint64_t blend_len = 0;
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   double tlo[2] = {INFINITY, INFINITY}, thi[2] = {-INFINITY, -INFINITY};
@@ -393,7 +394,8 @@ static int build_mesh(struct builder *bd, const struct model *m)
   d->colors = col ? arena_calloc(bd->a, 4u * (size_t)nv, 1) : NULL;
   d->groups = arena_calloc(bd->a, m->num_meshes, sizeof *d->groups);
   joint_infl = arena_calloc(bd->a, (size_t)m->num_joints + 1, sizeof *joint_infl);
-  d->influences = arena_calloc(bd->a, (size_t)m->num_joints + 1, sizeof *d->influences);
+  /* one per joint, and one on the model bone for unweighted vertices of skinned meshes */
+  d->influences = arena_calloc(bd->a, (size_t)m->num_joints + 2, sizeof *d->influences);
   if (!d->vert_pos || (nrm && !d->normals) || ((d->flags & X42_MF_HAS_TANGENT_BASIS) && !d->tangents) ||
       (tc && !d->texcoords) || (col && !d->colors) || !d->groups || !joint_infl || !d->influences)
     return fail(bd, "out of memory");
@@ -450,6 +452,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
     g->prim = 4;
     g->first_vert = mm->first_vertex;
     g->num_verts = mm->num_vertexes;
+    int unweighted = 0;
     for (uint32_t v = mm->first_vertex; bi && v < mm->first_vertex + mm->num_vertexes; v++) {
       unsigned used = 0;
       for (uint32_t k = 0; k < bi->size && k < 4; k++) {
@@ -479,6 +482,29 @@ static int build_mesh(struct builder *bd, const struct model *m)
       }
       if (used > mi)
         mi = used;
+      if (!used)
+        unweighted = 1;
+    }
+    /* A vertex without any blend weight (an Egg vertex in no joint's membership) stays where
+     * it is: in a skinned group (its last weight is implied, so every vertex has weight 1) it is
+     * bound fully to an influence on the model bone, 0xFFFF with the identity (x42.md: influences
+     * may name the model bone; the engine skins it by the model transform alone). */
+    if (mi && unweighted) {
+      unsigned s;
+      if (!model_infl) {
+        static const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+        model_infl = d->num_infl + 1u;
+        d->influences[d->num_infl].bone = X42_NONE;
+        memcpy(d->influences[d->num_infl].m, identity, sizeof identity);
+        d->num_infl++;
+      }
+      for (s = 0; s < g->num_infl && g->palette[s] != model_infl - 1u; s++)
+        ;
+      if (s == g->num_infl) {
+        if (g->num_infl == X42_MAX_PALETTE)
+          return fail(bd, "a mesh uses more than 60 joints");
+        g->palette[g->num_infl++] = (uint16_t)(model_infl - 1u);
+      }
     }
     g->max_infl = (uint16_t)mi;
     blend_len += mi ? (uint64_t)(2 * mi - 1) * g->num_verts : 0;
@@ -494,8 +520,8 @@ static int build_mesh(struct builder *bd, const struct model *m)
     for (uint32_t v = g->first_vert; mi && v < g->first_vert + g->num_verts; v++) {
       uint8_t *e = d->blend + blend_len;
       unsigned n = 0, sum = 0;
-      double w[4];
-      unsigned slot[4];
+      double w[4] = {0, 0, 0, 0};
+      unsigned slot[4] = {0, 0, 0, 0};
       for (uint32_t k = 0; k < bi->size && k < 4; k++) {
         double wk = component(bw, v, k);
         uint32_t j = (uint32_t)component(bi, v, k);
@@ -507,6 +533,12 @@ static int build_mesh(struct builder *bd, const struct model *m)
         /* weights as stored: ubyte arrays are 0..255, float ones 0..1 */
         w[n] = bw->format == VF_UBYTE ? wk / 255.0 : wk;
         slot[n++] = s;
+      }
+      if (!n) { /* no weight: fully on the model bone (above) */
+        while (g->palette[slot[0]] != model_infl - 1u)
+          slot[0]++;
+        w[0] = 1;
+        n = 1;
       }
       /* largest weight last: its share is implied, the U8N rounding lands there */
       for (unsigned a = 0; a + 1 < n; a++)

@@ -105,12 +105,19 @@ static int fill_vertices(struct model *m, const struct x42_doc *d)
         if (vx >= nv)
           continue;
         for (unsigned k = 0; k < mi; k++) {
-          unsigned slot = d->blend[pos + 2 * k], bone = 0, w;
-          if (slot < g->num_infl && slot < X42_MAX_PALETTE && g->palette[slot] < d->num_infl &&
-              d->influences[g->palette[slot]].bone < d->num_bones)
-            bone = d->influences[g->palette[slot]].bone;
+          unsigned slot = d->blend[pos + 2 * k], bone = 0, w, model = 0;
+          if (slot < g->num_infl && slot < X42_MAX_PALETTE && g->palette[slot] < d->num_infl) {
+            if (d->influences[g->palette[slot]].bone < d->num_bones)
+              bone = d->influences[g->palette[slot]].bone;
+            else
+              model = d->influences[g->palette[slot]].bone == X42_NONE;
+          }
           w = k + 1 < mi ? d->blend[pos + 2 * k + 1] : (sum > 255 ? 0 : 255 - sum);
           sum += w;
+          /* the model bone (0xFFFF) is no joint: its share leaves the vertex where it is, as a
+           * vertex without blend weights (Egg: in no membership) */
+          if (model)
+            w = 0;
           ((unsigned char *)bi->data)[4 * vx + k] = (unsigned char)bone;
           ((unsigned char *)bw->data)[4 * vx + k] = (unsigned char)w;
         }

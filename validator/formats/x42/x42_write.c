@@ -166,6 +166,7 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
     return x42_doc_encode(d, out);
   write_loss_influences(opts ? opts->losses : NULL, m, X42_MAX_INFLUENCES, "X42");
   write_loss_texture_names(opts ? opts->losses : NULL, m, "X42");
+  write_loss_tag_display(opts ? opts->losses : NULL, m, "X42");
   arena_init(&scratch);
   rc = x42_doc_build(m, &scratch, &built, opts ? opts->losses : NULL, out->error, sizeof out->error);
   if (rc == 0)
