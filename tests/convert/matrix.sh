@@ -4,7 +4,8 @@
 # (its proof is `compare`'s comparator: the written file says what the source says), or when it
 # exits 1 naming what cannot be carried (at least one catalogued rule id at error level: a
 # refusal MDL-CNV-*, a proof difference MDL-CMP-*, or the output's own rule). Exit 0 without the
-# proof's verdict, exit 1 with no rule id, any other status or a crash fails.
+# proof's verdict, exit 1 with no rule id, any other status or a crash fails; so does a proof
+# difference with no announcement (MDL-CNV-*) before writing: a loss the writer made silently.
 #
 # One mdlcheck process per conversion; corpus base files that do not validate are left out after
 # their first conversion says so. Each conversion is one line of $MATRIX_RESULTS (tab separated:
@@ -120,6 +121,10 @@ awk -F '\t' -v dir="$tmp/r" -v results="$results" '
     else if (rc == 1 && n > 0) outcome = invalid ? "invalid-source" : "refused"
     else if (rc == 1) { print "FAIL: " what ": exit 1 with no rule id naming what cannot be carried"; fails++; next }
     else { print "FAIL: " what ": exit " rc; fails++; next }
+    # a difference only the proof found is a loss the writer did not announce before writing
+    if (outcome == "refused" && ids ~ /MDL-CMP-/ && ids !~ /MDL-CNV-/) {
+      print "FAIL: " what ": the proof found " ids " and the writer announced no loss"; fails++
+    }
     printf "%s\t%s\t%s\t%s\t%s\n", $2, $3, $4, outcome, ids >results
   }
   END { exit fails > 0 }' "$tmp/skip" "$tmp/index" || fails=$((fails + 1))
@@ -136,7 +141,7 @@ for line in open(sys.argv[1]):
     files = json.load(open(path))["files"]
     def refs(f):
         return sorted({(r["kind"] == "model", r["ref"]) for r in f.get("resources", [])
-                       if r["kind"] == "model" or image.search(r["ref"])})
+                       if r["kind"] in ("model", "texture") or image.search(r["ref"])})
     src, outs = files[0], [f for f in files[1:] if "/out." in f["path"]]
     for o in outs:
         if refs(o) != refs(src):

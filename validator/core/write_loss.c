@@ -256,3 +256,24 @@ void write_loss_tag_display(struct write_losses *l, const struct model *m, const
                target);
   }
 }
+
+void write_loss_empty_meshes(struct write_losses *l, const struct model *m, const char *target, int all)
+{
+  uint32_t n = 0, first = 0;
+  struct mdl_loc loc = loc_none();
+  if (!l)
+    return;
+  for (uint32_t i = 0; i < m->num_meshes; i++)
+    if (all || !m->meshes[i].num_triangles) {
+      if (!n++)
+        first = i;
+    }
+  if (!n)
+    return;
+  snprintf(loc.path, sizeof loc.path, "meshes[%u]", (unsigned)first);
+  write_loss(l, RULE_CORE_CONVERT_EMPTY_MESH, RULE_CORE_COMPARE_MESH_COUNT, &loc,
+             "%u meshes (the first: %u '%.60s') %s; %s builds meshes from what they draw, the written "
+             "file will not hold them", (unsigned)n, (unsigned)first,
+             m->meshes[first].name ? m->meshes[first].name : "", all ? "in a model without vertices" :
+             "without triangles", target);
+}

@@ -65,6 +65,11 @@ void write_loss_material_files(struct write_losses *l, const struct model *m, co
  * by the image-name convention: the written file names no file. */
 void write_loss_texture_names(struct write_losses *l, const struct model *m, const char *target);
 
+/* Announce meshes a target builds only from what they draw (Egg: a group's primitives; X42: a
+ * model's vertices): each mesh without triangles, or with `all` every mesh (the caller's model
+ * has no vertices to write). */
+void write_loss_empty_meshes(struct write_losses *l, const struct model *m, const char *target, int all);
+
 /* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
  * triangles). */
 void write_loss_also(struct write_losses *l, enum rule_index rule, enum rule_index proof);

@@ -496,6 +496,7 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
   write_loss_loops(losses, m, RULE_CORE_CONVERT_EGG_LOOP_FLAG);
   /* Egg's <SwitchCondition> levels need distances X42's have not: no place for them either */
   write_loss_tags_lods(losses, m, "Egg", 0);
+  write_loss_empty_meshes(losses, m, "Egg", 0);
   w.pos = find_array(m, VT_POSITION);
   w.uv = find_array(m, VT_TEXCOORD);
   w.nrm = find_array(m, VT_NORMAL);

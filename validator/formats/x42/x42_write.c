@@ -167,6 +167,8 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
   write_loss_influences(opts ? opts->losses : NULL, m, X42_MAX_INFLUENCES, "X42");
   write_loss_texture_names(opts ? opts->losses : NULL, m, "X42");
   write_loss_tag_display(opts ? opts->losses : NULL, m, "X42");
+  write_loss_empty_meshes(opts ? opts->losses : NULL, m, "X42",
+                          !m->num_vertexes || !model_varray_find(m, VT_POSITION, 3));
   arena_init(&scratch);
   rc = x42_doc_build(m, &scratch, &built, opts ? opts->losses : NULL, out->error, sizeof out->error);
   if (rc == 0)
