@@ -62,23 +62,30 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
   }
 }
 
+/* 1 with r's place in *loc when r is the first reference of m to its file (each is announced
+ * once, at the place the model first names it), else 0. */
+static int ref_first_place(const struct model *m, const struct model_ref *r, struct mdl_loc *loc)
+{
+  const struct model_ref *e;
+  for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
+    ;
+  if (e != r)
+    return 0;
+  if (r->offset >= 0)
+    *loc = loc_bin((uint64_t)r->offset, "%s", r->path);
+  else if (r->line)
+    *loc = loc_text(r->line, r->column, "%s", r->path);
+  else
+    *loc = loc_none();
+  return 1;
+}
+
 void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule)
 {
   for (const struct model_ref *r = m->refs; l && r; r = r->next) {
     struct mdl_loc loc;
-    const struct model_ref *e;
-    if (!model_ref_named_file(r) || model_ref_is_material(m, r))
+    if (!model_ref_named_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
       continue;
-    for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
-      ;
-    if (e != r)
-      continue; /* announced at its first place already */
-    if (r->offset >= 0)
-      loc = loc_bin((uint64_t)r->offset, "%s", r->path);
-    else if (r->line)
-      loc = loc_text(r->line, r->column, "%s", r->path);
-    else
-      loc = loc_none();
     write_loss(l, rule, RULE_CORE_COMPARE_REFERENCE, &loc, "%s '%.200s'",
                r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);
   }
@@ -220,20 +227,9 @@ void write_loss_texture_names(struct write_losses *l, const struct model *m, con
 {
   for (const struct model_ref *r = m->refs; l && r; r = r->next) {
     struct mdl_loc loc;
-    const struct model_ref *e;
     if (r->kind != MODEL_REF_TEXTURE || r->conventional || image_file_named(r->ref) ||
-        !model_ref_is_material(m, r))
+        !model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
       continue;
-    for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
-      ;
-    if (e != r)
-      continue; /* announced at its first place already */
-    if (r->offset >= 0)
-      loc = loc_bin((uint64_t)r->offset, "%s", r->path);
-    else if (r->line)
-      loc = loc_text(r->line, r->column, "%s", r->path);
-    else
-      loc = loc_none();
     write_loss(l, RULE_CORE_CONVERT_TEXTURE_AS_MATERIAL, RULE_CORE_COMPARE_REFERENCE, &loc,
                "texture '%.100s' has no image file name; %s keeps it as a material name, which names a "
                "file only when it looks like one: the written file names no file", r->ref, target);
