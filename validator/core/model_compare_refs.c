@@ -40,7 +40,7 @@ static struct ref_key *refs_sorted(const struct model *m, size_t *n)
     }
   qsort(v, k, sizeof *v, key_cmp);
   for (size_t i = 0; i < k; i++)
-    if (!u || v[u - 1].r->kind != v[i].r->kind || strcmp(v[u - 1].r->ref, v[i].r->ref))
+    if (!u || ref_cmp(v[u - 1].r, v[i].r)) /* one entry per name as the merge matches them */
       v[u++] = v[i];
   *n = u;
   return v;
