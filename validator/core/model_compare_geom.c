@@ -102,10 +102,14 @@ static int ids_ready(struct ids *l)
   return -1;
 }
 
+static uint32_t tri_corner_at(const unsigned char *p)
+{
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static uint32_t tri_corner(const struct model *m, uint32_t t, int k)
 {
-  const unsigned char *p = m->triangles + (size_t)t * 12 + (size_t)k * 4;
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  return tri_corner_at(m->triangles + (size_t)t * 12 + (size_t)k * 4);
 }
 
 static int u32_cmp(uint32_t u, uint32_t v, const void *ctx)
@@ -523,14 +527,16 @@ static int varray_finite(const struct model_varray *va, uint32_t first, uint32_t
 }
 
 /* 1 when va's vertices from fa and vb's from fb hold the same n vertices in the same storage,
- * all finite. */
+ * all finite. Both may be one memory (convert's proof of a file written byte for byte as its
+ * input compares the model with itself): equal without reading it twice. */
 static int varrays_same(const struct model_varray *va, uint32_t fa, const struct model_varray *vb,
                         uint32_t fb, uint32_t n)
 {
   size_t w = (size_t)va->size * vformat_bytes(va->format);
+  const unsigned char *x = va->data + fa * w, *y = vb->data + fb * w;
   return va->format == vb->format && va->size == vb->size && isfinite(vb->step[0]) &&
          isfinite(vb->step[1]) && isfinite(vb->step[2]) && isfinite(vb->step[3]) &&
-         !memcmp(va->data + fa * w, vb->data + fb * w, (size_t)n * w) && varray_finite(va, fa, n);
+         (x == y || !memcmp(x, y, (size_t)n * w)) && varray_finite(va, fa, n);
 }
 
 /* 1 when the two meshes hold the same vertices in the same order (every compared attribute
@@ -556,9 +562,11 @@ static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, cons
   }
   if (!x->num_triangles)
     return 1; /* no triangle array to compare (it may be NULL) */
-  if (x->first_vertex == y->first_vertex)
-    return !memcmp(g->a->triangles + (size_t)x->first_triangle * 12,
-                   g->b->triangles + (size_t)y->first_triangle * 12, (size_t)x->num_triangles * 12);
+  if (x->first_vertex == y->first_vertex) {
+    const unsigned char *ta = g->a->triangles + (size_t)x->first_triangle * 12;
+    const unsigned char *tb = g->b->triangles + (size_t)y->first_triangle * 12;
+    return ta == tb || !memcmp(ta, tb, (size_t)x->num_triangles * 12);
+  }
   for (uint32_t t = 0; t < x->num_triangles; t++)
     for (int k = 0; k < 3; k++)
       if (tri_corner(g->a, x->first_triangle + t, k) - x->first_vertex !=
@@ -591,44 +599,74 @@ static int vkey_same(const struct vkey_ctx *k, uint32_t u, uint32_t v)
   return 1;
 }
 
-/* 1 when corners p and q of mesh y get one id in tri_set_build: the same vertex by content, or
- * both out of the mesh (NO_VERTEX). */
-static int corner_same(const struct vkey_ctx *k, const struct model_mesh *y, uint32_t p, uint32_t q)
+/* 1 when vertices u and v differ in the first array of k, whose vertices are s bytes at d: the
+ * first array (positions when there are any) settles almost every pair tri_kept asks about. */
+static inline int first_differs(const unsigned char *d, size_t s, uint32_t u, uint32_t v)
 {
-  int in_p = p >= y->first_vertex && p - y->first_vertex < y->num_vertexes;
-  int in_q = q >= y->first_vertex && q - y->first_vertex < y->num_vertexes;
-  if (!in_p || !in_q)
-    return in_p == in_q;
-  return p == q || vkey_same(k, p, q);
+  const unsigned char *x = d + u * s, *y = d + v * s;
+  if (s == 12) { /* float positions: two loads a side, no call */
+    uint64_t x0, y0;
+    uint32_t x1, y1;
+    memcpy(&x0, x, 8);
+    memcpy(&y0, y, 8);
+    memcpy(&x1, x + 8, 4);
+    memcpy(&y1, y + 8, 4);
+    return ((x0 ^ y0) | (x1 ^ y1)) != 0;
+  }
+  return memcmp(x, y, s) != 0;
 }
 
-/* How many of mesh y's triangles tri_set_build keeps (those whose corners are distinct
- * vertices by content), without sorting out canonical ids. */
+/* How many of mesh y's triangles tri_set_build keeps: those whose corners are distinct
+ * vertices by content, or whose first corner is out of the mesh (its id is then NO_VERTEX, which
+ * no other id repeats to drop it), without sorting out canonical ids. Two corners out of the
+ * mesh share NO_VERTEX; one in and one out never match. */
 static uint32_t tri_kept(const struct geom *g, const struct model_mesh *y)
 {
   struct vkey_ctx k;
-  uint32_t kept = 0;
+  uint32_t kept = 0, lo = y->first_vertex, n = y->num_vertexes;
+  const unsigned char *p = g->b->triangles + (size_t)y->first_triangle * 12, *d0;
+  size_t s0;
   vkey_init(&k, g->b, g->a);
-  for (uint32_t t = y->first_triangle; t < y->first_triangle + y->num_triangles; t++) {
-    uint32_t a = tri_corner(g->b, t, 0), b = tri_corner(g->b, t, 1), c = tri_corner(g->b, t, 2);
-    int in_a = a >= y->first_vertex && a - y->first_vertex < y->num_vertexes;
-    if (!in_a || !(corner_same(&k, y, a, b) || corner_same(&k, y, b, c) || corner_same(&k, y, a, c)))
+  d0 = k.narrays ? k.arrays[0]->data : NULL;
+  s0 = k.narrays ? k.stride[0] : 0;
+/* corners u != v (in the mesh) with one id: equal bytes in every array (no array: all equal) */
+#define VERTEX_SAME(u, v) (!d0 || (!first_differs(d0, s0, lo + (u), lo + (v)) && vkey_same(&k, lo + (u), lo + (v))))
+  for (uint32_t t = 0; t < y->num_triangles; t++, p += 12) {
+    /* corner - lo wraps for corners below the mesh, so one compare tests the range */
+    uint32_t a = tri_corner_at(p) - lo, b = tri_corner_at(p + 4) - lo, c = tri_corner_at(p + 8) - lo;
+    int in_b = b < n, in_c = c < n;
+    if (a >= n) {
       kept++;
+      continue;
+    }
+    if ((in_b && (a == b || VERTEX_SAME(a, b))) ||
+        (in_b == in_c && (!in_b || b == c || VERTEX_SAME(b, c))) ||
+        (in_c && (a == c || VERTEX_SAME(a, c))))
+      continue;
+    kept++;
   }
+#undef VERTEX_SAME
   return kept;
 }
 
-/* used[v] = 1 for each vertex of mesh x its triangles name (every one when it has none). */
-static void mesh_used(const struct model *a, const struct model_mesh *x, uint8_t *used)
+/* used[v] = 1 for each vertex of mesh x its triangles name (every one when it has none);
+ * returns how many vertices are used. */
+static uint32_t mesh_used(const struct model *a, const struct model_mesh *x, uint8_t *used)
 {
-  for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++)
-    for (int k = 0; k < 3; k++) {
-      uint32_t v = tri_corner(a, t, k);
-      if (v >= x->first_vertex && v - x->first_vertex < x->num_vertexes)
-        used[v - x->first_vertex] = 1;
+  uint32_t lo = x->first_vertex, n = x->num_vertexes, count = 0;
+  const unsigned char *p = a->triangles + (size_t)x->first_triangle * 12;
+  if (!x->num_triangles) {
+    memset(used, 1, n);
+    return n;
+  }
+  for (size_t i = 0; i < (size_t)x->num_triangles * 3; i++, p += 4) {
+    uint32_t v = tri_corner_at(p) - lo; /* wraps below the mesh */
+    if (v < n && !used[v]) {
+      used[v] = 1;
+      count++;
     }
-  if (!x->num_triangles)
-    memset(used, 1, x->num_vertexes);
+  }
+  return count;
 }
 
 /* ---- one pair of meshes ----------------------------------------------------------------- */
@@ -655,16 +693,12 @@ static void mesh_content(struct geom *g, struct ids *ids, const struct model_mes
       (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
     return; /* ranges the validator already reported */
   if (mesh_bulk_same(g, x, y)) {
-    uint32_t checked_all = 0;
     used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
     if (!used) {
       c->oom = 1;
       return;
     }
-    mesh_used(a, x, used);
-    for (uint32_t v = 0; v < x->num_vertexes; v++)
-      checked_all += used[v];
-    c->r.vertices_checked += checked_all;
+    c->r.vertices_checked += mesh_used(a, x, used);
     c->r.triangles_checked += tri_kept(g, y);
     free(used);
     return;
