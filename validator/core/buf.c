@@ -1,10 +1,12 @@
 /* buf.c - growable byte buffer with little-endian writers. */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void buf_init(struct byte_buf *b)
 {
@@ -14,6 +16,7 @@ void buf_init(struct byte_buf *b)
 void buf_free(struct byte_buf *b)
 {
   free(b->data);
+  free(b->refs);
   buf_init(b);
 }
 
@@ -48,6 +51,110 @@ void buf_put(struct byte_buf *b, const void *p, size_t n)
     memcpy(b->data + b->size, p, n);
     b->size += n;
   }
+}
+
+unsigned char *buf_extend(struct byte_buf *b, size_t n)
+{
+  unsigned char *p;
+  if (!reserve(b, n))
+    return NULL;
+  p = b->data + b->size;
+  b->size += n;
+  return p;
+}
+
+void buf_reserve(struct byte_buf *b, size_t n)
+{
+  reserve(b, n);
+}
+
+void buf_put_ref(struct byte_buf *b, const void *p, size_t n)
+{
+  struct buf_ref *r;
+  if (!b->gather) {
+    buf_put(b, p, n);
+    return;
+  }
+  if (!n || !reserve(b, n))
+    return;
+  if (b->nrefs == b->caprefs) {
+    size_t cap = b->caprefs ? 2 * b->caprefs : 16;
+    r = realloc(b->refs, cap * sizeof *r);
+    if (!r) {
+      b->oom = 1;
+      return;
+    }
+    b->refs = r;
+    b->caprefs = cap;
+  }
+  r = &b->refs[b->nrefs++];
+  r->at = b->size;
+  r->len = n;
+  r->p = p;
+  b->size += n; /* data's bytes there stay unwritten until buf_flatten */
+}
+
+int buf_flatten(struct byte_buf *b)
+{
+  if (b->oom)
+    return -1;
+  for (size_t i = 0; i < b->nrefs; i++)
+    memcpy(b->data + b->refs[i].at, b->refs[i].p, b->refs[i].len);
+  free(b->refs);
+  b->refs = NULL;
+  b->nrefs = b->caprefs = 0;
+  return 0;
+}
+
+int buf_equals(const struct byte_buf *b, const unsigned char *p, size_t n)
+{
+  size_t at = 0;
+  if (b->oom || b->size != n)
+    return 0;
+  for (size_t i = 0; i <= b->nrefs; i++) {
+    size_t end = i < b->nrefs ? b->refs[i].at : b->size;
+    if (end > at && memcmp(b->data + at, p + at, end - at))
+      return 0;
+    if (i == b->nrefs)
+      break;
+    if (b->refs[i].p != p + end && memcmp(b->refs[i].p, p + end, b->refs[i].len))
+      return 0;
+    at = end + b->refs[i].len;
+  }
+  return 1;
+}
+
+/* Write n bytes at p to fd, through short writes and interruptions. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+  while (n) {
+    ssize_t k = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
+    if (k < 0) {
+      if (errno == EINTR)
+        continue;
+      return errno ? errno : EIO;
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+int buf_write_fd(const struct byte_buf *b, int fd)
+{
+  size_t at = 0;
+  int err;
+  for (size_t i = 0; i <= b->nrefs; i++) {
+    size_t end = i < b->nrefs ? b->refs[i].at : b->size;
+    if (end > at && (err = write_all(fd, b->data + at, end - at)) != 0)
+      return err;
+    if (i == b->nrefs)
+      break;
+    if ((err = write_all(fd, b->refs[i].p, b->refs[i].len)) != 0)
+      return err;
+    at = end + b->refs[i].len;
+  }
+  return 0;
 }
 
 void buf_zero(struct byte_buf *b, size_t n)

@@ -108,13 +108,19 @@ static uint32_t text_add(struct text_table *t, const char *s)
   return off;
 }
 
+/* trs_channel, inline: the frame loops read every channel of every frame. */
+static inline double chan(const struct trs *p, unsigned c)
+{
+  return c < 3 ? p->t[c] : c < 7 ? p->r[c - 3] : p->s[c - 7];
+}
+
 /* Channel c of a frame as the target version stores it: version 1 has no Qw channel and
  * implies w <= 0 from a unit quaternion, so its rotations are normalised and sign-flipped. */
 static double frame_channel(const struct trs *p, unsigned c, int v1)
 {
   double q[4];
   if (!v1)
-    return trs_channel(p, c);
+    return chan(p, c);
   if (c < 3)
     return p->t[c];
   if (c >= 6)
@@ -187,17 +193,19 @@ static int quant_reuse(const struct model *m, uint32_t j, struct pose_quant *q)
     return 0;
   for (unsigned c = 0; c < TRS_CHANNELS; c++) {
     int animated = (ch->mask >> c) & 1;
-    double off = ch->offset[c], scale = animated ? ch->scale[c] : 0;
+    double off = ch->offset[c], scale = animated ? ch->scale[c] : 0, bound;
+    const struct trs *p = m->frames + j; /* frame f's pose j: f * num_poses further (model_frame) */
     if (!float_exact(off) || !float_exact(scale))
       return 0;
-    for (uint32_t f = 0; f < m->num_frames; f++) {
-      double v = trs_channel(model_frame(m, f, j), c);
+    bound = quant_bound(off, scale);
+    for (uint32_t f = 0; f < m->num_frames; f++, p += m->num_poses) {
+      double v = chan(p, c);
       if (!animated || scale == 0) {
         if (v != off)
           return 0;
       } else {
         double s = nearbyint((v - off) / scale);
-        if (!(s >= 0 && s <= 65535) || !(fabs(off + s * scale - v) <= quant_bound(off, scale)))
+        if (!(s >= 0 && s <= 65535) || !(fabs(off + s * scale - v) <= bound))
           return 0;
       }
     }
@@ -246,8 +254,9 @@ static unsigned popcount10(uint32_t mask)
   return n;
 }
 
-/* Reject what cannot be written before allocating anything. */
-static int model_check(const struct model *m, struct byte_buf *out)
+/* Reject what cannot be written before allocating anything; *size gets about how large the
+ * file will be (the text section aside). */
+static int model_check(const struct model *m, struct byte_buf *out, uint64_t *size)
 {
   uint64_t total = IQM_HEADER_SIZE + 8;
   if (m->num_meshes && !m->meshes)
@@ -283,6 +292,7 @@ static int model_check(const struct model *m, struct byte_buf *out)
   if (total > UINT32_MAX)
     return fail(out, "the model needs about %llu bytes; IQM files end at 4 GiB",
                 (unsigned long long)total);
+  *size = total;
   return 0;
 }
 
@@ -356,7 +366,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   size_t base = out->size, vdata, *va_ofs = NULL;
   uint32_t *order = NULL;
   uint32_t version = 2, framechannels = 0, nch;
-  uint64_t nsamples;
+  uint64_t nsamples, total = 0;
   int v1, rc = -1;
 
   out->error[0] = 0;
@@ -370,7 +380,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   nch = v1 ? 9 : TRS_CHANNELS;
   if (base != 0)
     return fail(out, "the IQM writer needs an empty buffer (offsets count from the header)");
-  if (model_check(m, out) < 0)
+  if (model_check(m, out, &total) < 0)
     return -1;
 
   /* Names first: every record refers to the finished text section. */
@@ -417,6 +427,9 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
     framechannels += popcount10(pq[j].mask);
   }
   nsamples = (uint64_t)framechannels * m->num_frames;
+
+  /* one allocation: growing by doubling would copy (and page in) what is written so far */
+  buf_reserve(out, (size_t)total + tt.text.size + 4);
 
   /* 1. header, patched at the end */
   buf_put(out, IQM_MAGIC, sizeof IQM_MAGIC);
@@ -477,7 +490,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
     if ((out->size - vdata) % align)
       buf_zero(out, align - (out->size - vdata) % align);
     buf_patch_u32(out, va_ofs[i], (uint32_t)out->size);
-    buf_put(out, va->data, len);
+    buf_put_ref(out, va->data, len); /* the model's memory outlives out (iqm_write_ex) */
   }
   buf_align(out, 4);
 
@@ -485,10 +498,10 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   buf_patch_u32(out, H_NUM_TRIANGLES, m->num_triangles);
   if (m->num_triangles) {
     buf_patch_u32(out, H_OFS_TRIANGLES, (uint32_t)out->size);
-    buf_put(out, m->triangles, (size_t)m->num_triangles * 12);
+    buf_put_ref(out, m->triangles, (size_t)m->num_triangles * 12);
     if (m->adjacency) {
       buf_patch_u32(out, H_OFS_ADJACENCY, (uint32_t)out->size);
-      buf_put(out, m->adjacency, (size_t)m->num_triangles * 12);
+      buf_put_ref(out, m->adjacency, (size_t)m->num_triangles * 12);
     }
   }
 
@@ -529,13 +542,18 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   buf_patch_u32(out, H_NUM_FRAMES, m->num_frames);
   buf_patch_u32(out, H_NUM_FRAMECHANNELS, framechannels);
   if (nsamples) {
+    const struct trs *p = m->frames;
+    unsigned char *w;
     buf_patch_u32(out, H_OFS_FRAMES, (uint32_t)out->size);
-    for (uint32_t f = 0; f < m->num_frames; f++) {
-      for (uint32_t j = 0; j < m->num_poses; j++) {
-        const struct trs *p = model_frame(m, f, j);
+    w = buf_extend(out, (size_t)nsamples * 2); /* one reservation, not one a sample */
+    for (uint32_t f = 0; w && f < m->num_frames; f++) {
+      for (uint32_t j = 0; j < m->num_poses; j++, p++) { /* model_frame(m, f, j) */
         for (unsigned c = 0; c < nch; c++)
-          if ((pq[j].mask >> c) & 1)
-            buf_u16(out, quant_sample(&pq[j], c, frame_channel(p, c, v1)));
+          if ((pq[j].mask >> c) & 1) {
+            uint16_t v = quant_sample(&pq[j], c, frame_channel(p, c, v1));
+            *w++ = (unsigned char)v;
+            *w++ = (unsigned char)(v >> 8);
+          }
       }
     }
     if (nsamples & 1)
@@ -611,7 +629,7 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
 {
   struct arena a;
   struct model fit;
-  int rc;
+  int rc, gather = out->gather;
   arena_init(&a);
   write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQM", 0);
   write_loss_texture_names(opts ? opts->losses : NULL, m, "IQM");
@@ -620,7 +638,10 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
     out->oom = 1;
     snprintf(out->error, sizeof out->error, "out of memory");
   } else {
+    if (rc)
+      out->gather = 0; /* the fitted model's arrays are freed below: copy them */
     rc = iqm_write_model(rc ? &fit : m, opts, flags, out);
+    out->gather = gather;
   }
   arena_free(&a);
   return rc;
