@@ -16,7 +16,8 @@ CLI_TESTS = \
   tests/cli/options-doc.sh \
   tests/cli/completion.sh \
   tests/cli/sarif-fingerprints.sh \
-  tests/cli/resources.sh
+  tests/cli/resources.sh \
+  tests/cli/convert-output.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

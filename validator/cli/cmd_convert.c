@@ -20,8 +20,11 @@
  * unwritable. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "input.h"
@@ -50,16 +53,31 @@ static const struct mdl_format *format_for_path(const char *path)
   return NULL;
 }
 
+/* Write b to path. A regular file already there is written over in place and then cut to
+ * b's size rather than truncated first: its pages are reused, not freed and allocated again
+ * (the content is the same either way; IN is never OUT here, see same_file). */
 static int write_file(const char *path, const struct byte_buf *b)
 {
-  FILE *f = fopen(path, "wb");
-  int ok;
-  if (!f)
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
+  struct stat st;
+  if (fd < 0)
     return errno ? errno : EIO;
-  ok = fwrite(b->data, 1, b->size, f) == b->size;
-  if (fclose(f) != 0)
-    ok = 0;
-  return ok ? 0 : (errno ? errno : EIO);
+  err = buf_write_fd(b, fd);
+  if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size != b->size &&
+      ftruncate(fd, (off_t)b->size) != 0)
+    err = errno ? errno : EIO;
+  if (close(fd) != 0 && !err)
+    err = errno ? errno : EIO;
+  return err;
+}
+
+/* 1 when path b names the file a is (a link, another spelling): writing OUT would change IN
+ * under the model decoded from it. */
+static int same_file(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  return strcmp(a, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 static void frames_note(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
@@ -120,41 +138,64 @@ static void convert_note(void *user, const char *path, enum frames_note_level le
           path, msg);
 }
 
+/* 1 when the bytes written are IN's own, in IN's format, and IN's decode did not depend on its
+ * name: decoding them is then IN's decode again (one decoder, the same options, the same bytes)
+ * and would find exactly what it found. */
+static int written_as_read(const struct byte_buf *b, const struct mdl_input *in,
+                           const struct pipeline_run *src, const struct mdl_format *target)
+{
+  return target == src->format && !src->name_read && buf_equals(b, in->data, in->size);
+}
+
 /* Decode what was written (its diagnostics into fout) and compare it with the source model.
+ * When what was written is the input byte for byte (written_as_read), the output's decode is
+ * the input's: its findings (fin) are collected again as the output's, in their order, and its
+ * model is compared as the output's side, rather than decoding the same bytes a second time.
  * Return the exit status so far: EXIT_VALID, EXIT_INVALID, or EXIT_INTERNAL. */
-static int convert_prove(struct cli *c, const struct byte_buf *b, const char *outpath,
+static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
                          const struct mdl_format *target, struct pipeline_run *src,
                          const char *inpath, const struct mdl_input *in, int src_converted,
                          const struct write_losses *losses, struct report *rep,
-                         struct report_file *fout, struct compare_result *res)
+                         const struct report_file *fin, struct report_file *fout,
+                         struct compare_result *res)
 {
-  struct pipeline_run out;
+  struct pipeline_run out, *outp = &out;
   struct compare_side sa, sb;
   struct diag_sink sink;
   mdl_options o = c->lib;
-  int rc = EXIT_VALID;
+  mdl_result result;
+  int rc = EXIT_VALID, same = written_as_read(b, in, src, target);
 
   o.assume_format = target->name;
   o.on_diag = report_collect;
   o.user = fout;
-  if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK)
+  if (same) {
+    report_replay(fout, fin);
+    outp = src;
+  } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
+    fprintf(stderr, "mdlcheck: convert: out of memory; %s was not checked\n", outpath);
     return EXIT_INTERNAL;
+  } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
+    return EXIT_INTERNAL;
+  }
+  result = outp->result;
   for (int s = 0; s < MDL_SEVERITY_COUNT; s++) /* the writer's announcements are the output's */
-    out.result.counts[s] += losses->diag->counts[s];
-  out.result.truncated |= losses->diag->truncated;
-  report_set_result(fout, &out.result);
-  if (!out.decoded || report_file_invalid(rep, fout)) {
-    pipeline_release(&out);
+    result.counts[s] += losses->diag->counts[s];
+  result.truncated |= losses->diag->truncated;
+  report_set_result(fout, &result);
+  if (!outp->decoded || report_file_invalid(rep, fout)) {
+    if (!same)
+      pipeline_release(&out);
     fprintf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
     return EXIT_INVALID;
   }
   memset(&sa, 0, sizeof sa);
   memset(&sb, 0, sizeof sb);
   sa.path = outpath;
-  sa.data = b->data;
+  sa.data = same ? in->data : b->data; /* equal bytes; b's are in pieces when same */
   sa.size = b->size;
   sa.format = target;
-  sa.model = &out.model;
+  sa.model = &outp->model; /* IN's own model when the bytes are IN's: one model, both sides */
   sb.path = inpath;
   sb.data = in->data;
   sb.size = in->size;
@@ -166,7 +207,8 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   o.on_diag = report_collect;
   o.user = fout;
   if (diag_sink_init(&sink, &o) < 0) {
-    pipeline_release(&out);
+    if (!same)
+      pipeline_release(&out);
     return EXIT_INTERNAL;
   }
   sink.proof = 1;
@@ -176,16 +218,17 @@ static int convert_prove(struct cli *c, const struct byte_buf *b, const char *ou
   }
   diag_sink_finish(&sink);
   for (int s = 0; s < MDL_SEVERITY_COUNT; s++)
-    out.result.counts[s] += sink.counts[s];
-  out.result.truncated |= sink.truncated;
-  losses_accept(c, losses, fout, &out.result);
-  report_set_result(fout, &out.result); /* again: the differences join, sorted by position */
+    result.counts[s] += sink.counts[s];
+  result.truncated |= sink.truncated;
+  losses_accept(c, losses, fout, &result);
+  report_set_result(fout, &result); /* again: the differences join, sorted by position */
   if (rc == EXIT_VALID && report_file_invalid(rep, fout)) {
     fprintf(stderr, "mdlcheck: convert: the written %s does not say what %s says (see the differences)\n",
             outpath, inpath);
     rc = EXIT_INVALID;
   }
-  pipeline_release(&out);
+  if (!same)
+    pipeline_release(&out);
   return rc;
 }
 
@@ -236,16 +279,19 @@ int cmd_convert(struct cli *c)
             target->description);
     return EXIT_USAGE;
   }
-  if ((err = input_open(inpath, &in, c->lib.max_input_size)) != 0) {
+  if ((err = input_open(inpath, &in, c->lib.max_input_size)) != 0 ||
+      (same_file(inpath, outpath) && (err = input_own(&in)) != 0)) {
     char why[128];
     fprintf(stderr, "mdlcheck: cannot read %s: %s\n", inpath,
             input_error_text(err, c->lib.max_input_size, why, sizeof why));
+    input_close(&in);
     return EXIT_IO;
   }
 
   report_init(&rep);
   rep.fail_on = c->fail_on;
   buf_init(&b);
+  b.gather = 1; /* the model's large arrays go to the file from where they are (buf_put_ref) */
   memset(&res, 0, sizeof res);
   fin = report_add_file(&rep, inpath);
   o.on_diag = report_collect;
@@ -318,7 +364,8 @@ int cmd_convert(struct cli *c)
     goto done;
   }
   /* What was written is held to every rule, then to the source. */
-  rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &losses, &rep, fout, &res);
+  rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &losses, &rep, fin, fout,
+                     &res);
 done:
   if (announcing)
     diag_sink_finish(&announce);

@@ -15,7 +15,8 @@ struct decode_ctx {
   struct reader in;          /* the whole input */
   struct diag_sink *diag;
   const mdl_options *options;
-  const char *name_hint;     /* file name or NULL */
+  const char *name_hint;     /* file name or NULL; a decoder reads it through decode_name */
+  int name_read;             /* decode_name was called: the findings may depend on the name */
   char version[32];          /* filled by the decoder: the format version as text */
   char compression[8];       /* filled by the decoder: "zlib", "gzip", or "" (not compressed) */
   int keep_frames;           /* decode the animation strip into model.frames */
@@ -31,6 +32,10 @@ struct decode_ctx {
  * (keep_frames 0) states itself: the count, or MDL_STAT_UNKNOWN. */
 enum decode_count_kind { DC_JOINTS, DC_MESHES, DC_VERTICES, DC_TRIANGLES, DC_ANIMATIONS, DC_FRAMES };
 void decode_count(struct decode_ctx *ctx, enum decode_count_kind kind, unsigned long long value);
+
+/* The input's file name (or NULL), for a decoder whose findings depend on it (Egg: a .pz name on
+ * uncompressed bytes); marks the decode as one that read the name (pipeline_run.name_read). */
+const char *decode_name(struct decode_ctx *ctx);
 
 /* Report a count only this format has (Egg "groups") in the file's stats; name is static and
  * is the JSON key. Counted only when the decode goes to its end. */

@@ -112,6 +112,23 @@ void input_close(struct mdl_input *in)
   memset(in, 0, sizeof *in);
 }
 
+int input_own(struct mdl_input *in)
+{
+  unsigned char *p;
+  if (!in->mapped)
+    return 0;
+  p = malloc(in->size ? in->size : 1);
+  if (!p)
+    return ENOMEM;
+  memcpy(p, in->data, in->size);
+  munmap(in->mapped, in->mapped_size);
+  in->mapped = NULL;
+  in->mapped_size = 0;
+  in->owned = p;
+  in->data = p;
+  return 0;
+}
+
 int input_limit_parse(const char *s, unsigned long long *out)
 {
   unsigned long long v = 0, unit = 1;

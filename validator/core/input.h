@@ -20,6 +20,9 @@ struct mdl_input {
  * have arrived, so an endless stream stops. Return 0, or an errno value. */
 int input_open(const char *path, struct mdl_input *in, unsigned long long max_size);
 void input_close(struct mdl_input *in);
+/* Hold the input in memory of its own rather than a mapping of the file (a file about to be
+ * written over while its model is in use): 0, or ENOMEM. */
+int input_own(struct mdl_input *in);
 
 /* The limit options ask for: max_input_size, or MDL_DEFAULT_MAX_INPUT_SIZE when 0 or NULL. */
 unsigned long long input_limit(const mdl_options *options);

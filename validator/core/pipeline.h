@@ -10,6 +10,9 @@ struct pipeline_run {
   struct model model;
   int decoded;                     /* the whole input was checked and the model is usable */
   int out_of_memory;               /* MDL-MEM-001 was reported: decoded is 0 */
+  int name_read;                   /* the findings may depend on the file's name (the decoder
+                                    * read it, or --resources resolved files next to it): the
+                                    * same bytes under another name may decode otherwise */
   mdl_result result;
 };
 

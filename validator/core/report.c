@@ -115,6 +115,39 @@ static int msg_order(const void *pa, const void *pb)
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+void report_replay(struct report_file *to, const struct report_file *from)
+{
+  const struct report_msg **by_seq;
+  if (!from->nmsgs)
+    return;
+  by_seq = calloc(from->nmsgs, sizeof *by_seq);
+  if (!by_seq)
+    oom_exit();
+  for (size_t i = 0; i < from->nmsgs; i++) /* seq numbers 0..nmsgs-1, one each */
+    by_seq[from->msgs[i].seq < from->nmsgs ? from->msgs[i].seq : i] = &from->msgs[i];
+  for (size_t i = 0; i < from->nmsgs; i++) {
+    const struct report_msg *m = by_seq[i];
+    mdl_diag d;
+    if (!m)
+      continue;
+    memset(&d, 0, sizeof d);
+    d.rule = m->rule;
+    d.severity = m->severity;
+    d.message = m->message;
+    d.offset = m->offset;
+    d.line = m->line;
+    d.column = m->column;
+    d.path = m->path;
+    d.actual = m->actual;
+    d.expected = m->expected;
+    d.folded = m->folded;
+    d.folded_at = m->folded_at;
+    d.num_folded_at = m->nfolded_at;
+    report_collect(&d, to);
+  }
+  free(by_seq);
+}
+
 void report_read_failure(struct report_file *f, int err)
 {
   mdl_diag d;

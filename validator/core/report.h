@@ -71,6 +71,9 @@ void report_add_unreferenced(struct report *r, const char *path);
 /* Copy the validation result (format, version, counts, truncation, stats) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
+/* Collect into `to` every message `from` holds, in the order `from` collected them (as if the
+ * same diagnostics had been emitted again); counts and result are not touched. */
+void report_replay(struct report_file *to, const struct report_file *from);
 /* The file could not be read (err: an errno value): a fatal MDL-IO-001, and exit code 3. */
 void report_read_failure(struct report_file *f, int err);
 /* 1 when the file is invalid under r->fail_on (or could not be read). */

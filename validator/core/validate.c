@@ -21,6 +21,12 @@ void decode_stat(struct decode_ctx *ctx, const char *name, unsigned long long va
   }
 }
 
+const char *decode_name(struct decode_ctx *ctx)
+{
+  ctx->name_read = 1;
+  return ctx->name_hint;
+}
+
 void decode_count(struct decode_ctx *ctx, enum decode_count_kind kind, unsigned long long value)
 {
   ctx->counted |= 1u << kind;
@@ -103,6 +109,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
      * list, and the fatal that stopped it already makes the file invalid */
     if (run->decoded && options->resources)
       resources_check(&sink, &run->model, name_hint, options);
+    run->name_read = ctx.name_read || options->resources != NULL;
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
     memcpy(run->result.compression, ctx.compression, sizeof run->result.compression);

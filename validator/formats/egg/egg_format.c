@@ -207,7 +207,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   doc->keep_values = ctx->keep_frames;
   data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
   compressed = egg_pz_is_zlib(data, size);
-  pz_name_check(doc, ctx->name_hint, compressed, size);
+  pz_name_check(doc, decode_name(ctx), compressed, size);
   if (compressed) {
     /* the container is reported apart from the version: Egg has none, compressed or not */
     snprintf(ctx->compression, sizeof ctx->compression, "%s", data[0] == 0x1f ? "gzip" : "zlib");

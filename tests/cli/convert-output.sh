@@ -1,0 +1,128 @@
+#!/bin/sh
+# convert-output.sh - the file `mdlcheck convert` writes: OUT may be IN itself (IN is read
+# before it is written over: the proof compares the written file with what IN said, not with
+# itself), an existing OUT is written over and cut to the new size, and a file written byte
+# for byte as its input gets the same findings and the same proof figures as any other.
+. "${srcdir:-.}/tests/cli/cli-lib.sh"
+
+iqe()
+{
+  cat <<'EOF'
+# Inter-Quake Export
+joint "root" -1
+pq 0 0 0 0 0 0 1
+joint "arm" 0
+pq 0 1 0 0 0 0 1
+mesh "body"
+material "skin"
+vp 0 0 0
+vb 0 1
+vp 1 0 0
+vb 1 1
+vp 0 1 0
+vb 0 0.5 1 0.5
+fm 0 1 2
+animation "wave"
+framerate 24
+loop
+frame
+pq 0 0 0 0 0 0 1
+pq 0 1 0 0 0 0 1
+frame
+pq 0 0 0.25 0 0 0 1
+pq 0 1 0 0.6 0 0 -0.8
+EOF
+}
+
+# the counts of a summary line's proof: "6 poses 3 vertices 1 triangles"
+figures() { sed -n 's/.*(\([0-9]* poses\),.*; \([0-9]* vertices\),.*; \([0-9]* triangles\)).*/\1 \2 \3/p' "$work/out"; }
+
+# --- OUT is IN ---------------------------------------------------------------------------------
+# The writer drops comments: the IQE written over itself is much shorter than the one read (a
+# mapping of IN read past the new end of the file was a bus error).
+{
+  iqe
+  i=0
+  while [ $i -lt 200 ]; do
+    echo "# a comment the IQE writer drops, so the file it writes over this one is shorter"
+    i=$((i + 1))
+  done
+} >"$work/self.iqe"
+run convert "$work/self.iqe" "$work/self.iqe"
+expect_rc 0 "an IQE converted onto itself"
+expect_grep out "same model as .*self\.iqe, lossless"
+run "$work/self.iqe"
+expect_rc 0 "the IQE written over its input validates"
+if grep -q "comment the IQE writer drops" "$work/self.iqe"; then
+  fail "self.iqe was not written over"
+fi
+
+# The corpus' anim.iqm is not laid out as the writer lays it out: written over itself, its
+# sections move (the proof once read the moved bytes as IN's and found names like 'wetness').
+cp "$srcdir/corpus/iqm/base/anim.iqm" "$work/self.iqm"
+run convert "$work/self.iqm" "$work/self.iqm"
+expect_rc 0 "an IQM converted onto itself"
+expect_grep out "same model as .*self\.iqm, lossless"
+expect_no_grep err "MDL-CMP"
+if cmp -s "$srcdir/corpus/iqm/base/anim.iqm" "$work/self.iqm"; then
+  fail "self.iqm: expected the writer's own layout, got the input's bytes"
+fi
+
+# --- an existing OUT is written over ---------------------------------------------------------
+iqe >"$work/a.iqe"
+head -c 100000 /dev/zero | tr '\0' 'x' >"$work/big.iqm" # longer than what is written
+run convert "$work/a.iqe" "$work/big.iqm"
+expect_rc 0 "convert over a longer file"
+size=$(wc -c <"$work/big.iqm" | tr -d ' ')
+expect_grep out "iqm 2, $size bytes" "big.iqm is $size bytes, not the size the summary names"
+run "$work/big.iqm"
+expect_rc 0 "the IQM written over a longer file validates"
+printf 'x' >"$work/small.iqm" # shorter than what is written
+run convert "$work/a.iqe" "$work/small.iqm"
+expect_rc 0 "convert over a shorter file"
+if ! cmp -s "$work/big.iqm" "$work/small.iqm"; then
+  fail "one model written over files of two sizes gave two files"
+fi
+
+# --- a file written byte for byte as its input --------------------------------------------------
+# a.iqm is the writer's own output, so writing it again reproduces it: the proof's figures are
+# those of the conversion that made it (same model, same count of poses, vertices, triangles).
+run convert "$work/a.iqe" "$work/a.iqm"
+expect_rc 0 "convert the IQE to IQM"
+from_iqe=$(figures)
+run convert "$work/a.iqm" "$work/again.iqm"
+expect_rc 0 "convert the IQM to IQM"
+again=$(figures)
+if ! cmp -s "$work/a.iqm" "$work/again.iqm"; then
+  fail "the writer did not reproduce its own IQM (this test relies on it)"
+fi
+if [ -z "$again" ] || [ "$again" != "$from_iqe" ]; then
+  fail "proof figures of the identical rewrite '$again' differ from the conversion's '$from_iqe'"
+fi
+
+# collapsed.iqm has a warning (IQM-MSH-005) and the writer reproduces it byte for byte: the
+# written file has the same warning at the same place, as validating it finds.
+base=$srcdir/corpus/iqm/base/collapsed.iqm
+run convert --format=json "$base" "$work/collapsed.iqm"
+expect_rc 0 "convert collapsed.iqm"
+cp "$work/out" "$work/convert.json"
+if ! cmp -s "$base" "$work/collapsed.iqm"; then
+  fail "the writer did not reproduce collapsed.iqm (this test relies on it)"
+fi
+run --format=json "$work/collapsed.iqm"
+expect_rc 0 "validate the written collapsed.iqm"
+"$PYTHON" - "$work/convert.json" "$work/out" <<'PY' || fail "the written file's findings in convert's report are not validation's"
+import json, sys
+conv = json.load(open(sys.argv[1]))["files"]
+val = json.load(open(sys.argv[2]))["files"][0]
+def msgs(f):
+    return [(m["id"], m["severity"], m.get("offset"), m.get("path"), m.get("actual")) for m in f["messages"]]
+ok = len(conv) == 2 and msgs(conv[1]) == msgs(val) == msgs(conv[0]) and msgs(val) \
+    and conv[1]["counts"] == val["counts"] and conv[1]["stats"] == val["stats"]
+if not ok:
+    print("convert:", conv[1]["counts"], msgs(conv[1]), file=sys.stderr)
+    print("validate:", val["counts"], msgs(val), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+
+finish
