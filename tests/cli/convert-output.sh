@@ -1,7 +1,7 @@
 #!/bin/sh
 # convert-output.sh - the file `mdlcheck convert` writes: OUT may be IN itself (IN is read
 # before it is written over: the proof compares the written file with what IN said, not with
-# itself), an existing OUT is written over and cut to the new size, and a file written byte
+# itself), an existing OUT is truncated and written again, and a file written byte
 # for byte as its input gets the same findings and the same proof figures as any other.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 

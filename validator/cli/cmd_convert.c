@@ -53,19 +53,14 @@ static const struct mdl_format *format_for_path(const char *path)
   return NULL;
 }
 
-/* Write b to path. A regular file already there is written over in place and then cut to
- * b's size rather than truncated first: its pages are reused, not freed and allocated again
- * (the content is the same either way; IN is never OUT here, see same_file). */
+/* Write b to path, truncated first: a write that fails midway leaves a short file, never the
+ * old file's tail after new bytes. */
 static int write_file(const char *path, const struct byte_buf *b)
 {
-  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
-  struct stat st;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), err;
   if (fd < 0)
     return errno ? errno : EIO;
   err = buf_write_fd(b, fd);
-  if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size != b->size &&
-      ftruncate(fd, (off_t)b->size) != 0)
-    err = errno ? errno : EIO;
   if (close(fd) != 0 && !err)
     err = errno ? errno : EIO;
   return err;
