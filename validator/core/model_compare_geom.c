@@ -624,8 +624,11 @@ static uint32_t tri_kept(const struct geom *g, const struct model_mesh *y)
 {
   struct vkey_ctx k;
   uint32_t kept = 0, lo = y->first_vertex, n = y->num_vertexes;
-  const unsigned char *p = g->b->triangles + (size_t)y->first_triangle * 12, *d0;
+  const unsigned char *p, *d0;
   size_t s0;
+  if (!y->num_triangles)
+    return 0; /* the triangle array may be NULL: no offset from it */
+  p = g->b->triangles + (size_t)y->first_triangle * 12;
   vkey_init(&k, g->b, g->a);
   d0 = k.narrays ? k.arrays[0]->data : NULL;
   s0 = k.narrays ? k.stride[0] : 0;
@@ -654,11 +657,12 @@ static uint32_t tri_kept(const struct geom *g, const struct model_mesh *y)
 static uint32_t mesh_used(const struct model *a, const struct model_mesh *x, uint8_t *used)
 {
   uint32_t lo = x->first_vertex, n = x->num_vertexes, count = 0;
-  const unsigned char *p = a->triangles + (size_t)x->first_triangle * 12;
-  if (!x->num_triangles) {
+  const unsigned char *p;
+  if (!x->num_triangles) { /* the triangle array may be NULL: no offset from it */
     memset(used, 1, n);
     return n;
   }
+  p = a->triangles + (size_t)x->first_triangle * 12;
   for (size_t i = 0; i < (size_t)x->num_triangles * 3; i++, p += 4) {
     uint32_t v = tri_corner_at(p) - lo; /* wraps below the mesh */
     if (v < n && !used[v]) {
