@@ -1,8 +1,9 @@
 #!/bin/sh
 # convert-output.sh - the file `mdlcheck convert` writes: OUT may be IN itself (IN is read
 # before it is written over: the proof compares the written file with what IN said, not with
-# itself), an existing OUT is truncated and written again, and a file written byte
-# for byte as its input gets the same findings and the same proof figures as any other.
+# itself), an existing OUT is written over in place and cut to size (emptied when a write
+# fails), and a file written byte for byte as its input gets the same findings and the same
+# proof figures as any other.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
 iqe()
@@ -82,6 +83,27 @@ run convert "$work/a.iqe" "$work/small.iqm"
 expect_rc 0 "convert over a shorter file"
 if ! cmp -s "$work/big.iqm" "$work/small.iqm"; then
   fail "one model written over files of two sizes gave two files"
+fi
+
+# --- a write that fails leaves no old tail ----------------------------------------------------
+# Over an existing file the bytes are written in place; when the file system fills midway, the
+# file is left empty (exit 3), never new bytes followed by the old file's tail. A 16 KiB tmpfs
+# (root only: skipped, saying so, where mount is refused).
+mkdir "$work/full"
+if mount -t tmpfs -o size=16k tmpfs "$work/full" 2>/dev/null; then
+  { echo '# Inter-Quake Export'; echo 'mesh "m"'
+    i=0; while [ $i -lt 3000 ]; do echo "vp $i 0 0"; i=$((i + 1)); done
+    echo 'fm 0 1 2'; } >"$work/many.iqe"
+  head -c 12000 /dev/zero | tr '\0' 'x' >"$work/full/old.iqm"
+  run convert "$work/many.iqe" "$work/full/old.iqm"
+  expect_rc 3 "convert onto a full file system"
+  expect_grep err "cannot write .*old.iqm" "the failed write is not named"
+  if [ -s "$work/full/old.iqm" ]; then
+    fail "a failed write left $(wc -c <"$work/full/old.iqm" | tr -d ' ') bytes in old.iqm, not an empty file"
+  fi
+  umount "$work/full"
+else
+  echo "SKIP: no tmpfs could be mounted (not root?): the failed-write case is not run"
 fi
 
 # --- a file written byte for byte as its input --------------------------------------------------
