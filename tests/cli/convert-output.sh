@@ -6,33 +6,10 @@
 # proof figures as any other.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
+# the two-joint skinned triangle the compare cases share
 iqe()
 {
-  cat <<'EOF'
-# Inter-Quake Export
-joint "root" -1
-pq 0 0 0 0 0 0 1
-joint "arm" 0
-pq 0 1 0 0 0 0 1
-mesh "body"
-material "skin"
-vp 0 0 0
-vb 0 1
-vp 1 0 0
-vb 1 1
-vp 0 1 0
-vb 0 0.5 1 0.5
-fm 0 1 2
-animation "wave"
-framerate 24
-loop
-frame
-pq 0 0 0 0 0 0 1
-pq 0 1 0 0 0 0 1
-frame
-pq 0 0 0.25 0 0 0 1
-pq 0 1 0 0.6 0 0 -0.8
-EOF
+  cat "$srcdir/corpus/core/base/pair.iqe"
 }
 
 # the counts of a summary line's proof: "6 poses 3 vertices 1 triangles"
