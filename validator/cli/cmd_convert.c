@@ -59,17 +59,16 @@ static const struct mdl_format *format_for_path(const char *path)
  * them). A write that fails leaves the file empty, never new bytes followed by the old tail. */
 static int write_file(const char *path, const struct byte_buf *b)
 {
-  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err, regular;
   struct stat st;
   if (fd < 0)
     return errno ? errno : EIO;
+  regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   err = buf_write_fd(b, fd);
-  if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size != b->size &&
-      ftruncate(fd, (off_t)b->size) != 0)
-    err = errno ? errno : EIO;
-  /* after a failed write, emptied (an error of the emptying adds nothing to the write's) */
-  if (err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
-  }
+  if (!err && regular && (uint64_t)st.st_size > b->size && ftruncate(fd, (off_t)b->size) != 0)
+    err = errno ? errno : EIO; /* a shorter file than the one written over: its tail cut */
+  else if (err && regular)
+    (void)!ftruncate(fd, 0); /* emptied after a failed write; the write's error is the one */
   if (close(fd) != 0 && !err)
     err = errno ? errno : EIO;
   return err;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,39 +95,63 @@ void buf_put_ref(struct byte_buf *b, const void *p, size_t n)
   b->size += n; /* data's bytes there stay unwritten until buf_flatten */
 }
 
+/* Call fn(piece, at, len, ctx) for the buffer's bytes in order, each run of data between the
+ * references and each reference, until fn returns non-zero (returned). */
+static int pieces_each(const struct byte_buf *b,
+                       int (*fn)(const unsigned char *p, size_t at, size_t n, void *ctx), void *ctx)
+{
+  size_t at = 0;
+  int rc;
+  for (size_t i = 0; i <= b->nrefs; i++) {
+    size_t end = i < b->nrefs ? b->refs[i].at : b->size;
+    if (end > at && (rc = fn(b->data + at, at, end - at, ctx)) != 0)
+      return rc;
+    if (i == b->nrefs)
+      break;
+    if ((rc = fn(b->refs[i].p, end, b->refs[i].len, ctx)) != 0)
+      return rc;
+    at = end + b->refs[i].len;
+  }
+  return 0;
+}
+
+static int piece_copy(const unsigned char *p, size_t at, size_t n, void *ctx)
+{
+  unsigned char *data = ctx;
+  if (p != data + at)
+    memcpy(data + at, p, n);
+  return 0;
+}
+
 int buf_flatten(struct byte_buf *b)
 {
   if (b->oom)
     return -1;
-  for (size_t i = 0; i < b->nrefs; i++)
-    memcpy(b->data + b->refs[i].at, b->refs[i].p, b->refs[i].len);
+  pieces_each(b, piece_copy, b->data);
   free(b->refs);
   b->refs = NULL;
   b->nrefs = b->caprefs = 0;
   return 0;
 }
 
-int buf_equals(const struct byte_buf *b, const unsigned char *p, size_t n)
+/* 1 when the piece differs from the same bytes of ctx (a piece that is those bytes is equal) */
+static int piece_differs(const unsigned char *p, size_t at, size_t n, void *ctx)
 {
-  size_t at = 0;
-  if (b->oom || b->size != n)
-    return 0;
-  for (size_t i = 0; i <= b->nrefs; i++) {
-    size_t end = i < b->nrefs ? b->refs[i].at : b->size;
-    if (end > at && memcmp(b->data + at, p + at, end - at))
-      return 0;
-    if (i == b->nrefs)
-      break;
-    if (b->refs[i].p != p + end && memcmp(b->refs[i].p, p + end, b->refs[i].len))
-      return 0;
-    at = end + b->refs[i].len;
-  }
-  return 1;
+  const unsigned char *q = (const unsigned char *)ctx + at;
+  return p != q && memcmp(p, q, n) != 0;
 }
 
-/* Write n bytes at p to fd, through short writes and interruptions. */
-static int write_all(int fd, const unsigned char *p, size_t n)
+int buf_equals(const struct byte_buf *b, const unsigned char *p, size_t n)
 {
+  return !b->oom && b->size == n && !pieces_each(b, piece_differs, (void *)(uintptr_t)p);
+}
+
+/* Write the piece to the file descriptor *ctx, through short writes and interruptions; 0 or an
+ * errno value. */
+static int piece_write(const unsigned char *p, size_t at, size_t n, void *ctx)
+{
+  int fd = *(const int *)ctx;
+  (void)at;
   while (n) {
     ssize_t k = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
     if (k < 0) {
@@ -142,19 +167,7 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 
 int buf_write_fd(const struct byte_buf *b, int fd)
 {
-  size_t at = 0;
-  int err;
-  for (size_t i = 0; i <= b->nrefs; i++) {
-    size_t end = i < b->nrefs ? b->refs[i].at : b->size;
-    if (end > at && (err = write_all(fd, b->data + at, end - at)) != 0)
-      return err;
-    if (i == b->nrefs)
-      break;
-    if ((err = write_all(fd, b->refs[i].p, b->refs[i].len)) != 0)
-      return err;
-    at = end + b->refs[i].len;
-  }
-  return 0;
+  return pieces_each(b, piece_write, &fd);
 }
 
 void buf_zero(struct byte_buf *b, size_t n)
