@@ -204,6 +204,9 @@ int model_ref_named_file(const struct model_ref *r);
 /* Whether a mesh material names a file: a texture the source names explicitly (Egg, QMSH), or a
  * name that looks like an image file (IQM's convention); any other material is only a name. */
 int model_material_names_file(const struct model *m, const char *mat);
+/* 1 when no mesh before mesh k has mesh k's material (each material is written or announced
+ * once, at its first mesh). */
+int model_material_first(const struct model *m, uint32_t k);
 /* Whether r's text is some mesh's material, the one place every writer carries a name to. */
 int model_ref_is_material(const struct model *m, const struct model_ref *r);
 

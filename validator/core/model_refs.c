@@ -54,3 +54,12 @@ int model_material_names_file(const struct model *m, const char *mat)
       return 1;
   return 0;
 }
+
+int model_material_first(const struct model *m, uint32_t k)
+{
+  const char *mat = m->meshes[k].material;
+  for (uint32_t e = 0; e < k; e++)
+    if (m->meshes[e].material && mat && !strcmp(m->meshes[e].material, mat))
+      return 0;
+  return 1;
+}

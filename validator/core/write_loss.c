@@ -209,13 +209,8 @@ void write_loss_material_files(struct write_losses *l, const struct model *m, co
   for (uint32_t i = 0; l && i < m->num_meshes; i++) {
     const char *mat = m->meshes[i].material;
     struct mdl_loc loc = loc_none();
-    uint32_t e;
-    if (!mat || !*mat || model_material_names_file(m, mat))
+    if (!mat || !*mat || !model_material_first(m, i) || model_material_names_file(m, mat))
       continue;
-    for (e = 0; e < i && !(m->meshes[e].material && !strcmp(m->meshes[e].material, mat)); e++)
-      ;
-    if (e < i)
-      continue; /* announced at its first mesh */
     snprintf(loc.path, sizeof loc.path, "meshes[%u].material", (unsigned)i);
     write_loss(l, RULE_CORE_CONVERT_MATERIAL_AS_FILE, RULE_CORE_COMPARE_REFERENCE, &loc,
                "material '%.100s' names no file; %s keeps only a texture file name, the written file "

@@ -517,13 +517,8 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
   buf_printf(out, "<CoordinateSystem> { Z-up }\n\n");
   for (uint32_t k = 0; k < m->num_meshes; k++) {
     const char *mat = m->meshes[k].material;
-    uint32_t e;
-    if (!mat || !*mat)
-      continue;
-    for (e = 0; e < k && !(m->meshes[e].material && !strcmp(m->meshes[e].material, mat)); e++)
-      ;
-    if (e < k)
-      continue; /* written already */
+    if (!mat || !*mat || !model_material_first(m, k))
+      continue; /* none, or written already */
     if (!model_material_names_file(m, mat)) {
       buf_printf(out, "<Material> ");
       put_name(out, mat);
