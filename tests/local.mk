@@ -13,3 +13,4 @@ include tests/python/local.mk
 include tests/trust/local.mk
 include tests/convert/local.mk
 include tests/oom/local.mk
+include tests/security/local.mk

@@ -1,0 +1,6 @@
+# tests/security: one test per finding of the hostile-repository audit (issue 26). Every byte of a
+# model, a file name, a link and a configuration file is the attacker's; each script here failed
+# on the code before its fix. Each helper adds its own scripts below its own line.
+SECURITY_TESTS =
+TESTS += $(SECURITY_TESTS)
+EXTRA_DIST += $(SECURITY_TESTS)
