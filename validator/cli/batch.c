@@ -97,6 +97,8 @@ static void push(struct file_list *l, const char *path, const char *key)
   if (!l->paths[l->count] || !l->keys[l->count])
     oom_exit();
   l->count++;
+  if (l->added)
+    l->added(l, l->added_ctx);
 }
 
 /* A walked entry's path below the directory argument: "a/b.iqm" whether the walk began at

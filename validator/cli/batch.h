@@ -14,6 +14,10 @@ struct file_list {
   struct seen_set *seen; /* device + inode of what was selected or walked */
   char **elsewhere;     /* --shard: the selection's files other shards validate */
   size_t nelsewhere;
+  /* Called after each file joins the selection (paths[count - 1]), while the walk goes on, so
+   * a caller can start on it at once (-j); NULL: nobody is waiting. */
+  void (*added)(struct file_list *l, void *ctx);
+  void *added_ctx;
 };
 
 void file_list_free(struct file_list *l);

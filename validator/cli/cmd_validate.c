@@ -4,15 +4,24 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "baseline.h"
+#include "grow.h"
 #include "batch.h"
 #include "cli.h"
 #include "rules_gen.h"
 #include "referenced.h"
 #include "shard.h"
+
+/* The files of the first round are validated as the walk selects them: with -j above 1 the
+ * workers start on the first file while the walk is still reading directories, so the walk, the
+ * one serial part of a batch, is off the critical path. Entries live in chunks that never move
+ * while workers fill them; once everything is done they become the report's array, in selection
+ * order, so the report is the same whatever -j. */
+#define SLOT_CHUNK 1024
 
 struct batch_run {
   const struct cli *cli;
@@ -20,7 +29,16 @@ struct batch_run {
   atomic_size_t next;
   atomic_size_t done;
   atomic_int internal_error;
-  int progress;
+  atomic_int progress;         /* a progress line on stderr (a terminal, more than 32 files) */
+  atomic_size_t total;         /* files in the round, once known (for the progress line) */
+  /* the first round: slots published by the walk, taken by the workers */
+  pthread_mutex_t lock;
+  pthread_cond_t more;
+  struct report_file **chunks; /* chunks[i / SLOT_CHUNK] holds slot i */
+  size_t nchunks, capchunks;
+  size_t published;            /* slots ready to validate (under lock) */
+  size_t taken;                /* slots a worker has taken (under lock) */
+  int walk_done;               /* no slot will be published any more (under lock) */
 };
 
 static void validate_one(struct batch_run *b, struct report_file *f)
@@ -45,39 +63,119 @@ static void validate_one(struct batch_run *b, struct report_file *f)
     report_set_result(f, &res);
 }
 
+static void progress_note(struct batch_run *b, size_t done)
+{
+  size_t n = atomic_load(&b->total);
+  if (atomic_load(&b->progress) && (done % 16 == 0 || done == n))
+    fprintf(stderr, "\rmdlcheck: %zu/%zu files", done, n);
+}
+
+/* Publish the file the walk just selected (its path is copied: the list may move). */
+static void slot_publish(struct file_list *l, void *ctx)
+{
+  struct batch_run *b = ctx;
+  struct report_file *f;
+  size_t i;
+  pthread_mutex_lock(&b->lock);
+  i = b->published;
+  if (i / SLOT_CHUNK == b->nchunks) {
+    if (grow_one(&b->chunks, &b->capchunks, b->nchunks, sizeof *b->chunks, 16) < 0 ||
+        !(b->chunks[b->nchunks] = malloc(SLOT_CHUNK * sizeof **b->chunks)))
+      oom_exit(); /* the selection itself: nothing sensible to report without memory */
+    b->nchunks++;
+  }
+  f = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+  memset(f, 0, sizeof *f);
+  if (!(f->path = strdup(l->paths[l->count - 1])))
+    oom_exit();
+  f->format = "unknown";
+  b->published = i + 1;
+  pthread_cond_signal(&b->more);
+  pthread_mutex_unlock(&b->lock);
+}
+
+/* Validate published slots until the walk is done and none is left. */
+static void *first_round_worker(void *arg)
+{
+  struct batch_run *b = arg;
+  for (;;) {
+    struct report_file *f;
+    size_t i;
+    pthread_mutex_lock(&b->lock);
+    while (b->taken == b->published && !b->walk_done)
+      pthread_cond_wait(&b->more, &b->lock);
+    if (b->taken == b->published) {
+      pthread_mutex_unlock(&b->lock);
+      return NULL;
+    }
+    i = b->taken++;
+    f = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+    pthread_mutex_unlock(&b->lock);
+    validate_one(b, f);
+    progress_note(b, atomic_fetch_add(&b->done, 1) + 1);
+  }
+}
+
+/* The slots, all validated, become the report's files in selection order. */
+static void slots_to_report(struct batch_run *b, struct report *rep)
+{
+  size_t n = b->published;
+  rep->files = malloc((n ? n : 1) * sizeof *rep->files);
+  if (!rep->files)
+    oom_exit();
+  for (size_t i = 0; i < n; i++)
+    rep->files[i] = b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+  rep->nfiles = rep->capfiles = n;
+  for (size_t c = 0; c < b->nchunks; c++)
+    free(b->chunks[c]);
+  free(b->chunks);
+  b->chunks = NULL;
+  b->nchunks = b->capchunks = 0;
+}
+
+/* Later rounds (external eggs the models name): files already in the report from index next. */
 static void *worker(void *arg)
 {
   struct batch_run *b = arg;
   size_t n = b->rep->nfiles;
   for (;;) {
     size_t i = atomic_fetch_add(&b->next, 1);
-    size_t done;
     if (i >= n)
       break;
     validate_one(b, &b->rep->files[i]);
-    done = atomic_fetch_add(&b->done, 1) + 1;
-    if (b->progress && (done % 16 == 0 || done == n))
-      fprintf(stderr, "\rmdlcheck: %zu/%zu files", done, n);
+    progress_note(b, atomic_fetch_add(&b->done, 1) + 1);
   }
   return NULL;
+}
+
+static unsigned start_threads(pthread_t *threads, unsigned jobs, void *(*fn)(void *), void *arg)
+{
+  unsigned started = 0;
+  if (jobs > 64)
+    jobs = 64;
+  for (unsigned i = 1; i < jobs; i++)
+    if (pthread_create(&threads[started], NULL, fn, arg) == 0)
+      started++;
+  return started;
+}
+
+static void join_threads(struct batch_run *b, pthread_t *threads, unsigned started)
+{
+  for (unsigned i = 0; i < started; i++)
+    pthread_join(threads[i], NULL);
+  if (atomic_load(&b->progress))
+    fputc('\n', stderr);
 }
 
 static void run_parallel(struct batch_run *b, unsigned jobs)
 {
   pthread_t threads[64];
-  unsigned started = 0;
-  if (jobs > 64)
-    jobs = 64;
+  unsigned started;
   if (jobs > b->rep->nfiles)
     jobs = (unsigned)b->rep->nfiles;
-  for (unsigned i = 1; i < jobs; i++)
-    if (pthread_create(&threads[started], NULL, worker, b) == 0)
-      started++;
+  started = start_threads(threads, jobs, worker, b);
   worker(b);
-  for (unsigned i = 0; i < started; i++)
-    pthread_join(threads[i], NULL);
-  if (b->progress)
-    fputc('\n', stderr);
+  join_threads(b, threads, started);
 }
 
 int cmd_validate(struct cli *c)
@@ -86,6 +184,8 @@ int cmd_validate(struct cli *c)
   struct file_list files = {0};
   struct batch_run b;
   struct baseline *base = NULL;
+  pthread_t threads[64];
+  unsigned jobs = c->jobs ? c->jobs : 1, started = 0;
   int rc = EXIT_VALID, io = 0, empty = 0;
   FILE *out;
 
@@ -93,6 +193,28 @@ int cmd_validate(struct cli *c)
     fprintf(stderr, "mdlcheck: no input files (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
+  if (c->baseline_path) {
+    char why[600];
+    int too_large = 0;
+    if (!(base = baseline_load(c->baseline_path, c->lib.max_input_size, &too_large, why, sizeof why))) {
+      fprintf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
+      return too_large ? EXIT_IO : EXIT_USAGE;
+    }
+  }
+  memset(&b, 0, sizeof b);
+  b.cli = c;
+  b.rep = &rep;
+  pthread_mutex_init(&b.lock, NULL);
+  pthread_cond_init(&b.more, NULL);
+  report_init(&rep);
+  rep.fail_on = c->fail_on;
+  /* --shard ranks the whole selection before keeping its share: no file is published before */
+  if (!c->shard_n) {
+    files.added = slot_publish;
+    files.added_ctx = &b;
+  }
+  if (jobs > 1)
+    started = start_threads(threads, jobs, first_round_worker, &b);
   for (int i = 0; i < c->nargs; i++) {
     size_t count = files.count, skipped = files.skipped;
     int kind = file_list_add(&files, c->args[i]);
@@ -119,27 +241,25 @@ int cmd_validate(struct cli *c)
     else if (c->verbose)
       fprintf(stderr, "mdlcheck: shard %u/%u: %zu of %zu files\n", c->shard_k, c->shard_n,
               files.count, total);
-  }
-  if (c->baseline_path) {
-    char why[600];
-    int too_large = 0;
-    if (!(base = baseline_load(c->baseline_path, c->lib.max_input_size, &too_large, why, sizeof why))) {
-      fprintf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
-      file_list_free(&files);
-      return too_large ? EXIT_IO : EXIT_USAGE;
+    for (size_t i = 0; i < files.count; i++) {
+      size_t n = files.count;
+      files.count = i + 1; /* slot_publish takes the list's last path */
+      slot_publish(&files, &b);
+      files.count = n;
     }
   }
-  report_init(&rep);
-  rep.fail_on = c->fail_on;
-  for (size_t i = 0; i < files.count; i++)
-    report_add_file(&rep, files.paths[i]);
   rep.skipped = files.skipped;
-
-  memset(&b, 0, sizeof b);
-  b.cli = c;
-  b.rep = &rep;
-  b.progress = rep.nfiles > 32 && isatty(STDERR_FILENO);
-  run_parallel(&b, c->jobs ? c->jobs : 1);
+  pthread_mutex_lock(&b.lock);
+  b.walk_done = 1;
+  atomic_store(&b.total, b.published);
+  atomic_store(&b.progress, b.published > 32 && isatty(STDERR_FILENO));
+  pthread_cond_broadcast(&b.more);
+  pthread_mutex_unlock(&b.lock);
+  first_round_worker(&b);
+  join_threads(&b, threads, started);
+  slots_to_report(&b, &rep);
+  atomic_store(&b.next, rep.nfiles);
+  atomic_store(&b.done, rep.nfiles);
   /* external eggs the models name are inputs of their own, each validated once: rounds until a
    * round names no file not yet in the report (so cycles end) */
   while (c->lib.resources) {
@@ -148,9 +268,12 @@ int cmd_validate(struct cli *c)
       break;
     atomic_store(&b.next, from);
     atomic_store(&b.done, from);
+    atomic_store(&b.total, rep.nfiles);
     run_parallel(&b, c->jobs ? c->jobs : 1);
   }
   file_list_free(&files);
+  pthread_mutex_destroy(&b.lock);
+  pthread_cond_destroy(&b.more);
   if (c->unreferenced)
     unreferenced_list(&rep, c->args, c->nargs);
   if (base) {
