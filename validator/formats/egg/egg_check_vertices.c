@@ -18,6 +18,13 @@ struct member_pool {
 
 #define MEMBER_POOLS 16
 
+/* How far a membership may lie outside [0, 1], and a vertex's sum from 1, before it is reported
+ * (EGG-VTX-012, EGG-VTX-013). Panda3D rounds each membership to 0.1 and renormalises
+ * (panda/src/egg2pg/eggLoader.cxx:2608-2625, egg-vertex-membership-quantize 0.1 in
+ * config_egg2pg.cxx:175-181), so anything this close loads as a value in range; exporters that
+ * normalise in single precision and print six digits write 1.00001 .. 1.00036 for a sole joint. */
+#define EGG_MEMBERSHIP_SLACK 1e-2
+
 struct vcheck {
   struct egg_doc *doc;
   struct egg_map members; /* (pool name, vertex) -> membership sum over joints */
@@ -168,6 +175,43 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
       egg_emit(doc, rule, c->line, c->col, NULL, "%s", egg_specs[spec].what);
 }
 
+/* 1 when a and b say the same thing: the same values, numbers compared as numbers (1 and 1.0
+ * are one colour), and no morph offsets under either (those would be lost with the repeat).
+ * Values not kept (a validation-only decode) are never "the same". */
+static int same_values(const struct egg_node *a, const struct egg_node *b)
+{
+  if (a->nvals != b->nvals || a->first || b->first || a->bad || b->bad ||
+      a->vform == VF_DROPPED || b->vform == VF_DROPPED)
+    return 0;
+  for (uint32_t i = 0; i < a->nvals; i++) {
+    struct egg_value x, y;
+    egg_val(a, i, &x);
+    egg_val(b, i, &y);
+    if (x.type != y.type || x.flags != y.flags || x.len != y.len || (x.s == NULL) != (y.s == NULL))
+      return 0;
+    if (x.s ? memcmp(x.s, y.s, x.len) != 0 : !(x.d == y.d))
+      return 0;
+  }
+  return 1;
+}
+
+/* A repeated <Normal> or <RGBA> whose values differ from the first: one of them is lost (the
+ * last silently wins). Equal repeats lose nothing: exporters writing one <RGBA> per colour layer
+ * repeat { 1 1 1 1 } on every vertex, which is no defect. */
+static void repeated_differing(struct egg_doc *doc, const struct egg_node *parent, int spec)
+{
+  const struct egg_node *first = NULL;
+  for (const struct egg_node *c = parent->first; c; c = c->next) {
+    if (c->spec != spec)
+      continue;
+    if (!first)
+      first = c;
+    else if (!same_values(first, c))
+      egg_emit(doc, RULE_EGG_REPEATED_NORMAL_COLOR, c->line, c->col, NULL, "%s with other values",
+               egg_specs[spec].what);
+  }
+}
+
 static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
 {
   /* one pass to count: the repeat checks only matter for a kind seen twice */
@@ -184,9 +228,9 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
   if (count[S_DXYZ] > 1)
     repeated_names(doc, v, S_DXYZ, "<Dxyz> morph");
   if (count[S_NORMAL] > 1)
-    repeated_child(doc, v, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
+    repeated_differing(doc, v, S_NORMAL);
   if (count[S_RGBA] > 1)
-    repeated_child(doc, v, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+    repeated_differing(doc, v, S_RGBA);
   if (!nested)
     return; /* the rest looks at the children's children */
   for (const struct egg_node *c = v->first; c; c = c->next) {
@@ -250,9 +294,9 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
       colors += c->spec == S_RGBA;
     }
     if (normals > 1)
-      repeated_child(doc, p, S_NORMAL, RULE_EGG_REPEATED_NORMAL_COLOR);
+      repeated_differing(doc, p, S_NORMAL);
     if (colors > 1)
-      repeated_child(doc, p, S_RGBA, RULE_EGG_REPEATED_NORMAL_COLOR);
+      repeated_differing(doc, p, S_RGBA);
   }
   for (const struct egg_node *c = p->first; c; c = c->next) {
     if (c->spec == S_VREF_PRIM) {
@@ -313,7 +357,7 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     m = scalar_number(ms, &ok);
     if (replay)
       ;
-    else if (ok && !(m >= 0.0 && m <= 1.0))
+    else if (ok && !(m >= -EGG_MEMBERSHIP_SLACK && m <= 1.0 + EGG_MEMBERSHIP_SLACK))
       egg_emit_val(vc->doc, RULE_EGG_MEMBERSHIP_RANGE, ms, 0, NULL, "%g", m);
     if (ok && m != 1.0 && owner->spec != S_JOINT && !replay)
       egg_emit(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms->line, ms->col, NULL, "%g", m);
@@ -402,7 +446,7 @@ void egg_check_vertices(struct egg_doc *doc)
     const struct egg_map_ent *e = egg_map_slot(&vc.members, i);
     const struct egg_node *vr;
     char buf[96], act[160], exp[40];
-    if (!e || !e->val || fabs(e->sum - 1.0) <= 1e-2)
+    if (!e || !e->val || fabs(e->sum - 1.0) <= EGG_MEMBERSHIP_SLACK)
       continue;
     vr = e->val;
     snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)e->num,
