@@ -129,9 +129,9 @@ expect_same out "$(cat <<'TXT'
 
 | Change | File | Rule | Severity | Path | Message |
 | --- | --- | --- | --- | --- | --- |
-| new | `tree/b.iqm` | IQM-JNT-001 | error | `joints[1].parent` | joints[1].parent is 3; expected < 3 (the number of joints) |
+| new | `tree/b.iqm` | IQM-JNT-001 | error | `joints[1].parent` | joints[1].parent is 3; expected &lt; 3 (the number of joints) |
 | new | `tree/b.iqm` | IQM-POS-002 | warning | `poses[1].parent` | poses[1].parent is 0; expected 3 (joints[1].parent) |
-| fixed | `tree/c.iqm` | IQM-JNT-002 | error | `joints[1].parent` | joints[1].parent is 2 (a cycle: no root above it); expected < 1 (its own index) or -1 |
+| fixed | `tree/c.iqm` | IQM-JNT-002 | error | `joints[1].parent` | joints[1].parent is 2 (a cycle: no root above it); expected &lt; 1 (its own index) or -1 |
 | fixed | `tree/c.iqm` | IQM-POS-002 | warning | `poses[1].parent` | poses[1].parent is 0; expected 2 (joints[1].parent) |
 TXT
 )"

@@ -4,3 +4,5 @@
 SECURITY_TESTS =
 TESTS += $(SECURITY_TESTS)
 EXTRA_DIST += $(SECURITY_TESTS)
+SECURITY_TESTS += tests/security/output-escape.sh
+SECURITY_TESTS += tests/security/diff-markdown.sh

@@ -14,6 +14,7 @@ UNIT_TESTS = \
   tests/unit/test_egg_geometry \
   tests/unit/test_egg_memory \
   tests/unit/test_stats \
+  tests/unit/test_text_safe \
   tests/unit/test_api_json
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -24,6 +25,9 @@ UNIT_LDADD = $(MDL_LIBS) $(CHECK_LIBS)
 tests_unit_test_api_json_SOURCES = tests/unit/test_api_json.c tests/unit/unit.h
 tests_unit_test_api_json_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_api_json_LDADD = $(UNIT_LDADD)
+tests_unit_test_text_safe_SOURCES = tests/unit/test_text_safe.c tests/unit/unit.h
+tests_unit_test_text_safe_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_text_safe_LDADD = $(UNIT_LDADD)
 tests_unit_test_reader_SOURCES = tests/unit/test_reader.c tests/unit/unit.h
 tests_unit_test_reader_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_reader_LDADD = $(UNIT_LDADD)

@@ -3,6 +3,7 @@
 #include "batch.h"
 #include "format.h"
 #include "grow.h"
+#include "text_safe.h"
 
 #include <fts.h>
 #include <glob.h>
@@ -135,7 +136,7 @@ static int by_name(const FTSENT **a, const FTSENT **b)
 
 static void skip_note(struct file_list *l, const char *path, const char *why, const char *other)
 {
-  fprintf(stderr, "mdlcheck: note: skipped %s: %s%s\n", path, why, other ? other : "");
+  text_printf(stderr, "mdlcheck: note: skipped %s: %s%s\n", path, why, other ? other : "");
   l->links_skipped++;
 }
 

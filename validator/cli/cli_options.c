@@ -9,6 +9,7 @@
 #include "format.h"
 #include "grow.h"
 #include "shard.h"
+#include "text_safe.h"
 
 enum option_id {
   OPT_NONE = 255, /* above every short option's character */
@@ -45,8 +46,8 @@ void cli_usage(FILE *out)
 #undef COMMAND
   };
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-    fprintf(out, "%s mdlcheck %s\n", i ? "      " : "usage:", commands[i].synopsis);
-    fprintf(out, "           %s\n", commands[i].summary);
+    text_printf(out, "%s mdlcheck %s\n", i ? "      " : "usage:", commands[i].synopsis);
+    text_printf(out, "           %s\n", commands[i].summary);
   }
   fputs("\noptions:\n", out);
   for (size_t i = 0; i < OPTION_COUNT; i++) {
@@ -59,7 +60,7 @@ void cli_usage(FILE *out)
       snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, eq, arg);
     else
       snprintf(left, sizeof left, "    --%s%s%s", o->name, eq, arg);
-    fprintf(out, "  %-28s  %s\n", left, o->help);
+    text_printf(out, "  %-28s  %s\n", left, o->help);
   }
   fputs("\nexit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
         "            3 input could not be read, 70 internal error\n",
@@ -82,7 +83,7 @@ static int parse_count(const char *s, unsigned long *out)
 
 static int usage_error(const char *what, const char *arg)
 {
-  fprintf(stderr, "mdlcheck: %s%s%s\n(try 'mdlcheck --help')\n", what, arg ? ": " : "", arg ? arg : "");
+  text_printf(stderr, "mdlcheck: %s%s%s\n(try 'mdlcheck --help')\n", what, arg ? ": " : "", arg ? arg : "");
   return EXIT_USAGE;
 }
 
@@ -145,7 +146,7 @@ static int output_check(const struct cli *c)
 static void print_config_diag(const mdl_diag *d, void *user)
 {
   const char *path = user;
-  fprintf(stderr, "%s:%u:%u: %s[%s]: %s\n", path, d->line, d->column,
+  text_printf(stderr, "%s:%u:%u: %s[%s]: %s\n", path, d->line, d->column,
           mdl_severity_name(d->severity), d->rule->id, d->message);
 }
 
@@ -154,7 +155,7 @@ static int load_config(struct cli *c)
 {
   int errors = config_load(&c->config, c->config_path, print_config_diag, (void *)c->config_path);
   if (errors < 0) {
-    fprintf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path, strerror(errno));
+    text_printf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path, strerror(errno));
     return EXIT_USAGE; /* a configuration error (README: exit codes); 3 means an unreadable input */
   }
   if (errors > 0)
@@ -265,7 +266,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
       if (parse_count(optarg, &j) < 0 || j < 1)
         return usage_error("-j takes a number of jobs from 1 to 64", optarg);
       if (j > CLI_MAX_JOBS) {
-        fprintf(stderr, "mdlcheck: note: -j %s is more than %d; using %d jobs\n", optarg,
+        text_printf(stderr, "mdlcheck: note: -j %s is more than %d; using %d jobs\n", optarg,
                 CLI_MAX_JOBS, CLI_MAX_JOBS);
         j = CLI_MAX_JOBS;
       }
@@ -337,7 +338,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
       break;
     case OPT_VERSION:
       if (!converting) {
-        printf("mdlcheck %s\n", MDL_VERSION_STRING);
+        text_printf(stdout, "mdlcheck %s\n", MDL_VERSION_STRING);
         return -1;
       }
       want_version = 1; /* convert: its former --version V is told apart below */
@@ -390,7 +391,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     if (version_arg || c->nargs > 0)
       return usage_error("convert's --version V was renamed --target-version=V "
                          "(--version alone prints the program version)", version_arg);
-    printf("mdlcheck %s\n", MDL_VERSION_STRING);
+    text_printf(stdout, "mdlcheck %s\n", MDL_VERSION_STRING);
     return -1;
   }
   if (shard) {
@@ -416,7 +417,7 @@ FILE *cli_open_output(const struct cli *c)
     return stdout;
   out = fopen(c->output_path, "w");
   if (!out)
-    fprintf(stderr, "mdlcheck: cannot write %s: %s\n", c->output_path, strerror(errno));
+    text_printf(stderr, "mdlcheck: cannot write %s: %s\n", c->output_path, strerror(errno));
   return out;
 }
 

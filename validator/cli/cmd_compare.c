@@ -5,13 +5,14 @@
 
 #include "cli.h"
 #include "compare_run.h"
+#include "text_safe.h"
 
 static void compare_note(void *user, const char *path, enum frames_note_level level, const char *msg)
 {
   const struct cli *cl = user;
   if (level == FRAMES_INFO && cl->quiet)
     return;
-  fprintf(stderr, "mdlcheck: compare: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", path,
+  text_printf(stderr, "mdlcheck: compare: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", path,
           msg);
 }
 
@@ -26,7 +27,7 @@ int cmd_compare(struct cli *cl)
   FILE *out;
 
   if (cl->nargs != 2) {
-    fprintf(stderr, "mdlcheck: compare takes two files (try 'mdlcheck --help')\n");
+    text_printf(stderr, "mdlcheck: compare takes two files (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
   memset(in, 0, sizeof in);
@@ -38,9 +39,9 @@ int cmd_compare(struct cli *cl)
   st = compare_run(&cr, in, &cl->lib, compare_note, cl, f);
   if (st != MDL_OK) {
     if (st == MDL_EIO)
-      fprintf(stderr, "mdlcheck: compare: %s\n", cr.error);
+      text_printf(stderr, "mdlcheck: compare: %s\n", cr.error);
     else if (st == MDL_ENOMEM)
-      fprintf(stderr, "mdlcheck: compare: out of memory; the comparison is incomplete\n");
+      text_printf(stderr, "mdlcheck: compare: out of memory; the comparison is incomplete\n");
     report_free(&rep);
     return st == MDL_EIO ? EXIT_IO : EXIT_INTERNAL;
   }
@@ -52,7 +53,7 @@ int cmd_compare(struct cli *cl)
   }
   cli_report(cl, out, &rep);
   if (cl->output == OUT_TEXT && !cl->quiet && cr.compared)
-    fprintf(out, "compared with %s: %lu poses, worst %.3g of the bound%s; %lu vertices, %lu triangles matched\n",
+    text_printf(out, "compared with %s: %lu poses, worst %.3g of the bound%s; %lu vertices, %lu triangles matched\n",
             cl->args[1], cr.res.poses_checked, cr.res.worst_ratio,
             cr.res.worst_ratio <= 1 ? " (every pose within bound)" : "", cr.res.vertices_checked,
             cr.res.triangles_checked);

@@ -32,6 +32,7 @@
 #include "model_frames.h"
 #include "pipeline.h"
 #include "write_loss.h"
+#include "text_safe.h"
 
 static int ends_with_ci(const char *s, const char *suffix)
 {
@@ -89,7 +90,7 @@ static void frames_note(void *user, enum frames_note_level level, uint32_t anim,
   (void)anim;
   if (level == FRAMES_INFO && c->quiet)
     return;
-  fprintf(stderr, "mdlcheck: convert: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", msg);
+  text_printf(stderr, "mdlcheck: convert: %s: %s\n", level == FRAMES_INFO ? "note" : "warning", msg);
 }
 
 /* 1 when rule (id or alias) is one of c's --accept-loss list. */
@@ -137,7 +138,7 @@ static void convert_note(void *user, const char *path, enum frames_note_level le
   const struct cli *c = user;
   if (level == FRAMES_INFO && c->quiet)
     return;
-  fprintf(stderr, "mdlcheck: convert: proof: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning",
+  text_printf(stderr, "mdlcheck: convert: proof: %s: %s: %s\n", level == FRAMES_INFO ? "note" : "warning",
           path, msg);
 }
 
@@ -176,7 +177,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
     report_replay(fout, fin);
     outp = src;
   } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
-    fprintf(stderr, "mdlcheck: convert: out of memory; %s was not checked\n", outpath);
+    text_printf(stderr, "mdlcheck: convert: out of memory; %s was not checked\n", outpath);
     return EXIT_INTERNAL;
   } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
     return EXIT_INTERNAL;
@@ -189,7 +190,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
   if (!outp->decoded || report_file_invalid(rep, fout)) {
     if (!same)
       pipeline_release(&out);
-    fprintf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
+    text_printf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
     return EXIT_INVALID;
   }
   memset(&sa, 0, sizeof sa);
@@ -216,7 +217,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
   }
   sink.proof = 1;
   if (model_compare(&sa, &sb, &sink, convert_note, c, res) < 0) {
-    fprintf(stderr, "mdlcheck: convert: out of memory; %s was not compared with %s\n", outpath, inpath);
+    text_printf(stderr, "mdlcheck: convert: out of memory; %s was not compared with %s\n", outpath, inpath);
     rc = EXIT_INTERNAL;
   }
   diag_sink_finish(&sink);
@@ -226,7 +227,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
   losses_accept(c, losses, fout, &result);
   report_set_result(fout, &result); /* again: the differences join, sorted by position */
   if (rc == EXIT_VALID && report_file_invalid(rep, fout)) {
-    fprintf(stderr, "mdlcheck: convert: the written %s does not say what %s says (see the differences)\n",
+    text_printf(stderr, "mdlcheck: convert: the written %s does not say what %s says (see the differences)\n",
             outpath, inpath);
     rc = EXIT_INVALID;
   }
@@ -267,25 +268,25 @@ int cmd_convert(struct cli *c)
   FILE *out;
 
   if (c->nargs != 2) {
-    fprintf(stderr, "mdlcheck: convert takes IN and OUT (try 'mdlcheck --help')\n");
+    text_printf(stderr, "mdlcheck: convert takes IN and OUT (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
   inpath = c->args[0];
   outpath = c->args[1];
   target = format_for_path(outpath);
   if (!target) {
-    fprintf(stderr, "mdlcheck: convert: no known format has the extension of %s\n", outpath);
+    text_printf(stderr, "mdlcheck: convert: no known format has the extension of %s\n", outpath);
     return EXIT_USAGE;
   }
   if (!target->write) {
-    fprintf(stderr, "mdlcheck: convert: there is no writer for %s (%s) yet\n", target->name,
+    text_printf(stderr, "mdlcheck: convert: there is no writer for %s (%s) yet\n", target->name,
             target->description);
     return EXIT_USAGE;
   }
   if ((err = input_open(inpath, &in, c->lib.max_input_size)) != 0 ||
       (same_file(inpath, outpath) && (err = input_own(&in)) != 0)) {
     char why[128];
-    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", inpath,
+    text_printf(stderr, "mdlcheck: cannot read %s: %s\n", inpath,
             input_error_text(err, c->lib.max_input_size, why, sizeof why));
     input_close(&in);
     return EXIT_IO;
@@ -310,7 +311,7 @@ int cmd_convert(struct cli *c)
     goto done;
   }
   if (!run.format || !run.decoded || report_file_invalid(&rep, fin)) {
-    fprintf(stderr, "mdlcheck: convert: %s has errors; nothing written\n", inpath);
+    text_printf(stderr, "mdlcheck: convert: %s has errors; nothing written\n", inpath);
     rc = EXIT_INVALID;
     goto done;
   }
@@ -318,7 +319,7 @@ int cmd_convert(struct cli *c)
   if (target != run.format && model_frames_need_parent(&run.model)) {
     char why[200] = "";
     if (model_frames_to_parent(&run.model, NULL, frames_note, c, why, sizeof why) < 0) {
-      fprintf(stderr, "mdlcheck: convert: cannot turn the frames of %s into %s's: %s\n", inpath,
+      text_printf(stderr, "mdlcheck: convert: cannot turn the frames of %s into %s's: %s\n", inpath,
               target->name, why);
       rc = EXIT_INVALID;
       goto done;
@@ -347,7 +348,7 @@ int cmd_convert(struct cli *c)
     write_loss_refs(&losses, &run.model, RULE_CORE_CONVERT_REFERENCE_DROPPED);
   if (target->write(&run.model, &wo, &b) < 0 || b.oom) {
     if (b.oom) {
-      fprintf(stderr, "mdlcheck: convert: out of memory writing %s as %s\n", inpath, target->name);
+      text_printf(stderr, "mdlcheck: convert: out of memory writing %s as %s\n", inpath, target->name);
       rc = EXIT_INTERNAL;
       goto done;
     }
@@ -356,13 +357,13 @@ int cmd_convert(struct cli *c)
       diag_emit(&announce, RULE_CORE_CONVERT_WRITER_REFUSED, &none, target->name, "%s", b.error);
     }
     refused_report(fout, &announce, target);
-    fprintf(stderr, "mdlcheck: convert: cannot write %s as %s: %s; nothing written\n", inpath,
+    text_printf(stderr, "mdlcheck: convert: cannot write %s as %s: %s; nothing written\n", inpath,
             target->name, b.error);
     rc = EXIT_INVALID;
     goto done;
   }
   if ((err = write_file(outpath, &b)) != 0) {
-    fprintf(stderr, "mdlcheck: cannot write %s: %s\n", outpath, strerror(err));
+    text_printf(stderr, "mdlcheck: cannot write %s: %s\n", outpath, strerror(err));
     rc = EXIT_IO;
     goto done;
   }
@@ -386,7 +387,7 @@ done:
   } else if (rc == EXIT_VALID && !c->quiet) {
     /* lossless: every pose channel and vertex component equal, not merely within the bound */
     int exact = res.worst_ratio == 0 && res.vertices_inexact == 0;
-    printf("%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s, %s (%lu poses, "
+    text_printf(stdout, "%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s, %s (%lu poses, "
            "worst %.3g of the bound; %lu vertices, %lu not bit for bit; %lu triangles)\n",
            inpath, outpath, fout->format, fout->version[0] ? " " : "", fout->version, b.size,
            fout->counts[MDL_WARNING], inpath, exact ? "lossless" : "within the bound",

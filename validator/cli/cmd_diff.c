@@ -17,6 +17,7 @@
 #include "grow.h"
 #include "json_write.h"
 #include "report_read.h"
+#include "text_safe.h"
 
 enum change_kind { CH_NEW, CH_FIXED, CH_CHANGED };
 static const char *const kind_names[] = {"new", "fixed", "changed"};
@@ -155,9 +156,9 @@ static int new_error(const struct change *ch)
 static void write_location(FILE *out, const struct saved_msg *m)
 {
   if (m->line)
-    fprintf(out, ":%u:%u", m->line, m->column ? m->column : 1);
+    text_printf(out, ":%u:%u", m->line, m->column ? m->column : 1);
   else if (m->offset >= 0)
-    fprintf(out, ":%lld", m->offset);
+    text_printf(out, ":%lld", m->offset);
 }
 
 static void write_text(FILE *out, const struct change_list *l, const size_t tally[3], size_t errors)
@@ -165,21 +166,21 @@ static void write_text(FILE *out, const struct change_list *l, const size_t tall
   for (size_t i = 0; i < l->n; i++) {
     const struct change *ch = &l->v[i];
     const struct saved_msg *m = ch->cur ? ch->cur : ch->old;
-    fprintf(out, "%-8s %s", kind_names[ch->kind], ch->file);
+    text_printf(out, "%-8s %s", kind_names[ch->kind], ch->file);
     write_location(out, m);
     if (ch->kind == CH_CHANGED && ch->old->severity != ch->cur->severity)
-      fprintf(out, ": %s -> %s[%s]: ", mdl_severity_name(ch->old->severity),
+      text_printf(out, ": %s -> %s[%s]: ", mdl_severity_name(ch->old->severity),
               mdl_severity_name(m->severity), m->id);
     else
-      fprintf(out, ": %s[%s]: ", mdl_severity_name(m->severity), m->id);
-    fputs(m->message, out);
+      text_printf(out, ": %s[%s]: ", mdl_severity_name(m->severity), m->id);
+    text_put(out, m->message);
     if (ch->kind == CH_CHANGED && strcmp(ch->old->message, ch->cur->message))
-      fprintf(out, " (was: %s)", ch->old->message);
+      text_printf(out, " (was: %s)", ch->old->message);
     if (m->path[0])
-      fprintf(out, " [%s]", m->path);
+      text_printf(out, " [%s]", m->path);
     fputc('\n', out);
   }
-  fprintf(out, "diff: %zu new (%zu error%s or fatal), %zu fixed, %zu changed\n", tally[CH_NEW],
+  text_printf(out, "diff: %zu new (%zu error%s or fatal), %zu fixed, %zu changed\n", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
 }
 
@@ -229,19 +230,39 @@ static void write_json(FILE *out, const struct change_list *l, const size_t tall
   json_end(&w);
 }
 
-/* A Markdown table cell: '|' and line breaks would end the cell or the row. */
+/* A Markdown table cell, for a job summary: the text reads as text. '|' would end the cell; '<',
+ * '>' and '&' would open HTML (an <img> that loads from anywhere, a <details> that hides rows) or
+ * an autolink, "](" a link or an image, '`' code, a backslash an escape of what follows; line
+ * breaks and other control characters are shown as every text output shows them (text_safe.h).
+ * In a code cell (file, path) only '|' and '`' matter: the cell ends at a '`'. */
 static void md_cell(FILE *out, const char *s, int code)
 {
+  const char *start = s;
   fputs(code ? " `" : " ", out);
-  for (; *s; s++) {
-    if (*s == '|')
-      fputs("\\|", out);
-    else if (*s == '\n' || *s == '\r')
-      fputc(' ', out);
-    else if (*s == '`' && code)
-      fputc('\'', out);
-    else
-      fputc(*s, out);
+  while (*s) {
+    size_t n = strcspn(s, code ? "|`" : "|`\\<>&(");
+    char c;
+    text_write(out, s, n);
+    s += n;
+    if (!*s)
+      break;
+    switch (c = *s++) {
+    case '|': fputs("\\|", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '&': fputs("&amp;", out); break;
+    case '(': /* a link's target follows its "]" */
+      fputs(s - 1 > start && s[-2] == ']' ? "\\(" : "(", out);
+      break;
+    default:
+      if (code) { /* '`' */
+        fputc('\'', out);
+      } else {
+        fputc('\\', out);
+        fputc(c, out);
+      }
+      break;
+    }
   }
   fputs(code ? "` |" : " |", out);
 }
@@ -249,7 +270,7 @@ static void md_cell(FILE *out, const char *s, int code)
 static void write_markdown(FILE *out, const struct change_list *l, const size_t tally[3],
                            size_t errors)
 {
-  fprintf(out, "**%zu new** (%zu error%s or fatal), %zu fixed, %zu changed\n\n", tally[CH_NEW],
+  text_printf(out, "**%zu new** (%zu error%s or fatal), %zu fixed, %zu changed\n\n", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
   if (!l->n)
     return;
@@ -285,19 +306,19 @@ int cmd_diff(struct cli *c)
   FILE *out;
 
   if (c->nargs != 2) {
-    fprintf(stderr, "mdlcheck: diff takes two JSON reports: OLD.json NEW.json\n");
+    text_printf(stderr, "mdlcheck: diff takes two JSON reports: OLD.json NEW.json\n");
     return EXIT_USAGE;
   }
   if (c->output == OUT_SARIF || c->output == OUT_GITHUB) {
-    fprintf(stderr, "mdlcheck: diff writes text, json or markdown\n");
+    text_printf(stderr, "mdlcheck: diff writes text, json or markdown\n");
     return EXIT_USAGE;
   }
   if ((rc = saved_report_load(&old, c->args[0], c->lib.max_input_size, why, sizeof why)) < 0) {
-    fprintf(stderr, "mdlcheck: diff: %s\n", why);
+    text_printf(stderr, "mdlcheck: diff: %s\n", why);
     return rc == -2 ? EXIT_IO : EXIT_USAGE;
   }
   if ((rc = saved_report_load(&cur, c->args[1], c->lib.max_input_size, why, sizeof why)) < 0) {
-    fprintf(stderr, "mdlcheck: diff: %s\n", why);
+    text_printf(stderr, "mdlcheck: diff: %s\n", why);
     saved_report_free(&old);
     return rc == -2 ? EXIT_IO : EXIT_USAGE;
   }
@@ -313,7 +334,7 @@ int cmd_diff(struct cli *c)
     if (!find_file(&cur, &old.files[i]))
       diff_file(&changes, old.files[i].path, &old.files[i], NULL);
   if (old.nfiles && cur.nfiles && !shared)
-    fprintf(stderr, "mdlcheck: warning: diff: the reports share no file (%zu in %s, %zu in %s); "
+    text_printf(stderr, "mdlcheck: warning: diff: the reports share no file (%zu in %s, %zu in %s); "
             "every diagnostic is new or fixed\n", old.nfiles, c->args[0], cur.nfiles, c->args[1]);
   for (size_t i = 0; i < changes.n; i++) {
     tally[changes.v[i].kind]++;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "text_safe.h"
 
 #ifndef MDL_PKGDATADIR
 #define MDL_PKGDATADIR ""
@@ -69,9 +70,9 @@ static void suggest(FILE *err, const char *id)
       }
     }
   }
-  fprintf(err, "mdlcheck: explain: no rule '%s' in the catalogue; nearest:", id);
+  text_printf(err, "mdlcheck: explain: no rule '%s' in the catalogue; nearest:", id);
   for (int k = 0; k < SHOW && best[k]; k++)
-    fprintf(err, "%s %s", k ? "," : "", best[k]->id);
+    text_printf(err, "%s %s", k ? "," : "", best[k]->id);
   fputs(" (mdlcheck rules lists them all)\n", err);
 }
 
@@ -179,7 +180,7 @@ static void print_indented(FILE *out, const char *text, const char *indent)
   while (*text) {
     const char *nl = strchr(text, '\n');
     size_t n = nl ? (size_t)(nl - text) : strlen(text);
-    fprintf(out, "%s%.*s\n", n ? indent : "", (int)n, text);
+    text_printf(out, "%s%.*s\n", n ? indent : "", (int)n, text);
     text += n + (nl != NULL);
   }
 }
@@ -192,19 +193,19 @@ static int explain_one(FILE *out, const mdl_rule *r)
   struct case_list cases = {NULL, 0, 0};
   int rc = EXIT_VALID;
 
-  fprintf(out, "%s  %s  (%s)\n", r->id, r->name, r->format);
-  fprintf(out, "  severity:   %s", mdl_severity_name(r->severity));
+  text_printf(out, "%s  %s  (%s)\n", r->id, r->name, r->format);
+  text_printf(out, "  severity:   %s", mdl_severity_name(r->severity));
   if (r->strict_severity != r->severity)
-    fprintf(out, " (under --strict: %s)", mdl_severity_name(r->strict_severity));
-  fprintf(out, "\n  versions:   %s\n  basis:      %s\n", r->versions, r->basis);
-  fprintf(out, "  requires:   %s\n  message:    %s\n  rationale:  %s\n", r->text, r->message,
+    text_printf(out, " (under --strict: %s)", mdl_severity_name(r->strict_severity));
+  text_printf(out, "\n  versions:   %s\n  basis:      %s\n", r->versions, r->basis);
+  text_printf(out, "  requires:   %s\n  message:    %s\n  rationale:  %s\n", r->text, r->message,
           r->rationale);
   if (r->tolerance[0])
-    fprintf(out, "  tolerance:  %s\n", r->tolerance);
-  fprintf(out, "  upstream:   %s\n", r->source);
+    text_printf(out, "  tolerance:  %s\n", r->tolerance);
+  text_printf(out, "  upstream:   %s\n", r->source);
   if (r->spec_ref[0]) {
     const char *hash = strchr(r->spec_ref, '#');
-    fprintf(out, "  clause:     %s\n", r->spec_ref);
+    text_printf(out, "  clause:     %s\n", r->spec_ref);
     size_t rlen = hash ? (size_t)(hash - r->spec_ref) : 0;
     if (rlen >= sizeof rel)
       rlen = sizeof rel - 1;
@@ -212,9 +213,9 @@ static int explain_one(FILE *out, const mdl_rule *r)
     rel[rlen] = 0;
     if (hash && (spec = spec_root(root, sizeof root)) != NULL) {
       snprintf(file, sizeof file, "%s/%s", spec, rel);
-      fprintf(out, "  document:   %s%s\n", file, is_file(file) ? "" : " (missing)");
+      text_printf(out, "  document:   %s%s\n", file, is_file(file) ? "" : " (missing)");
     } else {
-      fprintf(out, "  document:   not found (looked in $MDLCHECK_DATADIR, %s)\n", MDL_PKGDATADIR);
+      text_printf(out, "  document:   not found (looked in $MDLCHECK_DATADIR, %s)\n", MDL_PKGDATADIR);
     }
     fputs("\n", out);
     print_indented(out, r->clause, "    ");
@@ -235,18 +236,18 @@ static int explain_one(FILE *out, const mdl_rule *r)
     fputs("mdlcheck: explain: out of memory while listing the corpus\n", stderr);
     rc = EXIT_INTERNAL;
   } else if (cases.n == 0) {
-    fprintf(out, "  corpus cases: none in %s\n", file);
+    text_printf(out, "  corpus cases: none in %s\n", file);
   } else {
     size_t plen = strlen(cdir);
     qsort(cases.path, cases.n, sizeof *cases.path, cmp_str);
-    fprintf(out, "  corpus cases (%zu, in %s):\n", cases.n, cdir);
+    text_printf(out, "  corpus cases (%zu, in %s):\n", cases.n, cdir);
     for (size_t i = 0; i < cases.n; i++) {
       const char *p = cases.path[i] + plen + 1;
       size_t len = strlen(p);
       const char *kind = len > 10 && !strcmp(p + len - 10, "-fail.yaml") ? "triggers it"
                          : len > 10 && !strcmp(p + len - 10, "-pass.yaml") ? "clean look-alike"
                                                                            : "names it";
-      fprintf(out, "    %-56s %s\n", p, kind);
+      text_printf(out, "    %-56s %s\n", p, kind);
     }
   }
   for (size_t i = 0; i < cases.n; i++)

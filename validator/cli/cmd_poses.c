@@ -12,6 +12,7 @@
 #include "input.h"
 #include "pose.h"
 #include "pose_report.h"
+#include "text_safe.h"
 
 /* Shortest text that reads back to the same double (as json_double). */
 static void put_double(FILE *out, double v)
@@ -38,7 +39,7 @@ static const char *joint_name(const struct model *m, uint32_t j)
 
 static void text_vec(FILE *out, const char *label, const double *v, int n)
 {
-  fprintf(out, " %s", label);
+  text_printf(out, " %s", label);
   for (int i = 0; i < n; i++) {
     fputc(' ', out);
     put_double(out, v[i]);
@@ -58,32 +59,32 @@ static void text_trs(FILE *out, const struct trs *p)
 static void poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
-  fprintf(out, "%s: %s%s%s, %u joints, %u poses, %u animations, %u frames (relative to the %s)\n",
+  text_printf(out, "%s: %s%s%s, %u joints, %u poses, %u animations, %u frames (relative to the %s)\n",
           path, run->result.format, run->result.version[0] ? " " : "", run->result.version,
           (unsigned)m->num_joints, (unsigned)m->num_poses, (unsigned)m->num_anims,
           (unsigned)m->num_frames, m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
   for (uint32_t j = 0; j < m->num_joints; j++) {
-    fprintf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
+    text_printf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
     text_trs(out, &m->joints[j].pose);
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
     const struct model_anim *an = &m->anims[a];
-    fprintf(out, "animation %u \"%s\": framerate ", (unsigned)a, an->name ? an->name : "");
+    text_printf(out, "animation %u \"%s\": framerate ", (unsigned)a, an->name ? an->name : "");
     put_double(out, an->framerate);
-    fprintf(out, "%s, frames %u (global %u..)\n", an->flags & MODEL_ANIM_LOOP ? ", loop" : "",
+    text_printf(out, "%s, frames %u (global %u..)\n", an->flags & MODEL_ANIM_LOOP ? ", loop" : "",
             (unsigned)an->num_frames, (unsigned)an->first_frame);
     for (uint32_t f = 0; m->frames && f < an->num_frames; f++) {
       uint64_t g = (uint64_t)an->first_frame + f;
       if (g >= m->num_frames)
         break;
-      fprintf(out, "  frame %u (global %llu", (unsigned)f, (unsigned long long)g);
+      text_printf(out, "  frame %u (global %llu", (unsigned)f, (unsigned long long)g);
       if (m->frame_times) {
-        fprintf(out, ", time ");
+        text_printf(out, ", time ");
         put_double(out, m->frame_times[g]);
       }
-      fprintf(out, ")\n");
+      text_printf(out, ")\n");
       for (uint32_t p = 0; p < m->num_poses; p++) {
-        fprintf(out, "    joint %u \"%s\":", (unsigned)p, joint_name(m, p));
+        text_printf(out, "    joint %u \"%s\":", (unsigned)p, joint_name(m, p));
         text_trs(out, model_frame(m, (uint32_t)g, p));
       }
     }
@@ -101,16 +102,16 @@ int cmd_poses(struct cli *c)
   FILE *out;
 
   if (c->nargs != 1) {
-    fprintf(stderr, "mdlcheck: poses takes exactly one FILE (try 'mdlcheck --help')\n");
+    text_printf(stderr, "mdlcheck: poses takes exactly one FILE (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
   if (c->output == OUT_SARIF) {
-    fprintf(stderr, "mdlcheck: poses prints json or text\n");
+    text_printf(stderr, "mdlcheck: poses prints json or text\n");
     return EXIT_USAGE;
   }
   if ((err = input_open(c->args[0], &in, c->lib.max_input_size)) != 0) {
     char why[128];
-    fprintf(stderr, "mdlcheck: cannot read %s: %s\n", c->args[0],
+    text_printf(stderr, "mdlcheck: cannot read %s: %s\n", c->args[0],
             input_error_text(err, c->lib.max_input_size, why, sizeof why));
     return EXIT_IO;
   }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "text_safe.h"
 
 int cmd_rules(struct cli *c)
 {
@@ -14,10 +15,10 @@ int cmd_rules(struct cli *c)
   } else {
     for (size_t i = 0; i < n; i++) {
       const mdl_rule *r = mdl_rule_at(i);
-      fprintf(out, "%-12s %-8s %-5s %s  [%s; %s]", r->id, mdl_severity_name(r->severity), r->format,
+      text_printf(out, "%-12s %-8s %-5s %s  [%s; %s]", r->id, mdl_severity_name(r->severity), r->format,
               r->text, r->source, r->versions);
       if (r->alias[0])
-        fprintf(out, " (alias %s)", r->alias);
+        text_printf(out, " (alias %s)", r->alias);
       fputc('\n', out);
     }
   }

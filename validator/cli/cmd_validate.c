@@ -15,6 +15,7 @@
 #include "rules_gen.h"
 #include "referenced.h"
 #include "shard.h"
+#include "text_safe.h"
 
 /* The files of the first round are validated as the walk selects them: with -j above 1 the
  * workers start on the first file while the walk is still reading directories, so the walk, the
@@ -67,7 +68,7 @@ static void progress_note(struct batch_run *b, size_t done)
 {
   size_t n = atomic_load(&b->total);
   if (atomic_load(&b->progress) && (done % 16 == 0 || done == n))
-    fprintf(stderr, "\rmdlcheck: %zu/%zu files", done, n);
+    text_printf(stderr, "\rmdlcheck: %zu/%zu files", done, n);
 }
 
 /* Publish the file the walk just selected (its path is copied: the list may move). */
@@ -190,14 +191,14 @@ int cmd_validate(struct cli *c)
   FILE *out;
 
   if (c->nargs < 1) {
-    fprintf(stderr, "mdlcheck: no input files (try 'mdlcheck --help')\n");
+    text_printf(stderr, "mdlcheck: no input files (try 'mdlcheck --help')\n");
     return EXIT_USAGE;
   }
   if (c->baseline_path) {
     char why[600];
     int too_large = 0;
     if (!(base = baseline_load(c->baseline_path, c->lib.max_input_size, &too_large, why, sizeof why))) {
-      fprintf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
+      text_printf(stderr, "mdlcheck: cannot use baseline: %s\n", why);
       return too_large ? EXIT_IO : EXIT_USAGE;
     }
   }
@@ -220,9 +221,9 @@ int cmd_validate(struct cli *c)
     int kind = file_list_add(&files, c->args[i]);
     /* an argument that selects nothing is a run that checks nothing: say what was found */
     if (kind < 0)
-      fprintf(stderr, "mdlcheck: no file matches %s\n", c->args[i]);
+      text_printf(stderr, "mdlcheck: no file matches %s\n", c->args[i]);
     else if (kind > 0 && files.count == count)
-      fprintf(stderr, "mdlcheck: no model files under %s; %zu other file%s skipped\n", c->args[i],
+      text_printf(stderr, "mdlcheck: no model files under %s; %zu other file%s skipped\n", c->args[i],
               files.skipped - skipped, files.skipped - skipped == 1 ? "" : "s");
     else
       continue;
@@ -236,10 +237,10 @@ int cmd_validate(struct cli *c)
      * nothing the others do not check: said, and no exit 2 (a selection that is empty as a
      * whole still is, in every job, above). */
     if (total && !files.count)
-      fprintf(stderr, "mdlcheck: shard %u/%u: no file (the selection has %zu, fewer than %u "
+      text_printf(stderr, "mdlcheck: shard %u/%u: no file (the selection has %zu, fewer than %u "
               "shares)\n", c->shard_k, c->shard_n, total, c->shard_n);
     else if (c->verbose)
-      fprintf(stderr, "mdlcheck: shard %u/%u: %zu of %zu files\n", c->shard_k, c->shard_n,
+      text_printf(stderr, "mdlcheck: shard %u/%u: %zu of %zu files\n", c->shard_k, c->shard_n,
               files.count, total);
     for (size_t i = 0; i < files.count; i++) {
       size_t n = files.count;
@@ -282,7 +283,7 @@ int cmd_validate(struct cli *c)
      * diagnostic and stays honest; but the user meant it to apply: say so. No exit 2: a run
      * over a subset (the pre-commit hook's staged files) legitimately misses it. */
     if (rep.nfiles && !baseline_files_matched(base)) {
-      fprintf(stderr, "mdlcheck: warning: baseline %s records %zu file%s, none of them among the "
+      text_printf(stderr, "mdlcheck: warning: baseline %s records %zu file%s, none of them among the "
               "%zu input%s (paths are matched as the files they name)\n", c->baseline_path,
               baseline_files_recorded(base), baseline_files_recorded(base) == 1 ? "" : "s",
               rep.nfiles, rep.nfiles == 1 ? "" : "s");

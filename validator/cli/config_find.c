@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "text_safe.h"
 
 static const char *const config_names[] = {"mdlcheck.yaml", ".mdlcheck.yaml"};
 
@@ -24,13 +25,13 @@ int config_choose(struct cli *c, int no_config, int verbose)
   c->verbose = verbose;
   if (c->config_path || no_config) {
     if (verbose)
-      fprintf(stderr, "mdlcheck: configuration: %s\n",
+      text_printf(stderr, "mdlcheck: configuration: %s\n",
               c->config_path ? c->config_path : "none (--no-config)");
     return 0;
   }
   if (!getcwd(dir, sizeof dir)) {
     if (verbose)
-      fprintf(stderr, "mdlcheck: configuration: none (working directory: %s)\n", strerror(errno));
+      text_printf(stderr, "mdlcheck: configuration: none (working directory: %s)\n", strerror(errno));
     return 0;
   }
   for (;;) {
@@ -41,7 +42,7 @@ int config_choose(struct cli *c, int no_config, int verbose)
         continue;
       if (found++) {
         /* which one a linter would pick is a guess; the user decides */
-        fprintf(stderr, "mdlcheck: two configuration files, %s and %s; keep one, or name it "
+        text_printf(stderr, "mdlcheck: two configuration files, %s and %s; keep one, or name it "
                 "with --config\n", path, other);
         return EXIT_USAGE;
       }
@@ -51,7 +52,7 @@ int config_choose(struct cli *c, int no_config, int verbose)
         return EXIT_INTERNAL;
       c->config_path = c->config_found;
       if (verbose)
-        fprintf(stderr, "mdlcheck: configuration: %s (found)\n", path);
+        text_printf(stderr, "mdlcheck: configuration: %s (found)\n", path);
       return 0;
     }
     /* a project's configuration lives in it: the top of its work tree ends the search */
@@ -61,6 +62,6 @@ int config_choose(struct cli *c, int no_config, int verbose)
     slash[slash == dir] = 0; /* "/a" -> "/", "/a/b" -> "/a" */
   }
   if (verbose)
-    fprintf(stderr, "mdlcheck: configuration: none found (searched up to %s)\n", dir);
+    text_printf(stderr, "mdlcheck: configuration: none found (searched up to %s)\n", dir);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "text_safe.h"
 
 struct command {
   const char *name;
@@ -60,12 +61,12 @@ static int unknown_command(const char *arg)
     }
   }
   if (near && best <= 3)
-    fprintf(stderr, "mdlcheck: unknown command '%s'; did you mean '%s'?\n", arg, near->name);
+    text_printf(stderr, "mdlcheck: unknown command '%s'; did you mean '%s'?\n", arg, near->name);
   else
-    fprintf(stderr, "mdlcheck: unknown command '%s' (and no such file)\n", arg);
+    text_printf(stderr, "mdlcheck: unknown command '%s' (and no such file)\n", arg);
   fputs("(commands:", stderr);
   for (const struct command *k = commands; k->name; k++)
-    fprintf(stderr, " %s", k->name);
+    text_printf(stderr, " %s", k->name);
   fputs("; try 'mdlcheck --help')\n", stderr);
   return 1;
 }

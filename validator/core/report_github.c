@@ -1,19 +1,26 @@
 /* report_github.c - GitHub Actions workflow commands (::error file=…,line=…::message). */
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
+#include "text_safe.h"
 
-/* Workflow-command escaping: data escapes % CR LF; properties also : and ,. */
+/* Workflow-command escaping: data escapes % CR LF; properties also : and ,. What lies between
+ * shows its other control characters (ESC, ...) as every text output does (text_safe.h). */
 static void put_escaped(FILE *out, const char *s, int property)
 {
-  for (; *s; s++) {
-    switch (*s) {
+  while (*s) {
+    size_t n = strcspn(s, property ? "%\r\n:," : "%\r\n");
+    text_write(out, s, n);
+    s += n;
+    if (!*s)
+      break;
+    switch (*s++) {
     case '%': fputs("%25", out); break;
     case '\r': fputs("%0D", out); break;
     case '\n': fputs("%0A", out); break;
-    case ':': if (property) fputs("%3A", out); else fputc(':', out); break;
-    case ',': if (property) fputs("%2C", out); else fputc(',', out); break;
-    default: fputc(*s, out);
+    case ',': fputs("%2C", out); break;
+    default: fputs("%3A", out); break;
     }
   }
 }

@@ -4,6 +4,7 @@
 
 #include "grow.h"
 #include "report.h"
+#include "text_safe.h"
 
 struct tally {
   char label[48];
@@ -75,21 +76,21 @@ void report_write_summary(FILE *out, const struct report *r)
     nr++;
   }
   free(last_file);
-  fprintf(out, "summary: %zu files, %lu valid, %lu invalid, %lu unreadable", r->nfiles, valid,
+  text_printf(out, "summary: %zu files, %lu valid, %lu invalid, %lu unreadable", r->nfiles, valid,
           invalid, unreadable);
   if (r->skipped)
-    fprintf(out, "; %zu files in directories skipped (no model extension)", r->skipped);
+    text_printf(out, "; %zu files in directories skipped (no model extension)", r->skipped);
   fputc('\n', out);
   if (nf) /* qsort(NULL, 0, ...) is undefined behaviour */
     qsort(formats, nf, sizeof *formats, by_hits);
   for (size_t i = 0; i < nf; i++)
-    fprintf(out, "  %-12s %lu files, %lu invalid\n", formats[i].label, formats[i].files, formats[i].invalid);
+    text_printf(out, "  %-12s %lu files, %lu invalid\n", formats[i].label, formats[i].files, formats[i].invalid);
   if (nr)
     qsort(rules, nr, sizeof *rules, by_hits);
   if (nr)
     fputs("  top rules:", out);
   for (size_t i = 0; i < nr && i < 10; i++)
-    fprintf(out, "%s %s (%lu files, %lu hits)", i ? "," : "", rules[i].label, rules[i].files, rules[i].hits);
+    text_printf(out, "%s %s (%lu files, %lu hits)", i ? "," : "", rules[i].label, rules[i].files, rules[i].hits);
   if (nr)
     fputc('\n', out);
   free(formats);

@@ -3,14 +3,15 @@
 #include <string.h>
 
 #include "report.h"
+#include "text_safe.h"
 
 static void write_location(FILE *out, const struct report_file *f, const struct report_msg *m)
 {
-  fputs(f->path, out);
+  text_put(out, f->path);
   if (m->line)
-    fprintf(out, ":%u:%u", m->line, m->column ? m->column : 1);
+    text_printf(out, ":%u:%u", m->line, m->column ? m->column : 1);
   else if (m->offset >= 0)
-    fprintf(out, ":%lld", m->offset);
+    text_printf(out, ":%lld", m->offset);
   fputs(": ", out);
 }
 
@@ -23,7 +24,7 @@ static void write_counts(FILE *out, const unsigned long *c)
   for (int s = 0; s < MDL_SEVERITY_COUNT; s++) {
     if (!c[s] && s != MDL_ERROR && s != MDL_WARNING)
       continue;
-    fprintf(out, "%s%lu %s", sep, c[s], names[s][c[s] != 1]);
+    text_printf(out, "%s%lu %s", sep, c[s], names[s][c[s] != 1]);
     sep = ", ";
   }
 }
@@ -35,13 +36,13 @@ static void write_stats(FILE *out, const struct report_file *f)
   const char *sep = ": ";
   if (!st->decoded)
     return;
-  fprintf(out, "%s: stats%s", f->path, st->partial ? " (partial)" : "");
+  text_printf(out, "%s: stats%s", f->path, st->partial ? " (partial)" : "");
   for (unsigned i = 0; i < REPORT_STATS_COUNT + st->num_extra && i < REPORT_STATS_MAX; i++) {
     const char *name;
     unsigned long long v = report_stat_at(st, i, &name);
     if (v == MDL_STAT_UNKNOWN)
       continue;
-    fprintf(out, "%s%s %llu", sep, name, v);
+    text_printf(out, "%s%s %llu", sep, name, v);
     sep = ", ";
   }
   fputc('\n', out);
@@ -55,12 +56,12 @@ static void write_unresolved(FILE *out, const struct report_file *f)
     bad += strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch");
   if (!f->resources_checked || !bad)
     return;
-  fprintf(out, "%s: %zu of %zu referenced file%s not usable:", f->path, bad, f->nres,
+  text_printf(out, "%s: %zu of %zu referenced file%s not usable:", f->path, bad, f->nres,
           f->nres == 1 ? "" : "s");
   for (size_t i = 0; i < f->nres && shown < 8; i++)
     if (strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch"))
-      fprintf(out, "%s %s (%s)", shown++ ? "," : "", f->res[i].ref, f->res[i].status);
-  fprintf(out, "%s\n", bad > shown ? ", ..." : "");
+      text_printf(out, "%s %s (%s)", shown++ ? "," : "", f->res[i].ref, f->res[i].status);
+  text_printf(out, "%s\n", bad > shown ? ", ..." : "");
 }
 
 void report_write_text(FILE *out, const struct report *r, int quiet)
@@ -74,9 +75,9 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
       if (quiet && m->severity > MDL_ERROR && (m->severity > r->fail_on || m->baselined))
         continue;
       write_location(out, f, m);
-      fprintf(out, "%s[%s]: %s", mdl_severity_name(m->severity), m->rule->id, m->message);
+      text_printf(out, "%s[%s]: %s", mdl_severity_name(m->severity), m->rule->id, m->message);
       if (m->path[0])
-        fprintf(out, " [%s]", m->path);
+        text_printf(out, " [%s]", m->path);
       if (m->baselined)
         fputs(" (baselined)", out);
       fputc('\n', out);
@@ -84,13 +85,13 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
     if (quiet)
       continue;
     if (f->truncated)
-      fprintf(out, "%s: note: output truncated by --max-issues\n", f->path);
+      text_printf(out, "%s: note: output truncated by --max-issues\n", f->path);
     write_stats(out, f);
-    fprintf(out, "%s: %s %s%s%s%s%s%s", f->path, invalid ? "invalid" : "valid", f->format,
+    text_printf(out, "%s: %s %s%s%s%s%s%s", f->path, invalid ? "invalid" : "valid", f->format,
             f->version[0] ? " " : "", f->version, f->compression[0] ? " (" : "", f->compression,
             f->compression[0] ? ")" : "");
     if (f->compared_path)
-      fprintf(out, " vs %s%s%s", f->compared_format, f->compared_version[0] ? " " : "", f->compared_version);
+      text_printf(out, " vs %s%s%s", f->compared_format, f->compared_version[0] ? " " : "", f->compared_version);
     fputs(": ", out);
     write_counts(out, f->counts);
     fputc('\n', out);
@@ -98,7 +99,7 @@ void report_write_text(FILE *out, const struct report *r, int quiet)
   }
   if (r->unreferenced_listed && !quiet) {
     for (size_t i = 0; i < r->nunreferenced; i++)
-      fprintf(out, "%s: note: no model names this file (--unreferenced)\n", r->unreferenced[i]);
-    fprintf(out, "unreferenced: %zu file%s\n", r->nunreferenced, r->nunreferenced == 1 ? "" : "s");
+      text_printf(out, "%s: note: no model names this file (--unreferenced)\n", r->unreferenced[i]);
+    text_printf(out, "unreferenced: %zu file%s\n", r->nunreferenced, r->nunreferenced == 1 ? "" : "s");
   }
 }
