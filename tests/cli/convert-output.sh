@@ -1,9 +1,9 @@
 #!/bin/sh
 # convert-output.sh - the file `mdlcheck convert` writes: OUT may be IN itself (IN is read
 # before it is written over: the proof compares the written file with what IN said, not with
-# itself), an existing OUT is written over in place and cut to size (emptied when a write
-# fails), and a file written byte for byte as its input gets the same findings and the same
-# proof figures as any other.
+# itself), an existing OUT is replaced whole (a temporary file renamed over it; left as it was
+# when a write fails), and a file written byte for byte as its input gets the same findings and
+# the same proof figures as any other. Links, FIFOs and kills mid-write: tests/security/convert-write.sh.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
 # the two-joint skinned triangle the compare cases share
@@ -62,22 +62,36 @@ if ! cmp -s "$work/big.iqm" "$work/small.iqm"; then
   fail "one model written over files of two sizes gave two files"
 fi
 
-# --- a write that fails leaves no old tail ----------------------------------------------------
-# Over an existing file the bytes are written in place; when the file system fills midway, the
-# file is left empty (exit 3), never new bytes followed by the old file's tail. A 16 KiB tmpfs
-# (root only: skipped, saying so, where mount is refused).
+# --- a write that fails leaves the old OUT whole ---------------------------------------------
+# The bytes go to a temporary file beside OUT, renamed over it once written and flushed: when
+# the file system fills midway, OUT keeps its old bytes (exit 3, MDL-IO-003 in the report) and
+# the temporary file is removed. A 16 KiB tmpfs (root only: skipped, saying so, where mount is
+# refused).
 mkdir "$work/full"
 if mount -t tmpfs -o size=16k tmpfs "$work/full" 2>/dev/null; then
   { echo '# Inter-Quake Export'; echo 'mesh "m"'
     i=0; while [ $i -lt 3000 ]; do echo "vp $i 0 0"; i=$((i + 1)); done
     echo 'fm 0 1 2'; } >"$work/many.iqe"
-  head -c 12000 /dev/zero | tr '\0' 'x' >"$work/full/old.iqm"
+  head -c 6000 /dev/zero | tr '\0' 'x' >"$work/full/old.iqm"
+  cp "$work/full/old.iqm" "$work/old.iqm"
   run convert "$work/many.iqe" "$work/full/old.iqm"
   expect_rc 3 "convert onto a full file system"
-  expect_grep err "cannot write .*old.iqm" "the failed write is not named"
-  if [ -s "$work/full/old.iqm" ]; then
-    fail "a failed write left $(wc -c <"$work/full/old.iqm" | tr -d ' ') bytes in old.iqm, not an empty file"
+  expect_grep err "cannot write .*old.iqm.*left as it was" "the failed write is not named"
+  expect_grep err "fatal\[MDL-IO-003\]" "the unwritten OUT is not a fatal MDL-IO-003"
+  if ! cmp -s "$work/old.iqm" "$work/full/old.iqm"; then
+    fail "a failed write changed old.iqm ($(wc -c <"$work/full/old.iqm" | tr -d ' ') bytes), not left it whole"
   fi
+  if [ "$(ls -A "$work/full")" != "old.iqm" ]; then
+    fail "a failed write left files beside OUT: $(ls -A "$work/full" | tr '\n' ' ')"
+  fi
+  run convert --format=json "$work/many.iqe" "$work/full/old.iqm"
+  expect_rc 3 "convert onto a full file system (JSON)"
+  "$PYTHON" - "$work/out" <<'PY' || fail "the unwritten OUT's JSON entry is not invalid with MDL-IO-003"
+import json, sys
+f = json.load(open(sys.argv[1]))["files"]
+ok = len(f) == 2 and f[1]["verdict"] == "invalid" and [m["id"] for m in f[1]["messages"]] == ["MDL-IO-003"]
+sys.exit(0 if ok else 1)
+PY
   umount "$work/full"
 else
   echo "SKIP: no tmpfs could be mounted (not root?): the failed-write case is not run"

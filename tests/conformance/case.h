@@ -96,6 +96,10 @@ struct conf_case {
                             * the proof), or NULL */
   int convert_line;
   const char *accept_loss; /* options: accept-loss, passed to convert */
+  const char *convert_output; /* convert-output: what is already at OUT's path before convert runs
+                               * (link, fifo, directory) or "no-folder" (OUT's folder is missing),
+                               * or NULL (nothing there) */
+  int convert_output_line;
 
   const char *assume_format, *profile;
   int strict;

@@ -104,6 +104,30 @@ static void tmp_remove(struct tmp_files *t)
     nftw(t->dir, tmp_unlink, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* What the case puts at OUT's path before convert runs (convert-output): a link to a file that
+ * must stay as it is (checked by the case's diagnostics: convert must refuse, not follow it), a
+ * FIFO, a directory; no-folder needs nothing (the path names a missing folder). */
+static int output_place(struct conf_case *c, const struct tmp_files *t)
+{
+  char target[4200];
+  int r = 0;
+  if (!strcmp(c->convert_output, "link")) {
+    if (path_join(target, sizeof target, t->dir, "link-target") < 0 || write_file(target, (const unsigned char *)"x", 1) < 0)
+      return 99;
+    r = symlink(target, t->conv);
+  } else if (!strcmp(c->convert_output, "fifo")) {
+    r = mkfifo(t->conv, 0600);
+  } else if (!strcmp(c->convert_output, "directory")) {
+    r = mkdir(t->conv, 0700);
+  }
+  if (r < 0) {
+    fprintf(stderr, "%s: cannot make %s (convert-output: %s): %s\n", c->file, t->conv, c->convert_output,
+            strerror(errno));
+    return 99;
+  }
+  return 0;
+}
+
 /* The case's `files`, each under DIR/input/ at its path (folders made as needed). */
 static int extra_write(struct conf_case *c, const struct tmp_files *t)
 {
@@ -465,11 +489,14 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   if (rc)
     goto done;
 
-  if (c->convert && snprintf(t.conv, sizeof t.conv, "%s/output.%s", t.dir, c->convert) >=
-                        (int)sizeof t.conv) {
+  if (c->convert && snprintf(t.conv, sizeof t.conv, "%s/%soutput.%s", t.dir,
+                             c->convert_output && !strcmp(c->convert_output, "no-folder") ? "missing/" : "",
+                             c->convert) >= (int)sizeof t.conv) {
     rc = 99;
     goto done;
   }
+  if (c->convert_output && (rc = output_place(c, &t)) != 0)
+    goto done;
   argv[argc++] = mdlcheck;
   argv[argc++] = c->has_compare ? "compare" : c->convert ? "convert" : "validate";
   argv[argc++] = "--format=json";

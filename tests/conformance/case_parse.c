@@ -646,6 +646,8 @@ static void check_combinations(struct conf_case *c)
     case_error(c, c->convert_line, "convert needs a readable input and no compare");
   if (c->accept_loss && !c->convert)
     case_error(c, c->convert_line, "accept-loss applies only to a convert case");
+  if (c->convert_output && !c->convert)
+    case_error(c, c->convert_output_line, "convert-output applies only to a convert case");
   if (c->has_compare && c->input.kind == INPUT_MISSING)
     case_error(c, c->compare.line, "compare needs a readable input (mdlcheck compare reports an "
                "unreadable file as an I/O error, not a diagnostic)");
@@ -733,6 +735,13 @@ int case_load(struct conf_case *c, const char *file)
       if (c->convert && (!*c->convert || strspn(c->convert, "abcdefghijklmnopqrstuvwxyz.0123456789") !=
                                                strlen(c->convert)))
         case_error(c, line_of(v), "convert: '%s' is not a file extension (e.g. egg)", c->convert);
+    } else if (!strcmp(key, "convert-output")) {
+      c->convert_output_line = line_of(k);
+      c->convert_output = want_scalar(c, v, "convert-output");
+      if (c->convert_output && strcmp(c->convert_output, "link") && strcmp(c->convert_output, "fifo") &&
+          strcmp(c->convert_output, "directory") && strcmp(c->convert_output, "no-folder"))
+        case_error(c, line_of(v), "convert-output: '%s' is not link, fifo, directory or no-folder",
+                   c->convert_output);
     } else if (!strcmp(key, "exit")) {
       int64_t iv;
       c->has_exit = 1;
@@ -791,7 +800,7 @@ int case_load(struct conf_case *c, const char *file)
       c->roundtrip_line = line_of(k);
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
-      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, "
+      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, convert-output, "
                  "config, name, options, files, expect, others, verdict, exit, poses, roundtrip, "
                  "fail-allocation)", key);
     }

@@ -2,6 +2,8 @@
 # model, a file name, a link and a configuration file is the attacker's; each script here failed
 # on the code before its fix. Each helper adds its own scripts below its own line.
 SECURITY_TESTS =
+# convert (issue 26 items 7, 10, 12)
+SECURITY_TESTS += tests/security/convert-write.sh
 TESTS += $(SECURITY_TESTS)
 EXTRA_DIST += $(SECURITY_TESTS)
 SECURITY_TESTS += tests/security/output-escape.sh

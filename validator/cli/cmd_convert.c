@@ -17,16 +17,19 @@
  * Exit status: 0 written, valid and the same model; 1 IN has errors, the writer refused the
  * model, the written file does not validate or differs from IN (it is still written, to be
  * inspected); 2 usage (no format for OUT, or that format has no writer); 3 IN unreadable or OUT
- * unwritable. */
+ * unwritable (MDL-IO-003) or not a regular file (MDL-IO-004).
+ *
+ * OUT is written whole or not at all (core/file_replace.h): a temporary file beside it, flushed,
+ * renamed over it; a kill or a full disk mid-write leaves the old OUT as it was. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "file_replace.h"
 #include "input.h"
 #include "model_compare.h"
 #include "model_frames.h"
@@ -52,27 +55,6 @@ static const struct mdl_format *format_for_path(const char *path)
       if (ends_with_ci(path, *e))
         return mdl_format_table[i];
   return NULL;
-}
-
-/* Write b to path. A regular file already there is written over in place and then cut to b's
- * size, not truncated first: its pages are reused rather than freed and allocated again (writing
- * over an earlier output is common, and freeing 100 MB of pages costs as much CPU as comparing
- * them). A write that fails leaves the file empty, never new bytes followed by the old tail. */
-static int write_file(const char *path, const struct byte_buf *b)
-{
-  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err, regular;
-  struct stat st;
-  if (fd < 0)
-    return errno ? errno : EIO;
-  regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  err = buf_write_fd(b, fd);
-  if (!err && regular && (uint64_t)st.st_size > b->size && ftruncate(fd, (off_t)b->size) != 0)
-    err = errno ? errno : EIO; /* a shorter file than the one written over: its tail cut */
-  else if (err && regular)
-    (void)!ftruncate(fd, 0); /* emptied after a failed write; the write's error is the one */
-  if (close(fd) != 0 && !err)
-    err = errno ? errno : EIO;
-  return err;
 }
 
 /* 1 when path b names the file a is (a link, another spelling): writing OUT would change IN
@@ -248,6 +230,40 @@ static void refused_report(struct report_file *fout, const struct diag_sink *ann
   report_set_result(fout, &r);
 }
 
+/* OUT may be written only where it is absent or a regular file (MDL-IO-004): a link is never
+ * followed, a FIFO or device never opened (it would block). Checked before the writer runs. */
+static int output_check(const char *outpath, struct diag_sink *announce, struct report_file *fout,
+                        const struct mdl_format *target)
+{
+  char why[200];
+  struct mdl_loc none = loc_none();
+  enum file_replace_status st = file_replace_check(outpath, why, sizeof why);
+  if (st == FILE_REPLACE_OK)
+    return EXIT_VALID;
+  diag_emit(announce, st == FILE_REPLACE_NOT_REGULAR ? RULE_CORE_OUTPUT_NOT_REGULAR : RULE_CORE_OUTPUT_NOT_WRITTEN,
+            &none, why, "%s", outpath);
+  refused_report(fout, announce, target);
+  text_printf(stderr, "mdlcheck: convert: %s is not written: %s\n", outpath, why);
+  return EXIT_IO;
+}
+
+/* Write OUT whole or not at all (core/file_replace.h): a failure is the output's fatal MDL-IO-003
+ * (or MDL-IO-004 for a non-regular file put there meanwhile), OUT as it was, exit 3. */
+static int output_write(const char *outpath, const struct byte_buf *b, struct diag_sink *announce,
+                        struct report_file *fout, const struct mdl_format *target)
+{
+  char why[400];
+  struct mdl_loc none = loc_none();
+  enum file_replace_status st = file_replace(outpath, b, why, sizeof why);
+  if (st == FILE_REPLACE_OK)
+    return EXIT_VALID;
+  diag_emit(announce, st == FILE_REPLACE_NOT_REGULAR ? RULE_CORE_OUTPUT_NOT_REGULAR : RULE_CORE_OUTPUT_NOT_WRITTEN,
+            &none, why, "%s", outpath);
+  refused_report(fout, announce, target);
+  text_printf(stderr, "mdlcheck: cannot write %s: %s; it is left as it was\n", outpath, why);
+  return EXIT_IO;
+}
+
 int cmd_convert(struct cli *c)
 {
   const struct mdl_format *target;
@@ -340,6 +356,8 @@ int cmd_convert(struct cli *c)
   }
   announcing = 1;
   losses.diag = &announce;
+  if ((rc = output_check(outpath, &announce, fout, target)) != EXIT_VALID)
+    goto done;
   wo.version = c->version;
   wo.path = outpath;
   wo.losses = &losses;
@@ -362,11 +380,8 @@ int cmd_convert(struct cli *c)
     rc = EXIT_INVALID;
     goto done;
   }
-  if ((err = write_file(outpath, &b)) != 0) {
-    text_printf(stderr, "mdlcheck: cannot write %s: %s\n", outpath, strerror(err));
-    rc = EXIT_IO;
+  if ((rc = output_write(outpath, &b, &announce, fout, target)) != EXIT_VALID)
     goto done;
-  }
   /* What was written is held to every rule, then to the source. */
   rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &losses, &rep, fin, fout,
                      &res);
