@@ -1,5 +1,5 @@
 #!/bin/sh
-# convert-write.sh - issue 26 item 7: `mdlcheck convert` writes OUT whole or not at all, and only
+# convert-write.sh - issue 26 items 7 and 10: `mdlcheck convert` writes OUT whole or not at all, and only
 # over a regular file. A committed symbolic link under OUT's name must not redirect the write
 # (its target stays as it was), a FIFO must not block the job, a kill mid-write must leave the old
 # OUT whole, and an OUT that was not written is a fatal MDL-IO-* diagnostic (exit 3), never
@@ -89,6 +89,20 @@ rm "$work/d/u.iqm"
 run convert "$work/bones.iqe" "$work/d/r.qmsh"
 expect_rc 1 "a model QMSH refuses"
 [ -z "$(listing)" ] || fail "a refusal left files: $(listing)"
+
+# --- issue 26 item 10: a name holding a quote is refused by the Egg writer -----------------------
+# Egg strings have no escape: a valid bare IQE joint name a"b written as "a"b" would end the
+# name early and read the rest as egg structure. Refused before writing: MDL-CNV-001, no file.
+{ echo '# Inter-Quake Export'; echo 'joint a"b -1'; echo 'pq 0 0 0 0 0 0 1'; echo 'mesh m'
+  echo 'vp 0 0 0'; echo 'vp 1 0 0'; echo 'vp 0 1 0'; echo 'vb 0 1'; echo 'vb 0 1'; echo 'vb 0 1'
+  echo 'fm 0 1 2'; } >"$work/quote.iqe"
+run "$work/quote.iqe"
+expect_rc 0 "the IQE with joint a\"b validates"
+run convert "$work/quote.iqe" "$work/d/quote.egg"
+expect_rc 1 "an Egg of a name holding a quote"
+expect_grep err "error\[MDL-CNV-001\].*quote" "the quote is not the refusal's reason"
+expect_no_grep err "EGG-" "the egg was written and then found broken"
+[ -z "$(listing)" ] || fail "the refused egg left files: $(listing)"
 
 # --- kill -9 mid-write: the old OUT whole -----------------------------------------------------------
 # strace kills mdlcheck as it makes its second write(2) (the IQM writer writes OUT in pieces):

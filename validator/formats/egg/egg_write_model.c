@@ -474,6 +474,38 @@ static void write_bundles(struct wm *w)
   }
 }
 
+/* A name holding '"' cannot be written: an egg string has no escape (egg-notes.md: a quoted
+ * string runs to the next quote, and a quote ends a bare one), so the name would end early and
+ * the rest be read as egg structure. Refused before writing, as the IQE writer refuses, naming
+ * the first such name (0 when every name the writer puts can be written). */
+static int name_unwritable(struct byte_buf *out, const char *what, uint32_t i, const char *name)
+{
+  if (!name || !strchr(name, '"'))
+    return 0;
+  snprintf(out->error, sizeof out->error,
+           "%s %u: name '%.40s' holds a quote, which egg cannot hold (no escape)",
+           what, (unsigned)i, name);
+  return 1;
+}
+
+static int names_unwritable(const struct model *m, struct byte_buf *out)
+{
+  for (uint32_t j = 0; j < m->num_joints; j++)
+    if (name_unwritable(out, "joint", j, m->joints[j].name))
+      return 1;
+  for (uint32_t k = 0; k < m->num_meshes; k++)
+    if (name_unwritable(out, "mesh", k, m->meshes[k].name) ||
+        name_unwritable(out, "the material of mesh", k, m->meshes[k].material))
+      return 1;
+  for (uint32_t a = 0; a < m->num_anims; a++)
+    if (name_unwritable(out, "animation", a, m->anims[a].name))
+      return 1;
+  for (uint32_t i = 0; i < m->num_varrays; i++)
+    if (m->varrays[i].type >= VT_CUSTOM && name_unwritable(out, "vertex array", i, m->varrays[i].name))
+      return 1;
+  return 0;
+}
+
 int egg_write_model(const struct model *m, struct write_losses *losses, struct byte_buf *out)
 {
   struct wm w;
@@ -493,6 +525,8 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
     snprintf(out->error, sizeof out->error, "%s", "the frames are not parent-relative poses at a framerate");
     return -1;
   }
+  if (names_unwritable(m, out))
+    return -1;
   write_loss_loops(losses, m, RULE_CORE_CONVERT_EGG_LOOP_FLAG);
   /* Egg's <SwitchCondition> levels need distances X42's have not: no place for them either */
   write_loss_tags_lods(losses, m, "Egg", 0);
