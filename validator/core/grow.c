@@ -8,12 +8,25 @@
 
 int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first)
 {
-  void *items, *p;
-  size_t ncap;
   if (count < *cap)
     return 0;
-  ncap = *cap ? *cap * 2 : first;
-  if (ncap <= count || ncap > SIZE_MAX / elem)
+  if (count == SIZE_MAX)
+    return -1;
+  return grow_to(items_ptr, cap, count + 1, elem, first);
+}
+
+int grow_to(void *items_ptr, size_t *cap, size_t need, size_t elem, size_t first)
+{
+  void *items, *p;
+  size_t ncap = *cap ? *cap : first ? first : 1;
+  if (need <= *cap)
+    return 0;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2)
+      return -1;
+    ncap *= 2;
+  }
+  if (!elem || ncap > SIZE_MAX / elem)
     return -1;
   memcpy(&items, items_ptr, sizeof items); /* the caller's pointer has its own type */
   p = realloc(items, ncap * elem);

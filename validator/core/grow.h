@@ -9,6 +9,10 @@
  * (capacity doubles, starting at `first`). Return 0, or -1 when out of memory, leaving the
  * array as it was. */
 int grow_one(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
+/* Room for `need` elements (capacity doubles from `first` until it holds them, overflow
+ * checked). The array pointer and *cap change together or not at all, so no caller can keep a
+ * freed block with a grown capacity: the pattern behind the Egg builder's use-after-free. */
+int grow_to(void *items_ptr, size_t *cap, size_t need, size_t elem, size_t first);
 /* The same for reporting paths where nothing could recover from running out of memory. */
 void grow_one_or_abort(void *items_ptr, size_t *cap, size_t count, size_t elem, size_t first);
 /* Out of memory where no diagnostic can carry it (collecting or writing a report, reading a

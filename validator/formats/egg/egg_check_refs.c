@@ -356,10 +356,10 @@ static int vref_descend(const struct egg_node *n)
 /* Global entries "should appear before they are referenced" (eggSyntax GLOBAL INFORMATION
  * ENTRIES); Panda3D resolves pools at the end, so a later pool works there: a warning, once per
  * pool, at its first reference. */
-static void forward_pool(struct refs *r, struct egg_map *reported, const struct egg_node *pool,
+static void forward_pool(struct refs *r, struct egg_map *forwarded, const struct egg_node *pool,
                          const struct egg_node *ref, const char *ps, uint32_t plen)
 {
-  struct egg_map_ent *fe = egg_map_pair(reported, (uintptr_t)pool, 1);
+  struct egg_map_ent *fe = egg_map_pair(forwarded, (uintptr_t)pool, 1);
   char buf[96], what[160];
   if (!fe || fe->val)
     return;
@@ -371,7 +371,10 @@ static void forward_pool(struct refs *r, struct egg_map *reported, const struct 
 
 static void resolve_vertex_refs(struct refs *r)
 {
-  struct egg_map reported;
+  /* two maps: `re` points into `reported` across iterations, and an entry pointer lasts only
+   * until the next entry of its map is created (a forwarded pool's entry used to be created in
+   * `reported` under it: a use-after-free) */
+  struct egg_map reported, forwarded;
   char buf[96], what[256];
   /* consecutive references name the same pool (its name is one shared copy): look it up once */
   const char *last = NULL;
@@ -382,6 +385,7 @@ static void resolve_vertex_refs(struct refs *r)
   const struct vref_chunk *chunk = r->vrefs;
   size_t at = 0;
   egg_map_init(&reported);
+  egg_map_init(&forwarded);
   while (chunk) {
     struct egg_node *vr, *ref;
     const char *ps;
@@ -422,7 +426,7 @@ static void resolve_vertex_refs(struct refs *r)
       continue;
     }
     if (pool->line > vr->line || (pool->line == vr->line && pool->col > vr->col))
-      forward_pool(r, &reported, pool, ref, ps, plen);
+      forward_pool(r, &forwarded, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
     for (uint32_t k = 0; k < vr->nvals; k++)
@@ -441,6 +445,7 @@ static void resolve_vertex_refs(struct refs *r)
     }
   }
   egg_map_free(&reported);
+  egg_map_free(&forwarded);
 }
 
 /* Every node in file order for visit() (on entry, and again after its children), skipping

@@ -29,6 +29,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "grow.h"
 
 #define MAX_INFLUENCES 4
 #define MAX_EAR_CLIP 1024 /* vertices of the largest concave polygon clipped by ears */
@@ -71,10 +72,11 @@ struct geom {
   struct influence *inf;
   size_t ninf, capinf;
   struct mesh_acc *mesh;
-  uint32_t nmesh, capmesh;
+  uint32_t nmesh;
+  size_t capmesh;
   const struct egg_node **prims;
   uint32_t *prim_mesh;
-  size_t nprims, capprims;
+  size_t nprims, capprims, capprim_mesh;
   struct mvert *mv;
   size_t nmv, capmv;
   unsigned char *tris;      /* u32 triples */
@@ -85,20 +87,6 @@ struct geom {
   const struct egg_node *over_four_at; /* the first vertex with more than 4 influences */
   unsigned over_four_count;
 };
-
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-  size_t c = *cap ? *cap : 64;
-  void *np;
-  if (need <= *cap)
-    return p;
-  while (c < need)
-    c *= 2;
-  np = realloc(p, c * size);
-  if (np)
-    *cap = c;
-  return np;
-}
 
 static const char *first_string(const struct egg_node *n, uint32_t *len)
 {
@@ -217,10 +205,8 @@ static int collect_members(struct geom *g)
         if (!e)
           return -1;
         if (!e->val) {
-          struct influence *ni = grow(g->inf, &g->capinf, g->ninf + 1, sizeof *g->inf);
-          if (!ni)
+          if (grow_to(&g->inf, &g->capinf, g->ninf + 1, sizeof *g->inf, 64) < 0)
             return -1;
-          g->inf = ni;
           g->inf[g->ninf].vertex = v;
           g->inf[g->ninf].joint = (uint32_t)ji;
           g->inf[g->ninf].order = (uint32_t)g->ninf;
@@ -297,13 +283,9 @@ static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
   if (!e)
     return -1;
   if (!e->val) {
-    struct mesh_acc *nm;
-    size_t cap = g->capmesh;
-    nm = grow(g->mesh, &cap, (size_t)g->nmesh + 1, sizeof *g->mesh);
-    if (!nm)
+    if (g->nmesh == UINT32_MAX ||
+        grow_to(&g->mesh, &g->capmesh, (size_t)g->nmesh + 1, sizeof *g->mesh, 64) < 0)
       return -1;
-    g->mesh = nm;
-    g->capmesh = (uint32_t)cap;
     for (joint = group; joint && joint->spec != S_JOINT; joint = joint->parent)
       ;
     memset(&g->mesh[g->nmesh], 0, sizeof *g->mesh);
@@ -319,13 +301,11 @@ static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
 
 static int add_tri(struct geom *g, uint32_t a, uint32_t b, uint32_t c)
 {
-  unsigned char *nt = grow(g->tris, &g->captris, (g->ntris + 1) * 12, 1);
   uint32_t t[3];
-  if (!nt)
-    return -1;
   if (a == b || b == c || a == c)
     return 0; /* no surface (strips stitched with repeated vertices): left out */
-  g->tris = nt;
+  if (grow_to(&g->tris, &g->captris, (g->ntris + 1) * 12, 1, 64) < 0)
+    return -1;
   /* egg is counterclockwise, the model clockwise (IQM's) */
   t[0] = a;
   t[1] = c;
@@ -351,16 +331,13 @@ static long prim_vertices(struct geom *g, const struct egg_node *prim, const str
   for (const struct egg_node *vr = prim->first; vr; vr = vr->next) {
     const char *pool;
     uint32_t plen;
-    const struct egg_node **nb;
     if (vr->spec != S_VREF_PRIM || vr->bad)
       continue;
     pool = pool_ref(vr, &plen);
     if (!pool)
       return -1;
-    nb = grow(*buf, cap, n + vr->nvals + 1, sizeof **buf);
-    if (!nb)
+    if (grow_to(buf, cap, n + vr->nvals + 1, sizeof **buf, 64) < 0)
       return -2;
-    *buf = nb;
     for (uint32_t i = 0; i < vr->nvals; i++) {
       const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
       if (!v)
@@ -471,10 +448,8 @@ static int64_t model_vertex(struct geom *g, const struct egg_node *v, const stru
   if (!e)
     return -1;
   if (!e->val) {
-    struct mvert *nm = grow(g->mv, &g->capmv, g->nmv + 1, sizeof *g->mv);
-    if (!nm)
+    if (grow_to(&g->mv, &g->capmv, g->nmv + 1, sizeof *g->mv, 64) < 0)
       return -1;
-    g->mv = nm;
     g->mv[g->nmv].vertex = v;
     g->mv[g->nmv].prim = own ? prim : NULL;
     g->mv[g->nmv].mesh = mesh;
@@ -493,10 +468,9 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
     return -1;
   if (n < 3)
     return 0;
-  nid = grow(*ids, idcap, (size_t)n * 4, sizeof **ids);
-  if (!nid)
+  if (grow_to(ids, idcap, (size_t)n * 4, sizeof **ids, 64) < 0)
     return -1;
-  *ids = nid;
+  nid = *ids;
   for (long i = 0; i < n; i++) {
     int64_t mv = model_vertex(g, (*buf)[i], prim, mesh);
     if (mv < 0)
@@ -589,18 +563,9 @@ static int build_meshes(struct geom *g)
     mesh = prim_mesh(g, n);
     if (mesh < 0)
       goto out;
-    {
-      const struct egg_node **np = grow(g->prims, &g->capprims, g->nprims + 1, sizeof *g->prims);
-      uint32_t *pm;
-      size_t c2 = g->capprims;
-      if (!np)
-        goto out;
-      g->prims = np;
-      pm = realloc(g->prim_mesh, c2 * sizeof *pm);
-      if (!pm)
-        goto out;
-      g->prim_mesh = pm;
-    }
+    if (grow_to(&g->prims, &g->capprims, g->nprims + 1, sizeof *g->prims, 64) < 0 ||
+        grow_to(&g->prim_mesh, &g->capprim_mesh, g->nprims + 1, sizeof *g->prim_mesh, 64) < 0)
+      goto out;
     g->prims[g->nprims] = n;
     g->prim_mesh[g->nprims++] = (uint32_t)mesh;
     g->mesh[mesh].nprims++;
