@@ -26,7 +26,7 @@ expect_completion()
 
 expect_completion "--sh" "--shard"
 expect_completion "--target" "--target-version"
-expect_completion "--no" "--no-config"
+expect_completion "--no" "--no-cache --no-config"
 expect_completion "-f j" "json"
 expect_completion "--format = s" "sarif"
 expect_completion "--fail-on w" "warning"

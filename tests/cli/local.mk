@@ -9,6 +9,7 @@ CLI_TESTS = \
   tests/cli/schemas.sh \
   tests/cli/batch.sh \
   tests/cli/batch-overlap.sh \
+  tests/cli/cache.sh \
   tests/cli/explain.sh \
   tests/cli/config-schema.sh \
   tests/cli/shard.sh \

@@ -41,6 +41,10 @@ struct cli {
   mdl_severity fail_on;
   const char **args;          /* positional arguments */
   int nargs;
+  const char *cache_dir;      /* --cache DIR, or the configuration's cache:, or NULL */
+  unsigned long long cache_max; /* --cache-max-size, or the configuration's, or 0: the default */
+  int argc;                   /* the command line, for the cache's settings fingerprint */
+  char **argv;
 };
 
 /* Parse argv (after the subcommand name, if any). Return 0, or EXIT_USAGE after printing why.
@@ -52,6 +56,12 @@ int cli_parse(struct cli *c, int argc, char **argv);
  * candidates in one directory). With verbose, says the choice on stderr. */
 int config_choose(struct cli *c, int no_config, int verbose);
 void cli_free(struct cli *c);
+struct cache;
+/* Give the cache every setting of this run that can change a file's diagnostics: each option
+ * as written, except those that only choose the output, the inputs or the exit code (a new
+ * option counts until it is listed here as one of those), the configuration file's bytes, and
+ * the X42 layout file's. */
+void cli_cache_settings(const struct cli *c, struct cache *k);
 FILE *cli_open_output(const struct cli *c);
 void cli_close_output(const struct cli *c, FILE *out);
 void cli_usage(FILE *out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cache.h"
 #include "input.h"
 #include "format.h"
 #include "grow.h"
@@ -203,11 +204,13 @@ int cli_parse(struct cli *c, int argc, char **argv)
   int opt, rc, no_config = 0, verbose = 0, help_or_version = 0;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
-  int want_version = 0;
+  int want_version = 0, no_cache = 0;
 
   getopt_tables(opts, shortopts);
   memset(c, 0, sizeof *c);
   c->command = command;
+  c->argc = argc;
+  c->argv = argv;
   mdl_options_init(&c->lib);
   config_init(&c->config);
   c->policy = mdl_policy_new();
@@ -285,6 +288,12 @@ int cli_parse(struct cli *c, int argc, char **argv)
       c->version = optarg;
       break;
     case OPT_BASELINE: c->baseline_path = optarg; break;
+    case OPT_CACHE: c->cache_dir = optarg; break;
+    case OPT_NO_CACHE: no_cache = 1; break;
+    case OPT_CACHE_MAX_SIZE:
+      if (input_limit_parse(optarg, &c->cache_max) < 0)
+        return usage_error("--cache-max-size takes a size above 0 such as 64M or 1G", optarg);
+      break;
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_RESOURCES: c->lib.resources = optarg ? optarg : ""; break;
     case OPT_UNREFERENCED: c->unreferenced = 1; break;
@@ -364,6 +373,12 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->allow_empty = 1;
   if (!c->lib.resources && c->config.resources)
     c->lib.resources = c->config.resources;
+  if (!c->cache_dir && c->config.cache[0])
+    c->cache_dir = c->config.cache;
+  if (!c->cache_max && c->config.cache_max_size)
+    c->cache_max = c->config.cache_max_size;
+  if (no_cache)
+    c->cache_dir = NULL;
   if (c->unreferenced && !c->lib.resources)
     return usage_error("--unreferenced needs --resources (or resources: in the configuration)", NULL);
   c->lib.profile = profile;
@@ -401,6 +416,55 @@ int cli_parse(struct cli *c, int argc, char **argv)
       return usage_error("--shard takes K/N with 1 <= K <= N (e.g. 2/4)", shard);
   }
   return 0;
+}
+
+/* Options that change no file's diagnostics: what is written where, which files, how many at
+ * once, the exit code's threshold, the cache itself. Any other option keys the cache. */
+static int answer_neutral(int id)
+{
+  switch (id) {
+  case OPT_FORMAT: case OPT_OUTPUT: case OPT_QUIET: case OPT_JOBS: case OPT_VERBOSE:
+  case OPT_ALLOW_EMPTY: case OPT_SHARD: case OPT_BASELINE: case OPT_FAIL_ON: case OPT_CACHE:
+  case OPT_NO_CACHE: case OPT_CACHE_MAX_SIZE: case OPT_CONFIG: case OPT_NO_CONFIG:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A file the answer depends on: its name and its bytes (none when it cannot be read). */
+static void cache_file_setting(struct cache *k, const char *name, const char *path)
+{
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  char buf[65536];
+  size_t n;
+  cache_setting(k, name, path, path ? strlen(path) : 0);
+  while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+    cache_setting(k, "+", buf, n);
+  if (f)
+    fclose(f);
+}
+
+void cli_cache_settings(const struct cli *c, struct cache *k)
+{
+  struct option opts[OPTION_COUNT + 1];
+  char shortopts[2 * OPTION_COUNT + 1];
+  const char *layout = c->lib.layout_file ? c->lib.layout_file : getenv("MDLCHECK_X42_LAYOUT");
+  int opt;
+  getopt_tables(opts, shortopts);
+  cache_setting(k, "command", c->command ? c->command : "", c->command ? strlen(c->command) : 0);
+  opterr = 0;
+  optind = 0;
+  while ((opt = getopt_long(c->argc, c->argv, shortopts, opts, NULL)) != -1) {
+    char id[16];
+    opt = option_id(opt);
+    if (answer_neutral(opt))
+      continue;
+    snprintf(id, sizeof id, "option %d", opt);
+    cache_setting(k, id, optarg, optarg ? strlen(optarg) : 0);
+  }
+  cache_file_setting(k, "configuration", c->config_path);
+  cache_file_setting(k, "x42 layout", layout);
 }
 
 void cli_free(struct cli *c)

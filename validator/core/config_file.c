@@ -26,11 +26,12 @@
 
 static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
                                                "max-per-rule", "fail-on", "profile", "strict",
-                                               "max-input-size", "allow-empty", "resources"};
+                                               "max-input-size", "allow-empty", "resources",
+                                               "cache", "cache-max-size"};
 #define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
 static const char config_keys[] =
   "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size, "
-  "allow-empty, resources";
+  "allow-empty, resources, cache, cache-max-size";
 /* Unknown keys reported one by one; the rest are counted in one summary, as --max-per-rule folds
  * repeats of a rule, so a generated file with 100 000 stray keys gives a readable answer. */
 #define CONFIG_UNKNOWN_SHOWN 10
@@ -357,6 +358,20 @@ static void load_resources(struct config_ctx *x, const yaml_node_t *value)
             "true, false, folders separated by ':' or a list of folders");
 }
 
+/* A relative cache folder of the configuration is relative to its own folder (too long: unset,
+ * so no cache is used rather than another folder). */
+static void cache_rebase(struct mdl_config *c, const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  char out[sizeof c->cache];
+  if (!c->cache[0] || c->cache[0] == '/' || !slash)
+    return;
+  if ((size_t)snprintf(out, sizeof out, "%.*s/%s", (int)(slash - path), path, c->cache) >= sizeof out)
+    c->cache[0] = 0;
+  else
+    strcpy(c->cache, out);
+}
+
 /* Relative search folders of the configuration are relative to its own folder. */
 static void resources_rebase(struct mdl_config *c, const char *path)
 {
@@ -400,9 +415,10 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
       c->max_issues = n;
     else
       c->max_per_rule = n;
-  } else if (!strcmp(key, "max-input-size")) {
+  } else if (!strcmp(key, "max-input-size") || !strcmp(key, "cache-max-size")) {
     const char *s = scalar_text(value);
-    if (!s || !scalar_is_plain(value) || input_limit_parse(s, &c->max_input_size) < 0) {
+    unsigned long long *to = key[0] == 'm' ? &c->max_input_size : &c->cache_max_size;
+    if (!s || !scalar_is_plain(value) || input_limit_parse(s, to) < 0) {
       report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
                 "a size above 0 such as 1048576, 512M or 1G");
       return;
@@ -426,6 +442,14 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
     strcpy(c->profile, s);
   } else if (!strcmp(key, "resources")) {
     load_resources(x, value);
+  } else if (!strcmp(key, "cache")) {
+    const char *s = scalar_text(value);
+    if (!s || !*s || strlen(s) >= sizeof c->cache) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+                "a folder name");
+      return;
+    }
+    strcpy(c->cache, s);
   } else if (!strcmp(key, "strict") || !strcmp(key, "allow-empty")) {
     if (parse_bool(value, &b) < 0) {
       report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
@@ -678,5 +702,6 @@ int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, voi
   errors = config_load_buffer(c, text, size, on_diag, user);
   free(text);
   resources_rebase(c, path);
+  cache_rebase(c, path);
   return errors;
 }

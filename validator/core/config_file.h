@@ -1,5 +1,6 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
- * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty, resources. Mistakes in it are
+ * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty, resources, cache,
+ * cache-max-size. Mistakes in it are
  * diagnostics with line:column. */
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
@@ -20,6 +21,10 @@ struct mdl_config {
   /* resources: NULL unset or false; else the search folders joined by ':' ("" for true), owned;
    * config_load makes relative folders relative to the configuration file's folder */
   char *resources;
+  /* cache: the result cache's folder ("" unset), relative to the configuration file's folder;
+   * cache-max-size: its bound (0 unset). Read by the tool, not the library. */
+  char cache[1024];
+  unsigned long long cache_max_size;
 };
 
 void config_init(struct mdl_config *c);
