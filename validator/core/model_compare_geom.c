@@ -148,6 +148,16 @@ static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t
   }
 }
 
+/* Vertices that no array holds: a count a header claims (an IQM header names 2^30 of them in
+ * 124 bytes). They carry nothing to tell them apart (ids compare only arrays both sides carry),
+ * so when either side has them there is no content to compare and the counts are the whole
+ * answer: compared as they are (no distinct vertices to count), and nothing is allocated or
+ * walked per claimed vertex, so the work stays bounded by the bytes present. */
+static int vertices_bare(const struct model *m)
+{
+  return m->num_vertexes && !m->num_varrays;
+}
+
 static void counts_compare(struct cmp *c, struct ids *ids, const struct model_mesh *x,
                            const struct model_mesh *y, uint32_t i)
 {
@@ -161,10 +171,24 @@ static void counts_compare(struct cmp *c, struct ids *ids, const struct model_me
     snprintf(path, sizeof path, "meshes[%u]", i);
   if (x->num_vertexes == y->num_vertexes && x->num_triangles == y->num_triangles)
     return;
-  if (ids_ready(ids) < 0)
+  if (vertices_bare(a) || vertices_bare(b)) {
+    if (x->num_vertexes != y->num_vertexes) {
+      snprintf(bv, sizeof bv, "%u%s (vertices in no vertex array: compared by count)",
+               y->num_vertexes, e == FMT_EL_MESH ? " in its match" : "");
+      cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_COUNT, e, i, 0, path, bv, "%u", x->num_vertexes);
+    }
+    if (x->num_triangles != y->num_triangles) {
+      snprintf(bv, sizeof bv, "%u%s (vertices in no vertex array: compared by count)",
+               y->num_triangles, e == FMT_EL_MESH ? " in its match" : "");
+      cmp_mismatch(c, RULE_CORE_COMPARE_TRIANGLE_COUNT, e, i, 0, path, bv, "%u", x->num_triangles);
+    }
     return;
-  distinct_counts(a, ids->a, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
-  distinct_counts(b, ids->b, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
+  } else {
+    if (ids_ready(ids) < 0)
+      return;
+    distinct_counts(a, ids->a, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
+    distinct_counts(b, ids->b, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
+  }
   if (x->num_vertexes != y->num_vertexes && va != vb) {
     snprintf(bv, sizeof bv, "%u%s (%u distinct)", y->num_vertexes, e == FMT_EL_MESH ? " in its match" : "", vb);
     cmp_mismatch(c, RULE_CORE_COMPARE_VERTEX_COUNT, e, i, 0, path, bv, "%u (%u distinct)",
@@ -926,6 +950,7 @@ void cmp_meshes(struct cmp *c)
   struct geom g;
   uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
   struct ids ids = {c, NULL, NULL, 0};
+  int bare;
   if (!used) {
     c->oom = 1;
     return;
@@ -940,7 +965,9 @@ void cmp_meshes(struct cmp *c)
   whole_b.num_vertexes = b->num_vertexes;
   whole_b.num_triangles = b->num_triangles;
   counts_compare(c, &ids, &whole_a, &whole_b, NO_VERTEX);
-  if (!a->num_meshes && !b->num_meshes && (a->num_triangles || b->num_triangles))
+  /* content without vertex data is all in the counts (vertices_bare) */
+  bare = vertices_bare(a) || vertices_bare(b);
+  if (!bare && !a->num_meshes && !b->num_meshes && (a->num_triangles || b->num_triangles))
     mesh_content(&g, &ids, &whole_a, &whole_b, 0); /* geometry without meshes: one whole */
   /* pair meshes by (name, material) first: writers may order them differently */
   for (uint32_t i = 0; i < a->num_meshes; i++) {
@@ -960,7 +987,8 @@ void cmp_meshes(struct cmp *c)
       continue;
     used[k] = 1;
     counts_compare(c, &ids, x, y, i);
-    mesh_content(&g, &ids, x, y, i);
+    if (!bare)
+      mesh_content(&g, &ids, x, y, i);
   }
   free(g.cells);
   free(used);
