@@ -280,6 +280,10 @@ struct egg_doc {
   size_t nlines, lines_cap;
   unsigned last_line;
   size_t last_start;
+  /* geometry findings gathered as vertices close (egg_check_geometry.c): a count and where the
+   * first was, reported once at the end */
+  unsigned long geo_zero_normals, geo_normals, geo_bad_tangents, geo_tangents;
+  unsigned geo_normal_line, geo_normal_col, geo_tangent_line, geo_tangent_col;
 };
 
 enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
@@ -297,6 +301,9 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size);
 
 /* Where the header name (k < 0) or value k of an entry is, found by re-lexing the entry. */
 void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsigned *line, unsigned *col);
+/* The first max numeric values of an entry read again from the text (a validation-only decode
+ * keeps no vertex coordinates): how many were found, leading numbers only. */
+uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double *out, uint32_t max);
 /* egg_emit at the header name (k < 0) or value k of an entry. */
 void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n, int64_t k,
                   const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -324,6 +331,14 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs
  * after egg_anim_decode, only when the values were kept. 0, or -1 when out of memory. */
 int egg_geometry_decode(struct egg_doc *doc, struct model *m);
+/* The shared geometry checks over the tree (MDL-GEO-001 normals, MDL-GEO-002 polygons of zero
+ * area, MDL-GEO-003 tangents; egg_check_geometry.c). */
+void egg_check_geometry(struct egg_doc *doc);
+/* Count one <Normal> (and the <Tangent>s of the vertex's UVs) for egg_check_geometry's
+ * report: the parser lets a pool vertex's attributes go as it closes, so they are looked at
+ * then (egg_check_vertex). */
+void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v);
+void egg_geometry_note_normal(struct egg_doc *doc, const struct egg_node *nrm);
 /* Rows of an <Xfm$Anim> / <Xfm$Anim_S$> table as Panda3D counts them (notes §4.2). */
 uint32_t egg_xform_rows(const struct egg_node *x);
 /* A bundle's frame rate and frame count as the loader derives them (notes §4.1, §4.4). */

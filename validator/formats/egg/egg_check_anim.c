@@ -130,21 +130,32 @@ static void check_fps(struct bundle_state *bs, const struct egg_node *x)
 static void check_xfms(struct bundle_state *bs, const struct egg_node *x)
 {
   struct egg_doc *doc = bs->doc;
-  int seen[12] = {0};
   char buf[96];
   check_order(doc, x);
   check_fps(bs, x);
   for (const struct egg_node *c = x->first; c; c = c->next) {
     const struct egg_node *v;
-    const char *p;
     if (c->spec != S_SANIM)
       continue;
     v = last_v(c);
-    if (!v || !v->nvals) {
+    if (!v || !v->nvals)
       egg_emit(doc, RULE_EGG_EMPTY_TABLE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
+    else
+      note_rows(bs, c, v->nvals);
+  }
+}
+
+/* The component letters of an <Xfm$Anim_S$>, wherever it is: one in a plain <Table> (no
+ * <Bundle> around it, so Panda3D loads no animation from it) or an empty component is still a
+ * component that names no channel, and the animation the author meant is lost. */
+static void check_components(struct egg_doc *doc, const struct egg_node *x)
+{
+  int seen[12] = {0};
+  char buf[96];
+  for (const struct egg_node *c = x->first; c; c = c->next) {
+    const char *p;
+    if (c->spec != S_SANIM)
       continue;
-    }
-    note_rows(bs, c, v->nvals);
     p = c->name && egg_name_len(c) == 1 ? strchr(letters, c->name[0]) : NULL;
     if (!p || !c->name[0]) {
       egg_emit(doc, RULE_EGG_SANIM_NAME, c->line, c->col, "i j k a b c h p r x y z", "%s",
@@ -395,6 +406,10 @@ void egg_check_anim(struct egg_doc *doc)
     for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, anim_descend(n)))
       if (n->spec == S_BUNDLE)
         check_bundle(doc, n);
+  if (doc->spec_count[S_XFMSANIM])
+    for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, anim_descend(n)))
+      if (n->spec == S_XFMSANIM)
+        check_components(doc, n);
   check_characters(doc);
   check_morphs(doc);
 }

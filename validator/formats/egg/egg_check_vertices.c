@@ -217,6 +217,7 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
   /* one pass to count: the repeat checks only matter for a kind seen twice */
   unsigned count[S_COUNT] = {0};
   int nested = 0;
+  egg_geometry_note_vertex(doc, v);
   for (const struct egg_node *c = v->first; c; c = c->next) {
     count[c->spec]++;
     nested |= c->first != NULL;
@@ -292,6 +293,8 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
     for (const struct egg_node *c = p->first; c; c = c->next) {
       normals += c->spec == S_NORMAL;
       colors += c->spec == S_RGBA;
+      if (c->spec == S_NORMAL)
+        egg_geometry_note_normal(doc, c);
     }
     if (normals > 1)
       repeated_differing(doc, p, S_NORMAL);

@@ -221,6 +221,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   }
   egg_check_refs(doc);
   egg_check_vertices(doc);
+  egg_check_geometry(doc);
   egg_check_scalars(doc);
   egg_check_nurbs(doc);
   egg_check_anim(doc);

@@ -449,9 +449,9 @@ static int values_complete(struct parser *p, struct frame *f, const struct egg_t
 /* Entries whose plain values no check reads: validation keeps only their count. */
 static int droppable(int spec)
 {
-  /* <Normal> is read: its repeats are compared (EGG-VTX-005) */
-  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_TANGENT || spec == S_BINORMAL ||
-         spec == S_AUX;
+  /* <Normal> and <Tangent> are read: repeats are compared (EGG-VTX-005), lengths and directions
+   * checked (MDL-GEO-001, MDL-GEO-003) as the vertex closes; their memory goes with it */
+  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_BINORMAL || spec == S_AUX;
 }
 
 static unsigned long morph_count(const struct egg_doc *doc)

@@ -188,6 +188,36 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
   }
 }
 
+uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double *out, uint32_t max)
+{
+  struct egg_lexer lx;
+  struct egg_token t;
+  size_t start, off;
+  uint32_t got = 0;
+  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
+    return 0;
+  off = start + n->col - 1;
+  if (off >= doc->size || off < start)
+    return 0;
+  egg_lex_init(&lx, doc->data, doc->size, NULL);
+  lx.pos = off;
+  lx.line = n->line;
+  lx.line_start = start;
+  egg_lex_next(&lx, &t); /* the keyword */
+  egg_lex_next(&lx, &t);
+  if (is_value_tok(t.type))
+    egg_lex_next(&lx, &t); /* the header name */
+  if (t.type != T_LBRACE)
+    return 0;
+  while (got < max) {
+    egg_lex_next(&lx, &t);
+    if (t.type != T_NUMBER && t.type != T_ULONG)
+      break;
+    out[got++] = t.num;
+  }
+  return got;
+}
+
 void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n, int64_t k,
                   const char *expected, const char *fmt, ...)
 {

@@ -301,6 +301,8 @@ void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const str
 /* Degenerate check (IQE-FAC-003) of the face-less triangle of vertices v, v+1, v+2, located
  * at the vp line of v (iqe_face.c). */
 void iqe_face_check_implicit(struct iqe_parser *p, uint32_t v);
+/* The shared geometry checks on the parsed vn and vx (MDL-GEO-001, MDL-GEO-003; iqe_geometry.c). */
+void iqe_geometry_check(struct iqe_parser *p);
 /* Smoothing state (index into p->smooth, or UINT32_MAX for the defaults) of parser triangle t,
  * or of a face-less triangle starting at vertex v when t is UINT32_MAX (iqe_face.c). */
 const struct iqe_smooth_state *iqe_face_smooth_state(const struct iqe_parser *p, uint32_t t,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "model_geometry.h"
 
 static struct iqe_mesh *mesh_open(struct iqe_parser *p, uint32_t line)
 {
@@ -155,16 +156,10 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
 /* 1 when the triangle's corners (all positions defined) span no area. */
 static int triangle_flat(const struct iqe_parser *p, const uint32_t *idx)
 {
-  double pa[3], pb[3], pc[3], e0[3], e1[3], x[3], l0, l1;
+  double pa[3], pb[3], pc[3];
   const double *a = position(p, idx[0], pa), *b = position(p, idx[1], pb), *c = position(p, idx[2], pc);
-  if (!a || !b || !c)
-    return 0;
-  sub3(e0, b, a);
-  sub3(e1, c, a);
-  cross3(x, e0, e1);
-  l0 = dot3(e0, e0);
-  l1 = dot3(e1, e1);
-  return sqrt(dot3(x, x)) <= 1e-12 * (l0 > l1 ? l0 : l1);
+  /* the test every format's triangles get (MDL-GEO-002), applied here per face */
+  return a && b && c && geo_triangle_flat(a, b, c);
 }
 
 static void triangle_check(struct iqe_parser *p, const struct iqe_line *ln,

@@ -443,6 +443,7 @@ int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
   uint32_t nv = iqe_vertex_count(p), *tri_src = NULL;
+  iqe_geometry_check(p);
   if (!p->ctx->keep_frames) {
     /* plain validation drops the model unread (keep_frames is asked by every consumer) */
     implicit_faces_check(p, nv);

@@ -8,6 +8,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe_commands.c \
   validator/formats/iqe/iqe_vertex.c \
   validator/formats/iqe/iqe_face.c \
+  validator/formats/iqe/iqe_geometry.c \
   validator/formats/iqe/iqe_smooth.c \
   validator/formats/iqe/iqe_skeleton.c \
   validator/formats/iqe/iqe_anim.c \

@@ -159,6 +159,8 @@ void iqm_varrays_read(struct iqm *q);
 void iqm_varrays_check(struct iqm *q);
 /* iqm_mesh.c */
 void iqm_meshes_check(struct iqm *q);
+/* The shared geometry checks (MDL-GEO-*) over the decoded arrays and triangles. */
+void iqm_geometry_check(struct iqm *q);
 void iqm_triangles_check(struct iqm *q);
 /* iqm_skeleton.c */
 void iqm_joints_check(struct iqm *q);

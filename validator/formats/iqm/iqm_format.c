@@ -36,6 +36,7 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
   iqm_varrays_check(&q);
   iqm_meshes_check(&q);
   iqm_triangles_check(&q);
+  iqm_geometry_check(&q);
   iqm_joints_check(&q);
   iqm_poses_check(&q);
   iqm_anims_check(&q);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "iqm.h"
+#include "model_geometry.h"
 
 #define NO_NEIGHBOUR 0xFFFFFFFFu
 
@@ -261,3 +262,26 @@ void iqm_triangles_check(struct iqm *q)
     }
   }
 }
+
+/* Where the shared geometry checks point: a vertex's element in its array, a triangle's record. */
+static void geo_vertex_at(const void *ctx, uint32_t a, uint32_t v, struct mdl_loc *loc)
+{
+  const struct iqm *q = ctx;
+  const struct iqm_varray *va = &q->va[a];
+  *loc = loc_bin((uint64_t)va->offset + (uint64_t)v * va->size * vformat_bytes(va->format),
+                 "vertexarrays[%u][%u]", a, v);
+}
+
+static void geo_triangle_at(const void *ctx, uint32_t t, struct mdl_loc *loc)
+{
+  const struct iqm *q = ctx;
+  *loc = loc_bin(q->sec[S_TRIANGLES].ofs + (uint64_t)t * 12, "triangles[%u]", t);
+}
+
+void iqm_geometry_check(struct iqm *q)
+{
+  struct geo_where w = {geo_vertex_at, geo_triangle_at, q};
+  /* arrays are read only where iqm_varrays_check found their bytes whole (data set) */
+  geo_check_model(q->diag, q->m, &w);
+}
+

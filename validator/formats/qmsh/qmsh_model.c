@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model_geometry.h"
 #include "pose.h"
 #include "qmsh.h"
 
@@ -219,12 +220,33 @@ static int geometry_fill(struct qmsh_dec *d)
   return 0;
 }
 
+/* Where the shared geometry checks point: the attribute in the vertex record, the triangle. */
+static void geo_vertex_at(const void *ctx, uint32_t a, uint32_t v, struct mdl_loc *loc)
+{
+  const struct qmsh_dec *d = ctx;
+  struct qmsh_vlayout l;
+  uint32_t type = d->m->varrays[a].type;
+  int off = 0;
+  qmsh_vertex_layout(d->q->h.flags, &l);
+  off = type == VT_NORMAL ? l.normal : type == VT_TANGENT ? l.tangent : l.pos;
+  *loc = loc_bin(d->vert_off + (uint64_t)v * d->q->vertex_size + (uint64_t)(off > 0 ? off : 0),
+                 "vertices[%u].%s", v, type == VT_NORMAL ? "normal" : type == VT_TANGENT ? "tangent" : "pos");
+}
+
+static void geo_triangle_at(const void *ctx, uint32_t t, struct mdl_loc *loc)
+{
+  const struct qmsh_dec *d = ctx;
+  *loc = loc_bin(d->tri_off + (uint64_t)t * 6, "triangles[%u]", t);
+}
+
 int qmsh_model_fill(struct qmsh_dec *d)
 {
   struct model *m = d->m;
+  struct geo_where w = {geo_vertex_at, geo_triangle_at, d};
   m->flags = d->q->h.flags;
   if (geometry_fill(d) < 0)
     return -1;
+  geo_check_model(d->diag, m, &w);
   if (d->skeletal && skeleton_fill(d) < 0)
     return -1;
   if (qmsh_tags_fill(d) < 0)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_geometry.h"
 #include "x42.h"
 #include "pose.h"
 
@@ -257,6 +258,72 @@ static int base_frame_own(const struct x42_doc *d)
   return 1;
 }
 
+/* 1 when the packed corners are collinear. The range decode is affine per axis, and an
+ * invertible affine map keeps collinearity, so the test is exact on the stored integers (an axis
+ * whose range is empty decodes every value to its min: its coordinate is dropped). This is
+ * MDL-GEO-002's test (geo_triangle_flat) without the rounding of decoded floats. */
+static int packed_flat(const struct x42_doc *d, const uint32_t c[3], const int live[3])
+{
+  int64_t e0[3], e1[3], x[3];
+  for (int a = 0; a < 3; a++) {
+    int64_t p0 = live[a] ? d->vert_pos[3u * c[0] + (unsigned)a] : 0;
+    e0[a] = (live[a] ? d->vert_pos[3u * c[1] + (unsigned)a] : 0) - p0;
+    e1[a] = (live[a] ? d->vert_pos[3u * c[2] + (unsigned)a] : 0) - p0;
+  }
+  x[0] = e0[1] * e1[2] - e0[2] * e1[1];
+  x[1] = e0[2] * e1[0] - e0[0] * e1[2];
+  x[2] = e0[0] * e1[1] - e0[1] * e1[0];
+  return x[0] == 0 && x[1] == 0 && x[2] == 0;
+}
+
+/* The shared zero-area test (MDL-GEO-002) on the file's own arrays (validation does not expand
+ * them into the model), for list and fan groups: a strip joins its runs with zero-area triangles
+ * on purpose, so strips are not looked at. One warning per group, at the first, with the count.
+ * X42's own rules already cover the rest of MDL-GEO: a zero normal or tangent is off unit length
+ * (X42-VTX-001, X42-VTX-002), and a tangent along its normal leaves t x b across the normal
+ * (X42-VTX-004). */
+static void geometry_check(struct x42_ctx *x)
+{
+  const struct x42_doc *d = x->doc;
+  int live[3];
+  for (int a = 0; a < 3; a++)
+    live[a] = d->vert_pos_pack[a][0] != d->vert_pos_pack[a][1];
+  if (d->vert_pos)
+    for (uint32_t gi = 0; gi < d->num_groups; gi++) {
+      const struct x42_group *g = &d->groups[gi];
+      int indexed = g->first_index != 0xFFFFFFFFu;
+      uint32_t first = 0, count = 0, total = 0, fc[3] = {0, 0, 0};
+      if ((g->prim != 4 && g->prim != 6) || !group_elems_ok(d, g))
+        continue;
+      for (uint32_t e = 0; e + 2 < g->num_elems; e += g->prim == 4 ? 3 : 1) {
+        uint32_t c[3];
+        int ok = 1;
+        for (int k = 0; k < 3; k++) {
+          uint32_t at = g->prim == 6 && k == 0 ? 0 : e + (uint32_t)k;
+          uint64_t v = (uint64_t)g->first_vert + (indexed ? d->indices[g->first_index + at] : at);
+          ok &= v < d->num_verts;
+          c[k] = (uint32_t)v;
+        }
+        total++;
+        if (!ok || c[0] == c[1] || c[1] == c[2] || c[0] == c[2])
+          continue; /* out of range or repeated: X42-GRP-* */
+        if (packed_flat(d, c, live) && count++ == 0) {
+          first = e; /* the element that starts the triangle (a fan's hub is element 0) */
+          memcpy(fc, c, sizeof fc);
+        }
+      }
+      if (count) {
+        struct mdl_loc loc = indexed && x->lay.off[XS_INDICES]
+          ? loc_bin(x->lay.off[XS_INDICES] + 2 * ((uint64_t)g->first_index + first), "groups[%u].elements[%u]", gi, first)
+          : x->lay.off[XS_VERT_POS] ? loc_bin(x->lay.off[XS_VERT_POS] + 6 * (uint64_t)fc[0], "groups[%u].elements[%u]", gi, first)
+                                    : loc_none();
+        diag_emit(x->diag, RULE_CORE_TRIANGLE_ZERO_AREA, &loc, "a non-zero area",
+                  "triangle at element %u of group %u (vertices %u %u %u): %u of %u triangles", first, gi, fc[0],
+                  fc[1], fc[2], count, total);
+      }
+    }
+}
+
 int x42_model_fill(struct x42_ctx *x)
 {
   struct model *m = x->m;
@@ -267,6 +334,7 @@ int x42_model_fill(struct x42_ctx *x)
   m->format_data = x->doc;
   m->format_data_owner = "x42";
   m->flags = d->flags;
+  geometry_check(x);
   m->num_joints = nb;
   m->joints = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->joints);
   m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);

@@ -1,0 +1,195 @@
+/* model_geometry.c - the MDL-GEO checks over the common model (model_geometry.h). */
+#include "model_geometry.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double dot3(const double a[3], const double b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(double out[3], const double a[3], const double b[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+int geo_vector_zero(const double v[3])
+{
+  /* NaN compares false: a non-finite vector is the formats' non-finite rules' to report */
+  return dot3(v, v) < GEO_ZERO_LENGTH * GEO_ZERO_LENGTH;
+}
+
+int geo_triangle_flat(const double a[3], const double b[3], const double c[3])
+{
+  double e0[3], e1[3], x[3], l0, l1;
+  for (int k = 0; k < 3; k++) {
+    e0[k] = b[k] - a[k];
+    e1[k] = c[k] - a[k];
+  }
+  cross3(x, e0, e1);
+  l0 = dot3(e0, e0);
+  l1 = dot3(e1, e1);
+  l0 = l0 > l1 ? l0 : l1;
+  /* squared: |x| <= 1e-12 * l0 without a square root per triangle */
+  return dot3(x, x) <= 1e-24 * l0 * l0;
+}
+
+int geo_tangent_degenerate(const double t[3], const double n[3])
+{
+  double x[3], tt = dot3(t, t), nn = dot3(n, n);
+  if (geo_vector_zero(t))
+    return 1;
+  if (!(nn >= GEO_ZERO_LENGTH * GEO_ZERO_LENGTH) || !isfinite(tt) || !isfinite(nn))
+    return 0; /* no normal to compare with: MDL-GEO-001 or a non-finite rule says so */
+  cross3(x, t, n);
+  return dot3(x, x) <= GEO_PARALLEL_SINE * GEO_PARALLEL_SINE * tt * nn;
+}
+
+static inline void vec_get(const struct model_varray *va, uint32_t v, double out[3])
+{
+  uint32_t bytes;
+  const unsigned char *p;
+  int normalized;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (va->format == VF_FLOAT && va->size >= 3) { /* nearly every file: read the floats directly */
+    float f[3];
+    memcpy(f, va->data + (size_t)v * va->size * 4, sizeof f);
+    out[0] = f[0], out[1] = f[1], out[2] = f[2];
+    return;
+  }
+#endif
+  bytes = vformat_bytes(va->format);
+  p = va->data + (size_t)v * va->size * bytes;
+  normalized = va->format != VF_FLOAT && va->format != VF_DOUBLE && va->format != VF_HALF;
+  for (uint32_t k = 0; k < 3; k++)
+    out[k] = k < va->size ? vformat_get(p + (size_t)k * bytes, va->format, normalized) : 0.0;
+}
+
+static struct mdl_loc vertex_loc(const struct geo_where *w, uint32_t a, uint32_t v)
+{
+  struct mdl_loc loc = loc_none();
+  if (w && w->vertex)
+    w->vertex(w->ctx, a, v, &loc);
+  return loc;
+}
+
+static void normals_check(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
+{
+  for (uint32_t a = 0; a < m->num_varrays; a++) {
+    const struct model_varray *va = &m->varrays[a];
+    uint32_t first = 0, count = 0;
+    if (va->type != VT_NORMAL || !va->data || va->generated || va->size < 3 || !vformat_bytes(va->format))
+      continue;
+    for (uint32_t v = 0; v < m->num_vertexes; v++) {
+      double n[3];
+      vec_get(va, v, n);
+      if (geo_vector_zero(n) && count++ == 0)
+        first = v;
+    }
+    if (count) {
+      struct mdl_loc loc = vertex_loc(w, a, first);
+      char exp[48];
+      snprintf(exp, sizeof exp, "length >= %g", GEO_ZERO_LENGTH);
+      diag_emit(sink, RULE_CORE_NORMAL_ZERO_LENGTH, &loc, exp, "vertex %u (%u of %u normals)", first, count,
+                m->num_vertexes);
+    }
+  }
+}
+
+static void tangents_check(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
+{
+  const struct model_varray *nrm = model_varray_find(m, VT_NORMAL, 3);
+  for (uint32_t a = 0; a < m->num_varrays; a++) {
+    const struct model_varray *va = &m->varrays[a];
+    uint32_t first = 0, count = 0;
+    if (va->type != VT_TANGENT || !va->data || va->generated || va->size < 3 || !vformat_bytes(va->format))
+      continue;
+    for (uint32_t v = 0; v < m->num_vertexes; v++) {
+      double t[3], n[3] = {0, 0, 0};
+      vec_get(va, v, t);
+      if (nrm)
+        vec_get(nrm, v, n);
+      if (geo_tangent_degenerate(t, n) && count++ == 0)
+        first = v;
+    }
+    if (count) {
+      struct mdl_loc loc = vertex_loc(w, a, first);
+      diag_emit(sink, RULE_CORE_TANGENT_DEGENERATE, &loc, "a direction of its own, across the normal",
+                "vertex %u (%u of %u tangents)", first, count, m->num_vertexes);
+    }
+  }
+}
+
+static inline uint32_t corner(const struct model *m, uint32_t t, int k)
+{
+  const unsigned char *p = m->triangles + (size_t)t * 12 + (size_t)k * 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+}
+
+/* Triangles [lo, hi): one diagnostic at the first flat one, with the count. */
+static void triangles_range(struct diag_sink *sink, const struct model *m, const struct geo_where *w,
+                            const struct model_varray *pos, uint32_t lo, uint32_t hi, const char *mesh)
+{
+  uint32_t first = 0, count = 0;
+  for (uint32_t t = lo; t < hi; t++) {
+    uint32_t c[3];
+    double p[3][3];
+    for (int k = 0; k < 3; k++)
+      c[k] = corner(m, t, k);
+    if (c[0] >= m->num_vertexes || c[1] >= m->num_vertexes || c[2] >= m->num_vertexes || c[0] == c[1] ||
+        c[1] == c[2] || c[0] == c[2])
+      continue; /* the format's own rules report a repeated or out-of-range index */
+    for (int k = 0; k < 3; k++)
+      vec_get(pos, c[k], p[k]);
+    if (geo_triangle_flat(p[0], p[1], p[2]) && count++ == 0)
+      first = t;
+  }
+  if (count) {
+    struct mdl_loc loc = loc_none();
+    char act[160];
+    if (w && w->triangle)
+      w->triangle(w->ctx, first, &loc);
+    snprintf(act, sizeof act, "triangle %u (vertices %u %u %u)%s%.60s%s: %u of %u triangles", first,
+             corner(m, first, 0), corner(m, first, 1), corner(m, first, 2), mesh ? " of mesh '" : "",
+             mesh ? mesh : "", mesh ? "'" : "", count, hi - lo);
+    diag_emit(sink, RULE_CORE_TRIANGLE_ZERO_AREA, &loc, "a non-zero area", "%s", act);
+  }
+}
+
+static void triangles_check(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
+{
+  const struct model_varray *pos = model_varray_find(m, VT_POSITION, 3);
+  uint32_t done = 0;
+  if (!pos || !m->triangles || !m->num_triangles)
+    return;
+  /* per mesh, in file order; triangles no mesh holds are drawn by nothing and not looked at */
+  for (uint32_t i = 0; i < m->num_meshes; i++) {
+    const struct model_mesh *me = &m->meshes[i];
+    uint64_t hi = (uint64_t)me->first_triangle + me->num_triangles;
+    if (me->first_triangle < done || hi > m->num_triangles)
+      continue; /* overlapping or out-of-range meshes are the format's rules' to report */
+    triangles_range(sink, m, w, pos, me->first_triangle, (uint32_t)hi, me->name ? me->name : "");
+    done = (uint32_t)hi;
+  }
+  if (!m->num_meshes)
+    triangles_range(sink, m, w, pos, 0, m->num_triangles, NULL);
+}
+
+void geo_check_model(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
+{
+  if (!m->varrays || !m->num_vertexes)
+    return;
+  normals_check(sink, m, w);
+  tangents_check(sink, m, w);
+  triangles_check(sink, m, w);
+}

@@ -1,0 +1,244 @@
+/* egg_check_geometry.c - the geometry checks every format shares (core/model_geometry.h) on the
+ * egg tree: <Normal>s of zero length (MDL-GEO-001), <Polygon>s of zero area (MDL-GEO-002), and
+ * <Tangent>s with no direction across their vertex's normal (MDL-GEO-003). Validation keeps no
+ * vertex coordinates, so the polygon pass reads each pool vertex's position again from the text,
+ * once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egg.h"
+#include "egg_map.h"
+#include "model_geometry.h"
+
+/* The three leading numbers of an entry whose values were kept, or 0. */
+static int vec3_of(const struct egg_node *n, double v[3])
+{
+  if (n->bad || n->nvals < 3 || n->vform == VF_DROPPED)
+    return 0;
+  for (uint32_t k = 0; k < 3; k++) {
+    if (!egg_val_is_number(n, k))
+      return 0;
+    v[k] = egg_val_d(n, k);
+  }
+  return 1;
+}
+
+void egg_geometry_note_normal(struct egg_doc *doc, const struct egg_node *nrm)
+{
+  double n[3];
+  if (!vec3_of(nrm, n))
+    return;
+  doc->geo_normals++;
+  if (geo_vector_zero(n) && doc->geo_zero_normals++ == 0) {
+    doc->geo_normal_line = nrm->line;
+    doc->geo_normal_col = nrm->col;
+  }
+}
+
+void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
+{
+  const struct egg_node *nrm = NULL;
+  double n[3];
+  int have_n;
+  for (const struct egg_node *c = v->first; c; c = c->next)
+    if (c->spec == S_NORMAL) {
+      egg_geometry_note_normal(doc, c);
+      nrm = c; /* the last one is the one Panda3D keeps */
+    }
+  have_n = nrm && vec3_of(nrm, n);
+  for (const struct egg_node *c = v->first; c; c = c->next) {
+    if (c->spec != S_UV)
+      continue;
+    for (const struct egg_node *t = c->first; t; t = t->next) {
+      double tv[3];
+      if (t->spec != S_TANGENT || !vec3_of(t, tv))
+        continue;
+      doc->geo_tangents++;
+      if ((have_n ? geo_tangent_degenerate(tv, n) : geo_vector_zero(tv)) && doc->geo_bad_tangents++ == 0) {
+        doc->geo_tangent_line = t->line;
+        doc->geo_tangent_col = t->col;
+      }
+    }
+  }
+}
+
+struct poly_ix {
+  struct egg_doc *doc;
+  struct egg_map pools, verts; /* pool name -> pool; (pool, number) -> 1 + index into pos */
+  double (*pos)[3];
+  size_t npos, cap;
+};
+
+static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node *v)
+{
+  double p[3] = {0, 0, 0};
+  if (x->npos == x->cap) {
+    size_t cap = x->cap ? x->cap * 2 : 1024;
+    double (*grown)[3] = realloc(x->pos, cap * sizeof *grown);
+    if (!grown)
+      return -1;
+    x->pos = grown;
+    x->cap = cap;
+  }
+  if (v->vform == VF_DROPPED) {
+    egg_values_relex(doc, v, p, 3); /* missing coordinates read 0, as the model builds them */
+  } else {
+    for (uint32_t k = 0; k < 3 && k < v->nvals; k++)
+      p[k] = egg_val_d(v, k);
+  }
+  memcpy(x->pos[x->npos++], p, sizeof p);
+  return 0;
+}
+
+/* Every pool's vertices, numbered as egg_geometry.c numbers them (the first pool of a name). */
+static int pools_index(struct poly_ix *x)
+{
+  const struct egg_node *root = x->doc->root;
+  for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, egg_in_node_list(n))) {
+    struct egg_map_ent *e;
+    int64_t next = 1;
+    if (n->spec != S_VPOOL)
+      continue;
+    e = egg_map_at(&x->pools, n->name ? n->name : "", egg_name_len(n));
+    if (!e)
+      return -1;
+    if (e->val)
+      continue;
+    e->val = (void *)(uintptr_t)n;
+    for (const struct egg_node *v = n->first; v; v = v->next) {
+      int64_t num;
+      if (v->spec != S_VERTEX)
+        continue;
+      num = v->name ? egg_index(v) : next;
+      if (num < 0 || num == INT64_MAX)
+        continue;
+      if (num + 1 > next)
+        next = num + 1;
+      e = egg_map_pair(&x->verts, (uintptr_t)n, num);
+      if (!e)
+        return -1;
+      if (e->val)
+        continue;
+      if (pos_add(x, x->doc, v) < 0)
+        return -1;
+      e->val = (void *)(uintptr_t)x->npos;
+    }
+  }
+  return 0;
+}
+
+/* 1 + the position index of vertex num of the named pool, or 0 when undefined. */
+static size_t vertex_at(const struct poly_ix *x, const char *pool, uint32_t plen, int64_t num)
+{
+  const struct egg_map_ent *pe = egg_map_find(&x->pools, pool, plen);
+  struct egg_map_ent *ve;
+  if (!pe || !pe->val)
+    return 0;
+  ve = egg_map_pair((struct egg_map *)&x->verts, (uintptr_t)pe->val, num);
+  return ve && ve->val ? (size_t)(uintptr_t)ve->val : 0;
+}
+
+/* The polygon's vertices as position indexes (into ids), or -1 when one is undefined (the
+ * reference checks report it) and -2 when out of memory. */
+static long polygon_ids(const struct poly_ix *x, const struct egg_node *prim, size_t **ids, size_t *cap)
+{
+  size_t n = 0;
+  for (const struct egg_node *vr = prim->first; vr; vr = vr->next) {
+    const struct egg_node *ref;
+    const char *pool;
+    uint32_t plen = 0;
+    if (vr->spec != S_VREF_PRIM || vr->bad)
+      continue;
+    for (ref = vr->first; ref && ref->spec != S_REF; ref = ref->next)
+      ;
+    if (!ref || !ref->nvals || !(pool = egg_val_str(ref, 0, &plen)))
+      return -1;
+    if (n + vr->nvals > *cap) {
+      size_t c = (n + vr->nvals) * 2;
+      size_t *g = realloc(*ids, c * sizeof *g);
+      if (!g)
+        return -2;
+      *ids = g;
+      *cap = c;
+    }
+    for (uint32_t i = 0; i < vr->nvals; i++) {
+      size_t k = vertex_at(x, pool, plen, egg_val_int(vr, i));
+      if (!k)
+        return -1;
+      (*ids)[n++] = k - 1;
+    }
+  }
+  return (long)n;
+}
+
+/* Panda3D triangulates a polygon (EggPolygon::triangulate_poly, panda/src/egg/eggPolygon.cxx:344)
+ * only after EggPolygon::cleanup (:39-45) found a normal: a polygon whose corners all lie on one
+ * line is dropped at load, and so is each zero-area triangle its triangulation makes. Those
+ * triangles cover nothing the polygon's others do not (a corner on an edge is common and
+ * harmless), so only a polygon of zero area as a whole is reported: what its author meant to
+ * draw is lost. Flat as a whole: every triangle of the fan from its first corner is flat (then
+ * all corners lie on one line through it), by MDL-GEO-002's test. */
+static int polygons_check(struct egg_doc *doc)
+{
+  struct poly_ix x;
+  const struct egg_node *root = doc->root, *first = NULL;
+  size_t *ids = NULL, idcap = 0;
+  unsigned long count = 0, total = 0;
+  int rc = -1;
+  memset(&x, 0, sizeof x);
+  x.doc = doc;
+  egg_map_init(&x.pools);
+  egg_map_init(&x.verts);
+  if (pools_index(&x) < 0)
+    goto done;
+  for (const struct egg_node *p = root; p; p = egg_next_skip(p, root, egg_in_node_list(p))) {
+    long n;
+    int flat = 1, repeated = 0;
+    if (p->spec != S_POLYGON || p->bad)
+      continue;
+    n = polygon_ids(&x, p, &ids, &idcap);
+    if (n == -2)
+      goto done;
+    if (n < 3)
+      continue; /* too few vertices or an undefined one: EGG-VTX-008, EGG-REF-* */
+    total++;
+    /* a vertex named twice is EGG-VTX-009's (checked, as there, up to 64 vertices) */
+    for (long i = 1; i < n && n <= 64 && !repeated; i++)
+      for (long j = 0; j < i && !repeated; j++)
+        repeated = ids[i] == ids[j];
+    for (long i = 1; i + 1 < n && flat; i++)
+      flat = geo_triangle_flat(x.pos[ids[0]], x.pos[ids[i]], x.pos[ids[i + 1]]);
+    if (flat && !repeated && count++ == 0)
+      first = p;
+  }
+  if (count)
+    egg_emit(doc, RULE_CORE_TRIANGLE_ZERO_AREA, first->line, first->col, "a non-zero area",
+             "<Polygon> whose corners lie on one line (Panda3D drops it at load): %lu of %lu polygons",
+             count, total);
+  rc = 0;
+done:
+  free(ids);
+  free(x.pos);
+  if (x.pools.oom || x.verts.oom)
+    rc = -1;
+  egg_map_free(&x.pools);
+  egg_map_free(&x.verts);
+  return rc;
+}
+
+void egg_check_geometry(struct egg_doc *doc)
+{
+  char exp[48];
+  if (doc->geo_zero_normals) {
+    snprintf(exp, sizeof exp, "length >= %g", GEO_ZERO_LENGTH);
+    egg_emit(doc, RULE_CORE_NORMAL_ZERO_LENGTH, doc->geo_normal_line, doc->geo_normal_col, exp,
+             "this <Normal> (%lu of %lu normals)", doc->geo_zero_normals, doc->geo_normals);
+  }
+  if (doc->geo_bad_tangents)
+    egg_emit(doc, RULE_CORE_TANGENT_DEGENERATE, doc->geo_tangent_line, doc->geo_tangent_col,
+             "a direction of its own, across the normal", "this <Tangent> (%lu of %lu tangents)",
+             doc->geo_bad_tangents, doc->geo_tangents);
+  if (doc->spec_count[S_POLYGON] && polygons_check(doc) < 0)
+    diag_out_of_memory(doc->ctx->diag, "the egg polygon area check");
+}
