@@ -2,7 +2,10 @@
 # `make install prefix=<scratch>`, then what an adopter does with the installed tree: build the
 # documented example program (doc/examples/validate.c) against the installed header and library
 # through pkg-config, both as a shared (SONAME, only mdl_* exported) and a fully static link,
-# next to libjansson/libyaml, and run it on an example file.
+# next to libjansson/libyaml, and run it on an example file. Then, as a packager stages it
+# (make install DESTDIR=...): a shared link through pkg-config that sees no other .pc file (no -dev
+# package of a private dependency installed) and takes no other package's -I, a rule reference
+# whose links all reach installed files, and a man page naming real paths.
 . "${srcdir:-.}/tests/regress/regress-lib.sh"
 
 CC=${CC:-cc}
@@ -69,6 +72,71 @@ if $CC $static -o ex-static "$SRC/doc/examples/validate.c" $cflags $archive $sli
   expect_count out '^.*/walk\.iqm: valid iqm 2$' 1
 else
   fail "static link failed"; cat cc.err >&2
+fi
+
+# a DESTDIR staging, read through a pkg-config that finds no other package's .pc file: what a
+# consumer on a machine with libmdlcheck-dev but no libyaml-dev, libjansson-dev, libstb-dev sees
+dest=$work/dest
+make -C "$BUILD" install DESTDIR="$dest" >"$work/install2.log" 2>&1 \
+  || { cat "$work/install2.log" >&2; echo "make install DESTDIR=... failed" >&2; exit 99; }
+pc=$(find "$dest" -name mdlcheck.pc | head -n 1)
+checks=$((checks + 1))
+if [ -z "$pc" ]; then
+  fail "make install DESTDIR=... installed no mdlcheck.pc"
+else
+  dprefix=$(dirname "$(dirname "$(dirname "$pc")")")
+  mkdir -p nopc
+  rc=0
+  dcflags=$(PKG_CONFIG_LIBDIR=$work/nopc PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --cflags mdlcheck 2>cc.err) &&
+    dlibs=$(PKG_CONFIG_LIBDIR=$work/nopc PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-prefix --libs mdlcheck 2>>cc.err) || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    fail "pkg-config --cflags/--libs mdlcheck needs another package's .pc file: $(cat cc.err)"
+  else
+    case " $dcflags " in
+      *" -I$dprefix/include "*) ;;
+      *) fail "pkg-config --cflags mdlcheck gives '$dcflags', not -I$dprefix/include" ;;
+    esac
+    case "$dcflags" in
+      *stb* | *yaml* | *jansson*) fail "pkg-config --cflags mdlcheck leaks a private dependency's flags: $dcflags" ;;
+    esac
+    checks=$((checks + 1))
+    # shellcheck disable=SC2086
+    if $CC -o ex-dest "$SRC/doc/examples/validate.c" $dcflags $dlibs 2>cc.err; then
+      rc=0
+      LD_LIBRARY_PATH=$dprefix/lib ./ex-dest "$SRC/examples/walk.iqm" >"$work/out" 2>"$work/err" || rc=$?
+      expect_rc 0 "the example linked against the DESTDIR staging"
+      expect_count out '^.*/walk\.iqm: valid iqm 2$' 1
+    else
+      fail "shared link with only pkg-config --libs mdlcheck failed"; cat cc.err >&2
+    fi
+  fi
+  # every relative link of the installed rule reference reaches an installed file
+  checks=$((checks + 1))
+  rules_md=$(find "$dest" -name rules.md | head -n 1)
+  if [ -z "$rules_md" ]; then
+    fail "no rules.md installed"
+  else
+    grep -o '](\([^)#:]*\)' "$rules_md" | sed 's/^](//' | sort -u >links
+    [ -s links ] || fail "the installed rules.md has no relative link (test out of date?)"
+    while read -r link; do
+      [ -e "$(dirname "$rules_md")/$link" ] || fail "installed rules.md links to $link, which is not installed"
+    done <links
+  fi
+  # the man page names the files where they are, not by a make variable
+  checks=$((checks + 1))
+  man=$(find "$dest" -path '*/man1/mdlcheck.1' | head -n 1)
+  if [ -z "$man" ]; then
+    fail "no man1/mdlcheck.1 installed"
+  else
+    grep -n '\$(' "$man" >dollar && fail "the installed man page holds make variables: $(cat dollar)"
+    grep -q "^\.I ${dprefix#"$dest"}/share/mdlcheck/spec/report\.schema\.json" "$man" \
+      || fail "the installed man page's FILES does not name ${dprefix#"$dest"}/share/mdlcheck/spec/report.schema.json"
+    while read -r f; do
+      [ -e "$dest$f" ] || fail "the man page's FILES names $f, which is not installed"
+    done <<EOF_FILES
+$(sed -n 's/^\.I \(\/[^ ]*\)$/\1/p' "$man")
+EOF_FILES
+  fi
 fi
 
 # the Python module as an exporter's script imports it: from the prefix's site directory, loading
