@@ -12,3 +12,5 @@ install-python-paths:
 uninstall-hook:
 	rm -f '$(DESTDIR)$(pkgpythondir)/_paths.py'
 endif
+# pip install ./python and python3 -m build --wheel python: the same module with the library inside
+EXTRA_DIST += python/pyproject.toml python/setup.py python/README.md

@@ -218,6 +218,13 @@ char *mdl_validate_buffer_json(const void *data, size_t size, const char *name,
                                const char *const *settings, mdl_status *status, char *error,
                                size_t error_size);
 void mdl_string_free(char *text);
+/* The same input's report as the text `mdlcheck FILE` prints (the diagnostics, then the verdict
+ * line), same settings, statuses and ownership: what a test helper shows when a file fails. */
+char *mdl_validate_file_text(const char *path, const char *const *settings, mdl_status *status,
+                             char *error, size_t error_size);
+char *mdl_validate_buffer_text(const void *data, size_t size, const char *name,
+                               const char *const *settings, mdl_status *status, char *error,
+                               size_t error_size);
 
 /* The poses of one input as JSON text: exactly what `mdlcheck poses -f json FILE` prints (the
  * skeleton, its base pose and every animation frame in double precision, rotations normalised,

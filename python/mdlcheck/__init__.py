@@ -15,8 +15,12 @@ search path after the model's folder, as --resources=A:B; False or None: off). A
 library does not accept raises ValueError with the library's message.
 
 The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else is tried),
-$MDLCHECK_BUILDDIR/validator/.libs, the build tree this module sits in, the libdir recorded by
-`make install`, then ctypes.util.find_library("mdlcheck").
+$MDLCHECK_BUILDDIR/validator/.libs, the copy inside the package (pip install ./python, the
+wheel), the build tree this module sits in, the libdir recorded by `make install`, then
+ctypes.util.find_library("mdlcheck").
+
+In a pytest suite, mdlcheck.assert_valid(path) fails the test with the text report
+`mdlcheck FILE` prints as its message; report_text() returns that report.
 
 poses() returns what `mdlcheck poses -f json FILE` prints (skeleton, base pose, every frame);
 compare(a, b) returns the report `mdlcheck compare -f json A B` prints. Both take the same
@@ -29,8 +33,8 @@ import os
 
 from . import _lib
 
-__all__ = ["validate", "poses", "compare", "rules", "formats", "version", "library_path",
-           "InvalidModelError"]
+__all__ = ["validate", "report_text", "assert_valid", "poses", "compare", "rules", "formats",
+           "version", "library_path", "InvalidModelError"]
 
 # The package version; the library exports no version function. tests/python keeps it equal to
 # MDL_VERSION_STRING and `mdlcheck --version`.
@@ -113,6 +117,11 @@ def _settings(options):
 def _call(function, *args, options):
     """Call a JSON entry point (its arguments, then settings, status and error buffer): the
     parsed JSON, or the exception its status stands for."""
+    return json.loads(_call_text(function, *args, options=options))
+
+
+def _call_text(function, *args, options):
+    """Call an entry point returning text: the text, or the exception its status stands for."""
     lib = _library()
     strings = [s.encode("utf-8") for s in _settings(options)]
     settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
@@ -139,7 +148,7 @@ def _call(function, *args, options):
         raise RuntimeError("libmdlcheck failed with status %d%s"
                            % (status.value, ": " + message if message else ""))
     try:
-        return json.loads(ctypes.string_at(text).decode("utf-8"))
+        return ctypes.string_at(text).decode("utf-8")
     finally:
         lib.mdl_string_free(text)
 
@@ -178,6 +187,33 @@ def validate(path_or_bytes, name=None, **options):
     is not an exception: the entry carries the fatal MDL-IO-001, as the CLI's report does.
     """
     return _one_input("validate", path_or_bytes, name, options)
+
+
+def report_text(path_or_bytes, name=None, **options):
+    """The text report `mdlcheck FILE` prints for a file or buffer (same options as validate())."""
+    if _is_buffer(path_or_bytes):
+        data = bytes(path_or_bytes)
+        hint = None if name is None else os.fsencode(name)
+        text = _call_text("mdl_validate_buffer_text", data, len(data), hint, options=options)
+    else:
+        if name is not None:
+            raise TypeError("name applies to a buffer; a file is reported under its path")
+        text = _call_text("mdl_validate_file_text", _path(path_or_bytes, "report_text()"),
+                          options=options)
+    return text
+
+
+def assert_valid(path_or_bytes, name=None, **options):
+    """Raise AssertionError, with the text report as its message, unless the input is valid.
+
+    For test suites (pytest shows the message as the failure): options as for validate(), e.g.
+    fail_on="warning". Returns the validate() entry of a valid input.
+    """
+    __tracebackhide__ = True  # pytest: show the caller's line, not this one
+    entry = validate(path_or_bytes, name, **options)
+    if entry.get("verdict") != "valid":
+        raise AssertionError(report_text(path_or_bytes, name, **options).rstrip("\n"))
+    return entry
 
 
 def poses(path_or_bytes, name=None, **options):

@@ -48,6 +48,8 @@ def candidates():
     if builddir:
         found.append(("MDLCHECK_BUILDDIR", os.path.join(builddir, "validator", ".libs", SONAME)))
     here = os.path.dirname(os.path.abspath(__file__))
+    # pip install ./python and the wheel carry the library they built inside the package
+    found.append(("package", os.path.join(here, SONAME)))
     found.append(("build tree", os.path.normpath(
         os.path.join(here, os.pardir, os.pardir, "validator", ".libs", SONAME))))
     libdir = _installed_libdir()
@@ -65,6 +67,8 @@ def _declare(lib):
     buffer = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
     for name, args in (("mdl_validate_file_json", [ctypes.c_char_p]),
                        ("mdl_validate_buffer_json", buffer),
+                       ("mdl_validate_file_text", [ctypes.c_char_p]),
+                       ("mdl_validate_buffer_text", buffer),
                        ("mdl_poses_file_json", [ctypes.c_char_p]),
                        ("mdl_poses_buffer_json", buffer),
                        ("mdl_compare_files_json", [ctypes.c_char_p, ctypes.c_char_p]),

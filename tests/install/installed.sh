@@ -110,6 +110,21 @@ else
       fail "shared link with only pkg-config --libs mdlcheck failed"; cat cc.err >&2
     fi
   fi
+  # the Python module where the python configure found searches (Debian's: dist-packages)
+  checks=$((checks + 1))
+  py=${MDL_PYTHON:-/usr/bin/python3}
+  cprefix=${dprefix#"$dest"}
+  init=$(find "$dest" -path '*/mdlcheck/__init__.py' | head -n 1)
+  searched=$("$py" -c 'import sys; print("\n".join(p for p in sys.path if p.startswith(sys.argv[1] + "/lib")))' "$cprefix" 2>/dev/null)
+  if [ -z "$init" ]; then
+    fail "make install DESTDIR=... installed no Python module"
+  elif [ -z "$searched" ]; then
+    echo "($py searches nothing below $cprefix: where the module goes is not checked)"
+  else
+    moddir=$(dirname "$(dirname "${init#"$dest"}")")
+    printf '%s\n' "$searched" | grep -qxF "$moddir" \
+      || fail "the Python module went to $moddir, which $py does not search (it does: $searched)"
+  fi
   # every relative link of the installed rule reference reaches an installed file
   checks=$((checks + 1))
   rules_md=$(find "$dest" -name rules.md | head -n 1)

@@ -301,3 +301,35 @@ def test_poses_error_is_not_cut(tmp_path):
     with pytest.raises(mdlcheck.InvalidModelError) as caught:
         mdlcheck.poses(model)
     assert str(caught.value) == run.stderr.decode().strip()
+
+
+def cli_text(*args):
+    run = subprocess.run([CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    return run.stdout.decode("utf-8")
+
+
+def test_report_text_is_the_cli_report():
+    for path in (WALK, BROKEN):
+        assert mdlcheck.report_text(str(path)) == cli_text(str(path))
+    data = BROKEN.read_bytes()
+    assert "error[IQM-JNT-002]" in mdlcheck.report_text(data, name="b.iqm")
+
+
+def test_assert_valid_passes_a_valid_file():
+    entry = mdlcheck.assert_valid(WALK)
+    assert entry["verdict"] == "valid"
+
+
+def test_assert_valid_fails_with_the_text_report():
+    with pytest.raises(AssertionError) as failure:
+        mdlcheck.assert_valid(str(BROKEN))
+    assert str(failure.value) == cli_text(str(BROKEN)).rstrip("\n")
+    # the options decide, as validate()'s do: a warning fails only under fail_on="warning"
+    warned = [p for p in example_files()
+              if mdlcheck.validate(str(p))["verdict"] == "valid"
+              and mdlcheck.validate(str(p), fail_on="warning")["verdict"] == "invalid"]
+    for path in warned[:1]:
+        mdlcheck.assert_valid(str(path))
+        with pytest.raises(AssertionError, match=r"warning\["):
+            mdlcheck.assert_valid(str(path), fail_on="warning")

@@ -1,5 +1,6 @@
-/* api_json.c - one input's report as JSON text, for callers that cannot use C structs (Python
- * through ctypes, JavaScript through WebAssembly): settings are "key=value" strings. */
+/* api_json.c - one input's report as JSON (or as the CLI's text report), for callers that cannot
+ * use C structs (Python through ctypes, JavaScript through WebAssembly): settings are "key=value"
+ * strings. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -18,9 +19,19 @@ static char *entry_json(const struct report *r, const struct report_file *f)
   return api_text_close(&t, json_end(&w) != 0);
 }
 
+/* The report as `mdlcheck FILE` prints it: what a test helper shows when a file fails. */
+static char *entry_text(const struct report *r)
+{
+  struct api_text t;
+  if (!api_text_open(&t))
+    return NULL;
+  report_write_text(t.out, r, 0);
+  return api_text_close(&t, 0);
+}
+
 static char *validate_json(const char *path, const void *data, size_t size, const char *name,
                            const char *const *settings, mdl_status *status, char *error,
-                           size_t error_size)
+                           size_t error_size, int text)
 {
   struct api_settings st;
   struct report rep;
@@ -53,7 +64,7 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     } else if (rc == MDL_OK) {
       report_set_result(f, &res);
     }
-    if (rc == MDL_OK && !(json = entry_json(&rep, f)))
+    if (rc == MDL_OK && !(json = text ? entry_text(&rep) : entry_json(&rep, f)))
       rc = MDL_ENOMEM;
   }
   report_free(&rep);
@@ -66,14 +77,27 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
 char *mdl_validate_file_json(const char *path, const char *const *settings, mdl_status *status,
                              char *error, size_t error_size)
 {
-  return validate_json(path, NULL, 0, NULL, settings, status, error, error_size);
+  return validate_json(path, NULL, 0, NULL, settings, status, error, error_size, 0);
 }
 
 char *mdl_validate_buffer_json(const void *data, size_t size, const char *name,
                                const char *const *settings, mdl_status *status, char *error,
                                size_t error_size)
 {
-  return validate_json(NULL, data, size, name, settings, status, error, error_size);
+  return validate_json(NULL, data, size, name, settings, status, error, error_size, 0);
+}
+
+char *mdl_validate_file_text(const char *path, const char *const *settings, mdl_status *status,
+                             char *error, size_t error_size)
+{
+  return validate_json(path, NULL, 0, NULL, settings, status, error, error_size, 1);
+}
+
+char *mdl_validate_buffer_text(const void *data, size_t size, const char *name,
+                               const char *const *settings, mdl_status *status, char *error,
+                               size_t error_size)
+{
+  return validate_json(NULL, data, size, name, settings, status, error, error_size, 1);
 }
 
 void mdl_string_free(char *text)
