@@ -2,11 +2,13 @@
 """action_run.py - run the `run` steps of action.yml on this machine as GitHub's runner would.
 
 Inputs are given as NAME=VALUE arguments (defaults from action.yml); `${{ inputs.X }}`,
-`${{ runner.temp }}` and `${{ steps.ID.outputs.X }}` are substituted, GITHUB_PATH and
-GITHUB_OUTPUT are honoured between steps, and `uses:` steps are listed, not run (they need
-GitHub). Prints one line per step; exits with the first failing step's code, else 0."""
+`${{ runner.temp }}` and `${{ steps.ID.outputs.X }}` are substituted, `if:` conditions of
+always(), &&, ||, ==, != over those are evaluated, GITHUB_PATH and GITHUB_OUTPUT are honoured
+between steps, and `uses:` steps are listed, not run (they need GitHub), except
+actions/cache/restore and actions/cache/save, played with the folder $ACTION_RUN_CACHE. Prints one line per step; exits with the first failing step's code, else 0."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,18 +39,53 @@ def main():
             s = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expr)
             if s:
                 return outputs.get(s.group(1), {}).get(s.group(2), "")
-            # the only condition the action uses: always() && inputs.X == 'v'
-            c = re.fullmatch(r"always\(\) && inputs\.([\w-]+) == '([^']*)'", expr)
-            if c:
-                return "true" if inputs[c.group(1)] == c.group(2) else "false"
-            sys.exit(f"action_run: cannot evaluate ${{{{ {expr} }}}}")
+            return "true" if condition(expr) else "false"
         return re.sub(r"\$\{\{(.*?)\}\}", one, str(text))
 
+    def value(term):
+        term = term.strip()
+        if term == "always()":
+            return True
+        if re.fullmatch(r"'[^']*'", term):
+            return term[1:-1]
+        if term.startswith("inputs."):
+            return inputs[term[len("inputs."):]]
+        s = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", term)
+        if s:
+            return outputs.get(s.group(1), {}).get(s.group(2), "")
+        sys.exit(f"action_run: cannot evaluate {term!r}")
+
+    def condition(expr):
+        """The conditions action.yml uses: || of && of comparisons or terms."""
+        def compare(part):
+            m = re.fullmatch(r"(.+?)\s*(==|!=)\s*(.+)", part.strip())
+            if not m:
+                return bool(value(part))
+            equal = value(m.group(1)) == value(m.group(3))
+            return equal if m.group(2) == "==" else not equal
+        return any(all(compare(p) for p in alt.split("&&")) for alt in expr.split("||"))
+
     env = dict(os.environ, GITHUB_ACTION_PATH=action_path, RUNNER_TEMP=temp)
+    env.setdefault("RUNNER_OS", "Linux")
+    env.setdefault("RUNNER_ARCH", "X64")
     failed = 0
     for i, step in enumerate(action["runs"]["steps"]):
         name = step.get("name", f"step {i}")
-        cond = expand(step["if"]) if "if" in step else "true"
+        cond = "true" if "if" not in step else expand(step["if"]) if "${{" in step["if"] else \
+            ("true" if condition(step["if"]) else "false")
+        if "uses" in step and step["uses"].startswith("actions/cache/") and cond == "true" and not failed:
+            with_ = {k: expand(v) for k, v in step["with"].items()}
+            store = os.path.join(os.environ["ACTION_RUN_CACHE"], with_["key"])
+            if step["uses"].startswith("actions/cache/restore@"):
+                hit = os.path.isdir(store)
+                if hit:
+                    shutil.copytree(store, with_["path"], symlinks=True, dirs_exist_ok=True)
+                outputs[step.get("id", str(i))] = {"cache-hit": "true" if hit else "false"}
+                print(f"action_run: {name}: restore key {with_['key']}: {'hit' if hit else 'miss'}")
+            else:
+                shutil.copytree(with_["path"], store, symlinks=True)
+                print(f"action_run: {name}: saved key {with_['key']}")
+            continue
         if "uses" in step:
             given = sorted((k, expand(v)) for k, v in step.get("with", {}).items())
             print(f"action_run: {name}: uses {step['uses']} (not run here; would run: {cond}) with {given}")

@@ -8,7 +8,8 @@ REGRESS_TESTS = \
   tests/regress/reports-render.sh \
   tests/regress/precommit.sh \
   tests/regress/precommit-framework.sh \
-  tests/regress/action.sh
+  tests/regress/action.sh \
+  tests/regress/action-yaml.sh
 TESTS += $(REGRESS_TESTS)
 EXTRA_DIST += $(REGRESS_TESTS) tests/regress/regress-lib.sh tests/reports/make_reports.py \
   tests/regress/action_run.py contrib action.yml .pre-commit-hooks.yaml
