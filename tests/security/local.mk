@@ -12,3 +12,4 @@ SECURITY_TESTS += tests/security/diff-markdown.sh
 # sec-mem: memory safety past validation (items 1, 2, 8, 9)
 SECURITY_TESTS += tests/security/egg-degenerate-grow.sh
 SECURITY_TESTS += tests/security/compare-claimed-counts.sh
+SECURITY_TESTS += tests/security/compare-near-linear.sh

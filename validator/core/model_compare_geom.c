@@ -214,6 +214,10 @@ struct attr {
   const struct model_varray *ia, *ib;     /* blend: the indexes */
 };
 
+/* Components a vertex is looked up by: positions and up to 13 of texture coordinates, colours
+ * and normals (the rest is checked on the candidates the cells give). */
+#define MAX_CELL_DIMS 16
+
 struct geom {
   struct cmp *c;
   const struct model *a, *b;
@@ -222,10 +226,17 @@ struct geom {
   const struct model_varray *pa, *pb;     /* positions, or NULL */
   int text_a, text_b;
   int unit_a, unit_b;                     /* normals compared as unit vectors (compare_side) */
-  /* B's vertices of the mesh under comparison, sorted by position cell */
+  /* B's vertices of the mesh under comparison sorted by cell in every keyed dimension (the 3
+   * position components first, then those of the other attributes compared value by value),
+   * the key of cells[i] in dimension d at keys[i * ndims + d] */
   uint32_t *cells;
-  uint32_t ncells;
-  double h;
+  long long *keys;
+  uint32_t ncells, ndims;
+  struct cell_dim {
+    const struct model_varray *va, *vb;
+    uint32_t type, k;
+    double h; /* cell size: more than twice any bound of the component */
+  } dims[MAX_CELL_DIMS];
 };
 
 /* Integer components of colours and weights are normalised (IQM's convention), others raw. */
@@ -357,92 +368,168 @@ static int vertex_differs(const struct geom *g, uint32_t u, uint32_t v, double s
   return -1;
 }
 
-static void cell_of(const struct geom *g, const struct model_varray *va, uint32_t v, long long out[3])
+static long long cell_key(const struct cell_dim *d, const struct model_varray *va, uint32_t v)
 {
-  for (uint32_t k = 0; k < 3; k++) {
-    double x = comp_of(va, v, k, VT_POSITION) / g->h;
-    out[k] = isfinite(x) && fabs(x) < 4e18 ? (long long)floor(x) : 0;
-  }
-}
-
-static int cell_cmp3(const long long x[3], const long long y[3])
-{
-  for (int k = 0; k < 3; k++)
-    if (x[k] != y[k])
-      return x[k] < y[k] ? -1 : 1;
-  return 0;
+  double x = comp_of(va, v, d->k, d->type) / d->h;
+  return isfinite(x) && fabs(x) < 4e18 ? (long long)floor(x) : 0;
 }
 
 static int cell_order(uint32_t u, uint32_t v, const void *ctx)
 {
   const struct geom *g = ctx;
-  long long x[3], y[3];
-  cell_of(g, g->pb, u, x);
-  cell_of(g, g->pb, v, y);
-  return cell_cmp3(x, y);
+  const long long *x = g->keys + (size_t)u * g->ndims, *y = g->keys + (size_t)v * g->ndims;
+  for (uint32_t d = 0; d < g->ndims; d++)
+    if (x[d] != y[d])
+      return x[d] < y[d] ? -1 : 1;
+  return 0;
 }
 
-/* B's vertices [first, first + n) sorted by position cell, the cell larger than twice any
- * position bound so a counterpart lies in a neighbouring cell. */
+static void dim_add(struct geom *g, const struct model_varray *va, const struct model_varray *vb,
+                    uint32_t type, uint32_t k)
+{
+  if (g->ndims < MAX_CELL_DIMS) {
+    struct cell_dim *d = &g->dims[g->ndims++];
+    d->va = va;
+    d->vb = vb;
+    d->type = type;
+    d->k = k;
+    d->h = 0;
+  }
+}
+
+/* B's vertices [first, first + n) sorted by cell in every keyed dimension, each cell larger than
+ * twice any bound of its component, so that a counterpart lies in a neighbouring cell in every
+ * dimension. Keyed by position alone, many vertices at one position (with other texture
+ * coordinates, say) were one cell scanned whole for each lookup: quadratic. */
 static int cells_build(struct geom *g, const struct model_mesh *x, const struct model_mesh *y)
 {
-  double h = 0;
   const struct model_mesh *ms[2] = {x, y};
-  const struct model_varray *vs[2] = {g->pa, g->pb};
   int texts[2] = {g->text_a, g->text_b};
-  for (int s = 0; s < 2; s++)
-    for (uint32_t v = ms[s]->first_vertex; v < ms[s]->first_vertex + ms[s]->num_vertexes; v++)
-      for (uint32_t k = 0; k < 3; k++) {
-        double p = comp_of(vs[s], v, k, VT_POSITION), b = storage_bound(vs[s], k, p, texts[s], VT_POSITION);
+  uint32_t *perm = NULL;
+  long long *sorted = NULL;
+  g->ndims = 0;
+  for (uint32_t k = 0; k < 3; k++)
+    dim_add(g, g->pa, g->pb, VT_POSITION, k);
+  for (uint32_t i = 0; i < g->nattrs; i++) {
+    const struct attr *at = &g->attrs[i];
+    uint32_t na = at->va ? at->va->size : 4, nb = at->vb ? at->vb->size : 4;
+    /* blend weights are a map from joint to weight; normals made unit are not their values */
+    if (at->type == VT_POSITION || at->type == VT_BLENDWEIGHTS ||
+        (at->type == VT_NORMAL && (g->unit_a || g->unit_b)))
+      continue;
+    for (uint32_t k = 0; k < (na > nb ? na : nb); k++)
+      dim_add(g, at->va, at->vb, at->type, k);
+  }
+  for (uint32_t d = 0; d < g->ndims; d++) {
+    struct cell_dim *cd = &g->dims[d];
+    double h = 0;
+    for (int s = 0; s < 2; s++) {
+      const struct model_varray *va = s ? cd->vb : cd->va;
+      for (uint32_t v = ms[s]->first_vertex; v < ms[s]->first_vertex + ms[s]->num_vertexes; v++) {
+        double p = comp_of(va, v, cd->k, cd->type), b = storage_bound(va, cd->k, p, texts[s], cd->type);
         if (isfinite(b) && b > h)
           h = b;
       }
-  g->h = 4 * h + 1e-9;
+    }
+    cd->h = 4 * h + 1e-9;
+  }
   free(g->cells);
+  free(g->keys);
+  g->keys = NULL;
+  g->ncells = 0;
   g->cells = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *g->cells, 0);
-  if (!g->cells)
-    return -1;
+  g->keys = alloc_or_exit(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *g->keys, 0);
+  perm = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *perm, 0);
+  sorted = alloc_or_exit(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *sorted, 0);
+  /* keys by vertex (less the mesh's first) to sort, then in the sorted order */
+  for (uint32_t i = 0; i < y->num_vertexes; i++) {
+    perm[i] = i;
+    for (uint32_t d = 0; d < g->ndims; d++)
+      g->keys[(size_t)i * g->ndims + d] = cell_key(&g->dims[d], g->dims[d].vb, y->first_vertex + i);
+  }
   g->ncells = y->num_vertexes;
-  for (uint32_t i = 0; i < y->num_vertexes; i++)
-    g->cells[i] = y->first_vertex + i;
-  return sort_u32(g->cells, g->ncells, cell_order, g);
+  if (sort_u32(perm, g->ncells, cell_order, g) < 0) {
+    free(perm);
+    free(sorted);
+    return -1;
+  }
+  for (uint32_t i = 0; i < g->ncells; i++) {
+    g->cells[i] = y->first_vertex + perm[i];
+    memcpy(sorted + (size_t)i * g->ndims, g->keys + (size_t)perm[i] * g->ndims, g->ndims * sizeof *sorted);
+  }
+  free(g->keys);
+  g->keys = sorted;
+  free(perm);
+  return 0;
 }
 
-/* A vertex of B within bound of vertex u of A, or NO_VERTEX; *near gets one at the same
- * position (for the report) when there is no full match. */
+/* [*lo, *hi), whose entries share their keys before dimension d, narrowed to those whose key in
+ * d is want. */
+static void cells_narrow(const struct geom *g, uint32_t d, long long want, size_t *lo, size_t *hi)
+{
+  size_t a = *lo, b = *hi, c;
+  while (a < b) { /* first >= want */
+    size_t mid = a + (b - a) / 2;
+    if (g->keys[mid * g->ndims + d] < want)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  c = a;
+  b = *hi;
+  while (c < b) { /* first > want */
+    size_t mid = c + (b - c) / 2;
+    if (g->keys[mid * g->ndims + d] <= want)
+      c = mid + 1;
+    else
+      b = mid;
+  }
+  *lo = a;
+  *hi = c;
+}
+
+/* A vertex of B in [lo, hi) within bound of u whose cells neighbour ku's in dimensions d to
+ * dmax - 1; with near, the first one that differs in an attribute other than its position. */
+static uint32_t cells_find(const struct geom *g, const long long *ku, uint32_t d, uint32_t dmax,
+                           size_t lo, size_t hi, uint32_t u, uint32_t *near)
+{
+  if (d == dmax) {
+    for (; lo < hi; lo++) {
+      uint32_t v = g->cells[lo], comp;
+      double xa, xb, bd;
+      int k = vertex_differs(g, u, v, 1, &comp, &xa, &xb, &bd);
+      if (k < 0)
+        return v;
+      if (near && *near == NO_VERTEX && g->attrs[k].type != VT_POSITION)
+        *near = v;
+    }
+    return NO_VERTEX;
+  }
+  for (int delta = -1; delta <= 1; delta++) {
+    size_t l = lo, h = hi;
+    uint32_t v;
+    cells_narrow(g, d, ku[d] + delta, &l, &h);
+    if (l < h && (v = cells_find(g, ku, d + 1, dmax, l, h, u, near)) != NO_VERTEX)
+      return v;
+  }
+  return NO_VERTEX;
+}
+
+/* A vertex of B within bound of vertex u of A, or NO_VERTEX; with near (asked once, for the
+ * report: it scans whole position cells), *near gets one at the same position when there is
+ * no full match. */
 static uint32_t vertex_find(const struct geom *g, uint32_t u, uint32_t *near)
 {
-  long long cu[3];
-  *near = NO_VERTEX;
-  cell_of(g, g->pa, u, cu);
-  for (int dx = -1; dx <= 1; dx++)
-    for (int dy = -1; dy <= 1; dy++)
-      for (int dz = -1; dz <= 1; dz++) {
-        long long want[3] = {cu[0] + dx, cu[1] + dy, cu[2] + dz}, got[3];
-        size_t lo = 0, hi = g->ncells;
-        while (lo < hi) { /* first cell >= want */
-          size_t mid = lo + (hi - lo) / 2;
-          cell_of(g, g->pb, g->cells[mid], got);
-          if (cell_cmp3(got, want) < 0)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        for (; lo < g->ncells; lo++) {
-          uint32_t v = g->cells[lo], comp;
-          double xa, xb, bd;
-          int d;
-          cell_of(g, g->pb, v, got);
-          if (cell_cmp3(got, want))
-            break;
-          d = vertex_differs(g, u, v, 1, &comp, &xa, &xb, &bd);
-          if (d < 0)
-            return v;
-          if (*near == NO_VERTEX && g->attrs[d].type != VT_POSITION)
-            *near = v;
-        }
-      }
-  return NO_VERTEX;
+  long long ku[MAX_CELL_DIMS];
+  uint32_t v;
+  for (uint32_t d = 0; d < g->ndims; d++)
+    ku[d] = cell_key(&g->dims[d], g->dims[d].va, u);
+  v = cells_find(g, ku, 0, g->ndims, 0, g->ncells, u, NULL);
+  if (v == NO_VERTEX && near) {
+    *near = NO_VERTEX;
+    cells_find(g, ku, 0, 3, 0, g->ncells, u, near);
+  }
+  return v;
 }
 
 static const char *attr_name(uint32_t type)
@@ -768,7 +855,8 @@ static void mesh_content(struct geom *g, struct ids *ids, const struct model_mes
     map[v] = NO_VERTEX;
     if (!used[v])
       continue;
-    w = identity ? y->first_vertex + v : vertex_find(g, x->first_vertex + v, &near);
+    near = NO_VERTEX;
+    w = identity ? y->first_vertex + v : vertex_find(g, x->first_vertex + v, unmatched ? NULL : &near);
     if (w == NO_VERTEX) {
       if (!unmatched++) {
         first_bad = v;
@@ -943,6 +1031,45 @@ static void attrs_present(struct cmp *c)
   }
 }
 
+static int mesh_key_cmp(const struct model_mesh *x, const struct model_mesh *y)
+{
+  int d = strcmp(safe(x->name), safe(y->name));
+  return d ? d : strcmp(safe(x->material), safe(y->material));
+}
+
+static int mesh_order(uint32_t u, uint32_t v, const void *ctx)
+{
+  const struct model *m = ctx;
+  return mesh_key_cmp(&m->meshes[u], &m->meshes[v]);
+}
+
+/* B's first unused mesh with x's name and material, or NO_VERTEX: byname holds B's meshes sorted
+ * by (name, material), index order within each (a stable sort), and at[group start] how far
+ * that group has been used up; every mesh is stepped over once, so pairing M meshes costs
+ * M log M, not the M^2 name comparisons of a scan per mesh. */
+static uint32_t mesh_by_name(const struct model *b, const uint32_t *byname, uint32_t *at,
+                             const uint8_t *used, const struct model_mesh *x)
+{
+  uint32_t lo = 0, hi = b->num_meshes;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (mesh_key_cmp(&b->meshes[byname[mid]], x) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == b->num_meshes || mesh_key_cmp(&b->meshes[byname[lo]], x))
+    return NO_VERTEX;
+  if (at[lo] < lo)
+    at[lo] = lo;
+  while (at[lo] < b->num_meshes && used[byname[at[lo]]] &&
+         !mesh_key_cmp(&b->meshes[byname[at[lo]]], x))
+    at[lo]++;
+  if (at[lo] == b->num_meshes || mesh_key_cmp(&b->meshes[byname[at[lo]]], x))
+    return NO_VERTEX;
+  return byname[at[lo]];
+}
+
 void cmp_meshes(struct cmp *c)
 {
   const struct model *a = c->a->model, *b = c->b->model;
@@ -950,9 +1077,16 @@ void cmp_meshes(struct cmp *c)
   struct geom g;
   uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
   struct ids ids = {c, NULL, NULL, 0};
+  uint32_t *byname = alloc_or_exit(((size_t)b->num_meshes + 1) * sizeof *byname, 0);
+  uint32_t *at = alloc_or_exit(((size_t)b->num_meshes + 1) * sizeof *at, 1);
   int bare;
-  if (!used) {
+  for (uint32_t j = 0; j < b->num_meshes; j++)
+    byname[j] = j;
+  if (sort_u32(byname, b->num_meshes, mesh_order, b) < 0) {
     c->oom = 1;
+    free(byname);
+    free(at);
+    free(used);
     return;
   }
   geom_init(&g, c);
@@ -972,13 +1106,9 @@ void cmp_meshes(struct cmp *c)
   /* pair meshes by (name, material) first: writers may order them differently */
   for (uint32_t i = 0; i < a->num_meshes; i++) {
     const struct model_mesh *x = &a->meshes[i], *y = NULL;
-    uint32_t k = 0;
-    for (uint32_t j = 0; j < b->num_meshes && !y; j++)
-      if (!used[j] && !strcmp(safe(x->name), safe(b->meshes[j].name)) &&
-          !strcmp(safe(x->material), safe(b->meshes[j].material))) {
-        y = &b->meshes[j];
-        k = j;
-      }
+    uint32_t k = mesh_by_name(b, byname, at, used, x);
+    if (k != NO_VERTEX)
+      y = &b->meshes[k];
     if (!y && i < b->num_meshes && !used[i]) {
       y = &b->meshes[i];
       k = i;
@@ -991,6 +1121,9 @@ void cmp_meshes(struct cmp *c)
       mesh_content(&g, &ids, x, y, i);
   }
   free(g.cells);
+  free(g.keys);
+  free(byname);
+  free(at);
   free(used);
   free(ids.a);
   free(ids.b);
