@@ -76,7 +76,22 @@ typedef struct mdl_diag {
   unsigned long folded;  /* > 0: a summary standing for this many further repeats */
   const mdl_position *folded_at; /* on a summary: where the first folded repeats were */
   size_t num_folded_at;          /* at most MDL_FOLDED_AT of them */
+  /* What the position points at, for a report to show (valid during the callback only, like
+   * the strings above): for a text position the bytes of line `line` without its line end (a
+   * window of at most MDL_CONTEXT_MAX around the column of a longer line), for a byte offset
+   * the row of MDL_CONTEXT_ROW bytes holding it; NULL (size 0) when the diagnostic has no
+   * position in the input. context_offset: where context[0] is in the input (for an .egg.pz,
+   * in the text it inflates to); context_mark: the index in context the position points at
+   * (context_size when a column is past the end of its line). Added last, so callers built
+   * against the older layout read the fields above where they were. */
+  const char *context;
+  size_t context_size, context_mark;
+  long long context_offset;
 } mdl_diag;
+
+/* The longest text-line context of a diagnostic, and the bytes in a binary one's row. */
+#define MDL_CONTEXT_MAX 240
+#define MDL_CONTEXT_ROW 16
 
 /* How many folded repeats a summary locates. */
 #define MDL_FOLDED_AT 8

@@ -30,7 +30,8 @@ struct cli {
   int unreferenced;           /* --unreferenced: list the folders' files no model names */
   const char *config_path;    /* --config, or the file found (config_choose), or NULL */
   char *config_found;         /* owned: the path config_choose found */
-  int verbose;                /* -v: say which configuration is used */
+  int verbose;                /* -v: say which configuration is used, print stats lines */
+  enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color; /* --color=WHEN */
   unsigned shard_k, shard_n;  /* --shard=K/N; 0/0 when unset */
   const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --target-version for convert (the format version written) */
@@ -65,6 +66,11 @@ void cli_cache_settings(const struct cli *c, struct cache *k);
 FILE *cli_open_output(const struct cli *c);
 void cli_close_output(const struct cli *c, FILE *out);
 void cli_usage(FILE *out);
+/* Edit distance of two short words (SIZE_MAX when b is too long), for "did you mean". */
+size_t cli_word_distance(const char *a, const char *b);
+/* The text writer's flags for a report written to out (stdout, stderr or the -o file):
+ * quiet and stats from the options, colour per --color, NO_COLOR, TERM and isatty. */
+unsigned cli_text_flags(const struct cli *c, FILE *out);
 /* Write r in the output format c asks for (text, json, sarif, github). */
 void cli_report(const struct cli *c, FILE *out, const struct report *r);
 

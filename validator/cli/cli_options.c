@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cache.h"
@@ -68,6 +69,30 @@ void cli_usage(FILE *out)
         out);
 }
 
+/* Edit distance (Levenshtein) of two short words, for "did you mean". */
+size_t cli_word_distance(const char *a, const char *b)
+{
+  size_t row[32], lb = strlen(b);
+  if (lb >= sizeof row / sizeof row[0])
+    return (size_t)-1;
+  for (size_t k = 0; k <= lb; k++)
+    row[k] = k;
+  for (size_t i = 1; a[i - 1]; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t k = 1; k <= lb; k++) {
+      size_t up = row[k], best = diag + (a[i - 1] != b[k - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[k - 1] + 1 < best)
+        best = row[k - 1] + 1;
+      diag = up;
+      row[k] = best;
+    }
+  }
+  return row[lb];
+}
+
 static int parse_count(const char *s, unsigned long *out)
 {
   char *end;
@@ -86,6 +111,72 @@ static int usage_error(const char *what, const char *arg)
 {
   text_printf(stderr, "mdlcheck: %s%s%s\n(try 'mdlcheck --help')\n", what, arg ? ": " : "", arg ? arg : "");
   return EXIT_USAGE;
+}
+
+/* The option most like the word `given` (without its dashes and any "=value"), or NULL when
+ * none is near enough to be a typo. */
+static const struct cli_option *nearest_option(const char *given)
+{
+  char word[40];
+  const struct cli_option *near = NULL;
+  size_t best = (size_t)-1, n = strcspn(given, "=");
+  if (n >= sizeof word)
+    return NULL;
+  memcpy(word, given, n);
+  word[n] = 0;
+  for (size_t i = 0; i < OPTION_COUNT; i++) {
+    size_t d = cli_word_distance(word, options[i].name);
+    if (d < best) {
+      best = d;
+      near = &options[i];
+    }
+  }
+  /* a third of the word's letters wrong is still a typo; more is another word */
+  return near && best <= (n < 6 ? 1 : n / 3 + 1) ? near : NULL;
+}
+
+/* What getopt_long refused (opterr is 0, so it printed nothing): an unknown option, a missing
+ * argument, or an argument given to an option that takes none. Returns EXIT_USAGE. */
+static int option_trouble(int opt, int argc, char **argv)
+{
+  const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+  const struct cli_option *o = NULL;
+  char what[200];
+  for (size_t i = 0; i < OPTION_COUNT; i++)
+    if (optopt && (options[i].id == optopt || options[i].short_name == optopt))
+      o = &options[i];
+  if (opt == ':' && o) {
+    if (o->short_name)
+      snprintf(what, sizeof what, "-%c/--%s needs a value (%s)", o->short_name, o->name, o->arg);
+    else
+      snprintf(what, sizeof what, "--%s needs a value (%s)", o->name, o->arg);
+    return usage_error(what, NULL);
+  }
+  if (o && !o->arg && word[0] == '-' && word[1] == '-' && strchr(word, '=')) {
+    snprintf(what, sizeof what, "--%s takes no value", o->name);
+    return usage_error(what, word);
+  }
+  if (optopt && optopt < OPT_NONE && !o) {
+    snprintf(what, sizeof what, "unknown option '-%c'", optopt);
+    return usage_error(what, NULL);
+  }
+  if (word[0] == '-' && word[1] == '-') {
+    const struct cli_option *near = nearest_option(word + 2);
+    size_t n = strcspn(word, "=");
+    int matches = 0; /* getopt_long takes unique prefixes: --form is --format */
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+      matches += !strncmp(options[i].name, word + 2, n - 2);
+    if (matches > 1)
+      snprintf(what, sizeof what, "ambiguous option '%.*s' (%d options begin so)", (int)n, word,
+               matches);
+    else if (near)
+      snprintf(what, sizeof what, "unknown option '%.*s'; did you mean '--%s'?", (int)n, word,
+               near->name);
+    else
+      snprintf(what, sizeof what, "unknown option '%.*s'", (int)n, word);
+    return usage_error(what, NULL);
+  }
+  return usage_error("bad option", word[0] ? word : NULL);
 }
 
 /* A policy call's result, with running out of memory kept apart from an unknown pattern. */
@@ -167,6 +258,7 @@ static int load_config(struct cli *c)
 /* getopt's tables from the option table: every option returns its OPT_ id, short or long. */
 static void getopt_tables(struct option *longopts, char *shortopts)
 {
+  *shortopts++ = ':'; /* a missing argument returns ':', not '?' (option_trouble says which) */
   for (size_t i = 0; i < OPTION_COUNT; i++) {
     longopts[i].name = options[i].name;
     /* an argument written "[...]" is optional (--resources[=DIRS]) */
@@ -200,7 +292,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   const char *command = c->command;
   int converting = command && !strcmp(command, "convert");
   struct option opts[OPTION_COUNT + 1];
-  char shortopts[2 * OPTION_COUNT + 1];
+  char shortopts[2 * OPTION_COUNT + 2];
   int opt, rc, no_config = 0, verbose = 0, help_or_version = 0;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
@@ -244,7 +336,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->config.policy = NULL;
   }
 
-  opterr = 1;
+  opterr = 0; /* option_trouble says what went wrong, under one program name */
   optind = 0;
   while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
     switch (option_id(opt)) {
@@ -262,8 +354,26 @@ int cli_parse(struct cli *c, int argc, char **argv)
       else
         return usage_error("unknown report format (text, json, sarif, github, markdown)", optarg);
       break;
-    case OPT_OUTPUT: c->output_path = optarg; break;
+    case OPT_OUTPUT:
+      /* `-o -f json` would write the report to a file named "-f": an option word is no FILE */
+      if (optarg[0] == '-' && optarg[1])
+        return usage_error("-o/--output needs a FILE; the next word is an option", optarg);
+      /* `-o a.iqm b.iqm` would overwrite the model a.iqm with b.iqm's report */
+      if (format_by_extension(optarg) && access(optarg, F_OK) == 0)
+        return usage_error("-o/--output would overwrite a model file with the report", optarg);
+      c->output_path = optarg;
+      break;
     case OPT_QUIET: c->quiet = 1; break;
+    case OPT_COLOR:
+      if (!optarg || !strcmp(optarg, "always"))
+        c->color = COLOR_ALWAYS; /* --color alone, as ls and grep read it */
+      else if (!strcmp(optarg, "auto"))
+        c->color = COLOR_AUTO;
+      else if (!strcmp(optarg, "never"))
+        c->color = COLOR_NEVER;
+      else
+        return usage_error("--color takes auto, always or never", optarg);
+      break;
     case OPT_JOBS: {
       unsigned long j;
       if (parse_count(optarg, &j) < 0 || j < 1)
@@ -280,7 +390,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_ASSUME: c->lib.assume_format = optarg; break;
     case OPT_CONFIG:
     case OPT_NO_CONFIG:
-    case OPT_VERBOSE: break; /* read by the first pass */
+      break; /* read by the first pass */
+    case OPT_VERBOSE: c->verbose = 1; break;
     case OPT_SHARD: shard = optarg; break;
     case OPT_TARGET_VERSION:
       if (!converting)
@@ -354,7 +465,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
       version_arg = optarg;
       break;
     default:
-      return usage_error("bad option", NULL);
+      return option_trouble(opt, argc, argv);
     }
   }
   if (!set_max_issues && c->config.max_issues)
@@ -483,6 +594,21 @@ FILE *cli_open_output(const struct cli *c)
   if (!out)
     text_printf(stderr, "mdlcheck: cannot write %s: %s\n", c->output_path, strerror(errno));
   return out;
+}
+
+unsigned cli_text_flags(const struct cli *c, FILE *out)
+{
+  const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+  unsigned flags = (c->quiet ? REPORT_TEXT_QUIET : 0) | (c->verbose ? REPORT_TEXT_STATS : 0);
+  int to_file = c->output_path && out != stdout && out != stderr;
+  int color;
+  if (to_file || c->color == COLOR_NEVER)
+    color = 0; /* a report file is read by tools and editors: never escape sequences */
+  else if (c->color == COLOR_ALWAYS)
+    color = 1;
+  else /* https://no-color.org: set and not empty disables */
+    color = isatty(fileno(out)) && !(no_color && no_color[0]) && !(term && !strcmp(term, "dumb"));
+  return flags | (color ? REPORT_TEXT_COLOR : 0);
 }
 
 void cli_close_output(const struct cli *c, FILE *out)

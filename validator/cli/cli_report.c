@@ -11,7 +11,7 @@ void cli_report(const struct cli *c, FILE *out, const struct report *r)
   case OUT_SARIF: report_write_sarif(out, r); break;
   case OUT_GITHUB: report_write_github(out, r); break;
   default:
-    report_write_text(out, r, c->quiet);
+    report_write_text(out, r, cli_text_flags(c, out));
     if (r->nfiles > 1 && !c->quiet && c->command && !strcmp(c->command, "validate"))
       report_write_summary(out, r);
     break;

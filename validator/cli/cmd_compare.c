@@ -53,10 +53,11 @@ int cmd_compare(struct cli *cl)
   }
   cli_report(cl, out, &rep);
   if (cl->output == OUT_TEXT && !cl->quiet && cr.compared)
-    text_printf(out, "compared with %s: %lu poses, worst %.3g of the bound%s; %lu vertices, %lu triangles matched\n",
-            cl->args[1], cr.res.poses_checked, cr.res.worst_ratio,
+    text_printf(out, "compared with %s: %lu pose%s, worst %.3g of the bound%s; %lu vert%s, %lu triangle%s matched\n",
+            cl->args[1], cr.res.poses_checked, plural_s(cr.res.poses_checked), cr.res.worst_ratio,
             cr.res.worst_ratio <= 1 ? " (every pose within bound)" : "", cr.res.vertices_checked,
-            cr.res.triangles_checked);
+            cr.res.vertices_checked == 1 ? "ex" : "ices", cr.res.triangles_checked,
+            plural_s(cr.res.triangles_checked));
   cli_close_output(cl, out);
 done:
   report_free(&rep);

@@ -398,16 +398,17 @@ done:
       cli_close_output(c, out);
     }
   } else if (rc != EXIT_VALID && rc != EXIT_USAGE && rep.nfiles) {
-    report_write_text(stderr, &rep, 0);
+    report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
   } else if (rc == EXIT_VALID && !c->quiet) {
     /* lossless: every pose channel and vertex component equal, not merely within the bound */
     int exact = res.worst_ratio == 0 && res.vertices_inexact == 0;
-    text_printf(stdout, "%s -> %s: %s%s%s, %zu bytes, valid (%lu warnings), same model as %s, %s (%lu poses, "
-           "worst %.3g of the bound; %lu vertices, %lu not bit for bit; %lu triangles)\n",
+    text_printf(stdout, "%s -> %s: %s%s%s, %zu byte%s, valid (%lu warning%s), same model as %s, %s (%lu pose%s, "
+           "worst %.3g of the bound; %lu vert%s, %lu not bit for bit; %lu triangle%s)\n",
            inpath, outpath, fout->format, fout->version[0] ? " " : "", fout->version, b.size,
-           fout->counts[MDL_WARNING], inpath, exact ? "lossless" : "within the bound",
-           res.poses_checked, res.worst_ratio, res.vertices_checked, res.vertices_inexact,
-           res.triangles_checked);
+           plural_s(b.size), fout->counts[MDL_WARNING], plural_s(fout->counts[MDL_WARNING]), inpath,
+           exact ? "lossless" : "within the bound", res.poses_checked, plural_s(res.poses_checked),
+           res.worst_ratio, res.vertices_checked, res.vertices_checked == 1 ? "ex" : "ices",
+           res.vertices_inexact, res.triangles_checked, plural_s(res.triangles_checked));
   }
   buf_free(&b);
   pipeline_release(&run);

@@ -10,19 +10,17 @@
 
 #include "cli.h"
 #include "input.h"
+#include "num_format.h"
 #include "pose.h"
 #include "pose_report.h"
 #include "text_safe.h"
 
-/* Shortest text that reads back to the same double (as json_double). */
+/* Shortest text that reads back to the same double, written as people write numbers: 30, not
+ * 3e+01 (as json_double). */
 static void put_double(FILE *out, double v)
 {
-  char tmp[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-    if (strtod(tmp, NULL) == v)
-      break;
-  }
+  char tmp[NUM_FORMAT_MAX];
+  num_format_shortest(tmp, v, 17);
   fputs(tmp, out);
 }
 
@@ -59,10 +57,12 @@ static void text_trs(FILE *out, const struct trs *p)
 static void poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
-  text_printf(out, "%s: %s%s%s, %u joints, %u poses, %u animations, %u frames (relative to the %s)\n",
+  text_printf(out, "%s: %s%s%s, %u joint%s, %u pose%s, %u animation%s, %u frame%s (relative to the %s)\n",
           path, run->result.format, run->result.version[0] ? " " : "", run->result.version,
-          (unsigned)m->num_joints, (unsigned)m->num_poses, (unsigned)m->num_anims,
-          (unsigned)m->num_frames, m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
+          (unsigned)m->num_joints, plural_s(m->num_joints), (unsigned)m->num_poses,
+          plural_s(m->num_poses), (unsigned)m->num_anims, plural_s(m->num_anims),
+          (unsigned)m->num_frames, plural_s(m->num_frames),
+          m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
   for (uint32_t j = 0; j < m->num_joints; j++) {
     text_printf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
     text_trs(out, &m->joints[j].pose);
@@ -120,7 +120,7 @@ int cmd_poses(struct cli *c)
   f = report_add_file(&rep, c->args[0]);
   st = poses_decode(in.data, in.size, c->args[0], &c->lib, &rep, f, &run);
   if (st == MDL_EIO || st == MDL_EDECODE) { /* EIO: an inner input over --max-input-size */
-    report_write_text(stderr, &rep, 0);
+    report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
     rc = st == MDL_EIO ? EXIT_IO : EXIT_INVALID;
     goto done;
   }

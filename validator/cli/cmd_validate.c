@@ -214,7 +214,12 @@ int cmd_validate(struct cli *c)
   FILE *out;
 
   if (c->nargs < 1) {
-    text_printf(stderr, "mdlcheck: no input files (try 'mdlcheck --help')\n");
+    if (c->output_path) /* `mdlcheck -o report.txt`: the only file named became the report's */
+      text_printf(stderr, "mdlcheck: no input files (-o took '%s' as the report's FILE; "
+              "write -o REPORT FILE...)\n", c->output_path);
+    else
+      fputs("mdlcheck: no input files\n", stderr);
+    fputs("(try 'mdlcheck --help')\n", stderr);
     return EXIT_USAGE;
   }
   if (c->baseline_path) {
@@ -272,8 +277,8 @@ int cmd_validate(struct cli *c)
       text_printf(stderr, "mdlcheck: shard %u/%u: no file (the selection has %zu, fewer than %u "
               "shares)\n", c->shard_k, c->shard_n, total, c->shard_n);
     else if (c->verbose)
-      text_printf(stderr, "mdlcheck: shard %u/%u: %zu of %zu files\n", c->shard_k, c->shard_n,
-              files.count, total);
+      text_printf(stderr, "mdlcheck: shard %u/%u: %zu of %zu file%s\n", c->shard_k, c->shard_n,
+              files.count, total, plural_s(total));
     for (size_t i = 0; i < files.count; i++) {
       size_t n = files.count;
       files.count = i + 1; /* slot_publish takes the list's last path */

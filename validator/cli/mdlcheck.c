@@ -20,30 +20,6 @@ static const struct command commands[] = {
   {NULL, NULL}
 };
 
-/* Edit distance (Levenshtein) of two short words, for "did you mean". */
-static size_t word_distance(const char *a, const char *b)
-{
-  size_t row[32], lb = strlen(b);
-  if (lb >= sizeof row / sizeof row[0])
-    return (size_t)-1;
-  for (size_t k = 0; k <= lb; k++)
-    row[k] = k;
-  for (size_t i = 1; a[i - 1]; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t k = 1; k <= lb; k++) {
-      size_t up = row[k], best = diag + (a[i - 1] != b[k - 1]);
-      if (up + 1 < best)
-        best = up + 1;
-      if (row[k - 1] + 1 < best)
-        best = row[k - 1] + 1;
-      diag = up;
-      row[k] = best;
-    }
-  }
-  return row[lb];
-}
-
 /* A first argument that is no existing path and reads as a word (no '/', '.', glob character
  * or option dash) is a mistyped subcommand, not a file name: `mdlcheck cnvert a b`. */
 static int unknown_command(const char *arg)
@@ -54,7 +30,7 @@ static int unknown_command(const char *arg)
   if (!*arg || arg[0] == '-' || strpbrk(arg, "/.*?[") || stat(arg, &st) == 0)
     return 0;
   for (const struct command *k = commands; k->name; k++) {
-    size_t d = word_distance(arg, k->name);
+    size_t d = cli_word_distance(arg, k->name);
     if (d < best) {
       best = d;
       near = k;

@@ -110,5 +110,5 @@ char *mdl_rules_json(void)
   struct api_text t;
   if (!api_text_open(&t))
     return NULL;
-  return api_text_close(&t, report_write_rules(t.out) != 0);
+  return api_text_close(&t, report_write_rules(t.out, NULL, 0) != 0);
 }

@@ -60,7 +60,81 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->truncated = sink->fatal_seen = 0;
   sink->flaws = 0;
   sink->proof = 0;
+  diag_source(sink, NULL, 0);
   return 0;
+}
+
+void diag_source(struct diag_sink *sink, const void *data, size_t size)
+{
+  sink->source = data;
+  sink->source_size = data ? size : 0;
+  sink->cursor_line = 0;
+  sink->cursor_start = 0;
+}
+
+/* Where the line after the one starting at `at` starts, or source_size when there is none. */
+static size_t next_line(const struct diag_sink *s, size_t at)
+{
+  const unsigned char *p = s->source;
+  while (at < s->source_size && p[at] != '\n' && p[at] != '\r')
+    at++;
+  if (at < s->source_size && p[at] == '\r' && at + 1 < s->source_size && p[at + 1] == '\n')
+    at++;
+  return at < s->source_size ? at + 1 : s->source_size;
+}
+
+/* The context of a text position: line `line`, or a window of it around the column. */
+static void context_text(struct diag_sink *s, mdl_diag *d)
+{
+  const unsigned char *p = s->source;
+  size_t start, end, mark, from;
+  if (!s->cursor_line || d->line < s->cursor_line) {
+    s->cursor_line = 1;
+    s->cursor_start = 0;
+  }
+  while (s->cursor_line < d->line) {
+    size_t next = next_line(s, s->cursor_start);
+    if (next >= s->source_size && (next == s->cursor_start || (p[next - 1] != '\n' && p[next - 1] != '\r')))
+      return; /* the line is past the end of the input: no context */
+    s->cursor_start = next;
+    s->cursor_line++;
+  }
+  start = s->cursor_start;
+  end = start;
+  while (end < s->source_size && p[end] != '\n' && p[end] != '\r')
+    end++;
+  mark = d->column > 1 ? d->column - 1 : 0;
+  if (mark > end - start)
+    mark = end - start;
+  from = start;
+  if (end - start > MDL_CONTEXT_MAX) { /* a window with the column in its middle third */
+    from = start + mark > MDL_CONTEXT_MAX / 3 ? start + mark - MDL_CONTEXT_MAX / 3 : start;
+    if (end - from > MDL_CONTEXT_MAX)
+      end = from + MDL_CONTEXT_MAX;
+  }
+  d->context = (const char *)p + from;
+  d->context_size = end - from;
+  d->context_offset = (long long)from;
+  d->context_mark = start + mark - from;
+}
+
+/* The context of a diagnostic: its text line, or the row of bytes holding its offset. */
+static void context_of(struct diag_sink *s, mdl_diag *d)
+{
+  d->context = NULL;
+  d->context_size = d->context_mark = 0;
+  d->context_offset = -1;
+  if (!s->source)
+    return;
+  if (d->line) {
+    context_text(s, d);
+  } else if (d->offset >= 0 && (unsigned long long)d->offset < s->source_size) {
+    size_t row = (size_t)d->offset / MDL_CONTEXT_ROW * MDL_CONTEXT_ROW;
+    d->context = (const char *)s->source + row;
+    d->context_size = s->source_size - row < MDL_CONTEXT_ROW ? s->source_size - row : MDL_CONTEXT_ROW;
+    d->context_offset = (long long)row;
+    d->context_mark = (size_t)d->offset - row;
+  }
 }
 
 /* Keep where a folded repeat was, for the first MDL_FOLDED_AT of the first DIAG_FOLD_SLOTS rules. */
@@ -186,6 +260,7 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
   d.folded = 0;
   d.folded_at = NULL;
   d.num_folded_at = 0;
+  context_of(sink, &d);
   forward(sink, &d);
 }
 
@@ -240,13 +315,14 @@ void diag_sink_finish(struct diag_sink *sink)
             nat = 0;
       }
       fold_positions(where, sizeof where, at, nat);
-      snprintf(message, sizeof message, "%lu more diagnostics of this rule were folded%s%s", extra,
-               where, nat && nat < extra ? ", ..." : "");
+      snprintf(message, sizeof message, "%lu more diagnostic%s of this rule were folded%s%s", extra,
+               extra == 1 ? "" : "s", where, nat && nat < extra ? ", ..." : "");
       memset(&d, 0, sizeof d);
       d.rule = r;
       d.severity = effective_severity(sink, r);
       d.message = message;
       d.offset = -1;
+      d.context_offset = -1;
       d.path = d.actual = d.expected = "";
       d.folded = extra;
       d.folded_at = nat ? at : NULL;

@@ -40,15 +40,30 @@ struct diag_sink {
   unsigned long flaws;      /* diagnostics whose catalogue severity is fatal or error, whatever
                              * the policy made of them: what was decoded may be incomplete */
   int proof;                /* a conversion's proof: `only` hides none of its differences */
+  /* the input positions point into (diag_source), for each diagnostic's context; the cursor
+   * remembers the last line found, so diagnostics in line order find theirs in one pass */
+  const unsigned char *source;
+  size_t source_size;
+  unsigned cursor_line;     /* 0: none yet */
+  size_t cursor_start;
 };
 
 /* mdl_policy_apply without the `only` selection (ignore and severity still apply): a proof's
  * difference hidden by an unrelated --only would read as "same model"; --accept-loss and an
  * explicit --ignore are the ways to accept one. */
+/* 1 when a policy pattern (an id or former id, a prefix ending in '*', a format name) names the
+ * rule: what --ignore, --only and `rules PATTERN` select. */
+int policy_pattern_matches(const char *pattern, const mdl_rule *rule);
+
 mdl_severity policy_apply_unselected(const mdl_policy *policy, const mdl_rule *rule);
 
 /* Return 0 (the sink needs no allocation; the int is kept for callers that check it). */
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options);
+/* The bytes positions point into from now on (the decoder's input, or the text an .egg.pz
+ * inflates to), kept by reference for the diagnostics' context: they must outlive the sink's
+ * emissions. NULL: no context. Lines end at \n, \r\n or a lone \r. */
+void diag_source(struct diag_sink *sink, const void *data, size_t size);
+
 /* Emit the fold summaries and release the sink. */
 void diag_sink_finish(struct diag_sink *sink);
 

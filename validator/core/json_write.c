@@ -1,5 +1,6 @@
 /* json_write.c - streaming JSON output. */
 #include "json_write.h"
+#include "num_format.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -151,17 +152,14 @@ void json_uint(struct json_writer *w, unsigned long long v)
 
 void json_double(struct json_writer *w, double v)
 {
-  char tmp[40];
+  char tmp[NUM_FORMAT_MAX];
   before_item(w);
   if (!isfinite(v)) {
     fputs("null", w->out);
     return;
   }
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-    if (strtod(tmp, NULL) == v)
-      break;
-  }
+  /* the shortest digits that read back, laid out plainly up to 17 digits: 30, not 3e+01 */
+  num_format_shortest(tmp, v, 17);
   fputs(tmp, w->out);
 }
 

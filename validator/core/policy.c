@@ -38,7 +38,7 @@ void mdl_policy_free(mdl_policy *policy)
   free(policy);
 }
 
-static int pattern_matches(const char *pattern, const mdl_rule *rule)
+int policy_pattern_matches(const char *pattern, const mdl_rule *rule)
 {
   size_t n = strlen(pattern);
   if (n && pattern[n - 1] == '*')
@@ -50,7 +50,7 @@ static int pattern_matches(const char *pattern, const mdl_rule *rule)
 static int pattern_known(const char *pattern)
 {
   for (size_t i = 0; i < mdl_rule_count(); i++)
-    if (pattern_matches(pattern, mdl_rule_at(i)))
+    if (policy_pattern_matches(pattern, mdl_rule_at(i)))
       return 1;
   return 0;
 }
@@ -115,7 +115,7 @@ static mdl_severity apply(const mdl_policy *policy, const mdl_rule *rule, int us
   int selected = !use_only || !policy->has_only;
   for (size_t i = 0; i < policy->count; i++) {
     const struct policy_entry *e = &policy->entries[i];
-    if (!pattern_matches(e->pattern, rule))
+    if (!policy_pattern_matches(e->pattern, rule))
       continue;
     if (e->action == POLICY_IGNORE)
       return MDL_SEVERITY_COUNT;

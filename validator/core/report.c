@@ -23,6 +23,7 @@ static void file_free(struct report_file *f)
     free(f->msgs[i].actual);
     free(f->msgs[i].expected);
     free(f->msgs[i].folded_at);
+    free(f->msgs[i].context);
   }
   free(f->msgs);
   for (size_t i = 0; i < f->nres; i++) {
@@ -97,6 +98,19 @@ void report_collect(const mdl_diag *d, void *user)
   }
   m->baselined = 0;
   m->seq = f->nmsgs - 1;
+  m->context = NULL;
+  m->context_size = m->context_mark = 0;
+  m->context_offset = -1;
+  if (d->context) {
+    m->context = malloc(d->context_size + 1);
+    if (!m->context)
+      oom_exit();
+    memcpy(m->context, d->context, d->context_size);
+    m->context[d->context_size] = 0;
+    m->context_size = d->context_size;
+    m->context_mark = d->context_mark;
+    m->context_offset = d->context_offset;
+  }
 }
 
 /* Position order: text line/column, else byte offset; unlocated and fold summaries last.
@@ -143,6 +157,10 @@ void report_replay(struct report_file *to, const struct report_file *from)
     d.folded = m->folded;
     d.folded_at = m->folded_at;
     d.num_folded_at = m->nfolded_at;
+    d.context = m->context;
+    d.context_size = m->context_size;
+    d.context_mark = m->context_mark;
+    d.context_offset = m->context_offset;
     report_collect(&d, to);
   }
   free(by_seq);

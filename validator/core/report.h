@@ -17,6 +17,9 @@ struct report_msg {
   mdl_position *folded_at; /* on a fold summary: the first folded repeats' positions */
   size_t nfolded_at;
   int baselined;         /* accepted by --baseline: shown, but not counted */
+  char *context;         /* mdl_diag's context, copied (NULL when none) */
+  size_t context_size, context_mark;
+  long long context_offset;
   size_t seq;            /* emission order, to keep the position sort stable */
 };
 
@@ -79,8 +82,16 @@ void report_read_failure(struct report_file *f, int err);
 /* 1 when the file is invalid under r->fail_on (or could not be read). */
 int report_file_invalid(const struct report *r, const struct report_file *f);
 
-/* Writers. quiet: text only, print only messages at or above r->fail_on (and every error). */
-void report_write_text(FILE *out, const struct report *r, int quiet);
+/* "s" unless n is 1, for counts in text: "1 file", "2 files", "0 files". */
+static inline const char *plural_s(unsigned long long n)
+{
+  return n == 1 ? "" : "s";
+}
+
+/* The text writer's choices (bits). QUIET: only messages at or above r->fail_on (and every
+ * error), no verdicts; COLOR: ANSI colour; STATS: each decoded model's counts (-v). */
+enum { REPORT_TEXT_QUIET = 1, REPORT_TEXT_COLOR = 2, REPORT_TEXT_STATS = 4 };
+void report_write_text(FILE *out, const struct report *r, unsigned flags);
 void report_write_json(FILE *out, const struct report *r);
 struct json_writer;
 /* The "tool" object that opens every JSON document mdlcheck writes. */
@@ -103,8 +114,11 @@ void report_json_file(struct json_writer *w, const struct report *r, const struc
 /* A file's "resources" array (when --resources was on). */
 void report_json_resources(struct json_writer *w, const struct report_file *f);
 void report_write_sarif(FILE *out, const struct report *r);
-/* The rule catalogue as a JSON document (`rules -f json`); 0, or -1 when out failed. */
-int report_write_rules(FILE *out);
+/* 1 when a pattern (policy_pattern_matches) names the rule, or when there are none. */
+int report_rule_selected(const mdl_rule *r, const char *const *patterns, size_t npatterns);
+/* The rule catalogue as a JSON document (`rules -f json [PATTERN...]`): the rules the patterns
+ * select, all of them without patterns; 0, or -1 when out failed. */
+int report_write_rules(FILE *out, const char *const *patterns, size_t npatterns);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);
 /* The end-of-batch summary (text). */

@@ -1,4 +1,5 @@
 /* report_rules.c - the rule catalogue as JSON (`mdlcheck rules -f json`, mdl_rules_json). */
+#include "diag.h"
 #include "json_write.h"
 #include "report.h"
 
@@ -27,7 +28,15 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
   json_object_end(w);
 }
 
-int report_write_rules(FILE *out)
+int report_rule_selected(const mdl_rule *r, const char *const *patterns, size_t npatterns)
+{
+  for (size_t k = 0; k < npatterns; k++)
+    if (policy_pattern_matches(patterns[k], r))
+      return 1;
+  return npatterns == 0;
+}
+
+int report_write_rules(FILE *out, const char *const *patterns, size_t npatterns)
 {
   struct json_writer w;
   json_init(&w, out, 1);
@@ -36,7 +45,8 @@ int report_write_rules(FILE *out)
   json_key(&w, "rules");
   json_array_begin(&w);
   for (size_t i = 0; i < mdl_rule_count(); i++)
-    write_rule(&w, mdl_rule_at(i));
+    if (report_rule_selected(mdl_rule_at(i), patterns, npatterns))
+      write_rule(&w, mdl_rule_at(i));
   json_array_end(&w);
   json_object_end(&w);
   return json_end(&w);

@@ -76,21 +76,24 @@ void report_write_summary(FILE *out, const struct report *r)
     nr++;
   }
   free(last_file);
-  text_printf(out, "summary: %zu files, %lu valid, %lu invalid, %lu unreadable", r->nfiles, valid,
-          invalid, unreadable);
+  text_printf(out, "summary: %zu file%s, %lu valid, %lu invalid, %lu unreadable", r->nfiles,
+          plural_s(r->nfiles), valid, invalid, unreadable);
   if (r->skipped)
-    text_printf(out, "; %zu files in directories skipped (no model extension)", r->skipped);
+    text_printf(out, "; %zu file%s in directories skipped (no model extension)", r->skipped,
+            plural_s(r->skipped));
   fputc('\n', out);
   if (nf) /* qsort(NULL, 0, ...) is undefined behaviour */
     qsort(formats, nf, sizeof *formats, by_hits);
   for (size_t i = 0; i < nf; i++)
-    text_printf(out, "  %-12s %lu files, %lu invalid\n", formats[i].label, formats[i].files, formats[i].invalid);
+    text_printf(out, "  %-12s %lu file%s, %lu invalid\n", formats[i].label, formats[i].files,
+            plural_s(formats[i].files), formats[i].invalid);
   if (nr)
     qsort(rules, nr, sizeof *rules, by_hits);
   if (nr)
     fputs("  top rules:", out);
   for (size_t i = 0; i < nr && i < 10; i++)
-    text_printf(out, "%s %s (%lu files, %lu hits)", i ? "," : "", rules[i].label, rules[i].files, rules[i].hits);
+    text_printf(out, "%s %s (%lu file%s, %lu hit%s)", i ? "," : "", rules[i].label, rules[i].files,
+            plural_s(rules[i].files), rules[i].hits, plural_s(rules[i].hits));
   if (nr)
     fputc('\n', out);
   free(formats);

@@ -70,6 +70,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   run->result.format = "unknown";
   if (diag_sink_init(&sink, options) < 0)
     return MDL_EINTERNAL;
+  diag_source(&sink, data, size);
 
   if (options->assume_format) {
     run->format = format_find(options->assume_format);

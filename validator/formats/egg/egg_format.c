@@ -214,6 +214,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     data = egg_pz_inflate(doc, data, size, &size);
     if (!data)
       return -1;
+    diag_source(ctx->diag, data, size); /* lines and columns now count in the inflated text */
   }
   if (egg_parse(doc, data, size) < 0) {
     diag_out_of_memory(ctx->diag, "parsing the egg text");
