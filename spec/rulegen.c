@@ -6,7 +6,8 @@
  * Catalogue file: a mapping with `format:` and `rules:`, a sequence of flat mappings with the
  * keys id, name, severity, versions, source, section, text, message, rationale, and optionally
  * strict (severity under --strict), basis, tolerance, derivation, spec_ref, alias (a former id
- * of the rule, still accepted wherever ids are: policy patterns, baselines, lookups).
+ * of the rule, still accepted wherever ids are: policy patterns, baselines, lookups), fix (how
+ * an exporter author or artist makes a file pass: what to change, never a new spec claim).
  *
  * spec_ref is `spec/formats/<fmt>.md#<anchor>`, relative to DIR (the source tree): the anchor must
  * be a clause heading `### <a id="ANCHOR"></a>Title` of that file (spec/formats/README.md), and
@@ -19,14 +20,14 @@
 
 enum field {
   F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
-  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_COUNT
+  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_FIX, F_COUNT
 };
 
 static const char *const field_names[F_COUNT] = {
   "id", "name", "severity", "versions", "source", "section", "text", "message",
-  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias"
+  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias", "fix"
 };
-static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
 static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
 
 struct rule {
@@ -458,6 +459,8 @@ static void write_outputs(const char *h, const char *c, const char *md)
     c_string(oc, r->clause ? r->clause : "");
     fputs(", ", oc);
     c_string(oc, r->f[F_ALIAS] ? r->f[F_ALIAS] : "");
+    fputs(",\n   ", oc);
+    c_string(oc, r->f[F_FIX] ? r->f[F_FIX] : "");
     fputs("},\n", oc);
   }
   fputs("};\n", oc);
@@ -465,7 +468,9 @@ static void write_outputs(const char *h, const char *c, const char *md)
   fputs("# mdlcheck rule reference\n\nGenerated from `spec/rules/*.yaml` by `spec/rulegen`; "
         "do not edit. Each rule: id, default severity (and under `--strict`), versions, the clause "
         "of the project's reference specification (`spec/formats/`) it enforces, the public "
-        "source it rests on, what it requires, and why. `mdlcheck explain ID` prints all of it.\n", om);
+        "source it rests on, what it requires, why, and how to fix a file it flags. Each id links to "
+        "the rule's page (`doc/rules/ID.md`: the clause, the smallest failing case of the corpus and "
+        "its passing twin); `mdlcheck explain ID` prints the same.\n", om);
   for (size_t i = 0; i < nrules; i++) {
     const struct rule *r = &rules[i];
     if (strcmp(last_format, r->format)) {
@@ -473,7 +478,7 @@ static void write_outputs(const char *h, const char *c, const char *md)
                   "|---|---|---|---|---|---|---|\n", r->format);
       last_format = r->format;
     }
-    fprintf(om, "| %s", r->f[F_ID]);
+    fprintf(om, "| [%s](rules/%s.md)", r->f[F_ID], r->f[F_ID]);
     if (r->f[F_ALIAS])
       fprintf(om, " (alias %s)", r->f[F_ALIAS]);
     fprintf(om, " | %s | %s", r->f[F_NAME], r->f[F_SEVERITY]);
@@ -491,6 +496,10 @@ static void write_outputs(const char *h, const char *c, const char *md)
     md_cell(om, r->f[F_TEXT]);
     fputs(" *Why:* ", om);
     md_cell(om, r->f[F_RATIONALE]);
+    if (r->f[F_FIX]) {
+      fputs(" *Fix:* ", om);
+      md_cell(om, r->f[F_FIX]);
+    }
     if (r->f[F_TOLERANCE]) {
       fputs(" *Tolerance:* ", om);
       md_cell(om, r->f[F_TOLERANCE]);

@@ -56,6 +56,8 @@ typedef struct mdl_rule {
   const char *spec_ref;  /* "spec/formats/iqm.md#iqm-joint-parent": the clause enforced, or "" */
   const char *clause;    /* that clause: "Title [normative; public source]\ntext", or "" */
   const char *alias;     /* a former id still accepted for this rule ("IQE-CMP-001"), or "" */
+  const char *fix;       /* how to make a flagged file pass, or "" (added last: older callers
+                          * read the fields above where they were) */
 } mdl_rule;
 
 /* Where one folded repeat was: a byte offset (-1: none) and/or a text line and column (0: none). */

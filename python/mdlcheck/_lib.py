@@ -26,6 +26,7 @@ class Rule(ctypes.Structure):
         ("spec_ref", ctypes.c_char_p),
         ("clause", ctypes.c_char_p),
         ("alias", ctypes.c_char_p),
+        ("fix", ctypes.c_char_p),
     ]
 
 

@@ -297,6 +297,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
   int want_version = 0, no_cache = 0;
+  char **first;
 
   getopt_tables(opts, shortopts);
   memset(c, 0, sizeof *c);
@@ -311,11 +312,17 @@ int cli_parse(struct cli *c, int argc, char **argv)
   if (!c->policy)
     oom_exit();
 
-  /* First pass: only --config, so the file is applied before the options that override it. */
+  /* First pass: only --config, so the file is applied before the options that override it.
+   * It reads a copy: getopt_long permutes what it reads, and with `FILE -o` (no value) the
+   * first pass would move FILE behind -o for the second to take as -o's value. */
   /* optind = 0 makes glibc reinitialise fully (ordering and permutation state) between passes */
+  first = malloc(((size_t)argc + 1) * sizeof *first);
+  if (!first)
+    oom_exit();
+  memcpy(first, argv, ((size_t)argc + 1) * sizeof *first);
   opterr = 0;
   optind = 0;
-  while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+  while ((opt = getopt_long(argc, first, shortopts, opts, NULL)) != -1) {
     opt = option_id(opt);
     if (opt == OPT_CONFIG)
       c->config_path = optarg;
@@ -324,6 +331,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     /* --help and --version answer whatever configuration lies around */
     help_or_version |= opt == OPT_HELP || (opt == OPT_VERSION && !converting);
   }
+  free(first);
   if (!help_or_version && (rc = config_choose(c, no_config, verbose)) != 0)
     return rc;
   if (help_or_version)

@@ -15,6 +15,12 @@
 #ifndef MDL_SOURCE_DIR
 #define MDL_SOURCE_DIR ""
 #endif
+#ifndef MDL_BUILD_DIR
+#define MDL_BUILD_DIR ""
+#endif
+#ifndef MDL_DOCDIR
+#define MDL_DOCDIR ""
+#endif
 
 static int is_dir(const char *path)
 {
@@ -185,6 +191,64 @@ static void print_indented(FILE *out, const char *text, const char *indent)
   }
 }
 
+/* The rule's page (doc/rules/ID.md, made by doc/rulepages from the corpus): the build tree's,
+ * else the installed one. Opened, or NULL with the places looked in written to where. */
+static FILE *page_open(const mdl_rule *r, char *where, size_t cap)
+{
+  const char *env = getenv("MDLCHECK_RULE_PAGES");
+  char dirs[2][2048], path[2048 + 96];
+  size_t n = 0;
+  if (env && *env) {
+    snprintf(dirs[n++], sizeof dirs[0], "%s", env); /* an explicit choice is the only one */
+  } else {
+    if (MDL_BUILD_DIR[0])
+      snprintf(dirs[n++], sizeof dirs[0], "%s/doc/rules", MDL_BUILD_DIR);
+    if (MDL_DOCDIR[0])
+      snprintf(dirs[n++], sizeof dirs[0], "%s/rules", MDL_DOCDIR);
+  }
+  where[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    FILE *fp;
+    size_t used = strlen(where);
+    snprintf(path, sizeof path, "%.2040s/%.64s.md", dirs[i], r->id);
+    if ((fp = fopen(path, "r")) != NULL) {
+      snprintf(where, cap, "%s", path);
+      return fp;
+    }
+    snprintf(where + used, cap - used, "%s%s", used ? ", " : "", dirs[i]);
+  }
+  return NULL;
+}
+
+/* How to fix, and the page's two examples (its sections from "## Smallest failing case" to the
+ * footer), indented as the rest of the entry. */
+static void explain_examples(FILE *out, const mdl_rule *r)
+{
+  char where[8192], line[4096];
+  FILE *page;
+  int on = 0;
+  fputs("  how to fix: ", out);
+  fputs(r->fix[0] ? r->fix : "the catalogue has no fix text for this rule yet: change the file so "
+                             "that it meets the requirement above", out);
+  fputs("\n\n", out);
+  page = page_open(r, where, sizeof where);
+  if (!page) {
+    fprintf(out, "  examples:   the rule pages are not here (looked in %s; they are built with "
+            "mdlcheck from the corpus, or set MDLCHECK_RULE_PAGES=DIR)\n", where[0] ? where : "nowhere");
+    return;
+  }
+  fprintf(out, "  examples (%s):\n\n", where);
+  while (fgets(line, sizeof line, page)) {
+    if (!strncmp(line, "## Smallest failing case", 24))
+      on = 1;
+    else if (!strcmp(line, "---\n"))
+      on = 0;
+    if (on)
+      fprintf(out, "%s%s", line[0] == '\n' ? "" : "    ", line);
+  }
+  fclose(page);
+}
+
 /* Return EXIT_VALID, or EXIT_INTERNAL when the corpus could not be listed. */
 static int explain_one(FILE *out, const mdl_rule *r)
 {
@@ -228,7 +292,8 @@ static int explain_one(FILE *out, const mdl_rule *r)
   cdir = corpus_root(corpus, sizeof corpus);
   if (!cdir) {
     fputs("  corpus cases: the conformance corpus is not here (it ships with the source, not the "
-          "installed tool; set MDLCHECK_CORPUS=SOURCE/corpus to list them)\n", out);
+          "installed tool; set MDLCHECK_CORPUS=SOURCE/corpus to list them)\n\n", out);
+    explain_examples(out, r);
     return rc;
   }
   snprintf(file, sizeof file, "%s/%.32s", cdir, r->format);
@@ -253,6 +318,8 @@ static int explain_one(FILE *out, const mdl_rule *r)
   for (size_t i = 0; i < cases.n; i++)
     free(cases.path[i]);
   free(cases.path);
+  fputs("\n", out);
+  explain_examples(out, r);
   return rc;
 }
 

@@ -25,6 +25,8 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
   }
   if (r->alias[0])
     json_kv_string(w, "alias", r->alias);
+  if (r->fix[0])
+    json_kv_string(w, "fix", r->fix);
   json_object_end(w);
 }
 
