@@ -114,7 +114,7 @@ END_TEST
 START_TEST(test_only_never_hides_core)
 {
   static const mdl_rule io = {"MDL-IO-001", "read-failed", "core", MDL_FATAL, "", "", "", "", "",
-                              "", "", MDL_FATAL, "", "", ""};
+                              "", "", MDL_FATAL, "", "", "", ""};
   mdl_policy *p = mdl_policy_new();
   ck_assert_int_eq(mdl_policy_only(p, "iqm"), 0);
   ck_assert_int_eq(mdl_policy_apply(p, &jnt2), MDL_ERROR);
