@@ -12,7 +12,7 @@ printf 'INTERQUAKEMODEL-garbage' > "$tree/a/b/bad.iqm"
 
 run "$tree"
 expect_rc 1 "a directory with one broken model"
-expect_grep out '^summary: 3 files, 2 valid, 1 invalid, 0 unreadable; 1 files in directories skipped' "summary line"
+expect_grep out '^summary: 3 files, 2 valid, 1 invalid, 0 unreadable; 1 file in directories skipped' "summary line"
 expect_grep out 'bad\.iqm: invalid iqm' "the broken file is named invalid"
 expect_no_grep out 'notes\.txt' "files without a model extension are not validated in a walk"
 

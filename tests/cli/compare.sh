@@ -107,7 +107,7 @@ run convert "$work/d1.iqe" "$work/d1.iqm"
 expect_rc 0 "convert the duplicate vertex to IQM"
 run compare "$work/d1.iqm" "$work/d1.iqm"
 expect_rc 0 "an IQM against itself"
-expect_grep out " 4 vertices, 1 triangles matched" "the collapsed triangle is not counted in bulk either"
+expect_grep out " 4 vertices, 1 triangle matched" "the collapsed triangle is not counted in bulk either"
 u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 cp "$work/d1.iqm" "$work/nan.iqm"
 va=$(u32 "$work/nan.iqm" 52) # ofs_vertexarrays; each array: type flags format size offset

@@ -13,7 +13,7 @@ iqe()
 }
 
 # the counts of a summary line's proof: "6 poses 3 vertices 1 triangles"
-figures() { sed -n 's/.*(\([0-9]* poses\),.*; \([0-9]* vertices\),.*; \([0-9]* triangles\)).*/\1 \2 \3/p' "$work/out"; }
+figures() { sed -n 's/.*(\([0-9]* poses*\),.*; \([0-9]* vert[a-z]*\),.*; \([0-9]* triangles*\)).*/\1 \2 \3/p' "$work/out"; }
 
 # --- OUT is IN ---------------------------------------------------------------------------------
 # The writer drops comments: the IQE written over itself is much shorter than the one read (a

@@ -73,15 +73,17 @@ grep -q "MDL-FMT-001" "$work/report.txt" || fail "-o did not write the report"
 run -o "$work/no/such/dir/report.txt" "$work/empty.bin"
 expect_rc 3 "-o into a missing directory"
 
-# the stats line: before the verdict of a decoded file, "(partial)" when it has errors, none for
-# a file whose decoder gave up, none with -q
+# the stats line (with -v): before the verdict of a decoded file, "(partial)" when it has errors,
+# none for a file whose decoder gave up, none with -q, none without -v (one line per valid file)
 make_bad_magic_iqm "$work/badmagic.iqm"
 run "$srcdir/examples/walk.iqm" "$srcdir/examples/broken-parent.iqm" "$work/badmagic.iqm"
+expect_no_grep out 'stats'
+run -v "$srcdir/examples/walk.iqm" "$srcdir/examples/broken-parent.iqm" "$work/badmagic.iqm"
 expect_rc 1 "stats"
 expect_grep out '^.*/walk\.iqm: stats: joints 3, meshes 2, vertices 8, triangles 4, animations 2, frames 5, extensions 0$'
 expect_grep out '^.*/broken-parent\.iqm: stats \(partial\): joints 3,'
 expect_no_grep out 'badmagic\.iqm: stats'
-run -q "$srcdir/examples/walk.iqm"
+run -q -v "$srcdir/examples/walk.iqm"
 expect_no_grep out 'stats'
 
 finish

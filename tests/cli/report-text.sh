@@ -34,6 +34,11 @@ run "$work/broken.egg.pz"
 expect_rc 1 "broken.egg.pz"
 expect_exact out "   10 |     <TRef> { missing_texture }"
 expect_exact out "      |              ^"
+# Egg reads LF CR as one line end (Panda3D does): the context is still line 2's
+printf '<CoordinateSystem> { Z-up }\n\r<Texture> t { a.png <Scalar> wrap { clampp } }\n\r' >"$work/lfcr.egg"
+run "$work/lfcr.egg"
+expect_exact out "    2 | <Texture> t { a.png <Scalar> wrap { clampp } }"
+expect_exact out "      |                                     ^"
 # a model's bytes never drive the terminal: an escape sequence in the line shows as '?'
 printf '# Inter-Quake Export\nbogus \033[2J\033]0;owned\007 here\n' >"$work/esc.iqe"
 run --color=never "$work/esc.iqe"

@@ -70,6 +70,13 @@ void diag_source(struct diag_sink *sink, const void *data, size_t size)
   sink->source_size = data ? size : 0;
   sink->cursor_line = 0;
   sink->cursor_start = 0;
+  sink->lf_cr_one = 0;
+}
+
+void diag_source_lf_cr(struct diag_sink *sink)
+{
+  sink->lf_cr_one = 1;
+  sink->cursor_line = 0; /* lines found so far were counted the other way */
 }
 
 /* Where the line after the one starting at `at` starts, or source_size when there is none. */
@@ -78,7 +85,8 @@ static size_t next_line(const struct diag_sink *s, size_t at)
   const unsigned char *p = s->source;
   while (at < s->source_size && p[at] != '\n' && p[at] != '\r')
     at++;
-  if (at < s->source_size && p[at] == '\r' && at + 1 < s->source_size && p[at + 1] == '\n')
+  if (at + 1 < s->source_size && ((p[at] == '\r' && p[at + 1] == '\n') ||
+                                   (s->lf_cr_one && p[at] == '\n' && p[at + 1] == '\r')))
     at++;
   return at < s->source_size ? at + 1 : s->source_size;
 }

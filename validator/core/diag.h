@@ -46,6 +46,7 @@ struct diag_sink {
   size_t source_size;
   unsigned cursor_line;     /* 0: none yet */
   size_t cursor_start;
+  int lf_cr_one;            /* LF CR is one line end (Egg, as Panda3D reads it), not two */
 };
 
 /* mdl_policy_apply without the `only` selection (ignore and severity still apply): a proof's
@@ -61,8 +62,10 @@ mdl_severity policy_apply_unselected(const mdl_policy *policy, const mdl_rule *r
 int diag_sink_init(struct diag_sink *sink, const mdl_options *options);
 /* The bytes positions point into from now on (the decoder's input, or the text an .egg.pz
  * inflates to), kept by reference for the diagnostics' context: they must outlive the sink's
- * emissions. NULL: no context. Lines end at \n, \r\n or a lone \r. */
+ * emissions. NULL: no context. Lines end at \n, \r\n or a lone \r (as the IQE reader counts
+ * them); diag_source_lf_cr makes \n\r one line end too (as the Egg lexer counts them). */
 void diag_source(struct diag_sink *sink, const void *data, size_t size);
+void diag_source_lf_cr(struct diag_sink *sink);
 
 /* Emit the fold summaries and release the sink. */
 void diag_sink_finish(struct diag_sink *sink);

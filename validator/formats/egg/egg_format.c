@@ -216,6 +216,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
       return -1;
     diag_source(ctx->diag, data, size); /* lines and columns now count in the inflated text */
   }
+  diag_source_lf_cr(ctx->diag); /* the lexer counts LF CR as one line end */
   if (egg_parse(doc, data, size) < 0) {
     diag_out_of_memory(ctx->diag, "parsing the egg text");
     return -1;
