@@ -23,7 +23,8 @@ counts()
 }
 
 for fmt in json text sarif; do
-  run --no-config -f "$fmt" "$tree"
+  # -v as the cached runs (they read the hits from it; it adds the text report's stats lines)
+  run --no-config -v -f "$fmt" "$tree"
   rc0=$rc
   cp "$work/out" "$work/plain.$fmt"
   run --no-config -v -f "$fmt" --cache "$cache" "$tree"

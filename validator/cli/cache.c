@@ -234,6 +234,13 @@ static void record_diag(const mdl_diag *d, void *user)
     out_u64(&r->out, d->folded_at[j].line);
     out_u64(&r->out, d->folded_at[j].column);
   }
+  /* what the text report shows under it: the source line or bytes (a binary row may hold NULs;
+   * an empty line is a context of size 0, apart from none) */
+  out_u64(&r->out, d->context != NULL);
+  out_u64(&r->out, d->context ? d->context_size : 0);
+  out_put(&r->out, d->context ? d->context : "", d->context ? d->context_size : 0);
+  out_u64(&r->out, d->context ? d->context_mark : 0);
+  out_u64(&r->out, (uint64_t)(d->context ? d->context_offset : -1));
   r->ndiags++;
 }
 
@@ -285,6 +292,7 @@ static const char *intern(struct cache *k, const char *s)
 static int replay(struct cache *k, struct in *i, struct report_file *f, mdl_result *res)
 {
   char id[64], msg[8192], path[4096], actual[4096], expected[4096], name[64];
+  char context[MDL_CONTEXT_MAX + 1];
   uint64_t ndiags = in_u64(i);
   for (uint64_t n = 0; n < ndiags && !i->failed; n++) {
     mdl_diag d;
@@ -310,6 +318,24 @@ static int replay(struct cache *k, struct in *i, struct report_file *f, mdl_resu
       at[j].column = (unsigned)in_u64(i);
     }
     d.folded_at = d.num_folded_at ? at : NULL;
+    if (in_u64(i)) {
+      uint64_t size = in_u64(i);
+      if (i->failed || size > MDL_CONTEXT_MAX || size > i->n)
+        return -1;
+      memcpy(context, i->p, (size_t)size);
+      i->p += size;
+      i->n -= (size_t)size;
+      d.context = context;
+      d.context_size = (size_t)size;
+      d.context_mark = (size_t)in_u64(i);
+      d.context_offset = (long long)in_u64(i);
+      if (d.context_mark > d.context_size)
+        return -1;
+    } else {
+      in_u64(i); /* size 0 */
+      in_u64(i);
+      d.context_offset = (long long)in_u64(i);
+    }
     if (i->failed)
       return -1;
     if (f)
