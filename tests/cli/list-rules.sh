@@ -38,7 +38,7 @@ for r in rules:
     for key in ("name", "format", "versions", "source", "text", "message", "rationale"):
         assert isinstance(r[key], str) and r[key], (r["id"], key)
 cfg = {r["id"]: r for r in rules if r["id"].startswith("MDL-CFG-")}
-assert sorted(cfg) == ["MDL-CFG-001", "MDL-CFG-002", "MDL-CFG-003", "MDL-CFG-004"], sorted(cfg)
+assert sorted(cfg) == ["MDL-CFG-001", "MDL-CFG-002", "MDL-CFG-003", "MDL-CFG-004", "MDL-CFG-005"], sorted(cfg)
 assert all(r["format"] == "core" for r in cfg.values())
 PY
 else

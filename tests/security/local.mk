@@ -8,6 +8,7 @@ TESTS += $(SECURITY_TESTS)
 EXTRA_DIST += $(SECURITY_TESTS)
 SECURITY_TESTS += tests/security/output-escape.sh
 SECURITY_TESTS += tests/security/diff-markdown.sh
+SECURITY_TESTS += tests/security/config-sandbox.sh
 
 # sec-mem: memory safety past validation (items 1, 2, 8, 9)
 SECURITY_TESTS += tests/security/egg-degenerate-grow.sh

@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "input.h"
+#include "path_key.h"
 
 /* A configuration is a handful of lines; the cap bounds what a hostile file can make us allocate. */
 #define CONFIG_MAX_BYTES (1024 * 1024)
@@ -45,6 +46,7 @@ struct config_ctx {
   void *user;
   int errors;
   unsigned long unknown_keys; /* MDL-CFG-002 met so far */
+  const char *dir;            /* the file's folder ("." for a bare name); NULL for a buffer */
 };
 
 /* Copy s for a message: bounded, one line, no control characters. */
@@ -316,7 +318,81 @@ static void load_severity(struct config_ctx *x, const yaml_node_t *value)
   }
 }
 
-/* resources: true | false | "DIR:DIR" | [DIR, ...] */
+/* Whether path (a real path) is root or below it. */
+static int real_under(const char *path, const char *root)
+{
+  size_t n = strlen(root);
+  return n == 1 || (!strncmp(path, root, n) && (path[n] == 0 || path[n] == '/'));
+}
+
+/* A search folder the file names (len bytes of folder) stays inside the file's own folder: it is
+ * relative, never climbs above it with "..", and, where it exists, its real path (links
+ * resolved) is under the real path of the file's folder. The repository holds the file, so a
+ * folder outside would let it make any file of the machine a search root; such folders come
+ * only from the command line. Reports MDL-CFG-005 at n and returns -1 when not. */
+static int folder_inside(struct config_ctx *x, const yaml_node_t *n, const char *folder, size_t len)
+{
+  char shown[ACTUAL_MAX + 1], why[ACTUAL_MAX + 160];
+  char *norm = malloc(len + 1); /* the folder with "." and ".." folded, as resources.c reads it */
+  size_t nlen = 0;
+  int depth = 0;
+  if (!norm)
+    oom_exit();
+  snprintf(shown, sizeof shown, "%.*s", (int)(len < ACTUAL_MAX ? len : ACTUAL_MAX), folder);
+  if (folder[0] == '/') {
+    report_at(x, RULE_CORE_CONFIG_RESOURCES_OUTSIDE, n, "resources", shown, "an absolute path");
+    free(norm);
+    return -1;
+  }
+  for (size_t i = 0; i < len;) {
+    size_t c = i;
+    while (c < len && folder[c] != '/')
+      c++;
+    if (c - i == 2 && folder[i] == '.' && folder[i + 1] == '.') {
+      if (--depth < 0) {
+        report_at(x, RULE_CORE_CONFIG_RESOURCES_OUTSIDE, n, "resources", shown,
+                  "'..' climbs above the configuration's folder");
+        free(norm);
+        return -1;
+      }
+      while (nlen > 0 && norm[nlen - 1] != '/')
+        nlen--;
+      nlen -= nlen > 0; /* the slash before the dropped component */
+    } else if (c > i && !(c - i == 1 && folder[i] == '.')) {
+      depth++;
+      if (nlen)
+        norm[nlen++] = '/';
+      memcpy(norm + nlen, folder + i, c - i);
+      nlen += c - i;
+    }
+    i = c + 1;
+  }
+  norm[nlen] = 0;
+  if (x->dir) {
+    size_t cap = strlen(x->dir) + nlen + 2;
+    char *joined = malloc(cap), *base, *real;
+    if (!joined)
+      oom_exit();
+    snprintf(joined, cap, "%s/%s", x->dir, norm);
+    base = path_resolve(x->dir);
+    real = path_resolve(joined);
+    free(joined);
+    if (base && real && !real_under(real, base)) {
+      snprintf(why, sizeof why, "a symbolic link on the way leads to %.*s", ACTUAL_MAX, real);
+      report_at(x, RULE_CORE_CONFIG_RESOURCES_OUTSIDE, n, "resources", shown, why);
+      free(base);
+      free(real);
+      free(norm);
+      return -1;
+    }
+    free(base);
+    free(real);
+  }
+  free(norm);
+  return 0;
+}
+
+/* resources: true | false | "DIR:DIR" | [DIR, ...], each DIR inside the file's folder */
 static void load_resources(struct config_ctx *x, const yaml_node_t *value)
 {
   struct mdl_config *c = x->c;
@@ -330,11 +406,19 @@ static void load_resources(struct config_ctx *x, const yaml_node_t *value)
     return;
   }
   if (value->type == YAML_SCALAR_NODE && (s = scalar_text(value)) != NULL && *s) {
-    c->resources = strdup(s);
+    int bad = 0;
+    for (const char *p = s; *p;) {
+      size_t len = strcspn(p, ":");
+      bad |= len && folder_inside(x, value, p, len) < 0;
+      p += len + (p[len] == ':');
+    }
+    if (!bad)
+      c->resources = strdup(s);
     return;
   }
   if (value->type == YAML_SEQUENCE_NODE) {
     size_t len = 0;
+    int bad = 0;
     for (yaml_node_item_t *i = value->data.sequence.items.start; i < value->data.sequence.items.top; i++) {
       const yaml_node_t *it = yaml_document_get_node(x->doc, *i);
       if (!it || it->type != YAML_SCALAR_NODE || !(s = scalar_text(it)) || !*s || strchr(s, ':')) {
@@ -344,14 +428,22 @@ static void load_resources(struct config_ctx *x, const yaml_node_t *value)
         c->resources = NULL;
         return;
       }
+      if (folder_inside(x, it, s, strlen(s)) < 0) {
+        bad = 1;
+        continue; /* every folder that leaves is reported */
+      }
       char *n = realloc(c->resources, len + strlen(s) + 2);
       if (!n)
         return;
       c->resources = n;
       len += (size_t)sprintf(n + len, "%s%s", len ? ":" : "", s);
     }
-    if (!c->resources)
+    if (bad) {
+      free(c->resources);
+      c->resources = NULL;
+    } else if (!c->resources) {
       c->resources = strdup("");
+    }
     return;
   }
   report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, "resources", node_text(value, tb, sizeof tb),
@@ -632,8 +724,9 @@ void config_free(struct mdl_config *c)
   c->resources = NULL;
 }
 
-int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,
-                       void *user)
+/* Load the bytes of the configuration found in dir (NULL: no file, folders checked lexically). */
+static int config_load_in(struct mdl_config *c, const void *data, size_t size, const char *dir,
+                          mdl_diag_fn on_diag, void *user)
 {
   struct config_ctx x;
   yaml_parser_t parser;
@@ -641,6 +734,7 @@ int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_
   int documents = 0;
 
   memset(&x, 0, sizeof x);
+  x.dir = dir;
   x.c = c;
   x.text = data;
   x.size = size;
@@ -681,6 +775,12 @@ int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_
   return x.errors;
 }
 
+int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,
+                       void *user)
+{
+  return config_load_in(c, data, size, NULL, on_diag, user);
+}
+
 int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, void *user)
 {
   size_t size = 0;
@@ -699,7 +799,14 @@ int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, voi
     free(text);
     return x.errors;
   }
-  errors = config_load_buffer(c, text, size, on_diag, user);
+  {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+      oom_exit();
+    errors = config_load_in(c, text, size, dir, on_diag, user);
+    free(dir);
+  }
   free(text);
   resources_rebase(c, path);
   cache_rebase(c, path);

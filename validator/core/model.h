@@ -119,6 +119,8 @@ struct model_ref {
   const char *path;     /* structural path, "" when none */
   const char *format;   /* Egg <Scalar> format of the texture ("rgba", ...), or NULL */
   int alpha_file;       /* Egg: an alpha-file scalar adds a channel from another image */
+  const char *implied_ext; /* added to a file name without an extension before it is looked up
+                            * (Egg <File>: "the extension .egg is implied"), or NULL */
 };
 
 struct model_bounds {

@@ -326,8 +326,10 @@ static int content_check(struct res_ctx *x, const struct model_ref *ref, const c
                                             : RULE_CORE_TEXTURE_UNREADABLE;
   if (data && ref->kind == MODEL_REF_MODEL) {
     const struct mdl_format *f = format_detect(data, n, NULL); /* content, not name */
-    if (!f || strcmp(f->name, "egg"))
-      snprintf(why, sizeof why, "holds %s, not egg text", f ? f->name : "no known format");
+    const struct mdl_format *named = format_by_extension(file);
+    if (!f || f != named)
+      snprintf(why, sizeof why, "holds %s, not %s", f ? f->name : "no known format",
+               named ? named->name : "a model");
     else {
       free(data);
       return 0;
@@ -363,13 +365,13 @@ static const char *kind_name(const struct model_ref *ref)
   return ref->kind == MODEL_REF_MODEL ? "model" : ref->conventional ? "material" : "texture";
 }
 
-/* The name a reference is looked up by: an external egg without an extension gets ".egg"
- * (eggSyntax <File>: "the extension .egg is implied"). */
+/* The name a reference is looked up by: without an extension, the one its format implies
+ * (Egg <File>: ".egg"). */
 static void ref_name(const struct model_ref *ref, char *out, size_t cap)
 {
   const char *base = strrchr(ref->ref, '/');
   base = base ? base + 1 : ref->ref;
-  snprintf(out, cap, "%s%s", ref->ref, ref->kind == MODEL_REF_MODEL && !strchr(base, '.') ? ".egg" : "");
+  snprintf(out, cap, "%s%s", ref->ref, ref->implied_ext && !strchr(base, '.') ? ref->implied_ext : "");
 }
 
 static void check_one(struct res_ctx *x, const struct model_ref *ref)
@@ -389,6 +391,16 @@ static void check_one(struct res_ctx *x, const struct model_ref *ref)
   res.path = ref->path;
   file[0] = 0;
   ref_name(ref, name, sizeof name);
+  if (ref->kind == MODEL_REF_MODEL && !format_by_extension(name)) {
+    /* an external model is validated and quoted as an input of its own: only a file named as a
+     * model (the formats' extensions) is opened, never a configuration that merely parses */
+    res.status = "unreadable";
+    diag_emit(x->sink, RULE_CORE_EXTERNAL_MODEL_UNREADABLE, &loc,
+              "its name has no model file extension; not opened", "%s", ref->ref);
+    if (x->o->on_resource)
+      x->o->on_resource(&res, x->o->user);
+    return;
+  }
   st = x->roots->n ? resolve(x->roots, name, file, sizeof file) : RES_MISSING;
   switch (st) {
   case RES_OUTSIDE:

@@ -63,8 +63,9 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
     case S_TEXTURE_INLINE:
       (void)ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>");
       break;
-    case S_FILE:
-      (void)ref_add(doc, m, n, MODEL_REF_MODEL, "<File>");
+    case S_FILE: /* eggSyntax <File>: "the extension .egg is implied" */
+      if ((r = ref_add(doc, m, n, MODEL_REF_MODEL, "<File>")) != NULL)
+        r->implied_ext = ".egg";
       break;
     default:
       break;
