@@ -15,9 +15,10 @@
  * the output's diagnostics, and --accept-loss of one accepts the proof's difference it explains.
  *
  * Exit status: 0 written, valid and the same model; 1 IN has errors, the writer refused the
- * model, the written file does not validate or differs from IN (it is still written, to be
- * inspected); 2 usage (no format for OUT, or that format has no writer); 3 IN unreadable or OUT
- * unwritable (MDL-IO-003) or not a regular file (MDL-IO-004).
+ * model, the bytes for OUT do not validate (nothing written: the proof runs on them in memory
+ * before they are written) or differ from IN (written, to be inspected); 2 usage (no format for
+ * OUT, or that format has no writer); 3 IN unreadable or OUT unwritable (MDL-IO-003) or not a
+ * regular file (MDL-IO-004).
  *
  * OUT is written whole or not at all (core/file_replace.h): a temporary file beside it, flushed,
  * renamed over it; a kill or a full disk mid-write leaves the old OUT as it was. */
@@ -143,7 +144,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
                          const char *inpath, const struct mdl_input *in, int src_converted,
                          const struct write_losses *losses, struct report *rep,
                          const struct report_file *fin, struct report_file *fout,
-                         struct compare_result *res)
+                         struct compare_result *res, int *unfit)
 {
   struct pipeline_run out, *outp = &out;
   struct compare_side sa, sb;
@@ -159,7 +160,7 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
     report_replay(fout, fin);
     outp = src;
   } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
-    text_printf(stderr, "mdlcheck: convert: out of memory; %s was not checked\n", outpath);
+    text_printf(stderr, "mdlcheck: convert: out of memory; %s was not checked, nothing written\n", outpath);
     return EXIT_INTERNAL;
   } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
     return EXIT_INTERNAL;
@@ -172,7 +173,9 @@ static int convert_prove(struct cli *c, struct byte_buf *b, const char *outpath,
   if (!outp->decoded || report_file_invalid(rep, fout)) {
     if (!same)
       pipeline_release(&out);
-    text_printf(stderr, "mdlcheck: convert: the written %s does not validate\n", outpath);
+    text_printf(stderr, "mdlcheck: convert: the bytes written for %s do not validate (see its diagnostics); "
+                "nothing written\n", outpath);
+    *unfit = 1;
     return EXIT_INVALID;
   }
   memset(&sa, 0, sizeof sa);
@@ -247,19 +250,22 @@ static int output_check(const char *outpath, struct diag_sink *announce, struct 
   return EXIT_IO;
 }
 
-/* Write OUT whole or not at all (core/file_replace.h): a failure is the output's fatal MDL-IO-003
- * (or MDL-IO-004 for a non-regular file put there meanwhile), OUT as it was, exit 3. */
+/* Write OUT whole or not at all (core/file_replace.h), once the proof has run on the bytes in
+ * memory: a failure is the output's fatal MDL-IO-003 (or MDL-IO-004 for a non-regular file put
+ * there meanwhile), added to what the proof found, OUT as it was, exit 3. */
 static int output_write(const char *outpath, const struct byte_buf *b, struct diag_sink *announce,
-                        struct report_file *fout, const struct mdl_format *target)
+                        struct report_file *fout)
 {
   char why[400];
   struct mdl_loc none = loc_none();
   enum file_replace_status st = file_replace(outpath, b, why, sizeof why);
+  unsigned long fatal = announce->counts[MDL_FATAL];
   if (st == FILE_REPLACE_OK)
     return EXIT_VALID;
   diag_emit(announce, st == FILE_REPLACE_NOT_REGULAR ? RULE_CORE_OUTPUT_NOT_REGULAR : RULE_CORE_OUTPUT_NOT_WRITTEN,
             &none, why, "%s", outpath);
-  refused_report(fout, announce, target);
+  /* the proof's findings stay: the failure joins them (unless a configuration ignores it) */
+  fout->counts[MDL_FATAL] += announce->counts[MDL_FATAL] - fatal;
   text_printf(stderr, "mdlcheck: cannot write %s: %s; it is left as it was\n", outpath, why);
   return EXIT_IO;
 }
@@ -279,7 +285,7 @@ int cmd_convert(struct cli *c)
   struct byte_buf b;
   mdl_options o = c->lib;
   const char *inpath, *outpath;
-  int err, rc = EXIT_VALID, converted = 0;
+  int err, rc = EXIT_VALID, converted = 0, unfit = 0;
   mdl_status st;
   FILE *out;
 
@@ -380,11 +386,16 @@ int cmd_convert(struct cli *c)
     rc = EXIT_INVALID;
     goto done;
   }
-  if ((rc = output_write(outpath, &b, &announce, fout, target)) != EXIT_VALID)
-    goto done;
-  /* What was written is held to every rule, then to the source. */
+  /* What is to be written is held to every rule, then to the source, before it is written:
+   * bytes that do not validate are never left on disk (a limit the writer missed); bytes that
+   * validate but differ from IN are written, to be inspected. */
   rc = convert_prove(c, &b, outpath, target, &run, inpath, &in, converted, &losses, &rep, fin, fout,
-                     &res);
+                     &res, &unfit);
+  if (rc != EXIT_INTERNAL && !unfit) {
+    int wrc = output_write(outpath, &b, &announce, fout);
+    if (wrc != EXIT_VALID)
+      rc = wrc;
+  }
 done:
   if (announcing)
     diag_sink_finish(&announce);

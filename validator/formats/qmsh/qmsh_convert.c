@@ -321,8 +321,14 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
           keys[(size_t)f * nb + k].pos[c] = (float)t.t[c];
           keys[(size_t)f * nb + k].scale[c] = (float)t.s[c];
         }
-        for (int c = 0; c < 4; c++)
-          keys[(size_t)f * nb + k].rot[c] = (float)t.r[c];
+        /* a unit quaternion (QMSH-KEY-003): one taken from a key matrix that is not quite a
+         * rotation, or a source's quaternion unit only within its own tolerance, is
+         * renormalised, as the engine's slerp expects */
+        {
+          double len = sqrt(t.r[0] * t.r[0] + t.r[1] * t.r[1] + t.r[2] * t.r[2] + t.r[3] * t.r[3]);
+          for (int c = 0; c < 4; c++)
+            keys[(size_t)f * nb + k].rot[c] = (float)(len > 0 && isfinite(len) ? t.r[c] / len : t.r[c]);
+        }
       }
     }
     an->length = an->n_frames ? an->frames[an->n_frames - 1].time : 0;

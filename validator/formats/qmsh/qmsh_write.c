@@ -9,6 +9,7 @@
  * kept as they are: PHYSICS before 13 and SPLIT before 18 still decode by the layout
  * (QMSH-HDR-004 warns). A model from another format is first turned into a QMSH file by
  * qmsh_convert.c. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,17 @@ static void points_put(const struct qmsh_out *o)
   }
 }
 
+/* A limit of the engine the model exceeds: the writer's refusal (MDL-CNV-001 with this reason). */
+static int limit_refuse(struct byte_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int limit_refuse(struct byte_buf *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->error, sizeof b->error, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
 static int target_version(const struct write_opts *opts, struct byte_buf *b, unsigned *ver)
 {
   char *end;
@@ -257,6 +269,17 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
   if (!qmsh_va_find(m, VT_POSITION))
     return write_refuse(opts ? opts->losses : NULL, out, RULE_CORE_CONVERT_QMSH_NO_MESH,
                         "the model has no vertex positions");
+  /* the engine's limits (QMSH-LIM-003, -005, -006), refused before writing rather than found in
+   * the written file: the file would be one the engine cannot load */
+  if (!m->num_meshes)
+    return write_refuse(opts ? opts->losses : NULL, out, RULE_CORE_CONVERT_QMSH_NO_MESH,
+                        "the model has no mesh; QMSH holds at least one submesh");
+  if (m->num_joints > QMSH_MAX_BONES && qmsh_va_find(m, VT_BLENDINDEXES) && qmsh_va_find(m, VT_BLENDWEIGHTS))
+    return limit_refuse(out, "%u joints; the engine loads at most %u bones (QMSH-LIM-003)",
+                        (unsigned)m->num_joints, (unsigned)QMSH_MAX_BONES);
+  if (m->num_anims > 255)
+    return limit_refuse(out, "%u animations; the engine loads at most 255 (QMSH-LIM-005)",
+                        (unsigned)m->num_anims);
   write_loss_loops(opts ? opts->losses : NULL, m, RULE_CORE_CONVERT_QMSH_LOOP_FLAG);
   write_loss_tags_lods(opts ? opts->losses : NULL, m, "QMSH", 1);
   write_loss_influences(opts ? opts->losses : NULL, m, 2, "QMSH");

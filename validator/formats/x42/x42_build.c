@@ -282,24 +282,26 @@ static int build_keys(struct builder *bd, const struct model *m)
   return 0;
 }
 
-/* Inverse of the joint's bind world transform as an X42 affine (axis0, axis1, axis2, origin). */
-static void inverse_bind(const struct model *m, uint32_t j, float out[12])
+/* Inverse of the joint's bind world transform as an X42 affine (axis0, axis1, axis2, origin):
+ * 0, or -1 when it has none a float holds (a zero or vanishing scale: the engine's skinning
+ * would read infinities or NaNs, X42-INF-003), which the writer refuses before writing. */
+static int inverse_bind(const struct model *m, uint32_t j, float out[12])
 {
   double w[16], l[16], t[16], inv[12], det;
-  int32_t chain[64];
-  int n = 0;
-  for (int32_t k = (int32_t)j; k >= 0 && n < 64 && (uint32_t)k < m->num_joints; k = m->joints[k].parent)
-    chain[n++] = k;
-  trs_to_matrix(&m->joints[chain[n - 1]].pose, w);
-  for (int i = n - 2; i >= 0; i--) {
-    trs_to_matrix(&m->joints[chain[i]].pose, l);
-    mat4_mul(t, w, l);
+  uint32_t depth = 0;
+  trs_to_matrix(&m->joints[j].pose, w);
+  /* up the parent chain, each parent's local transform applied on the left (no depth bound:
+   * a chain deeper than any array is still whole; a cycle is bounded by the joint count) */
+  for (int32_t k = m->joints[j].parent; k >= 0 && (uint32_t)k < m->num_joints && depth < m->num_joints;
+       k = m->joints[k].parent, depth++) {
+    trs_to_matrix(&m->joints[k].pose, l);
+    mat4_mul(t, l, w);
     memcpy(w, t, sizeof t);
   }
   /* 3x3 inverse by cofactors, then the origin */
   det = w[0] * (w[5] * w[10] - w[6] * w[9]) - w[1] * (w[4] * w[10] - w[6] * w[8]) + w[2] * (w[4] * w[9] - w[5] * w[8]);
-  if (fabs(det) < 1e-300)
-    det = 1;
+  if (!isfinite(det) || det == 0)
+    return -1;
   inv[0] = (w[5] * w[10] - w[6] * w[9]) / det;
   inv[1] = (w[2] * w[9] - w[1] * w[10]) / det;
   inv[2] = (w[1] * w[6] - w[2] * w[5]) / det;
@@ -312,8 +314,12 @@ static void inverse_bind(const struct model *m, uint32_t j, float out[12])
   for (int r = 0; r < 3; r++)
     inv[4 * r + 3] = -(inv[4 * r] * w[3] + inv[4 * r + 1] * w[7] + inv[4 * r + 2] * w[11]);
   for (int c = 0; c < 4; c++)
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 3; r++) {
       out[3 * c + r] = (float)inv[4 * r + c];
+      if (!isfinite(out[3 * c + r]))
+        return -1;
+    }
+  return 0;
 }
 
 /* Normal v of nrm as X42 stores it, unit length (x42.md: S8N components; X42-VTX-001): into
@@ -466,7 +472,12 @@ static int build_mesh(struct builder *bd, const struct model *m)
         if (!joint_infl[j]) {
           joint_infl[j] = (uint16_t)(d->num_infl + 1);
           d->influences[d->num_infl].bone = (uint16_t)j;
-          inverse_bind(m, j, d->influences[d->num_infl].m);
+          if (inverse_bind(m, j, d->influences[d->num_infl].m) < 0) {
+            char why[200];
+            snprintf(why, sizeof why, "joint %u's bind pose has no inverse a float holds (a zero or "
+                     "vanishing scale): its influence matrix would not be finite", (unsigned)j);
+            return fail(bd, why);
+          }
           d->num_infl++;
         }
         {
