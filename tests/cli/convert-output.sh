@@ -89,7 +89,7 @@ if mount -t tmpfs -o size=16k tmpfs "$work/full" 2>/dev/null; then
   "$PYTHON" - "$work/out" <<'PY' || fail "the unwritten OUT's JSON entry is not invalid with MDL-IO-003"
 import json, sys
 f = json.load(open(sys.argv[1]))["files"]
-ok = len(f) == 2 and f[1]["verdict"] == "invalid" and [m["id"] for m in f[1]["messages"]] == ["MDL-IO-003"]
+ok = len(f) == 2 and f[1]["verdict"] == "invalid" and [m["id"] for m in f[1]["messages"] if m["severity"] == "fatal"] == ["MDL-IO-003"]
 sys.exit(0 if ok else 1)
 PY
   umount "$work/full"

@@ -19,7 +19,7 @@ CLI_TESTS = \
   tests/cli/completion.sh \
   tests/cli/sarif-fingerprints.sh \
   tests/cli/resources.sh \
-  tests/cli/convert-output.sh \
+  tests/cli/convert-output.sh tests/cli/convert-text.sh \
   tests/cli/report-text.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \

@@ -111,18 +111,21 @@ expect_no_grep err "EGG-" "the egg was written and then found broken"
 head -c 100000 /dev/zero | tr '\0' 'x' >"$work/d/old.iqm"
 cp "$work/d/old.iqm" "$work/old.copy"
 if command -v strace >/dev/null 2>&1 && strace -qq -o /dev/null true 2>/dev/null; then
-  strace -qq -o /dev/null -e trace=write -e inject=write:signal=SIGKILL:when=2 \
+  # killed at the first fsync or ftruncate: after every byte is written, before the file is
+  # whole under OUT's name (the code that wrote OUT in place cut its old tail with ftruncate
+  # after writing: killed there, OUT was new bytes followed by the old tail)
+  strace -qq -o /dev/null -e trace=fsync,ftruncate -e inject=fsync,ftruncate:signal=SIGKILL \
     "$MDLCHECK" convert -q "$work/a.iqe" "$work/d/old.iqm" >/dev/null 2>&1 &
   wait $! 2>/dev/null
   cmp -s "$work/old.copy" "$work/d/old.iqm" ||
     fail "a kill mid-write changed OUT: $(head -c 16 "$work/d/old.iqm" | tr -c '[:print:]' '.')..."
   # what a kill leaves is at most the temporary file (nothing can remove it): the old OUT is whole
   rm -f "$work"/d/.old.iqm.mdlcheck-*
-  # and at the flush before the rename (the bytes written, not yet OUT's)
-  strace -qq -o /dev/null -e trace=fsync -e inject=fsync:signal=SIGKILL \
+  # and at the first write (nothing of the new bytes yet)
+  strace -qq -o /dev/null -e trace=write -e inject=write:signal=SIGKILL:when=1 \
     "$MDLCHECK" convert -q "$work/a.iqe" "$work/d/old.iqm" >/dev/null 2>&1 &
   wait $! 2>/dev/null
-  cmp -s "$work/old.copy" "$work/d/old.iqm" || fail "a kill before the rename changed OUT"
+  cmp -s "$work/old.copy" "$work/d/old.iqm" || fail "a kill at the first write changed OUT"
   rm -f "$work"/d/.old.iqm.mdlcheck-*
 else
   echo "SKIP: strace is missing or cannot trace here: the kill mid-write case is not run"

@@ -270,6 +270,42 @@ static int output_write(const char *outpath, const struct byte_buf *b, struct di
   return EXIT_IO;
 }
 
+/* Text mode on success: the warnings of the output's entry (the writer's announcements, what
+ * the proof accepted), one line each, before the summary line that gives the proof's result. */
+static void warnings_text(const struct report_file *f)
+{
+  for (size_t k = 0; k < f->nmsgs; k++) {
+    const struct report_msg *m = &f->msgs[k];
+    if (m->severity != MDL_WARNING)
+      continue;
+    text_printf(stderr, "%s: warning[%s]: %s", f->path, m->rule->id, m->message);
+    if (m->path[0])
+      text_printf(stderr, " [%s]", m->path);
+    fputc('\n', stderr);
+  }
+}
+
+/* After a failed proof: the announced losses whose proof rule the proof found, as the
+ * --accept-loss that accepts them (each id once). */
+static void accept_hint(const struct cli *c, const struct write_losses *l, const struct report_file *f)
+{
+  char ids[512] = "";
+  size_t n = 0;
+  for (size_t i = 0; l && i < l->n; i++) {
+    const mdl_rule *rule = mdl_rule_at(l->item[i].rule), *proof = mdl_rule_at(l->item[i].proof);
+    int found = 0;
+    if (loss_accepted(c, rule) || strstr(ids, rule->id))
+      continue;
+    for (size_t k = 0; k < f->nmsgs && !found; k++)
+      found = f->msgs[k].rule == proof && f->msgs[k].severity <= MDL_ERROR;
+    if (found && n + strlen(rule->id) + 2 < sizeof ids)
+      n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", n ? "," : "", rule->id);
+  }
+  if (n)
+    text_printf(stderr, "mdlcheck: convert: the differences are losses announced before writing; to accept "
+                "them: --accept-loss=%s\n", ids);
+}
+
 int cmd_convert(struct cli *c)
 {
   const struct mdl_format *target;
@@ -410,7 +446,10 @@ done:
     }
   } else if (rc != EXIT_VALID && rc != EXIT_USAGE && rep.nfiles) {
     report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
+    if (rc == EXIT_INVALID && fout && announcing)
+      accept_hint(c, &losses, fout);
   } else if (rc == EXIT_VALID && !c->quiet) {
+    warnings_text(fout);
     /* lossless: every pose channel and vertex component equal, not merely within the bound */
     int exact = res.worst_ratio == 0 && res.vertices_inexact == 0;
     text_printf(stdout, "%s -> %s: %s%s%s, %zu byte%s, valid (%lu warning%s), same model as %s, %s (%lu pose%s, "

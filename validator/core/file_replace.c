@@ -54,6 +54,16 @@ enum file_replace_status file_replace_check(const char *path, char *why, size_t 
              kind_name(st.st_mode));
     return FILE_REPLACE_NOT_REGULAR;
   }
+  if (r == 0) { /* absent: its folder must be there to hold it (said before any work is done) */
+    const char *slash = strrchr(path, '/');
+    char *dir = slash && slash != path ? strndup(path, (size_t)(slash - path)) : NULL;
+    int ok = !slash || slash == path || (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+    if (!ok)
+      snprintf(why, n, "%s", dir ? "its folder does not exist" : strerror(ENOMEM));
+    free(dir);
+    if (!ok)
+      return FILE_REPLACE_FAILED;
+  }
   return FILE_REPLACE_OK;
 }
 

@@ -136,19 +136,23 @@ static void trs_to_rows(const struct trs *p, double out[16])
 static void quat_to_hpr(const double q[4], double hpr[3])
 {
   struct trs t;
-  double m[16], sp, cp;
+  double m[16], cp;
   trs_identity(&t);
   memcpy(t.r, q, sizeof t.r);
   quat_normalize(t.r);
   trs_to_matrix(&t, m);
-  sp = m[2 * 4 + 1];
-  sp = sp > 1 ? 1 : sp < -1 ? -1 : sp;
-  hpr[1] = asin(sp);
-  cp = cos(hpr[1]);
-  if (cp > 1e-9) {
+  /* R = Rz(h) Rx(p) Ry(r): row 2 is (-cp sr, sp, cp cr). The pitch from atan2 of sp and cp
+   * (asin of sp loses half the digits near the poles, and a cp of rounding noise then gave
+   * the heading and roll from noise: a ball spinning through pitch 90 was caught by the proof) */
+  cp = hypot(m[2 * 4 + 0], m[2 * 4 + 2]);
+  hpr[1] = atan2(m[2 * 4 + 1], cp);
+  if (cp > 1e-7) {
     hpr[2] = atan2(-m[2 * 4 + 0], m[2 * 4 + 2]);
     hpr[0] = atan2(-m[0 * 4 + 1], m[1 * 4 + 1]);
-  } else { /* gimbal lock: the roll folds into the heading */
+  } else {
+    /* gimbal lock (pitch +-90 within 1e-7 rad): only h + r (pitch 90) or h - r (pitch -90)
+     * is defined, and rows 0-1 hold it as (cos, sin) in column 0 for both; roll 0 takes it
+     * whole into the heading, leaving an error of the order of cp */
     hpr[2] = 0;
     hpr[0] = atan2(m[1 * 4 + 0], m[0 * 4 + 0]);
   }

@@ -695,6 +695,16 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
       return -1;
     d->anim_groups[0].end = (uint16_t)nb;
   }
+  /* an animation needs the joints it moves: say so rather than that it runs past the frames */
+  if (m->num_anims && m->num_frames && m->num_poses != nb) {
+    char why[160];
+    if (!nb)
+      snprintf(why, sizeof why, "the model has %u animations but no joints (an animation-only file): "
+               "X42 animates the bones it holds", (unsigned)m->num_anims);
+    else
+      snprintf(why, sizeof why, "%u animated poses per frame, %u joints", (unsigned)m->num_poses, (unsigned)nb);
+    return fail(&bd, why);
+  }
   /* frames: the model's strip, or its base pose as the one frame */
   nf = m->frames && m->num_poses == nb ? m->num_frames : 0;
   if (nf > 0xFFFF)
@@ -741,6 +751,14 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
     xa->loop_start = (ma->flags & MODEL_ANIM_LOOP) ? xa->first : X42_NONE;
     xa->loop_end = (ma->flags & MODEL_ANIM_LOOP) ? xa->last : X42_NONE;
     xa->rate = (uint16_t)(ma->framerate >= 1 && ma->framerate < 65535 ? floor(ma->framerate + 0.5) : 1);
+    /* a whole number of frames per second (u16): another rate plays at another speed */
+    if (ma->num_frames > 1 && isfinite(ma->framerate) && ma->framerate != xa->rate) {
+      struct mdl_loc loc = loc_none();
+      snprintf(loc.path, sizeof loc.path, "anims[%u].framerate", (unsigned)i);
+      write_loss(bd.losses, RULE_CORE_CONVERT_FRAMERATE_WHOLE, RULE_CORE_COMPARE_ANIM_FRAMERATE, &loc,
+                 "animation %u '%.60s' plays at %.9g fps; X42 stores a whole number: written as %u",
+                 (unsigned)i, ma->name ? ma->name : "", ma->framerate, (unsigned)xa->rate);
+    }
   }
   if (build_mesh(&bd, m) < 0 || build_lods(&bd, m) < 0 || build_tags(&bd, m) < 0)
     return -1;
