@@ -293,6 +293,14 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
     if (!descend)
       egg_emit(doc, RULE_EGG_COLLIDE_NO_DESCEND, n->line, n->col, NULL, "%s",
                n->name ? egg_show(buf, sizeof buf, n->name, egg_name_len(n)) : "unnamed");
+    /* a <Line> anywhere in the group: no solid is built from it (EGG-ENUM-016) */
+    if (doc->spec_count[S_LINE] && n->parent)
+      for (const struct egg_node *c = n->parent->first; c; c = egg_next_pre(c, n->parent))
+        if (c->spec == S_LINE) {
+          egg_emit(doc, RULE_EGG_COLLIDE_LINE, c->line, c->col, NULL, "%s",
+                   n->name ? egg_show(buf, sizeof buf, n->name, egg_name_len(n)) : "unnamed");
+          break;
+        }
     break;
   }
   default:

@@ -159,6 +159,11 @@ void iqm_poses_check(struct iqm *q)
   };
   const unsigned char *p = iqm_section_data(q, S_POSES);
   uint32_t n = HV(q, H_NUM_POSES), nj = HV(q, H_NUM_JOINTS);
+  if (n && !nj) {
+    /* animation-only (R27): legitimate, but no names to bind the poses by (IQM-ANM-005) */
+    struct mdl_loc loc = loc_bin(H_NUM_JOINTS, "header.num_joints");
+    diag_emit(q->diag, RULE_IQM_ANIM_ONLY_NO_JOINT_NAMES, &loc, NULL, "%u", n);
+  }
   uint32_t nch = q->nchannels, valid = (1u << nch) - 1;
   unsigned sofs = 8 + 4 * nch;
   int32_t *parents;
