@@ -1,6 +1,6 @@
 # make web: the library compiled to WebAssembly with emscripten and its JS API (web/API.md), in
 # web/dist/ (never committed). configure finds emcc; without it `make web` says what to install.
-WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_rules_json,_mdl_string_free,_mdl_web_inflated,_mdl_web_size_parse
+WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_compare_buffers_json,_mdl_rules_json,_mdl_string_free,_mdl_web_inflated,_mdl_web_size_parse
 # emcc runs its JS optimizer with node, which finds Debian's acorn only there
 WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
 # no zlib for WebAssembly here: .egg.pz is inflated by the JS (egg_pz.c, input_host_inflate);
@@ -23,8 +23,10 @@ WEB_C_FILES = $(filter-out validator/core/config_file.c validator/core/report_re
   web/yaml/yaml_replay.c web/src/mdlcheck_web.c
 WEB_OBJECTS = $(patsubst %.c,web/build/%.o,$(WEB_C_FILES)) web/build/yaml_snap_gen.o \
   web/build/stb_image_web.o
-# what `make web` builds; the page adds its own files here
-WEB_DIST = web/dist/mdlcheck.mjs web/dist/mdlcheck-core.mjs web/dist/mdlcheck.single.js
+# what `make web` builds: the npm package's files (web/package.json "files"); the page, a
+# separate artefact, adds web/site/index.html
+WEB_DIST = web/dist/mdlcheck.mjs web/dist/mdlcheck-core.mjs web/dist/mdlcheck.single.js \
+  web/dist/mdlcheck.d.ts web/dist/mdlcheck.single.d.ts
 
 .PHONY: web web-clean
 web: $(WEB_DIST)
@@ -70,8 +72,14 @@ web/dist/mdlcheck.single.js: web/build/mdlcheck-core.single.js web/src/api.js we
 	$(AM_V_GEN)sed 's/%MDL_VERSION%/$(PACKAGE_VERSION)/' web/build/mdlcheck-core.single.js \
 	  $(top_srcdir)/web/src/api.js $(top_srcdir)/web/src/classic.js >$@-t && mv $@-t $@
 
+# the TypeScript declarations, written by hand beside api.js (web/test/package.test.mjs keeps
+# their names equal to the module's exports)
+web/dist/%.d.ts: web/src/%.d.ts
+	@$(MKDIR_P) web/dist
+	$(AM_V_GEN)cp $< $@
+
 web-clean:
-	rm -rf web/build web/dist
+	rm -rf web/build web/dist web/site
 clean-local: web-clean
 CLEANFILES += web/yaml/yaml_snapshot$(EXEEXT)
 

@@ -27,7 +27,7 @@ REPORT_SAMPLES = $(abs_top_srcdir)/../shared/samples
 .PHONY: reports
 reports: validator/mdlcheck$(EXEEXT) tests/conformance/case_run$(EXEEXT) \
   tests/reports/pose_margin$(EXEEXT)
-	@if test -f web/dist/index.html && test -d $(top_srcdir)/web/page/node_modules/puppeteer-core; then \
+	@if test -f web/site/index.html && test -d $(top_srcdir)/web/page/node_modules/puppeteer-core; then \
 	  echo "  WEB      $(REPORTS_DIR)/web (the page's screenshots)"; \
 	  WEB_SHOTS=$(REPORTS_DIR)/web top_srcdir=$(top_srcdir) top_builddir=. \
 	    $(SHELL) $(top_srcdir)/web/test/browser/page.sh >/dev/null || exit 1; \

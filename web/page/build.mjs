@@ -1,8 +1,8 @@
-// build.mjs - assembles web/dist/index.html: one file that opens from file:// (Chromium refuses
+// build.mjs - assembles web/site/index.html: one file that opens from file:// (Chromium refuses
 // module imports, wasm fetches and module workers there), so the worker (mdlcheck.single.js, the
 // validator with its wasm embedded, then src/worker.js) is a string started from a Blob URL, and
 // the page's script, three.js and the style are inlined.
-// Usage: node build.mjs --single web/dist/mdlcheck.single.js --out web/dist
+// Usage: node build.mjs --single web/dist/mdlcheck.single.js --out web/site
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,6 +1,7 @@
-/* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses, rules,
- * version. No import or export here: make web wraps it into the ES module (mdlcheck.mjs) and the
- * single-file classic script (mdlcheck.single.js); createCore resolves to emscripten's module. */
+/* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses,
+ * compare, rules, version. No import or export here: make web wraps it into the ES module
+ * (mdlcheck.mjs) and the single-file classic script (mdlcheck.single.js); createCore resolves to
+ * emscripten's module. */
 // eslint-disable-next-line no-unused-vars
 function mdlcheckApi(createCore) {
   const VERSION = '%MDL_VERSION%';
@@ -323,6 +324,36 @@ function mdlcheckApi(createCore) {
     [...OPTIONS, 'resources']);
   const poses = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_poses_buffer_json);
 
+  /* Whether two models agree: the report `mdlcheck compare -f json A B` prints, from the C
+   * library's mdl_compare_buffers_json. aName and bName name the inputs (their extensions help
+   * detect the format). The host inflates one .egg.pz per call (withInput), so a compressed
+   * input is refused here rather than compared as something it is not. */
+  async function compare(a, b, opts = {}) {
+    const sides = [toBytes(a), toBytes(b)];
+    const rest = { ...opts };
+    const names = [rest.aName, rest.bName];
+    delete rest.aName;
+    delete rest.bName;
+    const settings = settingsOf(rest, OPTIONS);
+    if (rest.name !== undefined) throw fail('EINVAL', "mdlcheck: compare names its inputs with 'aName' and 'bName'");
+    sides.forEach((bytes, i) => {
+      if (compression(bytes))
+        throw fail('EINVAL', `mdlcheck: compare of compressed input ${names[i] || (i ? 'b' : 'a')} (.egg.pz) is not supported here; inflate it first or use the CLI`);
+    });
+    const M = await load();
+    const h = heap(M);
+    try {
+      const ptrs = sides.map((bytes) => h.bytes(bytes));
+      const namePtrs = names.map((n) => h.string(n === undefined ? undefined : String(n)));
+      const list = h.strings(settings);
+      return callJson(M, h, (status, error, size) => M._mdl_compare_buffers_json(
+        ptrs[0], sides[0].length, namePtrs[0], ptrs[1], sides[1].length, namePtrs[1],
+        list, status, error, size));
+    } finally {
+      h.free();
+    }
+  }
+
   async function rules() {
     const M = await load();
     const h = heap(M);
@@ -335,5 +366,5 @@ function mdlcheckApi(createCore) {
 
   const version = () => VERSION;
 
-  return { validate, poses, rules, version };
+  return { validate, poses, compare, rules, version };
 }

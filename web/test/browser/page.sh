@@ -19,10 +19,10 @@ skip()
 [ -n "$NODE" ] || skip "node is not installed"
 [ -d "$top_srcdir/web/page/node_modules/puppeteer-core" ] ||
   skip "the page's npm packages are not installed (npm ci --prefix web/page)"
-if [ ! -f "$top_builddir/web/dist/index.html" ]; then
+if [ ! -f "$top_builddir/web/site/index.html" ]; then
   # no module either: emscripten is missing, which tests/web/api.sh reports
   [ -f "$top_builddir/web/dist/mdlcheck.single.js" ] || CI=
-  skip "web/dist/index.html is not built (make web; it needs emscripten)"
+  skip "web/site/index.html is not built (make web; it needs emscripten)"
 fi
 WEB_BROWSER_TEST=1 CHROMIUM=$CHROMIUM MDLCHECK=$top_builddir/validator/mdlcheck \
-  WEB_DIST=$top_builddir/web/dist SRCDIR=$top_srcdir exec "$NODE" --test --test-reporter=tap "$top_srcdir/web/test/browser/page.test.mjs"
+  WEB_DIST=$top_builddir/web/site SRCDIR=$top_srcdir exec "$NODE" --test --test-reporter=tap "$top_srcdir/web/test/browser/page.test.mjs"

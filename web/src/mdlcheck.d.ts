@@ -1,0 +1,130 @@
+// mdlcheck.d.ts - TypeScript declarations of web/dist/mdlcheck.mjs (web/API.md); make web copies
+// them beside it. web/test/package.test.mjs keeps the declared names equal to the module's exports.
+
+/** A rule's severity, strongest first. */
+export type Severity = 'fatal' | 'error' | 'warning' | 'info' | 'hint';
+
+/** The formats mdlcheck knows (`format` option: skip detection). */
+export type Format = 'iqm' | 'iqe' | 'egg' | 'qmsh' | 'x42';
+
+/** The bytes of one file: a Uint8Array (a node Buffer is one), another typed array view, or an ArrayBuffer. */
+export type Bytes = ArrayBuffer | ArrayBufferView;
+
+/** The CLI's long options (web/API.md, "The functions"). */
+export interface Options {
+  /** `--assume-format` */
+  format?: Format;
+  /** `--ignore`: a rule id, a prefix ending in `*`, or a format name */
+  ignore?: string | string[];
+  /** `--only` */
+  only?: string | string[];
+  /** `--severity`: "PATTERN=SEV", a list of them, or { PATTERN: SEV } */
+  severity?: string | string[] | Record<string, Severity>;
+  /** `--fail-on` (default "error") */
+  failOn?: Severity;
+  /** `--profile` */
+  profile?: string;
+  /** `--strict` */
+  strict?: boolean;
+  /** `--max-issues` (0: no limit) */
+  maxIssues?: number;
+  /** `--max-per-rule` (default 3; 0: never fold) */
+  maxPerRule?: number;
+  /** `--max-input-size`: bytes, or a string such as "512M" */
+  maxInputSize?: number | string;
+}
+
+/** validate()'s and poses()' options: the file's name (detection, the entry's path) too. */
+export interface InputOptions extends Options {
+  name?: string;
+}
+
+/** The files a model may name (`--resources`): paths relative to the model's folder. */
+export interface Resources {
+  files?: Record<string, Bytes> | Map<string, Bytes>;
+  dirs?: string | string[];
+}
+
+export interface ValidateOptions extends InputOptions {
+  resources?: Resources;
+}
+
+export interface CompareOptions extends Options {
+  /** the first input's file name (its extension helps detect the format) */
+  aName?: string;
+  /** the second input's file name */
+  bName?: string;
+}
+
+/** One diagnostic of a report entry (spec/report.schema.json). */
+export interface Message {
+  id: string;
+  severity: Severity;
+  message: string;
+  line?: number;
+  column?: number;
+  offset?: number;
+  path?: string;
+  spec?: string;
+  actual?: string;
+  expected?: string;
+  folded?: number;
+  [key: string]: unknown;
+}
+
+/** One entry of the CLI's JSON report `files` array (`mdlcheck -f json FILE`). */
+export interface Entry {
+  path: string;
+  format: string;
+  version: string;
+  compression?: 'zlib' | 'gzip';
+  verdict: 'valid' | 'invalid';
+  counts: Record<Severity, number>;
+  truncated: boolean;
+  messages: Message[];
+  [key: string]: unknown;
+}
+
+/** A whole report, as `mdlcheck compare -f json A B` prints it: one entry, the differences. */
+export interface Report {
+  files: Entry[];
+  [key: string]: unknown;
+}
+
+/** What `mdlcheck poses -f json FILE` prints: the skeleton, its base pose, every frame. */
+export interface Poses {
+  joints: unknown[];
+  [key: string]: unknown;
+}
+
+/** A catalogue entry (`mdlcheck rules -f json`). */
+export interface Rule {
+  id: string;
+  severity: Severity;
+  [key: string]: unknown;
+}
+
+/** An Error from the module: code says why (a bad option, memory, a model that does not decode). */
+export interface MdlcheckError extends Error {
+  code: 'EIO' | 'EINTERNAL' | 'EINVAL' | 'ENOMEM' | 'EDECODE';
+}
+
+/** Validate one file's bytes: the report entry (an invalid file resolves; look at verdict). */
+export function validate(bytes: Bytes, options?: ValidateOptions): Promise<Entry>;
+/** The poses of one file; rejects with code EDECODE when it does not decode cleanly. */
+export function poses(bytes: Bytes, options?: InputOptions): Promise<Poses>;
+/** Whether two files hold the same model, within the bounds of their quantization. */
+export function compare(a: Bytes, b: Bytes, options?: CompareOptions): Promise<Report>;
+/** The rule catalogue. */
+export function rules(): Promise<Rule[]>;
+/** The mdlcheck version the module was built from. */
+export function version(): string;
+
+declare const mdlcheck: {
+  validate: typeof validate;
+  poses: typeof poses;
+  compare: typeof compare;
+  rules: typeof rules;
+  version: typeof version;
+};
+export default mdlcheck;
