@@ -9,6 +9,13 @@
  * of the rule, still accepted wherever ids are: policy patterns, baselines, lookups), fix (how
  * an exporter author or artist makes a file pass: what to change, never a new spec claim).
  *
+ * A target file (spec/targets/NAME.yaml: what one real loader accepts) has `target:` instead of
+ * `format:`, the loader's description (loader, repository, commit, versions, formats, run, notes)
+ * and `rules:` with id, name, severity, check, param (optional), path, line, fact, text, message,
+ * rationale: the rule's versions, source, section, basis and spec_ref are made from these (the
+ * clause is the target's in spec/formats/targets.md). With --targets-c/--targets-md the target
+ * table and its reference are written too.
+ *
  * spec_ref is `spec/formats/<fmt>.md#<anchor>`, relative to DIR (the source tree): the anchor must
  * be a clause heading `### <a id="ANCHOR"></a>Title` of that file (spec/formats/README.md), and
  * the clause's text is copied into the table, so reports can quote it without the file. */
@@ -20,14 +27,17 @@
 
 enum field {
   F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
-  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_FIX, F_COUNT
+  F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_FIX,
+  F_CHECK, F_PARAM, F_PATH, F_LINE, F_FACT, F_COUNT /* the last five: target rules only */
 };
 
 static const char *const field_names[F_COUNT] = {
   "id", "name", "severity", "versions", "source", "section", "text", "message",
-  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias", "fix"
+  "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias", "fix",
+  "check", "param", "path", "line", "fact"
 };
-static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 0, 0, 0};
 static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
 
 struct rule {
@@ -37,7 +47,21 @@ struct rule {
   char *format;
   char *file;
   int line;
+  int target; /* index into targets, -1 for a format's rule */
 };
+
+/* One real loader (spec/targets/NAME.yaml). */
+enum tfield { T_TARGET, T_LOADER, T_REPOSITORY, T_COMMIT, T_VERSIONS, T_FORMATS, T_RUN, T_NOTES,
+              T_COUNT };
+static const char *const tfield_names[T_COUNT] = {
+  "target", "loader", "repository", "commit", "versions", "formats", "run", "notes"
+};
+struct target {
+  char *f[T_COUNT];
+  char *file;
+};
+static struct target targets[64];
+static size_t ntargets;
 
 static struct rule *rules;
 static size_t nrules, caprules;
@@ -88,10 +112,63 @@ static int id_well_formed(const char *id)
   return 0;
 }
 
-static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format, const char *file)
+/* a, b, c, d and e one after the other, in a new string */
+static char *str_cat(const char *a, const char *b, const char *c, const char *d, const char *e)
+{
+  size_t n = strlen(a) + strlen(b) + strlen(c) + strlen(d) + strlen(e) + 1;
+  char *s = malloc(n);
+  if (!s) {
+    perror("rulegen");
+    exit(2);
+  }
+  snprintf(s, n, "%s%s%s%s%s", a, b, c, d, e);
+  return s;
+}
+
+/* A target rule's catalogue fields, made from the target and the rule's path, line and fact. */
+static void target_fill(struct rule *r, const struct target *t, const char *file)
+{
+  static const int derived[] = {F_VERSIONS, F_SOURCE, F_SECTION, F_BASIS, F_SPEC_REF, F_STRICT,
+                                F_TOLERANCE, F_DERIVATION, F_ALIAS};
+  char prefix[64];
+  size_t i;
+  for (i = 0; i < sizeof derived / sizeof *derived; i++)
+    if (r->f[derived[i]])
+      fail(file, r->line, "a target rule takes this from its target; remove it", field_names[derived[i]]);
+  for (i = F_CHECK; i <= F_FACT; i++)
+    if (i != F_PARAM && (!r->f[i] || !*r->f[i]))
+      fail(file, r->line, "missing required key of a target rule", field_names[i]);
+  if (r->f[F_LINE]) {
+    char *end;
+    long v = strtol(r->f[F_LINE], &end, 10);
+    if (*end || v < 1)
+      fail(file, r->line, "line is not a line number", r->f[F_LINE]);
+  }
+  snprintf(prefix, sizeof prefix, "TGT-%s-", t->f[T_TARGET]);
+  for (char *p = prefix; *p; p++)
+    *p = (char)toupper((unsigned char)*p);
+  if (r->f[F_ID] && strncmp(r->f[F_ID], prefix, strlen(prefix)))
+    fail(file, r->line, "a target rule's id is TGT-<TARGET>-NNN", r->f[F_ID]);
+  if (r->f[F_NAME]) { /* names are unique in the catalogue: the target's name comes first */
+    char *n = str_cat(t->f[T_TARGET], "-", r->f[F_NAME], "", "");
+    free(r->f[F_NAME]);
+    r->f[F_NAME] = n;
+  }
+  if (!r->f[F_PATH] || !r->f[F_LINE] || !r->f[F_FACT])
+    return;
+  r->f[F_VERSIONS] = strdup(t->f[T_VERSIONS]);
+  r->f[F_SOURCE] = str_cat(t->f[T_REPOSITORY], "@", t->f[T_COMMIT], " ", r->f[F_PATH]);
+  r->f[F_SECTION] = str_cat("line ", r->f[F_LINE], ": ", r->f[F_FACT], "");
+  r->f[F_BASIS] = strdup("loader");
+  r->f[F_SPEC_REF] = str_cat("spec/formats/target.md#target-", t->f[T_TARGET], "", "", "");
+}
+
+static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format, const char *file,
+                      int target)
 {
   struct rule r;
   memset(&r, 0, sizeof r);
+  r.target = target;
   r.file = strdup(file);
   r.line = (int)map->start_mark.line + 1;
   r.format = strdup(format);
@@ -119,6 +196,13 @@ static void load_rule(yaml_document_t *doc, yaml_node_t *map, const char *format
     }
     if (!found)
       fail(file, (int)vn->start_mark.line + 1, "unknown key", k);
+  }
+  if (target >= 0) {
+    target_fill(&r, &targets[target], file);
+  } else {
+    for (int i = F_CHECK; i <= F_FACT; i++)
+      if (r.f[i])
+        fail(file, r.line, "only a target rule has this key", field_names[i]);
   }
   for (int i = 0; i < F_COUNT; i++)
     if (field_required[i] && (!r.f[i] || !*r.f[i]))
@@ -166,6 +250,8 @@ static void load_file(const char *file)
   yaml_node_t *root;
   const char *format = NULL;
   yaml_node_t *list = NULL;
+  struct target t;
+  int is_target = 0;
 
   if (!fp) {
     perror(file);
@@ -179,6 +265,7 @@ static void load_file(const char *file)
     exit(2);
   }
   root = yaml_document_get_root_node(&doc);
+  memset(&t, 0, sizeof t);
   if (!root || root->type != YAML_MAPPING_NODE) {
     fail(file, 1, "top level must be a mapping with format and rules", NULL);
   } else {
@@ -189,17 +276,52 @@ static void load_file(const char *file)
         format = scalar(&doc, v);
       else if (k && !strcmp(k, "rules"))
         list = v;
-      else if (k && !strcmp(k, "notes"))
+      else if (k && !strcmp(k, "notes") && !is_target && !t.f[T_TARGET])
         ; /* free text for readers of the catalogue */
-      else
-        fail(file, (int)v->start_mark.line + 1, "unknown top-level key", k);
+      else {
+        int i;
+        for (i = 0; i < T_COUNT; i++)
+          if (k && !strcmp(k, tfield_names[i]))
+            break;
+        if (i == T_COUNT || !scalar(&doc, v))
+          fail(file, (int)v->start_mark.line + 1, "unknown top-level key", k);
+        else
+          t.f[i] = strdup(scalar(&doc, v));
+        is_target |= i == T_TARGET;
+      }
     }
   }
-  if (!format || !list || list->type != YAML_SEQUENCE_NODE) {
+  if (is_target) {
+    for (int i = 0; i < T_COUNT; i++)
+      if (i != T_NOTES && (!t.f[i] || !*t.f[i]))
+        fail(file, 1, "a target needs this key", tfield_names[i]);
+    if (format)
+      fail(file, 1, "a target file has `target:`, not `format:`", NULL);
+    for (size_t i = 0; t.f[T_TARGET] && i < ntargets; i++)
+      if (!strcmp(targets[i].f[T_TARGET], t.f[T_TARGET]))
+        fail(file, 1, "duplicate target", t.f[T_TARGET]);
+    if (ntargets == sizeof targets / sizeof *targets) {
+      fail(file, 1, "too many targets", NULL);
+      is_target = 0;
+    }
+  }
+  if (is_target && !failed) {
+    t.file = strdup(file);
+    if (!t.f[T_NOTES])
+      t.f[T_NOTES] = strdup("");
+    targets[ntargets++] = t;
+    if (!list || list->type != YAML_SEQUENCE_NODE)
+      fail(file, 1, "needs a `rules:` sequence", NULL);
+    else
+      for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++)
+        load_rule(&doc, yaml_document_get_node(&doc, *it), "target", file, (int)ntargets - 1);
+  } else if (is_target) {
+    ;
+  } else if (!format || !list || list->type != YAML_SEQUENCE_NODE) {
     fail(file, 1, "needs `format:` and a `rules:` sequence", NULL);
   } else {
     for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++)
-      load_rule(&doc, yaml_document_get_node(&doc, *it), format, file);
+      load_rule(&doc, yaml_document_get_node(&doc, *it), format, file, -1);
   }
   yaml_document_delete(&doc);
   yaml_parser_delete(&parser);
@@ -513,15 +635,85 @@ static void write_outputs(const char *h, const char *c, const char *md)
   fclose(om);
 }
 
+/* The target table (validator/core/targets.h declares it) and the targets' reference. */
+static void write_targets(const char *c, const char *md)
+{
+  FILE *oc = fopen(c, "w"), *om = fopen(md, "w");
+  if (!oc || !om) {
+    perror("rulegen: targets output");
+    exit(2);
+  }
+  fputs("/* Generated by spec/rulegen from spec/targets. Do not edit. */\n"
+        "#include \"targets.h\"\n\n", oc);
+  fprintf(oc, "const size_t mdl_target_table_count = %zu;\n"
+              "const mdl_target mdl_target_table[%zu] = {\n", ntargets, ntargets ? ntargets : 1);
+  for (size_t i = 0; i < ntargets; i++) {
+    fputs("  {", oc);
+    for (int k = 0; k < T_COUNT; k++) {
+      c_string(oc, targets[i].f[k]);
+      fputs(k + 1 < T_COUNT ? ",\n   " : "},\n", oc);
+    }
+  }
+  if (!ntargets)
+    fputs("  {0}\n", oc);
+  fputs("};\n\nconst struct target_rule target_rule_table[] = {\n", oc);
+  for (size_t i = 0; i < nrules; i++) {
+    const struct rule *r = &rules[i];
+    if (r->target < 0)
+      continue;
+    fputs("  {", oc);
+    enum_name(oc, r);
+    fprintf(oc, ", %d, ", r->target);
+    c_string(oc, r->f[F_CHECK]);
+    fputs(", ", oc);
+    c_string(oc, r->f[F_PARAM] ? r->f[F_PARAM] : "");
+    fputs("},\n", oc);
+  }
+  fputs("  {RULE_COUNT, 0, NULL, NULL}\n};\n", oc);
+
+  fputs("# mdlcheck targets\n\nGenerated from `spec/targets/*.yaml` by `spec/rulegen`; do not edit. "
+        "A target is one real loader: `--target=NAME` adds its rules (what it refuses or crashes "
+        "on: errors; what it silently changes: warnings) to the specification's, and never removes "
+        "one. Every rule cites the line of the loader's source it was read from.\n", om);
+  for (size_t t = 0; t < ntargets; t++) {
+    const struct target *tg = &targets[t];
+    fprintf(om, "\n## %s\n\n- Loader: %s\n- Versions: %s\n- Source: `%s` at `%s`\n"
+                "- Formats read: `%s`\n- Run here: %s\n", tg->f[T_TARGET], tg->f[T_LOADER],
+            tg->f[T_VERSIONS], tg->f[T_REPOSITORY], tg->f[T_COMMIT], tg->f[T_FORMATS], tg->f[T_RUN]);
+    if (*tg->f[T_NOTES])
+      fprintf(om, "- Notes: %s\n", tg->f[T_NOTES]);
+    fputs("\n| id | severity | read from | what the loader does |\n|---|---|---|---|\n", om);
+    for (size_t i = 0; i < nrules; i++) {
+      const struct rule *r = &rules[i];
+      if (r->target != (int)t)
+        continue;
+      fprintf(om, "| %s | %s | `%s:%s` | ", r->f[F_ID], r->f[F_SEVERITY], r->f[F_PATH], r->f[F_LINE]);
+      md_cell(om, r->f[F_FACT]);
+      fputs(" |\n", om);
+    }
+  }
+  fclose(oc);
+  fclose(om);
+}
+
 int main(int argc, char **argv)
 {
   int first = 1;
+  const char *targets_c = NULL, *targets_md = NULL;
   if (argc > 1 && !strncmp(argv[1], "--top=", 6)) {
     top_dir = argv[1] + 6;
     first = 2;
   }
+  while (argc > first && (!strncmp(argv[first], "--targets-c=", 12) ||
+                          !strncmp(argv[first], "--targets-md=", 13))) {
+    if (argv[first][10] == 'c')
+      targets_c = argv[first] + 12;
+    else
+      targets_md = argv[first] + 13;
+    first++;
+  }
   if (argc < first + 4) {
-    fprintf(stderr, "usage: rulegen [--top=DIR] OUT.h OUT.c OUT.md CATALOGUE.yaml...\n");
+    fprintf(stderr, "usage: rulegen [--top=DIR] [--targets-c=OUT.c --targets-md=OUT.md] OUT.h OUT.c OUT.md CATALOGUE.yaml...\n");
     return 2;
   }
   for (int i = first + 3; i < argc; i++)
@@ -532,5 +724,7 @@ int main(int argc, char **argv)
   if (failed)
     return 1;
   write_outputs(argv[first], argv[first + 1], argv[first + 2]);
+  if (targets_c && targets_md)
+    write_targets(targets_c, targets_md);
   return 0;
 }

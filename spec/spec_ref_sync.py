@@ -54,7 +54,8 @@ for name in sorted(os.listdir(rules_dir)):
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(out)
 
-missing = sorted(set(ref_of) - seen)
+# target rules (spec/targets) get their spec_ref from their target, not from this script
+missing = sorted(r for r in set(ref_of) - seen if not r.startswith("TGT-"))
 if missing:
     sys.exit("clauses list rules the catalogue does not have (or whose section: line is not a "
              "single line): " + ", ".join(missing))

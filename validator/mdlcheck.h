@@ -156,6 +156,12 @@ typedef struct mdl_options {
    * called with user like on_diag. Added after max_input_size for the same reason. */
   const char *resources;
   mdl_resource_fn on_resource;
+  /* Real loaders to check for besides the specification (mdl_target_find): names separated by
+   * ',' ("assimp,raylib"), or NULL for none. Each adds its TGT-* rules (what it refuses or
+   * crashes on: errors; what it silently changes: warnings) and removes none. A name no target
+   * has makes validation return MDL_EINVAL before anything is read. Added last for the same
+   * reason as max_input_size. */
+  const char *targets;
 } mdl_options;
 
 void mdl_options_init(mdl_options *options);
@@ -288,6 +294,26 @@ mdl_severity mdl_severity_parse(const char *name);
 
 /* Names of the formats this build knows, NULL-terminated. */
 const char *const *mdl_format_names(void);
+
+/* A real loader a file can be checked for (spec/targets/NAME.yaml); static strings. */
+typedef struct mdl_target {
+  const char *name;       /* "assimp": what --target and mdl_options.targets take */
+  const char *loader;     /* the loader, in words */
+  const char *repository; /* where its source was read ("assimp/assimp") */
+  const char *commit;     /* the tag or commit read */
+  const char *versions;   /* the loader versions the rules describe */
+  const char *formats;    /* what it reads: "iqm:2 x42:101 qmsh:20-22" (format[:versions]) */
+  const char *run;        /* how tests/loaders runs it, or why it is not run */
+  const char *notes;      /* or "" */
+} mdl_target;
+
+size_t mdl_target_count(void);
+const mdl_target *mdl_target_at(size_t index);
+/* The target of that name, or NULL. */
+const mdl_target *mdl_target_find(const char *name);
+/* 0 when every ','-separated name of list (NULL: none) is a target; else -1 and the first
+ * unknown name in err (errcap bytes). */
+int mdl_targets_check(const char *list, char *err, size_t errcap);
 
 #ifdef __cplusplus
 }

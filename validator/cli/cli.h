@@ -36,6 +36,7 @@ struct cli {
   const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --target-version for convert (the format version written) */
   const char *accept_loss;    /* --accept-loss=RULE,... for convert: expected differences */
+  char *targets;              /* --target names joined by ',' (owned), or NULL */
   mdl_options lib;
   struct mdl_config config;
   mdl_policy *policy;         /* from config and --ignore/--only/--severity */
@@ -81,5 +82,6 @@ int cmd_convert(struct cli *c);
 int cmd_compare(struct cli *c);
 int cmd_diff(struct cli *c);
 int cmd_explain(struct cli *c);
+int cmd_targets(struct cli *c);
 
 #endif

@@ -218,6 +218,7 @@ static int output_check(const struct cli *c)
     {"compare", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
     {"convert", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
     {"explain", 1u << OUT_TEXT}, /* the catalogue as JSON: rules --format=json */
+    {"targets", 1u << OUT_TEXT | 1u << OUT_JSON},
   };
   static const char *const names[] = {"text", "json", "sarif", "github", "markdown"};
   const char *command = c->list_rules ? "rules" : c->command;
@@ -285,6 +286,23 @@ static int option_id(int opt)
     if (options[i].short_name == opt)
       return options[i].id;
   return opt;
+}
+
+/* --target=NAME[,NAME...]: appended to c->targets (repeats add up); an unknown name is a usage
+ * error before any file is read. */
+static int targets_add(struct cli *c, const char *list)
+{
+  char bad[80];
+  size_t len = c->targets ? strlen(c->targets) : 0;
+  char *n;
+  if (!*list || mdl_targets_check(list, bad, sizeof bad) < 0)
+    return usage_error("unknown target for --target (mdlcheck targets lists them)", *list ? bad : list);
+  n = realloc(c->targets, len + strlen(list) + 2);
+  if (!n)
+    return usage_error("out of memory", NULL);
+  sprintf(n + len, "%s%s", len ? "," : "", list);
+  c->targets = n;
+  return 0;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv)
@@ -450,6 +468,10 @@ int cli_parse(struct cli *c, int argc, char **argv)
       break;
     case OPT_STRICT: c->lib.strict = 1; set_strict = 1; break;
     case OPT_PROFILE: profile = optarg; break;
+    case OPT_TARGET:
+      if ((rc = targets_add(c, optarg)) != 0)
+        return rc;
+      break;
     case OPT_LIST_RULES: c->list_rules = 1; break;
     case OPT_X42_LAYOUT: c->lib.layout_file = optarg; break;
     case OPT_ACCEPT_LOSS:
@@ -502,6 +524,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return usage_error("--unreferenced needs --resources (or resources: in the configuration)", NULL);
   c->lib.profile = profile;
   c->lib.policy = c->policy;
+  if (!c->targets && c->config.targets && (rc = targets_add(c, c->config.targets)) != 0)
+    return rc;
+  c->lib.targets = c->targets;
   if (c->lib.assume_format) {
     int known = 0;
     for (const char *const *n = mdl_format_names(); *n; n++)
@@ -591,6 +616,7 @@ void cli_free(struct cli *c)
   free(c->config_found);
   mdl_policy_free(c->policy);
   config_free(&c->config);
+  free(c->targets);
 }
 
 FILE *cli_open_output(const struct cli *c)

@@ -246,6 +246,7 @@ int cmd_validate(struct cli *c)
   pthread_cond_init(&b.more, NULL);
   report_init(&rep);
   rep.fail_on = c->fail_on;
+  rep.targets = c->lib.targets;
   /* --shard ranks the whole selection before keeping its share: no file is published before */
   if (!c->shard_n) {
     files.added = slot_publish;

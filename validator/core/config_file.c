@@ -28,11 +28,11 @@
 static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
                                                "max-per-rule", "fail-on", "profile", "strict",
                                                "max-input-size", "allow-empty", "resources",
-                                               "cache", "cache-max-size"};
+                                               "cache", "cache-max-size", "targets"};
 #define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
 static const char config_keys[] =
   "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size, "
-  "allow-empty, resources, cache, cache-max-size";
+  "allow-empty, resources, cache, cache-max-size, targets";
 /* Unknown keys reported one by one; the rest are counted in one summary, as --max-per-rule folds
  * repeats of a rule, so a generated file with 100 000 stray keys gives a readable answer. */
 #define CONFIG_UNKNOWN_SHOWN 10
@@ -464,6 +464,48 @@ static void cache_rebase(struct mdl_config *c, const char *path)
     strcpy(c->cache, out);
 }
 
+/* targets: NAME | "NAME,NAME" | [NAME, ...]: each a target of spec/targets */
+static void load_targets(struct config_ctx *x, const yaml_node_t *value)
+{
+  struct mdl_config *c = x->c;
+  char tb[ACTUAL_MAX + 3], why[80];
+  const char *s;
+  size_t len = 0;
+  const yaml_node_item_t *i = NULL, *end = NULL;
+  free(c->targets);
+  c->targets = NULL;
+  if (value->type == YAML_SEQUENCE_NODE) {
+    i = value->data.sequence.items.start;
+    end = value->data.sequence.items.top;
+  } else if (value->type != YAML_SCALAR_NODE || !(s = scalar_text(value)) || !*s) {
+    report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, "targets", node_text(value, tb, sizeof tb),
+              "a target name or a list of them (mdlcheck targets)");
+    return;
+  }
+  for (;;) {
+    const yaml_node_t *it = i ? yaml_document_get_node(x->doc, *i) : value;
+    char *n;
+    if (i && i == end)
+      break;
+    s = it && it->type == YAML_SCALAR_NODE ? scalar_text(it) : NULL;
+    if (!s || !*s || mdl_targets_check(s, why, sizeof why) < 0) {
+      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, it ? it : value, "targets",
+                it ? node_text(it, tb, sizeof tb) : "", "a target name (mdlcheck targets)");
+      free(c->targets);
+      c->targets = NULL;
+      return;
+    }
+    n = realloc(c->targets, len + strlen(s) + 2);
+    if (!n)
+      oom_exit();
+    c->targets = n;
+    len += (size_t)sprintf(n + len, "%s%s", len ? "," : "", s);
+    if (!i)
+      break;
+    i++;
+  }
+}
+
 /* Relative search folders of the configuration are relative to its own folder. */
 static void resources_rebase(struct mdl_config *c, const char *path)
 {
@@ -542,6 +584,8 @@ static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *v
       return;
     }
     strcpy(c->cache, s);
+  } else if (!strcmp(key, "targets")) {
+    load_targets(x, value);
   } else if (!strcmp(key, "strict") || !strcmp(key, "allow-empty")) {
     if (parse_bool(value, &b) < 0) {
       report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
@@ -722,6 +766,8 @@ void config_free(struct mdl_config *c)
   c->policy = NULL;
   free(c->resources);
   c->resources = NULL;
+  free(c->targets);
+  c->targets = NULL;
 }
 
 /* Load the bytes of the configuration found in dir (NULL: no file, folders checked lexically). */

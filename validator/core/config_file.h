@@ -1,6 +1,6 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
  * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty, resources, cache,
- * cache-max-size. Mistakes in it are
+ * cache-max-size, targets. Mistakes in it are
  * diagnostics with line:column. */
 #ifndef MDL_CONFIG_FILE_H
 #define MDL_CONFIG_FILE_H
@@ -25,6 +25,8 @@ struct mdl_config {
    * cache-max-size: its bound (0 unset). Read by the tool, not the library. */
   char cache[1024];
   unsigned long long cache_max_size;
+  /* targets: NULL unset; else known target names joined by ',' (mdl_options.targets), owned */
+  char *targets;
 };
 
 void config_init(struct mdl_config *c);

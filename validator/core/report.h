@@ -59,6 +59,7 @@ struct report {
   int unreferenced_listed; /* --unreferenced: the files below lists them (maybe none) */
   char **unreferenced;
   size_t nunreferenced, capunreferenced;
+  const char *targets;   /* the --target names checked for, joined by ',' (not owned), or NULL */
 };
 
 void report_init(struct report *r);
@@ -119,6 +120,10 @@ int report_rule_selected(const mdl_rule *r, const char *const *patterns, size_t 
 /* The rule catalogue as a JSON document (`rules -f json [PATTERN...]`): the rules the patterns
  * select, all of them without patterns; 0, or -1 when out failed. */
 int report_write_rules(FILE *out, const char *const *patterns, size_t npatterns);
+/* The targets (`mdlcheck targets -f json`): each loader with its rules. */
+int report_write_targets(FILE *out);
+/* The "targets" array of a report: each target named in list (',' between names). */
+void report_json_targets(struct json_writer *w, const char *list);
 /* GitHub Actions workflow commands (annotations). */
 void report_write_github(FILE *out, const struct report *r);
 /* The end-of-batch summary (text). */

@@ -163,6 +163,8 @@ void report_write_json(FILE *out, const struct report *r)
   json_object_begin(&w);
   report_json_tool(&w);
   json_kv_string(&w, "fail_on", mdl_severity_name(r->fail_on));
+  if (r->targets) /* the real loaders each file was also checked for */
+    report_json_targets(&w, r->targets);
   json_key(&w, "files");
   json_array_begin(&w);
   for (size_t i = 0; i < r->nfiles; i++)

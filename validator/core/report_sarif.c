@@ -366,6 +366,8 @@ void report_write_sarif(FILE *out, const struct report *r)
   json_key(&w, "properties");
   json_object_begin(&w);
   json_kv_string(&w, "failOn", mdl_severity_name(r->fail_on));
+  if (r->targets)
+    report_json_targets(&w, r->targets);
   json_object_end(&w);
 
   json_object_end(&w);

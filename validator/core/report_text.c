@@ -209,6 +209,19 @@ void report_write_text(FILE *out, const struct report *r, unsigned flags)
     fputc('\n', out);
     write_unresolved(out, f);
   }
+  if (r->targets && !quiet) { /* which loaders "valid" speaks for, besides the specification */
+    fputs("targets:", out);
+    for (const char *p = r->targets; *p;) {
+      size_t n = strcspn(p, ",");
+      for (size_t i = 0; i < mdl_target_count(); i++) {
+        const mdl_target *t = mdl_target_at(i);
+        if (strlen(t->name) == n && !strncmp(t->name, p, n))
+          fprintf(out, "%s %s (%s %s)", p == r->targets ? "" : ",", t->name, t->repository, t->versions);
+      }
+      p += n + (p[n] == ',');
+    }
+    fputc('\n', out);
+  }
   if (r->unreferenced_listed && !quiet) {
     for (size_t i = 0; i < r->nunreferenced; i++)
       text_printf(out, "%s: note: no model names this file (--unreferenced)\n", r->unreferenced[i]);

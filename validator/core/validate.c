@@ -6,6 +6,7 @@
 #include "input.h"
 #include "pipeline.h"
 #include "resources.h"
+#include "targets.h"
 
 void mdl_options_init(mdl_options *options)
 {
@@ -110,6 +111,10 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
      * list, and the fatal that stopped it already makes the file invalid */
     if (run->decoded && options->resources)
       resources_check(&sink, &run->model, name_hint, options);
+    /* what the real loaders named by --target do with it: only adds findings */
+    if (!run->out_of_memory)
+      targets_run(&sink, run->decoded ? &run->model : NULL, run->format->name, ctx.version, size,
+                  options);
     run->name_read = ctx.name_read || options->resources != NULL;
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
@@ -156,6 +161,8 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
     errno = EFBIG;
     return MDL_EIO;
   }
+  if (options && mdl_targets_check(options->targets, NULL, 0) < 0)
+    return MDL_EINVAL; /* a loader no target describes: nothing could be checked for it */
   st = pipeline_decode(data, size, name_hint, options, 0, &run);
   if (result)
     *result = run.result;
