@@ -14,3 +14,4 @@ include tests/trust/local.mk
 include tests/convert/local.mk
 include tests/oom/local.mk
 include tests/security/local.mk
+include tests/loaders/local.mk

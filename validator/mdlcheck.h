@@ -231,7 +231,7 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
  * profile=NAME, strict=true|false, max_issues=N, max_per_rule=N, assume_format=FMT,
  * max_input_size=SIZE (as --max-input-size: over it the entry has the fatal MDL-IO-002),
  * resources=DIRS (as --resources=DIRS, "" for the model's folder alone: the entry then has
- * "resources").
+ * "resources"), target=NAME[,NAME...] (as --target; may repeat; also spelt targets=).
  * Returns the text (release it with mdl_string_free) and MDL_OK in *status; an unreadable file
  * is an entry with a fatal MDL-IO-001, as in the CLI's report. Returns NULL with MDL_EINVAL and
  * a message in error (error_size bytes, may be NULL) for a bad setting, or MDL_ENOMEM. */

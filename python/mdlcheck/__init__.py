@@ -11,7 +11,8 @@ validate() returns exactly one entry of the "files" array of `mdlcheck --format=
 options with '_' for '-': ignore, only (a pattern or a list), severity ({pattern: severity}),
 fail_on, profile, strict, max_issues, max_per_rule, assume_format, max_input_size, resources
 (True: on, the model's folder only, as a bare --resources; a folder or a list of folders: the
-search path after the model's folder, as --resources=A:B; False or None: off). Any option the
+search path after the model's folder, as --resources=A:B; False or None: off), target (a real
+loader's name or a list of them, as --target: `mdlcheck targets` lists them). Any option the
 library does not accept raises ValueError with the library's message.
 
 The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else is tried),

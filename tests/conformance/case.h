@@ -102,6 +102,7 @@ struct conf_case {
   int convert_output_line;
 
   const char *assume_format, *profile;
+  const char *target; /* option target: --target=NAMES (real loaders' rules), or NULL */
   int strict;
   /* option resources: --resources[=DIRS] (relative folders are taken inside the case's
    * temporary input folder) */

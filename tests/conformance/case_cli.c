@@ -456,8 +456,9 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
             struct cli_outcome *out)
 {
   struct tmp_files t;
-  const char *argv[16];
+  const char *argv[20];
   char opt_config[4300], opt_assume[256], opt_profile[256], opt_accept[256], opt_res[8192];
+  char opt_target[256];
   const char *tmp = getenv("TMPDIR");
   int argc = 0, rc, ncfg = 0;
 
@@ -512,6 +513,10 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   if (c->profile) {
     snprintf(opt_profile, sizeof opt_profile, "--profile=%s", c->profile);
     argv[argc++] = opt_profile;
+  }
+  if (c->target) {
+    snprintf(opt_target, sizeof opt_target, "--target=%s", c->target);
+    argv[argc++] = opt_target;
   }
   if (c->strict)
     argv[argc++] = "--strict";

@@ -448,6 +448,8 @@ static void parse_options(struct conf_case *c, yaml_node_t *n)
       c->assume_format = want_scalar(c, v, key);
     else if (key && !strcmp(key, "profile"))
       c->profile = want_scalar(c, v, key);
+    else if (key && !strcmp(key, "target"))
+      c->target = want_scalar(c, v, key);
     else if (key && !strcmp(key, "strict"))
       get_bool(c, v, key, &c->strict);
     else if (key && !strcmp(key, "accept-loss"))
@@ -456,8 +458,8 @@ static void parse_options(struct conf_case *c, yaml_node_t *n)
       c->resources = want_scalar(c, v, key);
       c->has_resources = c->resources != NULL;
     } else
-      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, strict, "
-                 "accept-loss, resources)", key ? key : "?");
+      case_error(c, line_of(k), "unknown option '%s' (expected assume-format, profile, target, "
+                 "strict, accept-loss, resources)", key ? key : "?");
   }
 }
 

@@ -78,7 +78,7 @@ static void hex_print(const unsigned char *data, size_t size)
  *   input NAME HEX        the input, named as mdlcheck sees it
  *   file PATH HEX         each `files` entry, PATH under the input's folder
  *   resources DIRS        the resources option (DIRS may be empty)
- *   option KEY VALUE      assume-format, profile, strict
+ *   option KEY VALUE      assume-format, profile, target, strict
  *   other WHAT            config, compare, convert or missing: not a plain validation */
 static int dump_tree(const char *file)
 {
@@ -114,6 +114,8 @@ static int dump_tree(const char *file)
     printf("option\tassume-format\t%s\n", c.assume_format);
   if (c.profile)
     printf("option\tprofile\t%s\n", c.profile);
+  if (c.target)
+    printf("option\ttarget\t%s\n", c.target);
   if (c.strict)
     printf("option\tstrict\ttrue\n");
   if (c.config != CONFIG_NONE)
@@ -162,6 +164,7 @@ static int run_library(struct conf_case *c, struct seen_list *seen, unsigned *fa
   mdl_options_init(&opts);
   opts.assume_format = c->assume_format;
   opts.profile = c->profile;
+  opts.targets = c->target;
   opts.strict = c->strict;
   opts.max_issues = 0;
   opts.max_per_rule = 0; /* every occurrence is seen: counts are exact */

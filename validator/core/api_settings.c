@@ -47,6 +47,7 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
                               size_t size)
 {
   mdl_options_init(&st->options);
+  st->targets = NULL;
   st->options.max_per_rule = MDL_DEFAULT_MAX_PER_RULE;
   st->fail_on = MDL_ERROR;
   st->policy = mdl_policy_new();
@@ -94,6 +95,16 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
       st->options.strict = flag;
     } else if (KEY("profile")) {
       st->options.profile = v;
+    } else if (KEY("target") || KEY("targets")) { /* may repeat; each NAME or NAME,NAME */
+      size_t len = st->targets ? strlen(st->targets) : 0;
+      char bad[80], *n;
+      if (!*v || mdl_targets_check(v, bad, sizeof bad) < 0)
+        return settings_error(error, size, "unknown target '%s' (mdlcheck targets lists them)", *v ? bad : v);
+      if (!(n = realloc(st->targets, len + strlen(v) + 2)))
+        return MDL_ENOMEM;
+      sprintf(n + len, "%s%s", len ? "," : "", v);
+      st->targets = n;
+      st->options.targets = n;
     } else if (KEY("resources")) {
       st->options.resources = v; /* as --resources=v ("" for the model's folder alone) */
     } else if (KEY("assume_format") || KEY("format")) {
@@ -115,6 +126,9 @@ void api_settings_free(struct api_settings *st)
 {
   mdl_policy_free(st->policy);
   st->policy = NULL;
+  free(st->targets);
+  st->targets = NULL;
+  st->options.targets = NULL;
 }
 
 FILE *api_text_open(struct api_text *t)

@@ -11,6 +11,7 @@ struct api_settings {
   mdl_options options;
   mdl_policy *policy;
   mdl_severity fail_on;
+  char *targets; /* the target settings joined by ',' (options.targets), owned */
 };
 
 /* Read settings (NULL or NULL-terminated, as mdlcheck.h describes) over the CLI's defaults.

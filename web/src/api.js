@@ -43,6 +43,7 @@ function mdlcheckApi(createCore) {
           break;
         case 'failOn': out.push(`fail_on=${v}`); break;
         case 'profile': out.push(`profile=${v}`); break;
+        case 'targets': for (const t of list(v)) out.push(`target=${t}`); break;
         case 'strict': out.push(`strict=${v ? 'true' : 'false'}`); break;
         case 'maxIssues': out.push(`max_issues=${v}`); break;
         case 'maxPerRule': out.push(`max_per_rule=${v}`); break;
@@ -199,7 +200,7 @@ function mdlcheckApi(createCore) {
     return M._mdl_web_size_parse(h.string(String(v)));
   }
 
-  const OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'strict',
+  const OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'targets', 'strict',
     'maxIssues', 'maxPerRule', 'maxInputSize'];
 
   /* A path as its '/'-separated parts with "." and empty parts dropped and ".." kept only
