@@ -25,7 +25,9 @@ expect_completion()
 }
 
 expect_completion "--sh" "--shard"
-expect_completion "--target" "--target-version"
+expect_completion "--target" "--target --target-version"
+expect_completion "--target-" "--target-version"
+expect_completion "--target as" "assimp"
 expect_completion "--no" "--no-cache --no-config"
 expect_completion "-f j" "json"
 expect_completion "--format = s" "sarif"

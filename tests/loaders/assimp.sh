@@ -1,6 +1,6 @@
 #!/bin/sh
 # assimp as the oracle of --target=assimp: the harness tells a load, a rejection and a crash apart
-# (a file whose mesh offset is past its end makes assimp 5.2.5 read past its buffer), then every
+# (a file whose vertex array count runs past its end makes assimp 5.2.5 write past its buffer), then every
 # corpus case and example is loaded and held against mdlcheck's prediction (tests/loaders/run.py).
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
@@ -14,7 +14,7 @@ base="$srcdir/corpus/iqm/base/static.iqm"
 cp "$base" "$work/ok.iqm"
 cp "$base" "$work/crash.iqm"
 printf 'not a model' >"$work/junk.iqm"
-# ofs_meshes (header word 7) far past the file: assimp's importer follows it unchecked
+# num_vertexarrays (offset 44) far past the file: the importer swaps that many records unchecked
 "$PYTHON" -c 'import struct,sys; p=sys.argv[1]; d=bytearray(open(p,"rb").read()); struct.pack_into("<I",d,44,0x7fff0000); open(p,"wb").write(d)' "$work/crash.iqm"
 "$load" --timeout=5 "$work/ok.iqm" "$work/junk.iqm" "$work/crash.iqm" >"$work/said" 2>&1 || fail "assimp_load failed: $(cat "$work/said")"
 grep -q "ok.iqm	load	" "$work/said" || fail "a valid IQM did not load: $(cat "$work/said")"
