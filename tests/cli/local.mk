@@ -20,7 +20,8 @@ CLI_TESTS = \
   tests/cli/sarif-fingerprints.sh \
   tests/cli/resources.sh \
   tests/cli/convert-output.sh tests/cli/convert-text.sh \
-  tests/cli/report-text.sh
+  tests/cli/report-text.sh \
+  tests/cli/targets.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
   spec/sarif-subset.schema.json

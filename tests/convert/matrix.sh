@@ -85,6 +85,9 @@ for f in "$srcdir"/examples/*; do
   convert_all "examples/${f##*/}" "$f"
 done
 for f in "$srcdir"/corpus/*/base/*; do
+  # corpus/target/base holds inputs past real loaders' limits (257 joints, 1000-vertex meshes),
+  # not format features: the IQM bases already stand for their format in the matrix
+  case $f in "$srcdir"/corpus/target/*) continue ;; esac
   fmt_of "$f"
   [ -n "$fmt" ] || continue
   # a base file that does not validate (a deliberately broken input) is no source of the matrix

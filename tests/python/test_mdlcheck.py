@@ -333,3 +333,16 @@ def test_assert_valid_fails_with_the_text_report():
         mdlcheck.assert_valid(str(path))
         with pytest.raises(AssertionError, match=r"warning\["):
             mdlcheck.assert_valid(str(path), fail_on="warning")
+
+
+def test_target_adds_a_loaders_rules():
+    animonly = SRC / "corpus" / "iqm" / "base" / "animonly.iqm"
+    assert mdlcheck.validate(str(animonly))["verdict"] == "valid"
+    entry = mdlcheck.validate(str(animonly), target="assimp")
+    assert entry["verdict"] == "invalid"
+    assert "TGT-ASSIMP-002" in {m["id"] for m in entry["messages"]}
+    both = mdlcheck.validate(str(animonly), target=["assimp", "ioq3"])
+    assert {"TGT-ASSIMP-002", "TGT-IOQ3-010"} <= {m["id"] for m in both["messages"]}
+    assert both == cli_json("-f", "json", "--target=assimp", "--target=ioq3", str(animonly))["files"][0]
+    with pytest.raises(ValueError, match="unknown target 'nosuchengine'"):
+        mdlcheck.validate(str(animonly), target="nosuchengine")

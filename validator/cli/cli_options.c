@@ -526,7 +526,10 @@ int cli_parse(struct cli *c, int argc, char **argv)
   c->lib.policy = c->policy;
   if (!c->targets && c->config.targets && (rc = targets_add(c, c->config.targets)) != 0)
     return rc;
-  c->lib.targets = c->targets;
+  /* targets speak of whether a file loads: validation's question, not poses', compare's or
+   * convert's (their reports carry no validation findings) */
+  if (!command || !strcmp(command, "validate"))
+    c->lib.targets = c->targets;
   if (c->lib.assume_format) {
     int known = 0;
     for (const char *const *n = mdl_format_names(); *n; n++)
