@@ -10,6 +10,7 @@ writes (deterministic, standard library only):
               ioquake3's 999 vertices and 1999 triangles per mesh
 The last joint of bones.iqm has a name of 45 bytes and the triangle a material of 40 (past raylib's
 31)."""
+import math
 import os
 import struct
 
@@ -80,7 +81,9 @@ def bones():
 
 def big():
     nv, nt = 1000, 2000
-    pos = b"".join(struct.pack("<3f", i % 40, i // 40, 0) for i in range(nv))
+    # on a circle of radius 1000: no three vertices on a line, so no triangle has zero area
+    pos = b"".join(struct.pack("<3f", 1000 * math.cos(i * 2 * math.pi / nv),
+                               1000 * math.sin(i * 2 * math.pi / nv), 0) for i in range(nv))
     tris = b"".join(struct.pack("<3I", k % (nv - 2), k % (nv - 2) + 1, k % (nv - 2) + 2)
                     for k in range(nt))
     text = b"\0grid\0"
