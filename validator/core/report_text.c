@@ -211,14 +211,14 @@ void report_write_text(FILE *out, const struct report *r, unsigned flags)
   }
   if (r->targets && !quiet) { /* which loaders "valid" speaks for, besides the specification */
     fputs("targets:", out);
-    for (const char *p = r->targets; *p;) {
-      size_t n = strcspn(p, ",");
+    for (const char *q = r->targets; *q;) {
+      size_t n = strcspn(q, ",");
       for (size_t i = 0; i < mdl_target_count(); i++) {
         const mdl_target *t = mdl_target_at(i);
-        if (strlen(t->name) == n && !strncmp(t->name, p, n))
-          fprintf(out, "%s %s (%s %s)", p == r->targets ? "" : ",", t->name, t->repository, t->versions);
+        if (strlen(t->name) == n && !strncmp(t->name, q, n))
+          fprintf(out, "%s %s (%s %s)", q == r->targets ? "" : ",", t->name, t->repository, t->versions);
       }
-      p += n + (p[n] == ',');
+      q += n + (q[n] == ',');
     }
     fputc('\n', out);
   }
