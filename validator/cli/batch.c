@@ -88,9 +88,20 @@ static void seen_free(struct seen_set *s)
   free(s);
 }
 
-static void push(struct file_list *l, const char *path, const char *key)
+static void push_member(struct file_list *l, const char *path, const char *key, size_t arch_len,
+                        uint64_t index)
 {
   size_t cap = l->cap;
+  if (arch_len && !l->members) { /* the first archive member: every earlier path is a file */
+    l->capmembers = l->count + 64;
+    if (!(l->members = calloc(l->capmembers, sizeof *l->members)))
+      oom_exit();
+  }
+  if (l->members) {
+    grow_one_or_abort(&l->members, &l->capmembers, l->count, sizeof *l->members, 64);
+    l->members[l->count].arch_len = arch_len;
+    l->members[l->count].index = index;
+  }
   grow_one_or_abort(&l->paths, &l->cap, l->count, sizeof *l->paths, 64);
   grow_one_or_abort(&l->keys, &cap, l->count, sizeof *l->keys, 64);
   l->paths[l->count] = strdup(path);
@@ -100,6 +111,40 @@ static void push(struct file_list *l, const char *path, const char *key)
   l->count++;
   if (l->added)
     l->added(l, l->added_ctx);
+}
+
+static void push(struct file_list *l, const char *path, const char *key)
+{
+  push_member(l, path, key, 0, 0);
+}
+
+struct archive_walk {
+  struct file_list *l;
+  const char *path, *key;
+};
+
+static void archive_member_push(void *ctx, const char *name, uint64_t index)
+{
+  struct archive_walk *w = ctx;
+  size_t n = strlen(w->path), k = strlen(w->key), m = strlen(name);
+  char *path = malloc(n + m + 2), *key = malloc(k + m + 2);
+  if (!path || !key)
+    oom_exit();
+  sprintf(path, "%s:%s", w->path, name);
+  sprintf(key, "%s:%s", w->key, name);
+  push_member(w->l, path, key, n, index);
+  free(path);
+  free(key);
+}
+
+/* An archive's members with a model extension join the selection; one that cannot be listed
+ * joins as itself, so that its validation says why. */
+static void archive_select(struct file_list *l, const char *path, const char *key)
+{
+  struct archive_walk w = {l, path, key};
+  char why[256];
+  if (archive_list(path, archive_member_push, &w, &l->skipped, why, sizeof why) < 0)
+    push_member(l, path, key, strlen(path), ARCHIVE_WHOLE);
 }
 
 /* A walked entry's path below the directory argument: "a/b.iqm" whether the walk began at
@@ -124,6 +169,7 @@ void file_list_free(struct file_list *l)
     free(l->elsewhere[i]);
   free(l->paths);
   free(l->keys);
+  free(l->members);
   free(l->elsewhere);
   seen_free(l->seen);
   memset(l, 0, sizeof *l);
@@ -184,7 +230,12 @@ static int walk(struct file_list *l, const char *dir)
       push(l, e->fts_path, walk_key(e->fts_path, dir)); /* reported as unreadable */
       break;
     case FTS_F:
-      if (!format_by_extension(e->fts_path))
+      if (archive_name(e->fts_path)) {
+        if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
+          skip_note(l, e->fts_path, "the same file as ", first);
+        else
+          archive_select(l, e->fts_path, walk_key(e->fts_path, dir));
+      } else if (!format_by_extension(e->fts_path))
         l->skipped++;
       else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
         skip_note(l, e->fts_path, "the same file as ", first);
@@ -219,6 +270,11 @@ int file_list_add(struct file_list *l, const char *arg)
         any |= file_list_add(l, g.gl_pathv[i]);
     globfree(&g);
     return rc == 0 ? any : -1;
+  }
+  if (strcmp(arg, "-") && stat(arg, &st) == 0 && S_ISREG(st.st_mode) && archive_name(arg)) {
+    if (!seen_check(l, &st, arg))
+      archive_select(l, arg, arg);
+    return 1;
   }
   if (strcmp(arg, "-") && stat(arg, &st) == 0)
     (void)seen_check(l, &st, arg); /* a walk that meets it again skips it */

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "archive.h"
+
 struct file_list {
   char **paths;
   char **keys;          /* per path, its shard key: relative to the walked directory, or the
@@ -12,6 +14,9 @@ struct file_list {
   size_t skipped;       /* files met in directory walks without a model extension */
   size_t links_skipped; /* walk entries met again (loops, links, hard links), each noted */
   struct seen_set *seen; /* device + inode of what was selected or walked */
+  /* per path, where it lies in an archive (archive.h), or NULL while no archive was met */
+  struct archive_member *members;
+  size_t capmembers;
   char **elsewhere;     /* --shard: the selection's files other shards validate */
   size_t nelsewhere;
   /* Called after each file joins the selection (paths[count - 1]), while the walk goes on, so
@@ -25,8 +30,11 @@ void file_list_free(struct file_list *l);
  * symbolic links followed), keeping files with a model extension of a known format (others are
  * counted in `skipped`). A directory or file met again through a link (a loop back to an
  * ancestor, a link to a sibling, a hard link) is skipped with a note on stderr naming it and
- * what it repeats, so each file is validated once. A pattern with * ? [ is expanded with glob(3).
- * Return 1 when a directory was walked, 0 for a plain file, "-" or a directory walked before,
+ * what it repeats, so each file is validated once. An archive (.zip .pk3 .pk4 .dpk), walked or
+ * named, stands for its members with a model extension ("pack.pk3:models/x.iqm"; its other
+ * members count in `skipped`), or for itself when it cannot be listed, so that the validation
+ * says why. A pattern with * ? [ is expanded with glob(3).
+ * Return 1 when a directory or an archive was walked, 0 for a plain file, "-" or a directory walked before,
  * -1 when a pattern matches nothing (the caller says so). */
 int file_list_add(struct file_list *l, const char *arg);
 

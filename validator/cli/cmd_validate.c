@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "archive.h"
 #include "cache.h"
 #include "input.h"
 #include "grow.h"
@@ -26,6 +27,11 @@
  * order, so the report is the same whatever -j. */
 #define SLOT_CHUNK 1024
 
+struct slot {
+  struct report_file f;
+  struct archive_member member; /* where in an archive, arch_len 0 for a plain file */
+};
+
 struct batch_run {
   const struct cli *cli;
   struct report *rep;
@@ -34,10 +40,11 @@ struct batch_run {
   atomic_int internal_error;
   atomic_int progress;         /* a progress line on stderr (a terminal, more than 32 files) */
   atomic_size_t total;         /* files in the round, once known (for the progress line) */
+  atomic_int noted_archive_resources;
   /* the first round: slots published by the walk, taken by the workers */
   pthread_mutex_t lock;
   pthread_cond_t more;
-  struct report_file **chunks; /* chunks[i / SLOT_CHUNK] holds slot i */
+  struct slot **chunks;        /* chunks[i / SLOT_CHUNK] holds slot i */
   size_t nchunks, capchunks;
   size_t published;            /* slots ready to validate (under lock) */
   size_t taken;                /* slots a worker has taken (under lock) */
@@ -87,6 +94,82 @@ static void validate_one(struct batch_run *b, struct report_file *f)
     report_set_result(f, &res);
 }
 
+static void no_member(void *ctx, const char *name, uint64_t index)
+{
+  (void)ctx, (void)name, (void)index;
+}
+
+/* An archive or a member that cannot be read: the fatal an unreadable file gets (exit 3), with
+ * libzip's reason. */
+static void member_unreadable(struct report_file *f, const char *why)
+{
+  mdl_diag d;
+  char msg[600];
+  snprintf(msg, sizeof msg, "cannot read input: %s", why);
+  memset(&d, 0, sizeof d);
+  d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
+  d.severity = MDL_FATAL;
+  d.message = msg;
+  d.offset = -1;
+  d.path = d.expected = "";
+  d.actual = why;
+  report_collect(&d, f);
+  f->counts[MDL_FATAL]++;
+  f->io_failed = 1;
+}
+
+/* A member of an archive: read into memory (bounded as a file is), then validated as a buffer
+ * named by the member, through the cache when there is one. References inside archives are not
+ * resolved (--resources): said once per run, and the entry says they were not checked. */
+static void validate_member(struct batch_run *b, struct report_file *f, const struct archive_member *m,
+                            struct archive_reader *reader)
+{
+  mdl_options o = b->cli->lib;
+  mdl_result res;
+  mdl_status st;
+  char arch[4096], why[512];
+  unsigned char *data = NULL;
+  size_t size = 0;
+  int rc;
+  snprintf(arch, sizeof arch, "%.*s", (int)m->arch_len, f->path);
+  o.on_diag = report_collect;
+  o.on_resource = NULL;
+  o.resources = NULL;
+  o.user = f;
+  if (b->cli->lib.resources && !atomic_exchange(&b->noted_archive_resources, 1))
+    fprintf(stderr, "mdlcheck: note: references inside archives are not resolved (--resources "
+            "checks files on disk only)\n");
+  rc = m->index == ARCHIVE_WHOLE ? -1
+       : archive_read(reader, arch, m->index, input_limit(&o), &data, &size, why, sizeof why);
+  if (m->index == ARCHIVE_WHOLE) { /* listing it failed: list it again to say why */
+    size_t skipped = 0;
+    if (archive_list(arch, no_member, NULL, &skipped, why, sizeof why) == 0)
+      snprintf(why, sizeof why, "the archive changed while it was read");
+  }
+  if (rc == EFBIG) { /* as a file of that size: the library's own refusal (MDL-IO-002) */
+    input_refuse(&o, &res);
+    report_set_result(f, &res);
+    f->io_failed = 1;
+    return;
+  }
+  if (rc == ENOMEM) {
+    atomic_store(&b->internal_error, 1);
+    return;
+  }
+  if (rc != 0) {
+    member_unreadable(f, why);
+    return;
+  }
+  /* the report path names the member ("pack.pk3:models/x.iqm"): detection reads its extension */
+  if (b->cache)
+    st = cache_validate(b->cache, f->path, data, size, &o, f);
+  else if ((st = mdl_validate_buffer(data, size, f->path, &o, &res)) == MDL_OK)
+    report_set_result(f, &res);
+  free(data);
+  if (st != MDL_OK)
+    atomic_store(&b->internal_error, 1);
+}
+
 static void progress_note(struct batch_run *b, size_t done)
 {
   size_t n = atomic_load(&b->total);
@@ -99,6 +182,7 @@ static void slot_publish(struct file_list *l, void *ctx)
 {
   struct batch_run *b = ctx;
   struct report_file *f;
+  struct slot *sl;
   size_t i;
   pthread_mutex_lock(&b->lock);
   i = b->published;
@@ -108,8 +192,11 @@ static void slot_publish(struct file_list *l, void *ctx)
       oom_exit(); /* the selection itself: nothing sensible to report without memory */
     b->nchunks++;
   }
-  f = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
-  memset(f, 0, sizeof *f);
+  sl = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+  memset(sl, 0, sizeof *sl);
+  f = &sl->f;
+  if (l->members)
+    sl->member = l->members[l->count - 1];
   if (!(f->path = strdup(l->paths[l->count - 1])))
     oom_exit();
   f->format = "unknown";
@@ -122,20 +209,25 @@ static void slot_publish(struct file_list *l, void *ctx)
 static void *first_round_worker(void *arg)
 {
   struct batch_run *b = arg;
+  struct archive_reader reader = {0}; /* kept open while members of one archive follow */
   for (;;) {
-    struct report_file *f;
+    struct slot *sl;
     size_t i;
     pthread_mutex_lock(&b->lock);
     while (b->taken == b->published && !b->walk_done)
       pthread_cond_wait(&b->more, &b->lock);
     if (b->taken == b->published) {
       pthread_mutex_unlock(&b->lock);
+      archive_reader_close(&reader);
       return NULL;
     }
     i = b->taken++;
-    f = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+    sl = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
     pthread_mutex_unlock(&b->lock);
-    validate_one(b, f);
+    if (sl->member.arch_len)
+      validate_member(b, &sl->f, &sl->member, &reader);
+    else
+      validate_one(b, &sl->f);
     progress_note(b, atomic_fetch_add(&b->done, 1) + 1);
   }
 }
@@ -148,7 +240,7 @@ static void slots_to_report(struct batch_run *b, struct report *rep)
   if (!rep->files)
     oom_exit();
   for (size_t i = 0; i < n; i++)
-    rep->files[i] = b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+    rep->files[i] = b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK].f;
   rep->nfiles = rep->capfiles = n;
   for (size_t c = 0; c < b->nchunks; c++)
     free(b->chunks[c]);

@@ -49,6 +49,8 @@ size_t shard_select(struct file_list *l, unsigned k, unsigned n)
     mine[rank[r]] = 1;
   for (size_t i = 0; i < total; i++) {
     if (mine[i]) {
+      if (l->members)
+        l->members[kept] = l->members[i];
       l->paths[kept] = l->paths[i];
       l->keys[kept++] = l->keys[i];
     } else {

@@ -38,6 +38,10 @@ int input_limit_parse(const char *s, unsigned long long *out);
 #define INPUT_CONSUMED_UNKNOWN ((size_t)-1)
 int input_host_inflate(const unsigned char *data, size_t size, size_t stop, const unsigned char **text,
                        size_t *len, size_t *consumed, const char **why);
+/* Refuse an input over options' size limit as mdl_validate_file does (the fatal MDL-IO-002
+ * through options->on_diag, its count in result): for a host that read the input itself (a
+ * member of an archive) and found it too large. */
+void input_refuse(const mdl_options *options, mdl_result *result);
 /* Why input_open failed, for a message: the size limit for EFBIG, else strerror. */
 const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap);
 

@@ -130,7 +130,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
 
 /* An input over the size limit is refused before detection: one fatal says so, and nothing
  * else is reported about it. */
-static void input_refuse(const mdl_options *options, mdl_result *result)
+void input_refuse(const mdl_options *options, mdl_result *result)
 {
   struct diag_sink sink;
   struct mdl_loc loc = loc_none();

@@ -1,0 +1,137 @@
+/* archive.c - models inside .zip, .pk3, .pk4 and .dpk archives (Quake-family engines, Xonotic,
+ * Unvanquished ship models so), read with libzip rather than a zip reader of our own. */
+#include "archive.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zip.h>
+
+#include "format.h"
+
+int archive_name(const char *path)
+{
+  static const char *const ext[] = {".zip", ".pk3", ".pk4", ".dpk"};
+  size_t n = strlen(path);
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (n > 4 && !strcasecmp(path + n - 4, ext[i]))
+      return 1;
+  return 0;
+}
+
+static zip_t *open_archive(const char *path, char *why, size_t cap)
+{
+  int err = 0;
+  zip_t *z = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  if (!z) {
+    zip_error_t e;
+    zip_error_init_with_code(&e, err);
+    snprintf(why, cap, "not a readable zip archive: %s", zip_error_strerror(&e));
+    zip_error_fini(&e);
+  }
+  return z;
+}
+
+int archive_list(const char *path, void (*each)(void *ctx, const char *name, uint64_t index),
+                 void *ctx, size_t *skipped, char *why, size_t cap)
+{
+  zip_t *z = open_archive(path, why, cap);
+  zip_int64_t n;
+  if (!z)
+    return -1;
+  n = zip_get_num_entries(z, 0);
+  for (zip_int64_t i = 0; i < n; i++) {
+    const char *name = zip_get_name(z, (zip_uint64_t)i, ZIP_FL_ENC_GUESS);
+    size_t len = name ? strlen(name) : 0;
+    if (!name || !len || name[len - 1] == '/')
+      continue; /* a folder entry */
+    if (format_by_extension(name))
+      each(ctx, name, (uint64_t)i);
+    else
+      ++*skipped;
+  }
+  zip_discard(z);
+  return 0;
+}
+
+void archive_reader_close(struct archive_reader *r)
+{
+  if (r->zip)
+    zip_discard(r->zip);
+  free(r->path);
+  r->zip = NULL;
+  r->path = NULL;
+}
+
+int archive_read(struct archive_reader *r, const char *path, uint64_t index, unsigned long long limit,
+                 unsigned char **data, size_t *size, char *why, size_t cap)
+{
+  zip_file_t *f;
+  unsigned char *p;
+  size_t have = 0, want, room;
+  zip_stat_t st;
+  if (!r->zip || strcmp(r->path, path)) {
+    archive_reader_close(r);
+    if (!(r->path = strdup(path)))
+      return ENOMEM;
+    if (!(r->zip = open_archive(path, why, cap)))
+      return -1;
+  }
+  /* the size the header claims only sizes the first buffer; the bytes that come decide */
+  zip_stat_init(&st);
+  want = zip_stat_index(r->zip, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE) && st.size < limit
+           ? (size_t)st.size + 1 : 65536;
+  if (limit < SIZE_MAX && want > limit + 1)
+    want = (size_t)limit + 1;
+  if (!(f = zip_fopen_index(r->zip, index, 0))) {
+    snprintf(why, cap, "cannot read the member: %s", zip_strerror(r->zip));
+    return -1;
+  }
+  room = want ? want : 1;
+  if (!(p = malloc(room))) {
+    zip_fclose(f);
+    return ENOMEM;
+  }
+  for (;;) {
+    zip_int64_t got;
+    if (have == room) {
+      unsigned char *q;
+      if (have > limit) {
+        free(p);
+        zip_fclose(f);
+        return EFBIG;
+      }
+      room = room * 2 > limit + 1 ? (size_t)limit + 1 : room * 2;
+      if (!(q = realloc(p, room))) {
+        free(p);
+        zip_fclose(f);
+        return ENOMEM;
+      }
+      p = q;
+    }
+    got = zip_fread(f, p + have, room - have);
+    if (got < 0) {
+      snprintf(why, cap, "cannot read the member: %s", zip_file_strerror(f));
+      free(p);
+      zip_fclose(f);
+      return -1;
+    }
+    if (got == 0)
+      break;
+    have += (size_t)got;
+  }
+  if (zip_fclose(f) != 0) { /* the CRC is checked as the stream ends */
+    snprintf(why, cap, "cannot read the member: %s", zip_strerror(r->zip));
+    free(p);
+    return -1;
+  }
+  if (have > limit) {
+    free(p);
+    return EFBIG;
+  }
+  *data = p;
+  *size = have;
+  return 0;
+}
