@@ -211,6 +211,32 @@ put batch.s "$1"; put batch.rss "$2"; put batch.wall "$3"; shift 3; put batch.al
 put batch.exit "$bv"
 echo "bench: batch: $BENCH_BATCH files in $(get batch.s) s (exit $bv)"
 
+# Scale (issue 32): the same batch at -j 1 (wall time: what -j is for; goal -j 2 >= 1.7 x -j 1 on
+# two cores, meaningful only on an otherwise idle machine, so the load average is reported beside
+# it), the result cache warm against no cache (CPU time; goal >= 10 x), and the batch read from one
+# .pk3 archive (libzip) against the loose files.
+set -- $(cd "$batch" && measure "$MDLCHECK" -q -j 1 ./*)
+put batch1.s "$1"; put batch1.wall "$3"
+cache="$BENCH_DATA/cache"
+rm -rf "$cache"
+(cd "$batch" && "$MDLCHECK" -q -j 2 --no-config --cache "$cache" ./* >/dev/null 2>&1) || true
+set -- $(cd "$batch" && measure "$MDLCHECK" -q -j 2 --no-config --cache "$cache" ./*)
+put cache.s "$1"; put cache.wall "$3"
+same=$( [ "$(cd "$batch" && "$MDLCHECK" -f json -j 2 --no-config ./* 2>/dev/null | md5sum)" = \
+          "$(cd "$batch" && "$MDLCHECK" -f json -j 2 --no-config --cache "$cache" ./* 2>/dev/null | md5sum)" ] &&
+        echo "identical" || echo "DIFFERENT")
+put cache.same "$same"
+pk3="$BENCH_DATA/batch-$BENCH_BATCH.pk3"
+[ -s "$pk3" ] || python3 -c 'import sys, os, zipfile
+z = zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)
+for n in sorted(os.listdir(sys.argv[1])):
+    if not n.startswith("."):
+        z.write(os.path.join(sys.argv[1], n), "models/" + n)
+z.close()' "$batch" "$pk3"
+set -- $(measure "$MDLCHECK" -q -j 2 --no-config "$pk3")
+put archive.s "$1"; put archive.wall "$3"
+echo "bench: scale: -j 1 $(get batch1.wall) s wall, -j 2 $(get batch.wall) s; cache warm $(get cache.s) CPU s ($same); archive $(get archive.s) CPU s"
+
 # ---- report ---------------------------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 [ -n "$cpu" ] || cpu=$(uname -p)
@@ -330,6 +356,14 @@ bt=$(get batch.s)
   echo "$(get batch.wall) s: $(calc "%.0f" "$BENCH_BATCH / $(get batch.wall)") files/s of wall time; peak RSS"
   echo "$(calc "%.1f" "$(get batch.rss) / 1024") MiB, exit $(get batch.exit); CPU time against the baseline"
   echo "file: $(change batch.s "$bt"))."
+  echo
+  echo "## Scale: -j, the result cache, archives"
+  echo
+  echo "| measure | value | goal |"
+  echo "|---|---|---|"
+  echo "| \`-j 2\` against \`-j 1\`, wall time ($BENCH_BATCH files; load average $load, $(nproc) cores) | $(calc "%.2f" "$(get batch1.wall) / $(get batch.wall)") x | >= 1.7 x on an idle 2-core machine |"
+  echo "| \`--cache\` warm against no cache, CPU time (report $(get cache.same)) | $(calc "%.1f" "$bt / $(get cache.s)") x | >= 10 x |"
+  echo "| the batch from one .pk3 against the loose files, CPU time | $(calc "%.2f" "$(get archive.s) / $bt") x ($(calc "%.0f" "$BENCH_BATCH / $(get archive.s)") files per CPU second) | - |"
   echo
   if [ -n "$wasm" ]; then
     echo "## WebAssembly"
