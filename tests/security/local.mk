@@ -6,11 +6,15 @@ SECURITY_TESTS =
 SECURITY_TESTS += tests/security/convert-write.sh
 TESTS += $(SECURITY_TESTS)
 EXTRA_DIST += $(SECURITY_TESTS)
-SECURITY_TESTS += tests/security/output-escape.sh
-SECURITY_TESTS += tests/security/diff-markdown.sh
-SECURITY_TESTS += tests/security/config-sandbox.sh
 
 # sec-mem: memory safety past validation (items 1, 2, 8, 9)
 SECURITY_TESTS += tests/security/egg-degenerate-grow.sh
 SECURITY_TESTS += tests/security/compare-claimed-counts.sh
 SECURITY_TESTS += tests/security/compare-near-linear.sh
+
+# sec-io: outputs, the resources sandbox, links, non-regular files (items 3, 4, 5, 11, 13, 14)
+SECURITY_TESTS += tests/security/output-escape.sh
+SECURITY_TESTS += tests/security/diff-markdown.sh
+SECURITY_TESTS += tests/security/config-sandbox.sh
+SECURITY_TESTS += tests/security/resources-links.sh
+SECURITY_TESTS += tests/security/walk-links-out.sh

@@ -3,6 +3,7 @@
 #include "batch.h"
 #include "format.h"
 #include "grow.h"
+#include "path_key.h"
 #include "text_safe.h"
 
 #include <fts.h>
@@ -167,6 +168,9 @@ void file_list_free(struct file_list *l)
   }
   for (size_t i = 0; i < l->nelsewhere; i++)
     free(l->elsewhere[i]);
+  for (size_t i = 0; i < l->noutside; i++)
+    free(l->outside[i]);
+  free(l->outside);
   free(l->paths);
   free(l->keys);
   free(l->members);
@@ -186,8 +190,36 @@ static void skip_note(struct file_list *l, const char *path, const char *why, co
   l->links_skipped++;
 }
 
-/* Links are followed (FTS_LOGICAL) as stat(2) would, but a directory that is its own ancestor
- * (fts reports FTS_DC) or was already walked, and a file already selected, are skipped. */
+/* Whether the entry is a symbolic link whose real path leaves top (the walked argument's real
+ * path): a committed `assets/root -> /` would otherwise walk, validate and quote the whole
+ * machine. The link is then noted and kept for the report. */
+static int leaves(struct file_list *l, const FTSENT *e, const char *top, const char *dir)
+{
+  struct stat st;
+  char *real;
+  size_t n;
+  if (!top || e->fts_level == 0 || lstat(e->fts_accpath, &st) != 0 || !S_ISLNK(st.st_mode))
+    return 0;
+  n = strlen(top);
+  if (!(real = path_resolve(e->fts_path)))
+    return 0; /* it vanished: fts reports what it finds */
+  if (n == 1 || (!strncmp(real, top, n) && (real[n] == '/' || !real[n]))) {
+    free(real);
+    return 0;
+  }
+  text_printf(stderr, "mdlcheck: note: skipped %s: a symbolic link that leads out of %s (to %s); "
+              "--follow-links follows it\n", e->fts_path, dir, real);
+  free(real);
+  grow_one_or_abort(&l->outside, &l->capoutside, l->noutside, sizeof *l->outside, 8);
+  if (!(l->outside[l->noutside] = strdup(e->fts_path)))
+    oom_exit();
+  l->noutside++;
+  return 1;
+}
+
+/* Links are followed (FTS_LOGICAL) as stat(2) would, while they stay inside the argument (see
+ * leaves); a directory that is its own ancestor (fts reports FTS_DC) or was already walked, and
+ * a file already selected, are skipped. */
 static int walk(struct file_list *l, const char *dir)
 {
   int fresh = 1; /* 0: the root itself was walked before (`mdlcheck . sub`) */
@@ -195,10 +227,13 @@ static int walk(struct file_list *l, const char *dir)
   FTS *fts = fts_open(roots, FTS_LOGICAL | FTS_NOCHDIR, by_name);
   FTSENT *e;
   const char *first;
+  char *top = NULL; /* the argument's real path; NULL: links are followed anywhere */
   if (!fts) {
     push(l, dir, dir); /* reported as unreadable by the validator */
     return 1;
   }
+  if (!l->follow_links)
+    top = path_resolve(dir);
   while ((e = fts_read(fts)) != NULL) {
     if (e->fts_level > 0 && e->fts_name[0] == '.') {
       if (e->fts_info == FTS_D)
@@ -207,7 +242,9 @@ static int walk(struct file_list *l, const char *dir)
     }
     switch (e->fts_info) {
     case FTS_D:
-      if (e->fts_level > MAX_DIR_DEPTH) {
+      if (leaves(l, e, top, dir)) {
+        fts_set(fts, e, FTS_SKIP);
+      } else if (e->fts_level > MAX_DIR_DEPTH) {
         skip_note(l, e->fts_path, "deeper than 64 directory levels", NULL);
         fts_set(fts, e, FTS_SKIP);
       } else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL) {
@@ -237,6 +274,8 @@ static int walk(struct file_list *l, const char *dir)
           archive_select(l, e->fts_path, walk_key(e->fts_path, dir));
       } else if (!format_by_extension(e->fts_path))
         l->skipped++;
+      else if (leaves(l, e, top, dir))
+        ; /* listed in l->outside */
       else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
         skip_note(l, e->fts_path, "the same file as ", first);
       else
@@ -251,6 +290,7 @@ static int walk(struct file_list *l, const char *dir)
     }
   }
   fts_close(fts);
+  free(top);
   return fresh;
 }
 

@@ -19,6 +19,10 @@ struct file_list {
   size_t capmembers;
   char **elsewhere;     /* --shard: the selection's files other shards validate */
   size_t nelsewhere;
+  int follow_links;     /* --follow-links: walk through links that leave the argument too */
+  char **outside;       /* walk entries not followed: links whose real path leaves the walked
+                         * argument's (each noted; the run reports them, MDL-IO-010) */
+  size_t noutside, capoutside;
   /* Called after each file joins the selection (paths[count - 1]), while the walk goes on, so
    * a caller can start on it at once (-j); NULL: nobody is waiting. */
   void (*added)(struct file_list *l, void *ctx);
@@ -27,8 +31,10 @@ struct file_list {
 
 void file_list_free(struct file_list *l);
 /* Directories are walked recursively with fts(3) (sorted by name, hidden entries skipped,
- * symbolic links followed), keeping files with a model extension of a known format (others are
- * counted in `skipped`). A directory or file met again through a link (a loop back to an
+ * symbolic links followed while their real path stays under the argument's: a link to a folder,
+ * or to a file with a model extension, that leads out is not followed but noted and listed in
+ * `outside`, unless follow_links), keeping files with a model extension of a known format
+ * (others are counted in `skipped`). A directory or file met again through a link (a loop back to an
  * ancestor, a link to a sibling, a hard link) is skipped with a note on stderr naming it and
  * what it repeats, so each file is validated once. An archive (.zip .pk3 .pk4 .dpk), walked or
  * named, stands for its members with a model extension ("pack.pk3:models/x.iqm"; its other

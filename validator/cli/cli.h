@@ -28,6 +28,7 @@ struct cli {
   unsigned jobs;               /* -j N: files validated in parallel, at most CLI_MAX_JOBS */
   int allow_empty;            /* --allow-empty: no model file selected is exit 0, not 2 */
   int unreferenced;           /* --unreferenced: list the folders' files no model names */
+  int follow_links;           /* --follow-links: walks follow links out of the argument */
   const char *config_path;    /* --config, or the file found (config_choose), or NULL */
   char *config_found;         /* owned: the path config_choose found */
   int verbose;                /* -v: say which configuration is used, print stats lines */

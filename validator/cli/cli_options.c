@@ -434,6 +434,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_RESOURCES: c->lib.resources = optarg ? optarg : ""; break;
     case OPT_UNREFERENCED: c->unreferenced = 1; break;
+    case OPT_FOLLOW_LINKS: c->follow_links = 1; break;
     case OPT_MAX_ISSUES:
       if (parse_count(optarg, &c->lib.max_issues) < 0)
         return usage_error("--max-issues takes a whole number", optarg);

@@ -340,6 +340,7 @@ int cmd_validate(struct cli *c)
   rep.fail_on = c->fail_on;
   rep.targets = c->lib.targets;
   /* --shard ranks the whole selection before keeping its share: no file is published before */
+  files.follow_links = c->follow_links;
   if (!c->shard_n) {
     files.added = slot_publish;
     files.added_ctx = &b;
@@ -389,6 +390,9 @@ int cmd_validate(struct cli *c)
   first_round_worker(&b);
   join_threads(&b, threads, started);
   slots_to_report(&b, &rep);
+  /* links the walks did not follow: inputs that were not checked (rule 1), each reported */
+  for (size_t i = 0; i < files.noutside; i++)
+    report_link_outside(report_add_file(&rep, files.outside[i]));
   atomic_store(&b.next, rep.nfiles);
   atomic_store(&b.done, rep.nfiles);
   /* external eggs the models name are inputs of their own, each validated once: rounds until a

@@ -183,6 +183,21 @@ void report_read_failure(struct report_file *f, int err)
   f->io_failed = 1;
 }
 
+void report_link_outside(struct report_file *f)
+{
+  const mdl_rule *r = mdl_rule_at(RULE_CORE_WALK_LINK_OUTSIDE);
+  mdl_diag d;
+  memset(&d, 0, sizeof d);
+  d.rule = r;
+  d.severity = MDL_FATAL;
+  d.message = r->message;
+  d.offset = -1;
+  d.path = d.expected = d.actual = "";
+  report_collect(&d, f);
+  f->counts[MDL_FATAL]++;
+  f->io_failed = 1;
+}
+
 void report_collect_resource(const mdl_resource *res, void *user)
 {
   struct report_file *f = user;

@@ -4,8 +4,10 @@
  * Every candidate path is normalised lexically (".", "..") and followed only while it stays
  * under one of the roots (the model's folder and the search folders): a reference that escapes
  * them all, or is absolute, is reported and never opened, so checking a repository cannot read
- * outside it. A file found there is opened only when its real path (symbolic links resolved)
- * is under a root's real path too: a link in the tree that leads out is reported the same way.
+ * outside it. Inside, the path is followed one component at a time from the root's real path,
+ * a symbolic link's target judged before anything under it is looked at: a link in the tree
+ * that leads out is reported the same way, and what lies outside (whether a file exists there,
+ * the letter case of its folders) never shows in the report.
  * Each distinct reference is checked once, where the model first names it. */
 #define _GNU_SOURCE
 #include "resources.h"
@@ -26,6 +28,7 @@
 
 #define RES_MAX_ROOTS 32
 #define RES_PATH_MAX 4096
+#define RES_MAX_LINKS 40 /* as the kernel's limit: more is a loop */
 /* Bytes read from a referenced file: image headers sit at the start (a JPEG's frame header may
  * follow large metadata segments), and an external egg is validated as an input of its own. */
 #define RES_HEAD_MAX (1u << 20)
@@ -136,12 +139,6 @@ static void roots_free(struct res_roots *r)
   }
 }
 
-static int is_file(const char *p)
-{
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* The entry of dir whose name equals name ignoring ASCII case, copied to out; -1 when none. */
 static int dir_find_nocase(const char *dir, const char *name, size_t len, char *out, size_t cap)
 {
@@ -160,46 +157,123 @@ static int dir_find_nocase(const char *dir, const char *name, size_t len, char *
   return found;
 }
 
-/* cand lies under root: find it again component by component ignoring letter case (a name
- * written for a case-insensitive file system). 0 with the real path in out, else -1. */
-static int resolve_nocase(const char *root, const char *cand, char *out, size_t cap)
-{
-  const char *s = cand + strlen(root);
-  size_t n = strlen(root);
-  if (n >= cap)
-    return -1;
-  memcpy(out, root, n + 1);
-  if (n == 1)
-    n = 0; /* root "/": components append after it */
-  while (*s == '/')
-    s++;
-  while (*s) {
-    size_t len = strcspn(s, "/");
-    char name[256];
-    if (dir_find_nocase(out[0] ? out : "/", s, len, name, sizeof name) < 0 ||
-        n + 1 + strlen(name) >= cap)
-      return -1;
-    out[n++] = '/';
-    strcpy(out + n, name);
-    n += strlen(name);
-    s += len;
-    while (*s == '/')
-      s++;
-  }
-  return is_file(out) ? 0 : -1;
-}
-
 enum res_status { RES_FOUND, RES_CASE, RES_MISSING, RES_OUTSIDE, RES_LINK_OUTSIDE };
 
-/* Whether the file at p, once its links are resolved, is still under a root's real path. */
-static int real_inside(const struct res_roots *r, const char *p)
+/* The root whose real path holds p (absolute, normalised, real up to its last component), or -1. */
+static int real_root_of(const struct res_roots *r, const char *p)
 {
-  char *real = path_resolve(p);
-  int inside = 0;
-  for (size_t k = 0; real && k < r->n && !inside; k++)
-    inside = r->real[k] && path_under(real, r->real[k]);
-  free(real);
-  return inside;
+  for (size_t k = 0; k < r->n; k++)
+    if (r->real[k] && path_under(p, r->real[k]))
+      return (int)k;
+  return -1;
+}
+
+/* The next component: from ext (a link's target being followed) first, else from rel. */
+static const char *next_component(const char *ext, size_t *ei, const char *rel, size_t *ri,
+                                  size_t *len, int *top)
+{
+  while (ext[*ei] == '/')
+    (*ei)++;
+  if (ext[*ei]) {
+    const char *c = ext + *ei;
+    *len = strcspn(c, "/");
+    *ei += *len;
+    *top = 0;
+    return c;
+  }
+  while (rel[*ri] == '/')
+    (*ri)++;
+  if (!rel[*ri])
+    return NULL;
+  *len = strcspn(rel + *ri, "/");
+  *ri += *len;
+  *top = 1;
+  return rel + *ri - *len;
+}
+
+/* Follow rel from start (the real path of a root) component by component, as the kernel would,
+ * without ever looking at a path outside every root's real path: each component is looked up in
+ * a folder already known to be inside, and a symbolic link's target is judged as text (folded)
+ * before anything it names is looked at, so nothing outside is touched, not even to learn
+ * whether it exists. nocase: a component missing in its exact letter case may match an entry of
+ * its folder in another case; rel's own components are then rewritten in that case. Returns
+ * RES_FOUND with the file's real path in real (no links, no "..": opening it opens what was
+ * checked), RES_MISSING, or RES_LINK_OUTSIDE with *link_end the length of rel up to the component
+ * whose link leads out. */
+static enum res_status walk_beneath(const struct res_roots *r, const char *start, char *rel, int nocase,
+                                    char *real, size_t cap, size_t *link_end)
+{
+  char ext[RES_PATH_MAX], next[RES_PATH_MAX], target[RES_PATH_MAX], folded[2 * RES_PATH_MAX + 2];
+  size_t ei = 0, ri = 0, top_end = 0, len;
+  int links = 0, top;
+  const char *c;
+  struct stat st;
+  ext[0] = 0;
+  if (strlen(start) >= cap)
+    return RES_MISSING;
+  strcpy(real, start);
+  while ((c = next_component(ext, &ei, rel, &ri, &len, &top)) != NULL) {
+    ssize_t n;
+    int k;
+    if (top)
+      top_end = ri;
+    if (len == 1 && c[0] == '.')
+      continue;
+    if (len == 2 && c[0] == '.' && c[1] == '.') { /* only in a link's target: rel is folded */
+      char *slash = strrchr(real, '/');
+      slash[slash == real] = 0;
+      if (real_root_of(r, real) < 0) {
+        *link_end = top_end;
+        return RES_LINK_OUTSIDE;
+      }
+      continue;
+    }
+    if (len >= 256 || (size_t)snprintf(next, sizeof next, "%s/%.*s", strcmp(real, "/") ? real : "",
+                                       (int)len, c) >= sizeof next)
+      return RES_MISSING;
+    if (lstat(next, &st) != 0) {
+      char name[256];
+      if (!nocase || dir_find_nocase(real, c, len, name, sizeof name) < 0)
+        return RES_MISSING;
+      if (top)
+        memcpy(rel + ri - len, name, len); /* the same length: only ASCII letter case differs */
+      snprintf(next, sizeof next, "%s/%s", strcmp(real, "/") ? real : "", name);
+      if (lstat(next, &st) != 0)
+        return RES_MISSING;
+    }
+    if (S_ISLNK(st.st_mode)) {
+      if (++links > RES_MAX_LINKS || (n = readlink(next, target, sizeof target - 1)) < 0)
+        return RES_MISSING;
+      target[n] = 0;
+      snprintf(folded, sizeof folded, "%s/%s", target[0] == '/' ? "" : real, target);
+      path_normalise(folded);
+      if ((k = real_root_of(r, folded)) < 0) {
+        *link_end = top_end;
+        return RES_LINK_OUTSIDE;
+      }
+      /* go on from that root's real path: the target's rest, then what was left to follow */
+      if ((size_t)snprintf(next, sizeof next, "%s/%s",
+                           strlen(r->real[k]) == 1 ? folded : folded + strlen(r->real[k]),
+                           ext + ei) >= sizeof next)
+        return RES_MISSING;
+      strcpy(ext, next);
+      ei = 0;
+      strcpy(real, r->real[k]);
+      continue;
+    }
+    if (strlen(next) >= cap)
+      return RES_MISSING;
+    strcpy(real, next);
+    if (S_ISDIR(st.st_mode))
+      continue;
+    /* not a folder: it ends the path, or the path names nothing */
+    while (ext[ei] == '/' || (ext[ei] == '.' && (ext[ei + 1] == '/' || !ext[ei + 1])))
+      ei++;
+    while (rel[ri] == '/')
+      ri++;
+    return !ext[ei] && !rel[ri] && S_ISREG(st.st_mode) ? RES_FOUND : RES_MISSING;
+  }
+  return RES_MISSING; /* a folder */
 }
 
 /* abs (under root k) as the user would write it: the root as given, then the rest. */
@@ -212,16 +286,20 @@ static void path_show(const struct res_roots *r, size_t k, const char *abs, char
 }
 
 /* Where ref leads: the first root holding it exactly, else the first holding it in another
- * letter case. Candidates that leave every root are not looked at. */
-static enum res_status resolve(const struct res_roots *r, const char *ref, char *out, size_t cap)
+ * letter case; shown (as the user writes it) in out, the file's real path in real. Containment
+ * is decided before any lookup: a candidate that leaves every root as text is not looked at, one
+ * inside is followed only inside (walk_beneath). */
+static enum res_status resolve(const struct res_roots *r, const char *ref, char *out, size_t cap,
+                               char *real, size_t rcap)
 {
-  char cand[RES_PATH_MAX], real[RES_PATH_MAX];
+  char cand[RES_PATH_MAX];
   int inside = 0;
   if (ref[0] == '/' || ref[0] == '\\' || (ref[0] && ref[1] == ':'))
     return RES_OUTSIDE; /* absolute (POSIX or a drive letter): tied to the author's machine */
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < r->n; i++) {
-      size_t k;
+      size_t k, root_len, link_end = 0;
+      enum res_status st;
       if (path_make(cand, sizeof cand, r->dir[i], ref) < 0)
         continue;
       for (k = 0; k < r->n && !path_under(cand, r->dir[k]); k++)
@@ -229,13 +307,18 @@ static enum res_status resolve(const struct res_roots *r, const char *ref, char 
       if (k == r->n)
         continue;
       inside = 1;
-      if (pass == 0 && is_file(cand)) {
+      if (!r->real[k])
+        continue; /* the root does not exist */
+      root_len = strlen(r->dir[k]) == 1 ? 0 : strlen(r->dir[k]);
+      st = walk_beneath(r, r->real[k], cand + root_len, pass, real, rcap, &link_end);
+      if (st == RES_FOUND) {
         path_show(r, k, cand, out, cap);
-        return real_inside(r, cand) ? RES_FOUND : RES_LINK_OUTSIDE;
+        return pass ? RES_CASE : RES_FOUND;
       }
-      if (pass == 1 && resolve_nocase(r->dir[k], cand, real, sizeof real) == 0) {
-        path_show(r, k, real, out, cap);
-        return real_inside(r, real) ? RES_CASE : RES_LINK_OUTSIDE;
+      if (st == RES_LINK_OUTSIDE) {
+        cand[root_len + link_end] = 0;
+        path_show(r, k, cand, out, cap);
+        return RES_LINK_OUTSIDE;
       }
     }
   return inside ? RES_MISSING : RES_OUTSIDE;
@@ -316,11 +399,11 @@ static struct mdl_loc ref_loc(const struct model_ref *ref)
 /* Check what the file holds: an image for a texture, an egg for an external model. Fills res
  * (image fields) and returns 0, or -1 after reporting why it is unusable. */
 static int content_check(struct res_ctx *x, const struct model_ref *ref, const char *file,
-                         mdl_resource *res, const struct mdl_loc *loc)
+                         const char *real, mdl_resource *res, const struct mdl_loc *loc)
 {
   char why[300];
   size_t n;
-  unsigned char *data = head_read(file, &n, why, sizeof why);
+  unsigned char *data = head_read(real, &n, why, sizeof why);
   enum rule_index bad = ref->kind == MODEL_REF_MODEL ? RULE_CORE_EXTERNAL_MODEL_UNREADABLE
                         : ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_UNREADABLE
                                             : RULE_CORE_TEXTURE_UNREADABLE;
@@ -376,7 +459,7 @@ static void ref_name(const struct model_ref *ref, char *out, size_t cap)
 
 static void check_one(struct res_ctx *x, const struct model_ref *ref)
 {
-  char name[RES_PATH_MAX], file[RES_PATH_MAX];
+  char name[RES_PATH_MAX], file[RES_PATH_MAX], real[RES_PATH_MAX];
   struct mdl_loc loc = ref_loc(ref);
   mdl_resource res;
   enum res_status st;
@@ -401,7 +484,7 @@ static void check_one(struct res_ctx *x, const struct model_ref *ref)
       x->o->on_resource(&res, x->o->user);
     return;
   }
-  st = x->roots->n ? resolve(x->roots, name, file, sizeof file) : RES_MISSING;
+  st = x->roots->n ? resolve(x->roots, name, file, sizeof file, real, sizeof real) : RES_MISSING;
   switch (st) {
   case RES_OUTSIDE:
     res.status = "outside";
@@ -426,7 +509,7 @@ static void check_one(struct res_ctx *x, const struct model_ref *ref)
   case RES_FOUND:
     res.status = st == RES_CASE ? "case-mismatch" : "found";
     res.resolved_path = file;
-    if (content_check(x, ref, file, &res, &loc) < 0)
+    if (content_check(x, ref, file, real, &res, &loc) < 0)
       res.status = "unreadable";
     break;
   }
