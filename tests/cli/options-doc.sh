@@ -1,24 +1,24 @@
 #!/bin/sh
-# One table of options (validator/cli/options.def): the README's usage block and option table and
-# the man page's SYNOPSIS and OPTIONS are what doc/optdoc makes of it, --help lists every option
+# One table of options (validator/cli/options.def): the README's usage block, the manual's option
+# table and the man page's SYNOPSIS and OPTIONS are what doc/optdoc makes of it, --help lists every option
 # and subcommand the documents name, and a stale block is caught.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
 optdoc=$top_builddir/doc/optdoc
 [ -x "$optdoc" ] || { echo "no $optdoc" >&2; exit 99; }
 
-"$optdoc" --check "$srcdir/README.md" "$srcdir/doc/mdlcheck.1" 2>"$work/err" ||
+"$optdoc" --check "$srcdir/README.md" "$srcdir/doc/manual.md" "$srcdir/doc/mdlcheck.1" 2>"$work/err" ||
   fail "generated blocks are stale (make update-docs): $(cat "$work/err")"
 
 # the check sees a hand edit inside a block, and --update repairs it
-cp "$srcdir/README.md" "$work/README.md"
-sed -i 's/^| `--strict` | .*/| `--strict` | edited by hand |/' "$work/README.md"
-if "$optdoc" --check "$work/README.md" 2>"$work/err"; then
+cp "$srcdir/doc/manual.md" "$work/manual.md"
+sed -i 's/^| `--strict` | .*/| `--strict` | edited by hand |/' "$work/manual.md"
+if "$optdoc" --check "$work/manual.md" 2>"$work/err"; then
   fail "--check accepted an edited option table"
 fi
 expect_grep err "options:table block is stale"
-"$optdoc" --update "$work/README.md" 2>/dev/null
-cmp -s "$work/README.md" "$srcdir/README.md" || fail "--update did not restore the table"
+"$optdoc" --update "$work/manual.md" 2>/dev/null
+cmp -s "$work/manual.md" "$srcdir/doc/manual.md" || fail "--update did not restore the table"
 
 # every option the man page documents is one --help lists and the parser takes
 run --help

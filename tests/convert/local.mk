@@ -1,9 +1,9 @@
 # tests/convert: the conversion matrix (every sample, example and valid corpus base file to every
-# format) and README.md's table generated from it.
+# format) and doc/manual.md's table generated from it.
 TESTS += tests/convert/matrix.sh
 EXTRA_DIST += tests/convert/matrix.sh tests/convert/matrix-table.sh
 
-# Regenerate README.md's conversion matrix from a run of the matrix test.
+# Regenerate doc/manual.md's conversion matrix from a run of the matrix test.
 .PHONY: matrix-table
 matrix-table: validator/mdlcheck$(EXEEXT)
 	$(AM_V_GEN)srcdir='$(srcdir)' MATRIX_UPDATE=1 $(SHELL) $(srcdir)/tests/convert/matrix.sh

@@ -10,7 +10,7 @@
 # One mdlcheck process per conversion; corpus base files that do not validate are left out after
 # their first conversion says so. Each conversion is one line of $MATRIX_RESULTS (tab separated:
 # source format, source, target, outcome, rule ids); tests/convert/matrix-table.sh turns them into
-# README.md's table, which must be up to date (`make matrix-table` regenerates it).
+# doc/manual.md's table, which must be up to date (`make matrix-table` regenerates it).
 # Run by make check from the build directory.
 set -u
 MDLCHECK=${MDLCHECK:-./validator/mdlcheck}
@@ -158,14 +158,14 @@ n=$(wc -l <"$results")
 [ "$n" -gt 0 ] || fail "no conversion ran"
 echo "$n conversions: $(cut -f4 "$results" | sort | uniq -c | tr -s ' ' | tr '\n' ',' | sed 's/,$//')"
 
-# README.md's table is generated from these results and must match them
+# doc/manual.md's table is generated from these results and must match them
 if [ "$nsamples" -eq 0 ]; then
-  echo "note: README.md's matrix not checked (it includes the shared samples)"
+  echo "note: doc/manual.md's matrix not checked (it includes the shared samples)"
 elif [ "${MATRIX_UPDATE:-0}" = 1 ]; then
-  sh "$srcdir/tests/convert/matrix-table.sh" --update "$srcdir/README.md" "$results" || fail "cannot update README.md"
+  sh "$srcdir/tests/convert/matrix-table.sh" --update "$srcdir/doc/manual.md" "$results" || fail "cannot update doc/manual.md"
 else
-  sh "$srcdir/tests/convert/matrix-table.sh" --check "$srcdir/README.md" "$results" ||
-    fail "README.md's conversion matrix is out of date: run 'make matrix-table'"
+  sh "$srcdir/tests/convert/matrix-table.sh" --check "$srcdir/doc/manual.md" "$results" ||
+    fail "doc/manual.md's conversion matrix is out of date: run 'make matrix-table'"
 fi
 
 if [ "$fails" -ne 0 ]; then
