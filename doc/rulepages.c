@@ -158,6 +158,7 @@ static int example_load(struct example *x, const struct case_file *f, const mdl_
   opts.assume_format = x->c.assume_format;
   opts.profile = x->c.profile;
   opts.strict = x->c.strict;
+  opts.targets = x->c.target; /* a target rule's case names its loader (target:) */
   opts.on_diag = report_collect;
   opts.user = rf;
   /* a case with poses or a round trip decodes the model in full, as `poses` and `convert` do:
@@ -299,9 +300,10 @@ static void write_example(FILE *out, const struct example *x, const char *corpus
   fputs("\n", out);
   if (x->full) /* `poses` prints only what fails a file; `convert` needs a target */
     fputs("Decoded in full, as `mdlcheck convert` and `poses` decode it, ", out);
-  fprintf(out, "%s%s%s%s%s%s%s %s`%s\n\n", x->full ? "the check of `" : "`", "mdlcheck",
+  fprintf(out, "%s%s%s%s%s%s%s%s%s %s`%s\n\n", x->full ? "the check of `" : "`", "mdlcheck",
           c->assume_format ? " --assume-format=" : "", c->assume_format ? c->assume_format : "",
           c->profile ? " --profile=" : "", c->profile ? c->profile : "",
+          c->target ? " --target=" : "", c->target ? c->target : "",
           c->strict ? " --strict" : "", shown_name(c),
           x->file->fail == x->fired ? " says:"
           : x->file->fail ? " no longer reports the rule (the corpus and the catalogue disagree):"
