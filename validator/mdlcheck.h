@@ -15,7 +15,11 @@
  *   several threads validating at once; the callback is called on the validating thread.
  *
  * Status codes (mdl_status) say whether the library could do its work; they are not the CLI's
- * exit codes. Whether a file is valid is in the result's counts, not in the status. */
+ * exit codes. Whether a file is valid is in the result's counts, not in the status.
+ *
+ * The library never ends the process: memory running out while decoding is the fatal
+ * MDL-MEM-001 in the file's diagnostics; anywhere else (a report, a comparison) the call
+ * returns MDL_ENOMEM and nothing that could read as a complete answer. */
 #ifndef MDLCHECK_H
 #define MDLCHECK_H
 

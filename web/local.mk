@@ -16,10 +16,8 @@ WEB_LD_OPTS = -O2 -sMODULARIZE=1 -sEXPORT_NAME=MdlcheckCore -sENVIRONMENT=web,wo
   -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
   -sEXPORTED_FUNCTIONS=$(WEB_CORE_FUNCTIONS) \
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8,FS
-# the library less what the JS API never reaches and that needs libyaml's parser or jansson: the
-# CLI's configuration file and reports read back (baselines, diff)
-WEB_C_FILES = $(filter-out validator/core/config_file.c validator/core/report_read.c, \
-    $(filter %.c,$(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlcheck_la_SOURCES))) \
+# the library (the tool's own services, configuration files and reports read back, are not in it)
+WEB_C_FILES = $(filter %.c,$(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlcheck_la_SOURCES)) \
   web/yaml/yaml_replay.c web/src/mdlcheck_web.c
 WEB_OBJECTS = $(patsubst %.c,web/build/%.o,$(WEB_C_FILES)) web/build/yaml_snap_gen.o \
   web/build/stb_image_web.o

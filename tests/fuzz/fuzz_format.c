@@ -21,7 +21,7 @@
 #include "format.h"
 #include "model_frames.h"
 #include "pipeline.h"
-#include "report.h"
+#include "report_tool.h"
 
 #ifndef FUZZ_FORMAT
 #error "define FUZZ_FORMAT"

@@ -2,7 +2,7 @@
  * and SARIF writers over a report built by hand. */
 #include <string.h>
 
-#include "report.h"
+#include "report_tool.h"
 #include "rules_gen.h"
 #include "unit.h"
 

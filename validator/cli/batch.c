@@ -5,6 +5,7 @@
 #include "grow.h"
 #include "path_key.h"
 #include "text_safe.h"
+#include "oom.h"
 
 #include <fts.h>
 #include <glob.h>

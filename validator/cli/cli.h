@@ -75,6 +75,11 @@ size_t cli_word_distance(const char *a, const char *b);
 unsigned cli_text_flags(const struct cli *c, FILE *out);
 /* Write r in the output format c asks for (text, json, sarif, github). */
 void cli_report(const struct cli *c, FILE *out, const struct report *r);
+/* report_add_file, or exit 70 when memory ran out. */
+struct report_file *cli_add_file(struct report *r, const char *path);
+/* Exit 70 when the report could not keep something it was given (report_out_of_memory): an
+ * incomplete report is never written, nor worked on (baselines, external inputs). */
+void cli_report_whole(const struct report *r);
 
 int cmd_validate(struct cli *c);
 int cmd_rules(struct cli *c);

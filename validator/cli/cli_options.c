@@ -10,6 +10,7 @@
 #include "input.h"
 #include "format.h"
 #include "grow.h"
+#include "oom.h"
 #include "shard.h"
 #include "text_safe.h"
 

@@ -35,7 +35,7 @@ int cmd_compare(struct cli *cl)
   in[1].path = cl->args[1];
   report_init(&rep);
   rep.fail_on = cl->fail_on;
-  f = report_add_file(&rep, cl->args[0]);
+  f = cli_add_file(&rep, cl->args[0]);
   st = compare_run(&cr, in, &cl->lib, compare_note, cl, f);
   if (st != MDL_OK) {
     if (st == MDL_EIO)

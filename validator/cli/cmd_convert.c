@@ -355,7 +355,7 @@ int cmd_convert(struct cli *c)
   buf_init(&b);
   b.gather = 1; /* the model's large arrays go to the file from where they are (buf_put_ref) */
   memset(&res, 0, sizeof res);
-  fin = report_add_file(&rep, inpath);
+  fin = cli_add_file(&rep, inpath);
   o.on_diag = report_collect;
   o.user = fin;
   st = pipeline_decode(in.data, in.size, inpath, &o, 1, &run);
@@ -364,6 +364,7 @@ int cmd_convert(struct cli *c)
     goto done;
   }
   report_set_result(fin, &run.result);
+  cli_report_whole(&rep); /* a finding lost: nothing is written on an incomplete check */
   if (st == MDL_EIO) { /* an inner input over --max-input-size: MDL-IO-002 says so */
     rc = EXIT_IO;
     goto done;
@@ -387,7 +388,7 @@ int cmd_convert(struct cli *c)
   if (target != run.format)
     run.model.flags = 0; /* header flags mean something else in every format */
   /* The writer's announcements are reported as the output's diagnostics. */
-  fout = report_add_file(&rep, outpath);
+  fout = cli_add_file(&rep, outpath);
   o = c->lib;
   o.on_diag = report_collect;
   o.user = fout;
@@ -435,6 +436,7 @@ int cmd_convert(struct cli *c)
 done:
   if (announcing)
     diag_sink_finish(&announce);
+  cli_report_whole(&rep); /* a finding or announcement lost: no verdict, whichever it would be */
   if (c->output != OUT_TEXT) {
     out = cli_open_output(c);
     if (!out) {

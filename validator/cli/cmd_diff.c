@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "grow.h"
+#include "oom.h"
 #include "json_write.h"
 #include "report_read.h"
 #include "text_safe.h"

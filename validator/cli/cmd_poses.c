@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "oom.h"
 #include "input.h"
 #include "num_format.h"
 #include "pose.h"
@@ -117,8 +118,10 @@ int cmd_poses(struct cli *c)
   }
   report_init(&rep);
   rep.fail_on = c->fail_on;
-  f = report_add_file(&rep, c->args[0]);
+  f = cli_add_file(&rep, c->args[0]);
   st = poses_decode(in.data, in.size, c->args[0], &c->lib, &rep, f, &run);
+  if (st == MDL_ENOMEM)
+    oom_exit();
   if (st == MDL_EIO || st == MDL_EDECODE) { /* EIO: an inner input over --max-input-size */
     report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
     rc = st == MDL_EIO ? EXIT_IO : EXIT_INVALID;

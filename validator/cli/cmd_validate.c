@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "input.h"
 #include "grow.h"
+#include "oom.h"
 #include "batch.h"
 #include "cli.h"
 #include "rules_gen.h"
@@ -390,9 +391,10 @@ int cmd_validate(struct cli *c)
   first_round_worker(&b);
   join_threads(&b, threads, started);
   slots_to_report(&b, &rep);
+  cli_report_whole(&rep);
   /* links the walks did not follow: inputs that were not checked (rule 1), each reported */
   for (size_t i = 0; i < files.noutside; i++)
-    report_link_outside(report_add_file(&rep, files.outside[i]));
+    report_link_outside(cli_add_file(&rep, files.outside[i]));
   atomic_store(&b.next, rep.nfiles);
   atomic_store(&b.done, rep.nfiles);
   /* external eggs the models name are inputs of their own, each validated once: rounds until a
@@ -405,12 +407,14 @@ int cmd_validate(struct cli *c)
     atomic_store(&b.done, from);
     atomic_store(&b.total, rep.nfiles);
     run_parallel(&b, c->jobs ? c->jobs : 1);
+    cli_report_whole(&rep);
   }
   file_list_free(&files);
   pthread_mutex_destroy(&b.lock);
   pthread_cond_destroy(&b.more);
   if (c->unreferenced)
     unreferenced_list(&rep, c->args, c->nargs);
+  cli_report_whole(&rep);
   if (base) {
     baseline_apply(base, &rep);
     /* A baseline that matched no input accepted nothing, so the verdict stands on every

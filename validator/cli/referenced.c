@@ -2,7 +2,9 @@
  * (--unreferenced). Files are compared by real path, so "a/../b.png" and "b.png" are one. */
 #define _GNU_SOURCE
 #include "referenced.h"
+#include "cli.h"
 #include "grow.h"
+#include "oom.h"
 #include "path_key.h"
 
 #include <fts.h>
@@ -86,7 +88,7 @@ size_t externals_queue(struct report *rep, char *const *elsewhere, size_t n_else
         char *path = strdup(x->resolved_path); /* rep->files may move: x with it */
         if (!path)
           oom_exit();
-        report_add_file(rep, path);
+        cli_add_file(rep, path);
         free(path);
         set_add(&inputs, rep->files[rep->nfiles - 1].path);
         set_sort(&inputs);
@@ -129,7 +131,8 @@ void unreferenced_list(struct report *rep, const char *const *args, int nargs)
       if (e->fts_info != FTS_F || !(real = path_resolve(e->fts_path)))
         continue;
       if (!set_has(&named, real))
-        report_add_unreferenced(rep, e->fts_path);
+        if (report_add_unreferenced(rep, e->fts_path) < 0)
+          oom_exit();
       free(real);
     }
     fts_close(fts);

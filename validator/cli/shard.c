@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "oom.h"
 #include "shard.h"
 #include "sort.h"
 

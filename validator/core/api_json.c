@@ -47,6 +47,8 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
   if (rc == MDL_OK) {
     rep.fail_on = st.fail_on;
     f = report_add_file(&rep, path ? path : name ? name : "-");
+    if (!f)
+      goto done;
     st.options.on_diag = report_collect;
     st.options.on_resource = report_collect_resource;
     st.options.user = f;
@@ -64,9 +66,14 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     } else if (rc == MDL_OK) {
       report_set_result(f, &res);
     }
+    if (rc == MDL_OK && f->out_of_memory)
+      rc = MDL_ENOMEM; /* a diagnostic was lost: the entry would read as complete */
     if (rc == MDL_OK && !(json = text ? entry_text(&rep) : entry_json(&rep, f)))
       rc = MDL_ENOMEM;
   }
+done:
+  if (rc == MDL_OK && report_out_of_memory(&rep))
+    rc = MDL_ENOMEM;
   report_free(&rep);
   api_settings_free(&st);
   if (status)

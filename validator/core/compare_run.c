@@ -80,6 +80,8 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   memset(cr, 0, sizeof *cr);
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
+  if (!f)
+    return MDL_ENOMEM; /* report_add_file failed */
   opts.on_diag = report_collect;
   opts.user = f;
   if (diag_sink_init(&sink, &opts) < 0)
@@ -95,6 +97,8 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
       cr->compared = 1;
   }
   diag_sink_finish(&sink);
+  if (st == MDL_OK && f->out_of_memory)
+    st = MDL_ENOMEM; /* a difference was lost: the rest must not read as the whole answer */
   if (st == MDL_OK) {
     memcpy(f->counts, sink.counts, sizeof f->counts);
     f->truncated = sink.truncated;

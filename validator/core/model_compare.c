@@ -407,7 +407,8 @@ static void frames_note(void *user, enum frames_note_level level, uint32_t anim,
     n->fn(n->user, n->path, level, msg);
 }
 
-/* Turn s's frames parent-relative, sampled at other's framerates (matched by index). */
+/* Turn s's frames parent-relative, sampled at other's framerates (matched by index). 0, -1 when
+ * they cannot be (a note says why), -2 when memory ran out. */
 static int side_convert(struct compare_side *s, const struct compare_side *other, struct note_ctx *n)
 {
   const struct model *o = other->model;
@@ -416,15 +417,17 @@ static int side_convert(struct compare_side *s, const struct compare_side *other
   char why[200] = "", msg[300];
   int rc;
   if (o->num_anims && !model_frames_need_parent(o)) {
-    rates = alloc_or_exit(((size_t)m->num_anims + 1) * sizeof *rates, 1);
+    rates = calloc((size_t)m->num_anims + 1, sizeof *rates);
     if (!rates)
-      return -1;
+      return -2;
     for (uint32_t i = 0; i < m->num_anims && i < o->num_anims; i++)
       rates[i] = o->anims[i].framerate;
   }
   n->path = s->path;
   rc = model_frames_to_parent(m, rates, frames_note, n, why, sizeof why);
   free(rates);
+  if (rc == -2)
+    return -2; /* not a property of the file: the comparison cannot be made */
   if (rc < 0) {
     snprintf(msg, sizeof msg, "its frames cannot be made parent-relative: %s", why);
     if (n->fn)
@@ -445,10 +448,15 @@ static void frames_align(struct cmp *c, struct note_ctx *n)
     return;
   if (na && nb && a->frame_space == b->frame_space)
     return;
-  if (na && side_convert(c->a, c->b, n) < 0)
+  int rc;
+  if (na && (rc = side_convert(c->a, c->b, n)) < 0) {
     a->frames = NULL;
-  if (nb && side_convert(c->b, c->a, n) < 0)
+    c->oom |= rc == -2;
+  }
+  if (nb && (rc = side_convert(c->b, c->a, n)) < 0) {
     b->frames = NULL;
+    c->oom |= rc == -2;
+  }
 }
 
 /* ---- driver ----------------------------------------------------------------------------- */

@@ -61,8 +61,8 @@ static uint32_t *vertex_ids(const struct model *m, const struct model *other)
   struct vkey_ctx k;
   uint32_t *order, *ids, n = m->num_vertexes;
   vkey_init(&k, m, other);
-  order = alloc_or_exit(((size_t)n + 1) * sizeof *order, 0);
-  ids = alloc_or_exit(((size_t)n + 1) * sizeof *ids, 0);
+  order = malloc(((size_t)n + 1) * sizeof *order);
+  ids = malloc(((size_t)n + 1) * sizeof *ids);
   if (!order || !ids)
     goto fail;
   for (uint32_t v = 0; v < n; v++)
@@ -119,26 +119,31 @@ static int u32_cmp(uint32_t u, uint32_t v, const void *ctx)
 }
 
 /* Distinct vertices in [first, first + count) and triangles in [t0, t0 + nt) with three
- * distinct corners. */
-static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t first,
-                            uint32_t count, uint32_t t0, uint32_t nt, uint32_t *nv, uint32_t *ntri)
+ * distinct corners. 0, or -1 when out of memory (the counts would be the raw ones, and a
+ * difference could read as none). */
+static int distinct_counts(const struct model *m, const uint32_t *ids, uint32_t first,
+                           uint32_t count, uint32_t t0, uint32_t nt, uint32_t *nv, uint32_t *ntri)
 {
   uint32_t *tmp;
+  int sorted;
   *nv = count;
   *ntri = nt;
   if (!ids || (uint64_t)first + count > m->num_vertexes || (uint64_t)t0 + nt > m->num_triangles)
-    return;
-  tmp = alloc_or_exit(((size_t)count + 1) * sizeof *tmp, 0);
+    return 0;
+  tmp = malloc(((size_t)count + 1) * sizeof *tmp);
   if (!tmp)
-    return;
+    return -1;
   memcpy(tmp, ids + first, (size_t)count * sizeof *tmp);
-  if (sort_u32(tmp, count, u32_cmp, NULL) == 0) {
+  sorted = sort_u32(tmp, count, u32_cmp, NULL) == 0;
+  if (sorted) {
     *nv = 0;
     for (uint32_t i = 0; i < count; i++)
       if (i == 0 || tmp[i] != tmp[i - 1])
         (*nv)++;
   }
   free(tmp);
+  if (!sorted)
+    return -1;
   *ntri = 0;
   for (uint32_t t = t0; t < t0 + nt; t++) {
     uint32_t a = tri_corner(m, t, 0), b = tri_corner(m, t, 1), c = tri_corner(m, t, 2);
@@ -146,6 +151,7 @@ static void distinct_counts(const struct model *m, const uint32_t *ids, uint32_t
         ids[b] != ids[c] && ids[a] != ids[c])
       (*ntri)++;
   }
+  return 0;
 }
 
 /* Vertices that no array holds: a count a header claims (an IQM header names 2^30 of them in
@@ -186,8 +192,11 @@ static void counts_compare(struct cmp *c, struct ids *ids, const struct model_me
   } else {
     if (ids_ready(ids) < 0)
       return;
-    distinct_counts(a, ids->a, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta);
-    distinct_counts(b, ids->b, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb);
+    if (distinct_counts(a, ids->a, x->first_vertex, x->num_vertexes, x->first_triangle, x->num_triangles, &va, &ta) < 0 ||
+        distinct_counts(b, ids->b, y->first_vertex, y->num_vertexes, y->first_triangle, y->num_triangles, &vb, &tb) < 0) {
+      c->oom = 1;
+      return;
+    }
   }
   if (x->num_vertexes != y->num_vertexes && va != vb) {
     snprintf(bv, sizeof bv, "%u%s (%u distinct)", y->num_vertexes, e == FMT_EL_MESH ? " in its match" : "", vb);
@@ -437,10 +446,15 @@ static int cells_build(struct geom *g, const struct model_mesh *x, const struct 
   free(g->keys);
   g->keys = NULL;
   g->ncells = 0;
-  g->cells = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *g->cells, 0);
-  g->keys = alloc_or_exit(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *g->keys, 0);
-  perm = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *perm, 0);
-  sorted = alloc_or_exit(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *sorted, 0);
+  g->cells = malloc(((size_t)y->num_vertexes + 1) * sizeof *g->cells);
+  g->keys = malloc(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *g->keys);
+  perm = malloc(((size_t)y->num_vertexes + 1) * sizeof *perm);
+  sorted = malloc(((size_t)y->num_vertexes + 1) * g->ndims * sizeof *sorted);
+  if (!g->cells || !g->keys || !perm || !sorted) {
+    free(perm);
+    free(sorted);
+    return -1; /* the caller's geometry cleanup frees cells and keys */
+  }
   /* keys by vertex (less the mesh's first) to sort, then in the sorted order */
   for (uint32_t i = 0; i < y->num_vertexes; i++) {
     perm[i] = i;
@@ -572,9 +586,9 @@ static int tri_set_build(struct tri_set *s, const struct model *m, const struct 
                          const uint32_t *map, uint32_t map_base)
 {
   memset(s, 0, sizeof *s);
-  s->v = alloc_or_exit(((size_t)x->num_triangles + 1) * 3 * sizeof *s->v, 0);
-  s->src = alloc_or_exit(((size_t)x->num_triangles + 1) * sizeof *s->src, 0);
-  s->order = alloc_or_exit(((size_t)x->num_triangles + 1) * sizeof *s->order, 0);
+  s->v = malloc(((size_t)x->num_triangles + 1) * 3 * sizeof *s->v);
+  s->src = malloc(((size_t)x->num_triangles + 1) * sizeof *s->src);
+  s->order = malloc(((size_t)x->num_triangles + 1) * sizeof *s->order);
   if (!s->v || !s->src || !s->order)
     return -1;
   for (uint32_t t = x->first_triangle; t < x->first_triangle + x->num_triangles; t++) {
@@ -808,7 +822,7 @@ static void mesh_content(struct geom *g, struct ids *ids, const struct model_mes
       (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
     return; /* ranges the validator already reported */
   if (mesh_bulk_same(g, x, y)) {
-    used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
+    used = calloc(((size_t)x->num_vertexes + 1), 1);
     if (!used) {
       c->oom = 1;
       return;
@@ -821,9 +835,9 @@ static void mesh_content(struct geom *g, struct ids *ids, const struct model_mes
   if (ids_ready(ids) < 0)
     return;
   idb = ids->b;
-  map = alloc_or_exit(((size_t)x->num_vertexes + 1) * sizeof *map, 0);
-  used = alloc_or_exit(((size_t)x->num_vertexes + 1) * 1, 1);
-  bmap = alloc_or_exit(((size_t)y->num_vertexes + 1) * sizeof *bmap, 0);
+  map = malloc(((size_t)x->num_vertexes + 1) * sizeof *map);
+  used = calloc(((size_t)x->num_vertexes + 1), 1);
+  bmap = malloc(((size_t)y->num_vertexes + 1) * sizeof *bmap);
   if (!map || !used || !bmap)
     goto oom;
   mesh_used(a, x, used);
@@ -1075,11 +1089,18 @@ void cmp_meshes(struct cmp *c)
   const struct model *a = c->a->model, *b = c->b->model;
   struct model_mesh whole_a, whole_b;
   struct geom g;
-  uint8_t *used = alloc_or_exit(((size_t)b->num_meshes + 1) * 1, 1);
+  uint8_t *used = calloc(((size_t)b->num_meshes + 1), 1);
   struct ids ids = {c, NULL, NULL, 0};
-  uint32_t *byname = alloc_or_exit(((size_t)b->num_meshes + 1) * sizeof *byname, 0);
-  uint32_t *at = alloc_or_exit(((size_t)b->num_meshes + 1) * sizeof *at, 1);
+  uint32_t *byname = malloc(((size_t)b->num_meshes + 1) * sizeof *byname);
+  uint32_t *at = calloc((size_t)b->num_meshes + 1, sizeof *at);
   int bare;
+  if (!used || !byname || !at) {
+    c->oom = 1;
+    free(byname);
+    free(at);
+    free(used);
+    return;
+  }
   for (uint32_t j = 0; j < b->num_meshes; j++)
     byname[j] = j;
   if (sort_u32(byname, b->num_meshes, mesh_order, b) < 0) {

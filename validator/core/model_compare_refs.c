@@ -27,11 +27,15 @@ static int key_cmp(const void *x, const void *y)
   return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-/* The distinct references of m that name files, sorted, each at its first place in the file. */
+/* The distinct references of m that name files, sorted, each at its first place in the file;
+ * NULL when out of memory. */
 static struct ref_key *refs_sorted(const struct model *m, size_t *n)
 {
-  struct ref_key *v = alloc_or_exit((m->num_refs ? m->num_refs : 1) * sizeof *v, 0);
+  struct ref_key *v = malloc((m->num_refs ? m->num_refs : 1) * sizeof *v);
   size_t k = 0, u = 0;
+  *n = 0;
+  if (!v)
+    return NULL;
   for (const struct model_ref *r = m->refs; r; r = r->next)
     if (model_ref_named_file(r)) {
       v[k].r = r;
@@ -69,6 +73,12 @@ void cmp_refs(struct cmp *c)
 {
   size_t na, nb, i = 0, j = 0;
   struct ref_key *a = refs_sorted(c->a->model, &na), *b = refs_sorted(c->b->model, &nb);
+  if (!a || !b) {
+    c->oom = 1; /* a reference list cut short would read as one file naming what the other lacks */
+    free(a);
+    free(b);
+    return;
+  }
   while (i < na || j < nb) {
     int d = i == na ? 1 : j == nb ? -1 : ref_cmp(a[i].r, b[j].r);
     if (d < 0)

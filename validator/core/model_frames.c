@@ -298,7 +298,7 @@ int model_frames_to_parent(struct model *m, const double *rates, frames_note_fn 
   plans = arena_calloc(&m->arena, (size_t)m->num_anims + 1, sizeof *plans);
   if (!plans) {
     snprintf(err, cap, "out of memory");
-    return -1;
+    return -2;
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
     const struct model_anim *an = &m->anims[a];
@@ -337,7 +337,7 @@ int model_frames_to_parent(struct model *m, const double *rates, frames_note_fn 
   strip = arena_calloc(&m->arena, (size_t)total * np + 1, sizeof *strip);
   if (!strip) {
     snprintf(err, cap, "out of memory");
-    return -1;
+    return -2;
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
     struct model_anim *an = &m->anims[a];

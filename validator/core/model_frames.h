@@ -41,7 +41,8 @@ int model_frames_need_parent(const struct model *m);
  * then kept one per frame at the average rate, with a warning that their timing is lost. Times
  * that do not increase (an invalid file) are kept one per frame likewise.
  *
- * Returns 0, or -1 with a reason in err (frames not decoded, poses not one per joint, memory). */
+ * Returns 0, or -1 with a reason in err (frames not decoded, poses not one per joint), or -2
+ * when memory ran out (err says so too). */
 int model_frames_to_parent(struct model *m, const double *rates, frames_note_fn note, void *user,
                            char *err, size_t errcap);
 

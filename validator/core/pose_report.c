@@ -11,12 +11,17 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
 {
   mdl_options opts = *o;
   mdl_status st;
+  memset(run, 0, sizeof *run); /* released by the caller whatever this returns */
+  if (!f)
+    return MDL_ENOMEM; /* report_add_file failed */
   opts.on_diag = report_collect;
   opts.user = f;
   st = pipeline_decode(data, size, name, &opts, 1, run);
   if (st != MDL_OK && st != MDL_EIO)
     return st;
   report_set_result(f, &run->result);
+  if (f->out_of_memory)
+    return MDL_ENOMEM; /* a diagnostic was lost: neither the poses nor the findings are whole */
   if (st == MDL_EIO)
     return st;
   return !run->format || !run->decoded || report_file_invalid(rep, f) ? MDL_EDECODE : MDL_OK;

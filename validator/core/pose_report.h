@@ -11,7 +11,8 @@
 /* Decode data with its animation frames, collecting its diagnostics into f (a file of rep, whose
  * fail_on applies). MDL_OK: the poses may be shown. MDL_EDECODE: the input does not decode
  * cleanly, and poses of a broken file mislead (f says why). MDL_EIO: its inflated text passed
- * the size limit (MDL-IO-002 in f). MDL_EINTERNAL. Release run with pipeline_release whatever
+ * the size limit (MDL-IO-002 in f). MDL_ENOMEM: f is NULL (report_add_file failed) or lost a
+ * diagnostic. MDL_EINTERNAL. Release run with pipeline_release whatever
  * it returns. */
 mdl_status poses_decode(const void *data, size_t size, const char *name, const mdl_options *o,
                         const struct report *rep, struct report_file *f, struct pipeline_run *run);

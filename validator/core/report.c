@@ -50,22 +50,27 @@ void report_free(struct report *r)
   memset(r, 0, sizeof *r);
 }
 
-static char *dup_or_empty(const char *s)
+/* A copy of s ("" for NULL), or NULL when out of memory (f then says so). */
+static char *dup_or_empty(struct report_file *f, const char *s)
 {
   char *p = strdup(s ? s : "");
   if (!p)
-    oom_exit();
+    f->out_of_memory = 1;
   return p;
 }
 
 struct report_file *report_add_file(struct report *r, const char *path)
 {
   struct report_file *f;
-  if (grow_one(&r->files, &r->capfiles, r->nfiles, sizeof *r->files, 8) < 0)
-    oom_exit();
+  char *copy = strdup(path ? path : "");
+  if (!copy || grow_one(&r->files, &r->capfiles, r->nfiles, sizeof *r->files, 8) < 0) {
+    free(copy);
+    r->out_of_memory = 1;
+    return NULL;
+  }
   f = &r->files[r->nfiles++];
   memset(f, 0, sizeof *f);
-  f->path = dup_or_empty(path);
+  f->path = copy;
   f->format = "unknown";
   return f;
 }
@@ -74,42 +79,45 @@ void report_collect(const mdl_diag *d, void *user)
 {
   struct report_file *f = user;
   struct report_msg *m;
-  if (grow_one(&f->msgs, &f->capmsgs, f->nmsgs, sizeof *f->msgs, 16) < 0)
-    oom_exit();
+  if (grow_one(&f->msgs, &f->capmsgs, f->nmsgs, sizeof *f->msgs, 16) < 0) {
+    f->out_of_memory = 1; /* the report lost a diagnostic: it must not be written */
+    return;
+  }
   m = &f->msgs[f->nmsgs++];
+  memset(m, 0, sizeof *m);
   m->rule = d->rule;
   m->severity = d->severity;
-  m->message = dup_or_empty(d->message);
   m->offset = d->offset;
   m->line = d->line;
   m->column = d->column;
-  m->path = dup_or_empty(d->path);
-  m->actual = dup_or_empty(d->actual);
-  m->expected = dup_or_empty(d->expected);
   m->folded = d->folded;
-  m->folded_at = NULL;
-  m->nfolded_at = 0;
-  if (d->num_folded_at) {
-    m->folded_at = malloc(d->num_folded_at * sizeof *m->folded_at);
-    if (!m->folded_at)
-      oom_exit();
-    memcpy(m->folded_at, d->folded_at, d->num_folded_at * sizeof *m->folded_at);
-    m->nfolded_at = d->num_folded_at;
-  }
-  m->baselined = 0;
   m->seq = f->nmsgs - 1;
-  m->context = NULL;
-  m->context_size = m->context_mark = 0;
+  /* a NULL string stays NULL only on the way to report_out_of_memory: never written */
+  m->message = dup_or_empty(f, d->message);
+  m->path = dup_or_empty(f, d->path);
+  m->actual = dup_or_empty(f, d->actual);
+  m->expected = dup_or_empty(f, d->expected);
   m->context_offset = -1;
   if (d->context) {
     m->context = malloc(d->context_size + 1);
-    if (!m->context)
-      oom_exit();
+    if (!m->context) {
+      f->out_of_memory = 1;
+      return;
+    }
     memcpy(m->context, d->context, d->context_size);
     m->context[d->context_size] = 0;
     m->context_size = d->context_size;
     m->context_mark = d->context_mark;
     m->context_offset = d->context_offset;
+  }
+  if (d->num_folded_at) {
+    m->folded_at = malloc(d->num_folded_at * sizeof *m->folded_at);
+    if (!m->folded_at) {
+      f->out_of_memory = 1;
+      return;
+    }
+    memcpy(m->folded_at, d->folded_at, d->num_folded_at * sizeof *m->folded_at);
+    m->nfolded_at = d->num_folded_at;
   }
 }
 
@@ -135,8 +143,10 @@ void report_replay(struct report_file *to, const struct report_file *from)
   if (!from->nmsgs)
     return;
   by_seq = calloc(from->nmsgs, sizeof *by_seq);
-  if (!by_seq)
-    oom_exit();
+  if (!by_seq) {
+    to->out_of_memory = 1;
+    return;
+  }
   for (size_t i = 0; i < from->nmsgs; i++) /* seq numbers 0..nmsgs-1, one each */
     by_seq[from->msgs[i].seq < from->nmsgs ? from->msgs[i].seq : i] = &from->msgs[i];
   for (size_t i = 0; i < from->nmsgs; i++) {
@@ -202,14 +212,18 @@ void report_collect_resource(const mdl_resource *res, void *user)
 {
   struct report_file *f = user;
   struct report_resource *x;
-  grow_one_or_abort(&f->res, &f->capres, f->nres, sizeof *f->res, 8);
+  if (grow_one(&f->res, &f->capres, f->nres, sizeof *f->res, 8) < 0) {
+    f->out_of_memory = 1;
+    return;
+  }
   x = &f->res[f->nres++];
-  x->ref = dup_or_empty(res->ref);
-  x->kind = dup_or_empty(res->kind);
-  x->status = dup_or_empty(res->status);
-  x->resolved_path = dup_or_empty(res->resolved_path);
-  x->image = dup_or_empty(res->image);
-  x->path = dup_or_empty(res->path);
+  memset(x, 0, sizeof *x);
+  x->ref = dup_or_empty(f, res->ref);
+  x->kind = dup_or_empty(f, res->kind);
+  x->status = dup_or_empty(f, res->status);
+  x->resolved_path = dup_or_empty(f, res->resolved_path);
+  x->image = dup_or_empty(f, res->image);
+  x->path = dup_or_empty(f, res->path);
   x->width = res->width;
   x->height = res->height;
   x->channels = res->channels;
@@ -218,11 +232,27 @@ void report_collect_resource(const mdl_resource *res, void *user)
   x->column = res->column;
 }
 
-void report_add_unreferenced(struct report *r, const char *path)
+int report_add_unreferenced(struct report *r, const char *path)
 {
-  grow_one_or_abort(&r->unreferenced, &r->capunreferenced, r->nunreferenced,
-                    sizeof *r->unreferenced, 16);
-  r->unreferenced[r->nunreferenced++] = dup_or_empty(path);
+  char *copy = strdup(path);
+  if (!copy || grow_one(&r->unreferenced, &r->capunreferenced, r->nunreferenced,
+                        sizeof *r->unreferenced, 16) < 0) {
+    free(copy);
+    r->out_of_memory = 1;
+    return -1;
+  }
+  r->unreferenced[r->nunreferenced++] = copy;
+  return 0;
+}
+
+int report_out_of_memory(const struct report *r)
+{
+  if (r->out_of_memory)
+    return 1;
+  for (size_t i = 0; i < r->nfiles; i++)
+    if (r->files[i].out_of_memory)
+      return 1;
+  return 0;
 }
 
 void report_set_result(struct report_file *f, const mdl_result *res)

@@ -49,6 +49,7 @@ struct report_file {
   char compared_version[32];
   struct report_resource *res;
   size_t nres, capres;
+  int out_of_memory;     /* a diagnostic or resource could not be kept: never write the report */
 };
 
 struct report {
@@ -60,18 +61,27 @@ struct report {
   char **unreferenced;
   size_t nunreferenced, capunreferenced;
   const char *targets;   /* the --target names checked for, joined by ',' (not owned), or NULL */
+  int out_of_memory;     /* a file entry or unreferenced path could not be added */
 };
 
 void report_init(struct report *r);
 void report_free(struct report *r);
-/* Add a file entry; diagnostics are then collected into it by report_collect. */
+/* Out of memory is a state, as in libyaml: each function below that cannot keep what it is
+ * given sets out_of_memory (the file's or the report's) and goes on; report_out_of_memory then
+ * says that the report is incomplete and must not be written (the library returns MDL_ENOMEM,
+ * the tool exits 70). */
+
+/* Add a file entry; diagnostics are then collected into it by report_collect. NULL when out of
+ * memory. */
 struct report_file *report_add_file(struct report *r, const char *path);
 /* An mdl_diag_fn: user is the struct report_file to append to. */
 void report_collect(const mdl_diag *diag, void *user);
 /* An mdl_resource_fn: user is the struct report_file to append to. */
 void report_collect_resource(const mdl_resource *res, void *user);
-/* Record a file no model names (--unreferenced). */
-void report_add_unreferenced(struct report *r, const char *path);
+/* Record a file no model names (--unreferenced); 0, or -1 when out of memory. */
+int report_add_unreferenced(struct report *r, const char *path);
+/* 1 when anything the report was given could not be kept. */
+int report_out_of_memory(const struct report *r);
 /* Copy the validation result (format, version, counts, truncation, stats) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
@@ -117,7 +127,6 @@ void report_json_stats(struct json_writer *w, const mdl_stats *st);
 void report_json_file(struct json_writer *w, const struct report *r, const struct report_file *f);
 /* A file's "resources" array (when --resources was on). */
 void report_json_resources(struct json_writer *w, const struct report_file *f);
-void report_write_sarif(FILE *out, const struct report *r);
 /* 1 when a pattern (policy_pattern_matches) names the rule, or when there are none. */
 int report_rule_selected(const mdl_rule *r, const char *const *patterns, size_t npatterns);
 /* The rule catalogue as a JSON document (`rules -f json [PATTERN...]`): the rules the patterns
@@ -127,9 +136,5 @@ int report_write_rules(FILE *out, const char *const *patterns, size_t npatterns)
 int report_write_targets(FILE *out);
 /* The "targets" array of a report: each target named in list (',' between names). */
 void report_json_targets(struct json_writer *w, const char *list);
-/* GitHub Actions workflow commands (annotations). */
-void report_write_github(FILE *out, const struct report *r);
-/* The end-of-batch summary (text). */
-void report_write_summary(FILE *out, const struct report *r);
 
 #endif

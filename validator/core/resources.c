@@ -24,7 +24,6 @@
 
 #include "format.h"
 #include "image_info.h"
-#include "path_key.h"
 
 #define RES_MAX_ROOTS 32
 #define RES_PATH_MAX 4096
@@ -111,7 +110,9 @@ static void roots_add(struct res_roots *r, const char *dir, size_t len)
     r->out_of_memory = 1;
     return;
   }
-  r->real[r->n] = path_resolve(abs);
+  r->real[r->n] = realpath(abs, NULL);
+  if (!r->real[r->n] && errno == ENOMEM)
+    r->out_of_memory = 1; /* read as "no such folder", every file under it would be outside */
   r->n++;
   snprintf(r->shown + strlen(r->shown), sizeof r->shown - strlen(r->shown), "%s%.*s",
            r->n > 1 ? ", " : "", (int)len, dir);

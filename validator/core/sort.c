@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "grow.h"
 #include <string.h>
 
 int sort_u32(uint32_t *v, size_t n, sort_u32_cmp cmp, const void *ctx)
@@ -11,7 +10,7 @@ int sort_u32(uint32_t *v, size_t n, sort_u32_cmp cmp, const void *ctx)
   uint32_t *tmp, *src = v, *dst;
   if (n < 2)
     return 0;
-  tmp = alloc_or_exit(n * sizeof *tmp, 0);
+  tmp = malloc(n * sizeof *tmp);
   if (!tmp)
     return -1;
   dst = tmp;

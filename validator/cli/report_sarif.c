@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "grow.h"
+#include "oom.h"
 #include "json_write.h"
-#include "report.h"
+#include "report_tool.h"
 
 #define SARIF_SCHEMA_URI "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

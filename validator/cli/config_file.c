@@ -4,6 +4,7 @@
  * one MDL-CFG-* diagnostic at the line:column of the offending node, and loading goes on so one
  * run reports every mistake in the file. */
 #include "grow.h"
+#include "oom.h"
 #include "config_file.h"
 
 #include <ctype.h>

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_tool.h"
 #include "text_safe.h"
 
 /* Workflow-command escaping: data escapes % CR LF; properties also : and ,. What lies between

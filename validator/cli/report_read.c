@@ -1,6 +1,7 @@
 /* report_read.c - read a JSON report back (jansson), checking the shape the writer produces:
  * a report that is not one (wrong types, missing keys) is refused with where and why. */
 #include "grow.h"
+#include "oom.h"
 #include "report_read.h"
 #include "path_key.h"
 

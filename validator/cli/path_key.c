@@ -1,6 +1,7 @@
 /* path_key.c - canonical paths for matching saved reports against this run. */
 #define _GNU_SOURCE
 #include "grow.h"
+#include "oom.h"
 #include "path_key.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* baseline.c - the baseline as a sorted multiset of diagnostic keys, consumed as diagnostics
  * match it (that is what makes matching count-aware). */
 #include "grow.h"
+#include "oom.h"
 #include "baseline.h"
 
 #include <stdlib.h>

@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include "grow.h"
-#include "report.h"
+#include "oom.h"
+#include "report_tool.h"
 #include "text_safe.h"
 
 struct tally {
