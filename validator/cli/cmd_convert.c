@@ -31,6 +31,7 @@
 
 #include "cli.h"
 #include "file_replace.h"
+#include "oom.h"
 #include "input.h"
 #include "model_compare.h"
 #include "model_frames.h"
@@ -344,6 +345,8 @@ int cmd_convert(struct cli *c)
   if ((err = input_open(inpath, &in, c->lib.max_input_size)) != 0 ||
       (same_file(inpath, outpath) && (err = input_own(&in)) != 0)) {
     char why[128];
+    if (err == ENOMEM)
+      oom_exit(); /* memory, not the file: exit 70, not 3 */
     text_printf(stderr, "mdlcheck: cannot read %s: %s\n", inpath,
             input_error_text(err, c->lib.max_input_size, why, sizeof why));
     input_close(&in);

@@ -112,6 +112,8 @@ int cmd_poses(struct cli *c)
   }
   if ((err = input_open(c->args[0], &in, c->lib.max_input_size)) != 0) {
     char why[128];
+    if (err == ENOMEM)
+      oom_exit(); /* memory, not the file: exit 70, not 3 */
     text_printf(stderr, "mdlcheck: cannot read %s: %s\n", c->args[0],
             input_error_text(err, c->lib.max_input_size, why, sizeof why));
     return EXIT_IO;

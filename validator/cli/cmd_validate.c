@@ -89,6 +89,8 @@ static void validate_one(struct batch_run *b, struct report_file *f)
     f->io_failed = 1;
   } else if (st == MDL_EIO)
     report_read_failure(f, errno ? errno : EIO);
+  else if (st == MDL_ENOMEM)
+    oom_exit(); /* the library could not finish this file: no report stands */
   else if (st != MDL_OK)
     atomic_store(&b->internal_error, 1);
   else

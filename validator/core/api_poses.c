@@ -41,7 +41,9 @@ static char *poses_json(const char *path, const void *data, size_t size, const c
   rc = api_settings_parse(&st, settings, error, error_size);
   if (rc == MDL_OK && path) {
     char why[128];
-    if ((err = input_open(path, &in, st.options.max_input_size)) != 0)
+    if ((err = input_open(path, &in, st.options.max_input_size)) == ENOMEM)
+      rc = MDL_ENOMEM;
+    else if (err != 0)
       rc = api_error(error, error_size, MDL_EIO, "cannot read %s: %s", path,
                      input_error_text(err, st.options.max_input_size, why, sizeof why));
     else

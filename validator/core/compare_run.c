@@ -1,4 +1,5 @@
 /* compare_run.c - two inputs read, decoded and compared into one report entry. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ struct side {
 };
 
 /* Decode one side: 0, 1 when it does not decode (a diagnostic says so), -1 when unreadable
- * (error says why). */
+ * (error says why), -2 when memory ran out reading it. */
 static int side_open(struct diag_sink *sink, struct side *s, const struct compare_input *in,
                      const mdl_options *options, char *error, size_t errcap)
 {
@@ -26,6 +27,8 @@ static int side_open(struct diag_sink *sink, struct side *s, const struct compar
     s->in.size = in->size;
   } else {
     int err = input_open(in->path, &s->in, options->max_input_size);
+    if (err == ENOMEM)
+      return -2;
     if (err) {
       snprintf(error, errcap, "cannot read %s: %s", in->path,
                input_error_text(err, options->max_input_size, why, sizeof why));
@@ -88,7 +91,9 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
     return MDL_EINTERNAL;
   ra = side_open(&sink, &a, &in[0], o, cr->error, sizeof cr->error);
   rb = ra < 0 ? -1 : side_open(&sink, &b, &in[1], o, cr->error, sizeof cr->error);
-  if (ra < 0 || rb < 0)
+  if (ra == -2 || rb == -2)
+    st = MDL_ENOMEM;
+  else if (ra < 0 || rb < 0)
     st = MDL_EIO;
   else if (ra == 0 && rb == 0) {
     if (model_compare(&a.cs, &b.cs, &sink, note, note_user, &cr->res) < 0)

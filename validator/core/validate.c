@@ -187,7 +187,7 @@ mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_r
       result->format = "unknown";
     }
     errno = err;
-    return MDL_EIO;
+    return err == ENOMEM ? MDL_ENOMEM : MDL_EIO; /* memory, not the file: no I/O verdict */
   }
   st = mdl_validate_buffer(in.data, in.size, path, options, result);
   input_close(&in);
