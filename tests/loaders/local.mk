@@ -14,7 +14,7 @@ EXTRA_DIST += $(LOADER_TESTS) tests/loaders/run.py tests/loaders/assimp-exceptio
 
 .PHONY: loaders
 loaders: validator/mdlcheck$(EXEEXT) tests/conformance/case_run$(EXEEXT)
-	@test -n "$(HAVE_ASSIMP_TRUE)" || { echo "make loaders: needs libassimp-dev (configure found no assimp)" >&2; exit 1; }
+	@test -z "$(HAVE_ASSIMP_TRUE)" || { echo "make loaders: needs libassimp-dev (configure found no assimp)" >&2; exit 1; }
 	$(MAKE) $(AM_MAKEFLAGS) tests/loaders/assimp_load$(EXEEXT)
 	@$(MKDIR_P) reports
 	$(PYTHON) $(srcdir)/tests/loaders/run.py --srcdir=$(srcdir) --builddir=. \
