@@ -39,7 +39,7 @@ override TESTS += $(CONFORMANCE_TESTS)
 # build byte for byte, and the catalogue-coverage check.
 TESTS += tests/conformance/selftest.test tests/conformance/coverage.test
 EXTRA_DIST += corpus tests/conformance/selftest tests/conformance/selftest.test \
-  tests/conformance/coverage.test
+  tests/conformance/coverage.test tests/conformance/shell-covered.txt
 
 # The build tree has corpus/ too (the cases' .log/.trs files), and distdir copies a directory
 # from both trees: keep only the sources.
