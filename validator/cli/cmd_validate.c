@@ -102,25 +102,6 @@ static void no_member(void *ctx, const char *name, uint64_t index)
   (void)ctx, (void)name, (void)index;
 }
 
-/* An archive or a member that cannot be read: the fatal an unreadable file gets (exit 3), with
- * libzip's reason. */
-static void member_unreadable(struct report_file *f, const char *why)
-{
-  mdl_diag d;
-  char msg[600];
-  snprintf(msg, sizeof msg, "cannot read input: %s", why);
-  memset(&d, 0, sizeof d);
-  d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
-  d.severity = MDL_FATAL;
-  d.message = msg;
-  d.offset = -1;
-  d.path = d.expected = "";
-  d.actual = why;
-  report_collect(&d, f);
-  f->counts[MDL_FATAL]++;
-  f->io_failed = 1;
-}
-
 /* A member of an archive: read into memory (bounded as a file is), then validated as a buffer
  * named by the member, through the cache when there is one. References inside archives are not
  * resolved (--resources): said once per run, and the entry says they were not checked. */
@@ -160,7 +141,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
     return;
   }
   if (rc != 0) {
-    member_unreadable(f, why);
+    report_read_failure_why(f, why);
     return;
   }
   /* the report path names the member ("pack.pk3:models/x.iqm"): detection reads its extension */

@@ -176,21 +176,26 @@ void report_replay(struct report_file *to, const struct report_file *from)
   free(by_seq);
 }
 
-void report_read_failure(struct report_file *f, int err)
+void report_read_failure_why(struct report_file *f, const char *why)
 {
   mdl_diag d;
-  char msg[512];
-  snprintf(msg, sizeof msg, "cannot read input: %s", strerror(err));
+  char msg[600];
+  snprintf(msg, sizeof msg, "cannot read input: %s", why);
   memset(&d, 0, sizeof d);
   d.rule = mdl_rule_at(RULE_CORE_READ_FAILED);
   d.severity = MDL_FATAL;
   d.message = msg;
   d.offset = -1;
   d.path = d.expected = "";
-  d.actual = strerror(err);
+  d.actual = why;
   report_collect(&d, f);
   f->counts[MDL_FATAL]++;
   f->io_failed = 1;
+}
+
+void report_read_failure(struct report_file *f, int err)
+{
+  report_read_failure_why(f, strerror(err));
 }
 
 void report_link_outside(struct report_file *f)

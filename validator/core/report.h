@@ -90,6 +90,8 @@ void report_set_result(struct report_file *f, const mdl_result *result);
 void report_replay(struct report_file *to, const struct report_file *from);
 /* The file could not be read (err: an errno value): a fatal MDL-IO-001, and exit code 3. */
 void report_read_failure(struct report_file *f, int err);
+/* The same with the reason as text (libzip's, for an archive or a member). */
+void report_read_failure_why(struct report_file *f, const char *why);
 /* The path is a symbolic link a directory walk did not follow, since it leads out of the folder
  * walked: a fatal MDL-IO-010 (the input was not checked), exit code 3 as an unreadable one. */
 void report_link_outside(struct report_file *f);
