@@ -18,3 +18,5 @@ SECURITY_TESTS += tests/security/diff-markdown.sh
 SECURITY_TESTS += tests/security/config-sandbox.sh
 SECURITY_TESTS += tests/security/resources-links.sh
 SECURITY_TESTS += tests/security/walk-links-out.sh
+# coordinator: a FIFO in a walk or on the command line is never waited on
+SECURITY_TESTS += tests/security/walk-fifo.sh

@@ -59,8 +59,9 @@ static void seen_grow(struct seen_set *s)
   free(old.v);
 }
 
-/* The path first met with st's identity, or NULL after recording path for it. */
-static const char *seen_check(struct file_list *l, const struct stat *st, const char *path)
+/* The path first met with this identity (fts gives it as fts_dev/fts_ino: under FTS_NOSTAT an
+ * entry has no fts_statp), or NULL after recording path for it. */
+static const char *seen_check(struct file_list *l, dev_t dev, ino_t ino, const char *path)
 {
   struct seen_set *s = l->seen;
   size_t k;
@@ -68,12 +69,12 @@ static const char *seen_check(struct file_list *l, const struct stat *st, const 
     oom_exit();
   if ((s->n + 1) * 2 > s->cap)
     seen_grow(s);
-  k = seen_hash(st->st_dev, st->st_ino) & (s->cap - 1);
+  k = seen_hash(dev, ino) & (s->cap - 1);
   for (; s->v[k].path; k = (k + 1) & (s->cap - 1))
-    if (s->v[k].dev == st->st_dev && s->v[k].ino == st->st_ino)
+    if (s->v[k].dev == dev && s->v[k].ino == ino)
       return s->v[k].path;
-  s->v[k].dev = st->st_dev;
-  s->v[k].ino = st->st_ino;
+  s->v[k].dev = dev;
+  s->v[k].ino = ino;
   s->v[k].path = strdup(path);
   if (!s->v[k].path)
     oom_exit();
@@ -194,12 +195,12 @@ static void skip_note(struct file_list *l, const char *path, const char *why, co
 /* Whether the entry is a symbolic link whose real path leaves top (the walked argument's real
  * path): a committed `assets/root -> /` would otherwise walk, validate and quote the whole
  * machine. The link is then noted and kept for the report. */
-static int leaves(struct file_list *l, const FTSENT *e, const char *top, const char *dir)
+static int leaves(struct file_list *l, const FTSENT *e, int is_link, const char *top,
+                  const char *dir)
 {
-  struct stat st;
   char *real;
   size_t n;
-  if (!top || e->fts_level == 0 || lstat(e->fts_accpath, &st) != 0 || !S_ISLNK(st.st_mode))
+  if (!top || e->fts_level == 0 || !is_link)
     return 0;
   n = strlen(top);
   if (!(real = path_resolve(e->fts_path)))
@@ -218,15 +219,18 @@ static int leaves(struct file_list *l, const FTSENT *e, const char *top, const c
   return 1;
 }
 
-/* Links are followed (FTS_LOGICAL) as stat(2) would, while they stay inside the argument (see
- * leaves); a directory that is its own ancestor (fts reports FTS_DC) or was already walked, and
- * a file already selected, are skipped. */
+/* Links are followed as stat(2) would, while they stay inside the argument (see leaves); a
+ * directory that is its own ancestor (fts reports FTS_DC) or was already walked, and a file
+ * already selected, are skipped. The walk is the one serial part of a batch, so each entry costs
+ * one lstat (FTS_PHYSICAL) and only a link is stat'ed again, through FTS_FOLLOW: fts then hands
+ * the same entry back as what the link leads to (FTS_LOGICAL would cost a stat per entry and
+ * leaves an lstat more to tell the links). */
 static int walk(struct file_list *l, const char *dir)
 {
   int fresh = 1; /* 0: the root itself was walked before (`mdlcheck . sub`) */
   char *roots[2] = {(char *)dir, NULL};
-  FTS *fts = fts_open(roots, FTS_LOGICAL | FTS_NOCHDIR, by_name);
-  FTSENT *e;
+  FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR | FTS_NOSTAT, by_name);
+  FTSENT *e, *followed = NULL; /* the link fts hands back next, followed */
   const char *first;
   char *top = NULL; /* the argument's real path; NULL: links are followed anywhere */
   if (!fts) {
@@ -236,19 +240,56 @@ static int walk(struct file_list *l, const char *dir)
   if (!l->follow_links)
     top = path_resolve(dir);
   while ((e = fts_read(fts)) != NULL) {
+    int is_link = e == followed;
+    followed = NULL;
+    int info = e->fts_info;
+    dev_t dev = e->fts_dev; /* fts gives a directory's identity alone under FTS_NOSTAT */
+    ino_t ino = e->fts_ino;
     if (e->fts_level > 0 && e->fts_name[0] == '.') {
       if (e->fts_info == FTS_D)
         fts_set(fts, e, FTS_SKIP);
       continue; /* hidden entries are not part of the selection */
     }
-    switch (e->fts_info) {
+    if (info == FTS_NSOK || info == FTS_F) {
+      /* FTS_NOSTAT: fts reads a directory without a stat per entry, so the first file is
+       * published (and validated) while the walk goes on, not after all its siblings were
+       * stat'ed; each entry is lstat'ed here as it comes. A link or a directory goes back to
+       * fts (FTS_AGAIN) to be followed or descended; a file reached through a link (FTS_F) is
+       * stat'ed for its identity. */
+      struct stat st;
+      if ((info == FTS_NSOK ? lstat : stat)(e->fts_accpath, &st) != 0) {
+        info = FTS_NS;
+      } else if (info == FTS_NSOK && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
+        fts_set(fts, e, FTS_AGAIN); /* handed back as FTS_SL or FTS_D, never FTS_NSOK */
+        continue;
+      } else {
+        info = S_ISREG(st.st_mode) ? FTS_F : FTS_DEFAULT;
+        dev = st.st_dev;
+        ino = st.st_ino;
+      }
+    }
+    switch (info) {
+    case FTS_SL:
+      if (!is_link) { /* a link seen for the first time: what it leads to comes next */
+        fts_set(fts, e, FTS_FOLLOW);
+        followed = e;
+        break;
+      }
+      /* fts answers FTS_SL again for a link it could not stat: dangling, as FTS_SLNONE */
+      /* fall through */
+    case FTS_SLNONE:
+      if (format_by_extension(e->fts_path))
+        push(l, e->fts_path, walk_key(e->fts_path, dir));
+      else
+        l->skipped++;
+      break;
     case FTS_D:
-      if (leaves(l, e, top, dir)) {
+      if (leaves(l, e, is_link, top, dir)) {
         fts_set(fts, e, FTS_SKIP);
       } else if (e->fts_level > MAX_DIR_DEPTH) {
         skip_note(l, e->fts_path, "deeper than 64 directory levels", NULL);
         fts_set(fts, e, FTS_SKIP);
-      } else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL) {
+      } else if ((first = seen_check(l, dev, ino, e->fts_path)) != NULL) {
         skip_note(l, e->fts_path, "the same directory as ", first);
         fts_set(fts, e, FTS_SKIP);
         fresh &= e->fts_level > 0;
@@ -269,15 +310,15 @@ static int walk(struct file_list *l, const char *dir)
       break;
     case FTS_F:
       if (archive_name(e->fts_path)) {
-        if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
+        if ((first = seen_check(l, dev, ino, e->fts_path)) != NULL)
           skip_note(l, e->fts_path, "the same file as ", first);
         else
           archive_select(l, e->fts_path, walk_key(e->fts_path, dir));
       } else if (!format_by_extension(e->fts_path))
         l->skipped++;
-      else if (leaves(l, e, top, dir))
+      else if (leaves(l, e, is_link, top, dir))
         ; /* listed in l->outside */
-      else if ((first = seen_check(l, e->fts_statp, e->fts_path)) != NULL)
+      else if ((first = seen_check(l, dev, ino, e->fts_path)) != NULL)
         skip_note(l, e->fts_path, "the same file as ", first);
       else
         push(l, e->fts_path, walk_key(e->fts_path, dir));
@@ -313,12 +354,12 @@ int file_list_add(struct file_list *l, const char *arg)
     return rc == 0 ? any : -1;
   }
   if (strcmp(arg, "-") && stat(arg, &st) == 0 && S_ISREG(st.st_mode) && archive_name(arg)) {
-    if (!seen_check(l, &st, arg))
+    if (!seen_check(l, st.st_dev, st.st_ino, arg))
       archive_select(l, arg, arg);
     return 1;
   }
   if (strcmp(arg, "-") && stat(arg, &st) == 0)
-    (void)seen_check(l, &st, arg); /* a walk that meets it again skips it */
+    (void)seen_check(l, st.st_dev, st.st_ino, arg); /* a walk that meets it again skips it */
   push(l, arg, arg);
   return 0;
 }

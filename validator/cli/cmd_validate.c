@@ -27,6 +27,7 @@
  * while workers fill them; once everything is done they become the report's array, in selection
  * order, so the report is the same whatever -j. */
 #define SLOT_CHUNK 1024
+#define SLOT_CHUNKS_MAX 65536 /* 67 million files; the chunk table is allocated whole */
 
 struct slot {
   struct report_file f;
@@ -42,13 +43,16 @@ struct batch_run {
   atomic_int progress;         /* a progress line on stderr (a terminal, more than 32 files) */
   atomic_size_t total;         /* files in the round, once known (for the progress line) */
   atomic_int noted_archive_resources;
-  /* the first round: slots published by the walk, taken by the workers */
+  /* The first round: slots published by the walk, taken by the workers without a lock (the
+   * walk is the serial part: it must not wait for the workers, nor wake one per file). */
+  struct slot **chunks;        /* chunks[i / SLOT_CHUNK] holds slot i; never moves */
+  size_t nchunks;              /* chunks allocated (the walk's alone) */
+  atomic_size_t published;     /* slots ready to validate: only the walk stores it */
+  atomic_size_t taken;         /* slots a worker has taken */
+  atomic_uint waiting;         /* workers asleep on `more` (changed under lock) */
+  unsigned workers;            /* threads taking slots, the walk's own thread included */
   pthread_mutex_t lock;
   pthread_cond_t more;
-  struct slot **chunks;        /* chunks[i / SLOT_CHUNK] holds slot i */
-  size_t nchunks, capchunks;
-  size_t published;            /* slots ready to validate (under lock) */
-  size_t taken;                /* slots a worker has taken (under lock) */
   int walk_done;               /* no slot will be published any more (under lock) */
   struct cache *cache;         /* --cache, or NULL */
 };
@@ -167,12 +171,15 @@ static void slot_publish(struct file_list *l, void *ctx)
   struct batch_run *b = ctx;
   struct report_file *f;
   struct slot *sl;
-  size_t i;
-  pthread_mutex_lock(&b->lock);
-  i = b->published;
+  size_t i = atomic_load_explicit(&b->published, memory_order_relaxed);
+  unsigned asleep;
   if (i / SLOT_CHUNK == b->nchunks) {
-    if (grow_one(&b->chunks, &b->capchunks, b->nchunks, sizeof *b->chunks, 16) < 0 ||
-        !(b->chunks[b->nchunks] = malloc(SLOT_CHUNK * sizeof **b->chunks)))
+    if (b->nchunks == SLOT_CHUNKS_MAX) {
+      text_printf(stderr, "mdlcheck: more than %zu files selected: not supported\n",
+                  (size_t)SLOT_CHUNKS_MAX * SLOT_CHUNK);
+      exit(EXIT_IO); /* the CLI's own limit: never a report that leaves files out */
+    }
+    if (!(b->chunks[b->nchunks] = malloc(SLOT_CHUNK * sizeof **b->chunks)))
       oom_exit(); /* the selection itself: nothing sensible to report without memory */
     b->nchunks++;
   }
@@ -184,9 +191,38 @@ static void slot_publish(struct file_list *l, void *ctx)
   if (!(f->path = strdup(l->paths[l->count - 1])))
     oom_exit();
   f->format = "unknown";
-  b->published = i + 1;
-  pthread_cond_signal(&b->more);
-  pthread_mutex_unlock(&b->lock);
+  atomic_store(&b->published, i + 1); /* the slot, filled, is the workers' from here */
+  /* Waking a worker costs the walk a system call: one every 8 files keeps enough of them busy
+   * (a woken one takes slots until none is left), and when all sleep each file wakes one. A
+   * worker that went to sleep before this store is seen here as waiting (both sequentially
+   * consistent), so none sleeps past a file published for it. */
+  asleep = atomic_load(&b->waiting);
+  if (asleep && (asleep == b->workers - 1 || i % 8 == 7)) {
+    pthread_mutex_lock(&b->lock);
+    pthread_cond_signal(&b->more);
+    pthread_mutex_unlock(&b->lock);
+  }
+}
+
+/* The next published slot for this worker, or NULL once the walk is done and none is left. */
+static struct slot *slot_take(struct batch_run *b)
+{
+  for (;;) {
+    size_t i = atomic_load(&b->taken);
+    int done;
+    while (i < atomic_load(&b->published))
+      if (atomic_compare_exchange_weak(&b->taken, &i, i + 1))
+        return &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+    pthread_mutex_lock(&b->lock);
+    atomic_fetch_add(&b->waiting, 1);
+    while (atomic_load(&b->taken) >= atomic_load(&b->published) && !b->walk_done)
+      pthread_cond_wait(&b->more, &b->lock);
+    atomic_fetch_sub(&b->waiting, 1);
+    done = b->walk_done && atomic_load(&b->taken) >= atomic_load(&b->published);
+    pthread_mutex_unlock(&b->lock);
+    if (done)
+      return NULL;
+  }
 }
 
 /* Validate published slots until the walk is done and none is left. */
@@ -194,32 +230,22 @@ static void *first_round_worker(void *arg)
 {
   struct batch_run *b = arg;
   struct archive_reader reader = {0}; /* kept open while members of one archive follow */
-  for (;;) {
-    struct slot *sl;
-    size_t i;
-    pthread_mutex_lock(&b->lock);
-    while (b->taken == b->published && !b->walk_done)
-      pthread_cond_wait(&b->more, &b->lock);
-    if (b->taken == b->published) {
-      pthread_mutex_unlock(&b->lock);
-      archive_reader_close(&reader);
-      return NULL;
-    }
-    i = b->taken++;
-    sl = &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
-    pthread_mutex_unlock(&b->lock);
+  struct slot *sl;
+  while ((sl = slot_take(b)) != NULL) {
     if (sl->member.arch_len)
       validate_member(b, &sl->f, &sl->member, &reader);
     else
       validate_one(b, &sl->f);
     progress_note(b, atomic_fetch_add(&b->done, 1) + 1);
   }
+  archive_reader_close(&reader);
+  return NULL;
 }
 
 /* The slots, all validated, become the report's files in selection order. */
 static void slots_to_report(struct batch_run *b, struct report *rep)
 {
-  size_t n = b->published;
+  size_t n = atomic_load(&b->published);
   rep->files = malloc((n ? n : 1) * sizeof *rep->files);
   if (!rep->files)
     oom_exit();
@@ -230,7 +256,7 @@ static void slots_to_report(struct batch_run *b, struct report *rep)
     free(b->chunks[c]);
   free(b->chunks);
   b->chunks = NULL;
-  b->nchunks = b->capchunks = 0;
+  b->nchunks = 0;
 }
 
 /* Later rounds (external eggs the models name): files already in the report from index next. */
@@ -318,6 +344,8 @@ int cmd_validate(struct cli *c)
     else
       cli_cache_settings(c, b.cache);
   }
+  if (!(b.chunks = calloc(SLOT_CHUNKS_MAX, sizeof *b.chunks)))
+    oom_exit();
   pthread_mutex_init(&b.lock, NULL);
   pthread_cond_init(&b.more, NULL);
   report_init(&rep);
@@ -331,6 +359,7 @@ int cmd_validate(struct cli *c)
   }
   if (jobs > 1)
     started = start_threads(threads, jobs, first_round_worker, &b);
+  b.workers = started + 1; /* read by the walk (this thread) alone */
   for (int i = 0; i < c->nargs; i++) {
     size_t count = files.count, skipped = files.skipped;
     int kind = file_list_add(&files, c->args[i]);
@@ -367,8 +396,8 @@ int cmd_validate(struct cli *c)
   rep.skipped = files.skipped;
   pthread_mutex_lock(&b.lock);
   b.walk_done = 1;
-  atomic_store(&b.total, b.published);
-  atomic_store(&b.progress, b.published > 32 && isatty(STDERR_FILENO));
+  atomic_store(&b.total, atomic_load(&b.published));
+  atomic_store(&b.progress, atomic_load(&b.published) > 32 && isatty(STDERR_FILENO));
   pthread_cond_broadcast(&b.more);
   pthread_mutex_unlock(&b.lock);
   first_round_worker(&b);

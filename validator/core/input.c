@@ -83,10 +83,15 @@ int input_open(const char *path, struct mdl_input *in, unsigned long long max_si
   limit = max_size < SIZE_MAX ? (size_t)max_size : SIZE_MAX;
   if (!strcmp(path, "-"))
     return read_all(STDIN_FILENO, in, limit, 0);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO that no process writes would wait for a writer for ever (a walk
+   * meeting one, or a path given by mistake); opened at once, it reads as empty. It is cleared
+   * again, so a pipe with a writer (`<(gzip -dc m.egg.gz)`) is read to its end as before. */
+  fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return errno;
-  if (fstat(fd, &st) < 0) {
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+    err = errno;
+  } else if (fstat(fd, &st) < 0) {
     err = errno;
   } else if (S_ISDIR(st.st_mode)) {
     err = EISDIR;
