@@ -15,3 +15,4 @@ include tests/convert/local.mk
 include tests/oom/local.mk
 include tests/security/local.mk
 include tests/loaders/local.mk
+include tests/threads/local.mk

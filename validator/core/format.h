@@ -78,7 +78,9 @@ struct write_opts {
 };
 
 struct mdl_format {
-  const char *name;
+  /* an array, not a pointer: its address is a constant, so the list of names is a constant
+   * table (formats.c) that no call writes */
+  const char name[16];
   const char *description;
   const char *const *extensions; /* lower case, with the dot; NULL-terminated */
   /* Confidence 0..100 that data is this format, from content alone. */
@@ -95,9 +97,10 @@ struct mdl_format {
    * arbitrary order strings), row-major as the format defines it; 0, or -1 when it has none.
    * NULL for formats whose frames are TRS. */
   int (*pose_matrix)(const struct model *m, uint32_t f, uint32_t p, double out[16]);
-  /* The --profile names this format gives a meaning to, NULL-terminated; NULL when none. The
-   * options are passed because X42 also accepts the name of the user's declared layout. */
-  const char *const *(*profiles)(const mdl_options *o);
+  /* The i-th --profile name this format gives a meaning to, written into buf (cap bytes): 0, or
+   * -1 past the last. NULL when it has none. The options are passed because X42 also accepts
+   * the name of the user's declared layout; the caller's buffer because names may be built. */
+  int (*profile_at)(const mdl_options *o, size_t i, char *buf, size_t cap);
   /* Check, before any file is read, the options only this format reads (X42: the --x42-layout
    * file reads and parses). 0, or -1 with a one-line reason in err. NULL: nothing to check. */
   int (*options_check)(const mdl_options *o, char *err, size_t errcap);

@@ -5,23 +5,25 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct mdl_format iqm_format, iqe_format, egg_format, qmsh_format, x42_format;
+/* The registry: one line per format (its struct is <name>_format, in validator/formats/<name>/). */
+#define MDL_FORMATS(X) X(iqm) X(iqe) X(egg) X(qmsh) X(x42)
 
-const struct mdl_format *const mdl_format_table[] = {
-  &iqm_format,
-  &iqe_format,
-  &egg_format,
-  &qmsh_format,
-  &x42_format,
-  NULL
-};
+#define DECLARE(f) extern const struct mdl_format f##_format;
+MDL_FORMATS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(f) &f##_format,
+const struct mdl_format *const mdl_format_table[] = {MDL_FORMATS(ENTRY) NULL};
+#undef ENTRY
+
+/* Constant, built by the compiler: nothing is written when a caller asks (several threads may). */
+#define NAME(f) f##_format.name,
+static const char *const format_names[] = {MDL_FORMATS(NAME) NULL};
+#undef NAME
 
 const char *const *mdl_format_names(void)
 {
-  static const char *names[sizeof mdl_format_table / sizeof mdl_format_table[0]];
-  for (size_t i = 0; mdl_format_table[i]; i++)
-    names[i] = mdl_format_table[i]->name;
-  return names;
+  return format_names;
 }
 
 const struct mdl_format *format_find(const char *name)
@@ -37,12 +39,13 @@ static int profile_known(const char *name, const mdl_options *o, char *known, si
   int found = 0;
   size_t used = strlen(known);
   for (size_t i = 0; mdl_format_table[i]; i++) {
-    const char *const *names = mdl_format_table[i]->profiles ? mdl_format_table[i]->profiles(o) : NULL;
-    for (; names && *names; names++) {
-      size_t n = strlen(*names);
-      found |= !strcmp(*names, name);
+    char p[80];
+    for (size_t k = 0; mdl_format_table[i]->profile_at &&
+                       mdl_format_table[i]->profile_at(o, k, p, sizeof p) == 0; k++) {
+      size_t n = strlen(p);
+      found |= !strcmp(p, name);
       if (used + n + 3 < cap) {
-        used += (size_t)snprintf(known + used, cap - used, "%s%s", used ? ", " : "", *names);
+        used += (size_t)snprintf(known + used, cap - used, "%s%s", used ? ", " : "", p);
       }
     }
   }

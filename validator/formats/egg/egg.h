@@ -248,12 +248,15 @@ static inline void egg_set_index(struct egg_node *n, int64_t index)
 
 /* The spec of keyword kw as a child of context ctx, or -1 when not allowed there. */
 int egg_grammar_child(int ctx, int kw);
-/* The contexts (bitmask) where keyword kw may appear, for messages. */
-const char *egg_grammar_where(int kw);
+/* The contexts where keyword kw may appear, for messages: written into the caller's buf (cap
+ * bytes; 256 hold every list), or a constant text. The caller's buffer, not a static one: decodes
+ * run on several threads at once. */
+const char *egg_grammar_where(int kw, char *buf, size_t cap);
 
 /* --- document ------------------------------------------------------------------------------- */
 struct egg_doc {
   struct decode_ctx *ctx;
+  unsigned long map_failures; /* allocations the checks' maps could not make (egg_map_init) */
   struct arena *arena;
   struct egg_node *root;
   const unsigned char *data; /* the egg text (inflated for .egg.pz) */

@@ -308,7 +308,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
       dups += pi->index[i] == pi->index[i - 1];
     if (dups) {
       struct egg_map seen;
-      egg_map_init(&seen);
+      egg_map_init(&seen, &r->doc->map_failures);
       for (struct egg_node *v = pool->first; v; v = v->next) {
         struct egg_map_ent *e;
         if (v->spec != S_VERTEX || egg_index(v) < 0 || egg_index(v) > 2147483647)
@@ -384,8 +384,8 @@ static void resolve_vertex_refs(struct refs *r)
   struct pool_info *pi = NULL;
   const struct vref_chunk *chunk = r->vrefs;
   size_t at = 0;
-  egg_map_init(&reported);
-  egg_map_init(&forwarded);
+  egg_map_init(&reported, &r->doc->map_failures);
+  egg_map_init(&forwarded, &r->doc->map_failures);
   while (chunk) {
     struct egg_node *vr, *ref;
     const char *ps;
@@ -479,12 +479,12 @@ void egg_check_refs(struct egg_doc *doc)
   struct refs r;
   memset(&r, 0, sizeof r);
   r.doc = doc;
-  egg_map_init(&r.textures);
-  egg_map_init(&r.materials);
-  egg_map_init(&r.groups);
-  egg_map_init(&r.group_dups);
-  egg_map_init(&r.pools);
-  egg_map_init(&r.inline_tex);
+  egg_map_init(&r.textures, &doc->map_failures);
+  egg_map_init(&r.materials, &doc->map_failures);
+  egg_map_init(&r.groups, &doc->map_failures);
+  egg_map_init(&r.group_dups, &doc->map_failures);
+  egg_map_init(&r.pools, &doc->map_failures);
+  egg_map_init(&r.inline_tex, &doc->map_failures);
   refs_walk(&r);
   /* number every pool (in file order) before resolving references to them */
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))

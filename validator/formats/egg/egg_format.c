@@ -197,7 +197,6 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   const unsigned char *data;
   size_t size = ctx->in.size;
   int compressed;
-  unsigned long map_failures = egg_map_failures();
   if (!doc || !priv)
     return -1;
   doc->ctx = ctx;
@@ -240,7 +239,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   stats_count(ctx, doc);
   /* a check that could not allocate skipped part of the file (the model's arena remembers its
    * own failures, and the pipeline reports them) */
-  if (egg_map_failures() != map_failures) {
+  if (doc->map_failures) {
     diag_out_of_memory(ctx->diag, "an egg check");
     return -1;
   }
@@ -248,14 +247,17 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
 }
 
 /* --profile=panda: what Panda3D's loader accepts beyond the documented syntax */
-static const char *const *egg_profiles(const mdl_options *o)
+static int egg_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 {
   static const char *const names[] = {"panda", NULL};
   (void)o;
-  return names;
+  if (i >= sizeof names / sizeof names[0] - 1)
+    return -1;
+  snprintf(buf, cap, "%s", names[i]);
+  return 0;
 }
 
 const struct mdl_format egg_format = {
   "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
-  egg_pose_matrix, egg_profiles, NULL, NULL
+  egg_pose_matrix, egg_profile_at, NULL, NULL
 };

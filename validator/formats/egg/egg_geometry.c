@@ -856,13 +856,13 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   g.m = m;
   if (doc->dropped || !doc->keep_values)
     return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
-  egg_map_init(&g.pools);
-  egg_map_init(&g.verts);
-  egg_map_init(&g.textures);
-  egg_map_init(&g.meshes);
-  egg_map_init(&g.members);
-  egg_map_init(&g.mverts);
-  egg_map_init(&g.vinf);
+  egg_map_init(&g.pools, &doc->map_failures);
+  egg_map_init(&g.verts, &doc->map_failures);
+  egg_map_init(&g.textures, &doc->map_failures);
+  egg_map_init(&g.meshes, &doc->map_failures);
+  egg_map_init(&g.members, &doc->map_failures);
+  egg_map_init(&g.mverts, &doc->map_failures);
+  egg_map_init(&g.vinf, &doc->map_failures);
   if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0 || build_meshes(&g) < 0)
     goto out;
   if (g.nmv) {

@@ -305,10 +305,11 @@ int egg_grammar_child(int ctx, int kw)
   return -1;
 }
 
-const char *egg_grammar_where(int kw)
+const char *egg_grammar_where(int kw, char *buf, size_t cap)
 {
-  static char buf[256];
   size_t n = 0;
+  if (!cap)
+    return "";
   buf[0] = 0;
   if (kw >= KW_FIRST_UNUSED)
     return "nowhere (Panda3D lexes it but no grammar rule uses it)";
@@ -317,7 +318,7 @@ const char *egg_grammar_where(int kw)
       continue; /* same list as <S$Anim> */
     if (egg_grammar_child(c, kw) >= 0 && c != C_VREF_PRIM) {
       size_t k = strlen(ctx_names[c]);
-      if (n + k + 3 >= sizeof buf)
+      if (n + k + 3 >= cap)
         break;
       if (n) {
         memcpy(buf + n, ", ", 2);

@@ -6,25 +6,26 @@
 
 static const char pair_key[] = "";
 
-/* Failed allocations of this thread's maps: a check that loses an entry is incomplete, and the
- * decode that ran it (one thread per file) must say so, wherever the map lived. */
-static _Thread_local unsigned long map_failures;
-
-unsigned long egg_map_failures(void)
-{
-  return map_failures;
-}
-
-void egg_map_init(struct egg_map *m)
+void egg_map_init(struct egg_map *m, unsigned long *failures)
 {
   memset(m, 0, sizeof *m);
+  m->failures = failures;
+}
+
+static void failed(struct egg_map *m)
+{
+  m->oom = 1;
+  if (m->failures)
+    (*m->failures)++;
 }
 
 void egg_map_free(struct egg_map *m)
 {
+  unsigned long *failures = m->failures;
   free(m->slots);
   free(m->ents);
   memset(m, 0, sizeof *m);
+  m->failures = failures;
 }
 
 static uint64_t hash_of(const char *key, size_t len, uintptr_t obj, int64_t num)
@@ -61,15 +62,13 @@ static int grow(struct egg_map *m)
   uint32_t *old = m->slots;
   size_t ocap = m->cap;
   if (ncap > UINT32_MAX) {
-    m->oom = 1;
-    map_failures++;
+    failed(m);
     return -1;
   }
   m->slots = calloc(ncap, sizeof *m->slots);
   if (!m->slots) {
     m->slots = old;
-    m->oom = 1;
-    map_failures++;
+    failed(m);
     return -1;
   }
   m->cap = ncap;
@@ -96,8 +95,7 @@ static struct egg_map_ent *insert(struct egg_map *m, const char *key, size_t len
     size_t ecap = m->ecap ? m->ecap * 2 : 32;
     struct egg_map_ent *ne = realloc(m->ents, ecap * sizeof *ne);
     if (!ne) {
-      m->oom = 1;
-      map_failures++;
+      failed(m);
       return NULL;
     }
     m->ents = ne;

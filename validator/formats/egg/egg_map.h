@@ -22,11 +22,13 @@ struct egg_map {
   struct egg_map_ent *ents;
   size_t cap, count, ecap;
   int oom;
+  unsigned long *failures; /* the decode's count of failed allocations, or NULL */
 };
 
-void egg_map_init(struct egg_map *m);
-/* Allocation failures of any map in this thread so far (a decode compares before and after). */
-unsigned long egg_map_failures(void);
+/* failures: counted up on each allocation that fails, so the decode that owns the map (its
+ * egg_doc) says it is incomplete wherever the map lived; NULL when nobody asks. Per decode, not
+ * per process or thread: decodes run on several threads at once. */
+void egg_map_init(struct egg_map *m, unsigned long *failures);
 void egg_map_free(struct egg_map *m);
 /* The entry for a string key, created (val NULL, sum 0) when absent; NULL only when out of
  * memory. An entry pointer stays valid until the next entry is created. */

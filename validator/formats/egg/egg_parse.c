@@ -771,8 +771,9 @@ static void body_keyword(struct parser *p, struct frame *f)
   }
   spec = child_spec(p, f->ctx, t->kw);
   if (spec < 0) {
-    char where[300];
-    snprintf(where, sizeof where, "%s may appear in %s", egg_kw_spelling(t->kw), egg_grammar_where(t->kw));
+    char where[300], contexts[256];
+    snprintf(where, sizeof where, "%s may appear in %s", egg_kw_spelling(t->kw),
+             egg_grammar_where(t->kw, contexts, sizeof contexts));
     egg_emit(p->doc, RULE_EGG_PLACEMENT, t->line, t->col, where, "%s in %s",
              tok_show(t, buf, sizeof buf), egg_specs[f->node->spec].what);
     if (!p->doc->syntax_failed) {

@@ -291,14 +291,17 @@ static int qmsh_detect(const unsigned char *data, size_t size)
 }
 
 /* --profile=engine: what the CaRpg engine itself loads (versions 20-22) */
-static const char *const *qmsh_profiles(const mdl_options *o)
+static int qmsh_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 {
   static const char *const names[] = {"engine", NULL};
   (void)o;
-  return names;
+  if (i >= sizeof names / sizeof names[0] - 1)
+    return -1;
+  snprintf(buf, cap, "%s", names[i]);
+  return 0;
 }
 
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write, NULL, qmsh_profiles, NULL, NULL
+  qmsh_write, NULL, qmsh_profile_at, NULL, NULL
 };

@@ -173,7 +173,7 @@ int x42_legacy_detect_version(uint32_t version);
 /* The layout profile named by options->profile ("x42-v2a"), or NULL when none is named. */
 const char *x42_legacy_forced(const mdl_options *options);
 /* The registry's option hooks (x42_options.c): --profile names, and the --x42-layout file. */
-const char *const *x42_profiles(const mdl_options *o);
+int x42_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap);
 int x42_options_check(const mdl_options *o, char *err, size_t errcap);
 int x42_legacy_decode(struct decode_ctx *ctx, struct model *m, uint32_t version);
 

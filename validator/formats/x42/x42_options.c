@@ -64,22 +64,21 @@ int x42_options_check(const mdl_options *o, char *err, size_t errcap)
   return user_layout_load(o, name, sizeof name, err, errcap);
 }
 
-const char *const *x42_profiles(const mdl_options *o)
+int x42_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 {
-  /* filled once, at start, by the thread that parses the options */
-  static char names[16][72];
-  static const char *list[17];
   char user[64], err[8];
   size_t n = 0;
-  for (size_t i = 0; x42_builtin_profile_names[i] && n < 15; i++, n++) {
-    snprintf(names[n], sizeof names[n], "x42-%s", x42_builtin_profile_names[i]);
-    list[n] = names[n];
-  }
-  if (user_layout_load(o, user, sizeof user, err, sizeof err) == 0 && user[0]) {
-    snprintf(names[n], sizeof names[n], "x42-%s", user);
-    list[n] = names[n];
+  while (x42_builtin_profile_names[n])
     n++;
+  if (i < n) {
+    snprintf(buf, cap, "x42-%s", x42_builtin_profile_names[i]);
+    return 0;
   }
-  list[n] = NULL;
-  return list;
+  /* after the built-in layouts, the user's declared one (read again: nothing is kept between
+   * calls, so threads with other options never see it) */
+  if (i == n && user_layout_load(o, user, sizeof user, err, sizeof err) == 0 && user[0]) {
+    snprintf(buf, cap, "x42-%s", user);
+    return 0;
+  }
+  return -1;
 }

@@ -22,9 +22,9 @@ static void read_affine(struct reader *in, uint64_t off, float m[12])
 static uint8_t *byte_section(struct x42_ctx *x, enum x42_section s)
 {
   const void *p = reader_ptr(x->in, x->lay.off[s], x->lay.size[s]);
-  static uint8_t empty[1];
+  static const uint8_t empty[1]; /* constant: no state shared between threads' decodes */
   if (!x->lay.size[s])
-    return empty;
+    return (uint8_t *)(uintptr_t)empty;
   return (uint8_t *)(uintptr_t)p;
 }
 
