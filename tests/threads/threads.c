@@ -20,17 +20,34 @@
 
 #define THREADS 8
 
-/* Eggs each with a keyword where the grammar does not allow it (EGG-SYN placement): the message
- * lists where it may appear, a different list for each keyword. */
-static const char *const misplaced[] = {
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <Joint> j { } }\n}\n",
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <Table> t { } }\n}\n",
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <UV> { 0 0 } }\n}\n",
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <Scalar> s { 1 } }\n}\n",
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <Bundle> b { } }\n}\n",
-  "<CoordinateSystem> { Z-up }\n<Group> g {\n  <VertexPool> p { <Dart> { 1 } <Polygon> { } }\n}\n",
+/* Eggs each with keywords where the grammar does not allow them (EGG-SYN placement): each
+ * message lists where the keyword may appear, a different list for each keyword, built while
+ * other threads build theirs. Each Egg repeats its misplaced keyword MISPLACED_REPEAT times. */
+static const char *const misplaced_kw[] = {
+  "<Joint> j { }", "<Table> t { }", "<UV> { 0 0 }", "<Scalar> s { 1 }", "<Bundle> b { }",
+  "<Dart> { 1 } <Polygon> { }",
 };
-#define NMISPLACED (sizeof misplaced / sizeof misplaced[0])
+#define NMISPLACED_KW (sizeof misplaced_kw / sizeof misplaced_kw[0])
+#define MISPLACED_REPEAT 1000
+static char *misplaced[NMISPLACED_KW];
+
+static void misplaced_build(void)
+{
+  for (size_t i = 0; i < NMISPLACED_KW; i++) {
+    size_t cap = 64 + MISPLACED_REPEAT * (strlen(misplaced_kw[i]) + 40), n;
+    char *t = malloc(cap);
+    if (!t) {
+      perror("threads");
+      exit(99);
+    }
+    n = (size_t)snprintf(t, cap, "<CoordinateSystem> { Z-up }\n<Group> g {\n");
+    for (unsigned k = 0; k < MISPLACED_REPEAT; k++)
+      n += (size_t)snprintf(t + n, cap - n, "  <VertexPool> p%u { %s }\n", k, misplaced_kw[(i + k) % NMISPLACED_KW]);
+    snprintf(t + n, cap - n, "}\n");
+    misplaced[i] = t;
+  }
+}
+#define NMISPLACED NMISPLACED_KW
 
 struct input {
   char *path;            /* NULL: misplaced[index] as a buffer */
@@ -235,9 +252,19 @@ static void check(struct worker *w, const struct input *in, const char *what, co
   free(got);
 }
 
+static pthread_barrier_t start;
+
 static void *work(void *arg)
 {
   struct worker *w = arg;
+  /* first every thread on the misplaced-keyword Eggs at once, where messages are built from the
+   * grammar most often, then every input */
+  pthread_barrier_wait(&start);
+  for (unsigned r = 0; r < 4; r++)
+    for (size_t j = 0; j < NMISPLACED; j++) {
+      const struct input *in = &inputs[ninputs - NMISPLACED + (j + w->k) % NMISPLACED];
+      check(w, in, "validate (policy)", in->policy_seen, validate_policy(in));
+    }
   for (unsigned r = 0; r < rounds; r++)
     for (size_t j = 0; j < ninputs; j++) {
       /* each thread starts elsewhere: different inputs decode at the same moment */
@@ -272,6 +299,7 @@ int main(int argc, char **argv)
     else
       nsamples = add_dir(argv[2], 1);
   }
+  misplaced_build();
   for (size_t i = 0; i < NMISPLACED; i++)
     add_input(NULL, i);
 
@@ -300,6 +328,10 @@ int main(int argc, char **argv)
             placement, (size_t)NMISPLACED);
     return 1;
   }
+  if (pthread_barrier_init(&start, NULL, THREADS) != 0) {
+    perror("threads: pthread_barrier_init");
+    return 99;
+  }
   for (unsigned k = 0; k < THREADS; k++) {
     memset(&w[k], 0, sizeof w[k]);
     w[k].k = k;
@@ -323,6 +355,8 @@ int main(int argc, char **argv)
     free(inputs[i].policy_seen);
   }
   free(inputs);
+  for (size_t i = 0; i < NMISPLACED; i++)
+    free(misplaced[i]);
   mdl_policy_free(shared_policy);
   return mismatches ? 1 : 0;
 }
