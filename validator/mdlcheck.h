@@ -283,6 +283,35 @@ char *mdl_compare_buffers_json(const void *a, size_t a_size, const char *a_name,
                                size_t b_size, const char *b_name, const char *const *settings,
                                mdl_status *status, char *error, size_t error_size);
 
+/* Convert one input to another format, as `mdlcheck convert -f json IN OUT` does: decode IN,
+ * let the writer announce (MDL-CNV-* warnings) or refuse (errors) what the target cannot hold,
+ * write, then prove what was written (decoded again, validated, compared with IN). Returns the
+ * JSON text that command prints: a whole report (spec/report.schema.json) whose first entry is IN
+ * and second OUT (the announcements, the output's findings, the proof's differences). The
+ * verdict is the CLI's: every entry "valid" means written and the same model; otherwise IN had
+ * errors or the writer refused (nothing written), the bytes did not validate (nothing written),
+ * or they differ from IN (written, to be inspected), or OUT could not be written (MDL-IO-003/004:
+ * left as it was). OUT is written whole or not at all (a temporary file beside it, renamed).
+ * settings as for mdl_validate_file_json, plus target_version=V (the format version written, as
+ * --target-version) and accept_loss=ID[,ID...] (may repeat; as --accept-loss: each announced
+ * loss named, and the proof's differences it explains, are warnings). On MDL_OK, error (when
+ * given) holds what the CLI says on stderr about the conversion, one line each (why nothing was
+ * written, frame timing notes), or "". Returns NULL with MDL_EINVAL (a bad setting, OUT's
+ * extension names no format with a writer), MDL_EIO (IN cannot be read; error says why, nothing
+ * written) or MDL_ENOMEM (no verdict: a conversion cut short is never reported). */
+char *mdl_convert_file_json(const char *in_path, const char *out_path, const char *const *settings,
+                            mdl_status *status, char *error, size_t error_size);
+/* The same for a buffer converted in memory to target_format (a name mdl_format_names lists):
+ * nothing is written to disk; OUT is named in the report after name with the target's
+ * extension. *out_bytes (release with mdl_bytes_free) and *out_size receive the converted
+ * file's bytes when they validated (also when the proof found differences, to be inspected);
+ * NULL and 0 when nothing would have been written. */
+char *mdl_convert_buffer_json(const void *data, size_t size, const char *name,
+                              const char *target_format, const char *const *settings,
+                              void **out_bytes, size_t *out_size, mdl_status *status, char *error,
+                              size_t error_size);
+void mdl_bytes_free(void *bytes);
+
 /* The rule catalogue as JSON text: exactly what `mdlcheck rules -f json` prints. Release it
  * with mdl_string_free; NULL when memory ran out. */
 char *mdl_rules_json(void);

@@ -60,6 +60,8 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->truncated = sink->fatal_seen = 0;
   sink->flaws = 0;
   sink->proof = 0;
+  sink->regrade = NULL;
+  sink->regrade_ctx = NULL;
   diag_source(sink, NULL, 0);
   return 0;
 }
@@ -174,6 +176,8 @@ static mdl_severity effective_severity(const struct diag_sink *sink, const mdl_r
     graded.severity = sev;
     sev = sink->proof ? policy_apply_unselected(o->policy, &graded) : mdl_policy_apply(o->policy, &graded);
   }
+  if (sink->regrade && sev < MDL_SEVERITY_COUNT)
+    sev = sink->regrade(sink->regrade_ctx, rule, sev);
   return sev;
 }
 

@@ -40,6 +40,10 @@ struct diag_sink {
   unsigned long flaws;      /* diagnostics whose catalogue severity is fatal or error, whatever
                              * the policy made of them: what was decoded may be incomplete */
   int proof;                /* a conversion's proof: `only` hides none of its differences */
+  /* A second grading after the policy, as each diagnostic arrives (convert's --accept-loss makes
+   * an accepted loss a warning), or NULL: the counts, folds and the report then agree. */
+  mdl_severity (*regrade)(const void *ctx, const mdl_rule *rule, mdl_severity sev);
+  const void *regrade_ctx;
   /* the input positions point into (diag_source), for each diagnostic's context; the cursor
    * remembers the last line found, so diagnostics in line order find theirs in one pass */
   const unsigned char *source;

@@ -1,0 +1,115 @@
+/* convert_prove.c - a conversion's third stage: the bytes for OUT, still in memory, decoded as the
+ * target and held to every rule, then compared with IN (the comparator of `compare`). */
+#include <string.h>
+
+#include "convert_stage.h"
+
+static void proof_note(void *user, const char *path, enum frames_note_level level, const char *msg)
+{
+  const struct convert_state *s = user;
+  convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "convert: proof: %s: %s: %s",
+               level == FRAMES_INFO ? "note" : "warning", path, msg);
+}
+
+/* 1 when the bytes written are IN's own, in IN's format, and IN's decode did not depend on its
+ * name: decoding them is then IN's decode again (one decoder, the same options, the same bytes)
+ * and would find exactly what it found. */
+static int written_as_read(const struct convert_state *s)
+{
+  return s->target == s->run.format && !s->run.name_read && buf_equals(&s->b, s->in.data, s->in.size);
+}
+
+/* Decode what was written (its diagnostics into OUT's entry) and compare it with the source
+ * model. When what was written is the input byte for byte (written_as_read), the output's decode
+ * is the input's: its findings are collected again as the output's, in their order, and its
+ * model is compared as the output's side, rather than decoding the same bytes a second time. */
+enum convert_verdict convert_prove(struct convert_state *s)
+{
+  const struct convert_request *rq = s->rq;
+  struct report_file *fout = s->out->out;
+  const char *outpath = rq->out_path, *inpath = rq->in_path;
+  struct byte_buf *b = &s->b;
+  struct pipeline_run out, *outp = &out;
+  struct compare_side sa, sb;
+  struct diag_sink sink;
+  mdl_options o = *rq->options;
+  mdl_result result;
+  enum convert_verdict rc = CONVERT_OK;
+  int same = written_as_read(s);
+
+  o.assume_format = s->target->name;
+  o.on_diag = report_collect;
+  o.on_resource = NULL;
+  o.user = fout;
+  if (same) {
+    report_replay(fout, s->out->in);
+    outp = &s->run;
+  } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not checked, nothing written", outpath);
+    return CONVERT_INTERNAL;
+  } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
+    return CONVERT_INTERNAL;
+  }
+  result = outp->result;
+  for (int i = 0; i < MDL_SEVERITY_COUNT; i++) /* the writer's announcements are the output's */
+    result.counts[i] += s->announce.counts[i];
+  result.truncated |= s->announce.truncated;
+  report_set_result(fout, &result);
+  if (!outp->decoded || report_file_invalid(s->rep, fout)) {
+    if (!same)
+      pipeline_release(&out);
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the bytes written for %s do not validate (see its diagnostics); "
+                 "nothing written", outpath);
+    s->unfit = 1;
+    return CONVERT_INVALID;
+  }
+  if (rq->no_proof) {
+    if (!same)
+      pipeline_release(&out);
+    return CONVERT_OK;
+  }
+  memset(&sa, 0, sizeof sa);
+  memset(&sb, 0, sizeof sb);
+  sa.path = outpath;
+  sa.data = same ? s->in.data : b->data; /* equal bytes; b's are in pieces when same */
+  sa.size = b->size;
+  sa.format = s->target;
+  sa.model = &outp->model; /* IN's own model when the bytes are IN's: one model, both sides */
+  sb.path = inpath;
+  sb.data = s->in.data;
+  sb.size = s->in.size;
+  sb.format = s->run.format;
+  sb.model = &s->run.model;
+  sb.converted = s->converted;
+  sb.unit_normals = s->losses.unit_normals;
+  o = *rq->options;
+  o.on_diag = report_collect;
+  o.on_resource = NULL;
+  o.user = fout;
+  if (diag_sink_init(&sink, &o) < 0) {
+    if (!same)
+      pipeline_release(&out);
+    return CONVERT_INTERNAL;
+  }
+  sink.proof = 1;
+  convert_accept_proof(s, &sink); /* accepted differences arrive as warnings */
+  if (model_compare(&sa, &sb, &sink, proof_note, s, &s->out->cmp) < 0) {
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not compared with %s", outpath, inpath);
+    rc = CONVERT_INTERNAL;
+  } else {
+    s->out->proved = 1;
+  }
+  diag_sink_finish(&sink);
+  for (int i = 0; i < MDL_SEVERITY_COUNT; i++)
+    result.counts[i] += sink.counts[i];
+  result.truncated |= sink.truncated;
+  report_set_result(fout, &result); /* again: the differences join, sorted by position */
+  if (rc == CONVERT_OK && report_file_invalid(s->rep, fout)) {
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the written %s does not say what %s says (see the differences)",
+                 outpath, inpath);
+    rc = CONVERT_INVALID;
+  }
+  if (!same)
+    pipeline_release(&out);
+  return rc;
+}

@@ -1,0 +1,87 @@
+/* convert_run.c - one conversion, its stages in order (convert.h): source, writer, proof, OUT
+ * written, verdict. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "convert_stage.h"
+
+void convert_note(const struct convert_state *s, enum convert_note_level level, const char *fmt, ...)
+{
+  char text[1024];
+  va_list ap;
+  if (!s->rq->note)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  s->rq->note(s->rq->note_user, level, text);
+}
+
+/* The target: the request's, or the format OUT's extension names; it must have a writer. */
+static mdl_status target_find(struct convert_state *s)
+{
+  const struct convert_request *rq = s->rq;
+  s->target = rq->target ? rq->target : convert_format_for_path(rq->out_path);
+  if (!s->target) {
+    snprintf(s->out->error, sizeof s->out->error, "convert: no known format has the extension of %s",
+             rq->out_path);
+    return MDL_EINVAL;
+  }
+  if (!s->target->write) {
+    snprintf(s->out->error, sizeof s->out->error, "convert: there is no writer for %s (%s) yet",
+             s->target->name, s->target->description);
+    return MDL_EINVAL;
+  }
+  return MDL_OK;
+}
+
+mdl_status convert_run(const struct convert_request *rq, struct report *rep, struct convert_outcome *out)
+{
+  struct convert_state s;
+  mdl_status st;
+
+  memset(out, 0, sizeof *out);
+  buf_init(&out->bytes);
+  out->verdict = CONVERT_INTERNAL;
+  memset(&s, 0, sizeof s);
+  s.rq = rq;
+  s.out = out;
+  s.rep = rep;
+  buf_init(&s.b);
+  s.b.gather = 1; /* the model's large arrays go to the file from where they are (buf_put_ref) */
+
+  if ((st = target_find(&s)) != MDL_OK)
+    return st;
+  if ((st = convert_source(&s)) != MDL_OK || out->verdict != CONVERT_OK)
+    goto done;
+  if ((st = convert_write(&s)) != MDL_OK || out->verdict != CONVERT_OK)
+    goto done;
+  /* What is to be written is held to every rule, then to the source, before it is written:
+   * bytes that do not validate are never left on disk (a limit the writer missed); bytes that
+   * validate but differ from IN are written, to be inspected. */
+  out->verdict = convert_prove(&s);
+  if (out->verdict != CONVERT_INTERNAL && !s.unfit) {
+    enum convert_verdict w = convert_output(&s);
+    if (w != CONVERT_OK)
+      out->verdict = w;
+  }
+  if (out->verdict == CONVERT_INVALID)
+    convert_accept_hint(&s);
+done:
+  if (s.announcing)
+    diag_sink_finish(&s.announce);
+  if (st == MDL_OK && report_out_of_memory(rep))
+    st = MDL_ENOMEM; /* a finding or announcement lost: no verdict, whichever it would be */
+  buf_free(&s.b);
+  if (s.run_open)
+    pipeline_release(&s.run);
+  if (s.in_open)
+    input_close(&s.in);
+  return st;
+}
+
+void convert_outcome_free(struct convert_outcome *out)
+{
+  buf_free(&out->bytes);
+}
