@@ -52,10 +52,13 @@ static void answer_free(struct answer *a)
   a->text = NULL;
 }
 
+/* The answer says memory ran out: MDL-MEM-001, or a fatal (a decoder's MDL-IO-001, convert's
+ * MDL-IO-003 for OUT) or note whose reason is memory. */
 static int says_oom(const struct answer *a)
 {
-  return (a->text && strstr(a->text, "MDL-MEM-001")) || strstr(a->error, "MDL-MEM-001") ||
-         strstr(a->error, "out of memory");
+  return (a->text && (strstr(a->text, "MDL-MEM-001") || strstr(a->text, "out of memory"))) ||
+         strstr(a->error, "MDL-MEM-001") || strstr(a->error, "out of memory") ||
+         strstr(a->error, "Cannot allocate memory");
 }
 
 /* Why the answer under a failed allocation is wrong, or NULL. */
@@ -152,6 +155,36 @@ static void compare_files(const void *arg, struct answer *x)
   char a[4096];
   snprintf(a, sizeof a, "%s", path_of(c->a));
   x->text = mdl_compare_files_json(a, path_of(c->b), c->settings, &x->status, x->error, sizeof x->error);
+}
+
+/* A conversion in memory: the answer is the report, the notes and the bytes (their size and a
+ * checksum, after the notes in the error text). b is the target format. */
+static void convert_buffer(const void *arg, struct answer *x)
+{
+  const struct file_call *c = arg;
+  void *out = NULL;
+  size_t n = 0, k;
+  unsigned long sum = 0;
+  x->text = mdl_convert_buffer_json(c->data, c->size, c->a, c->b, c->settings, &out, &n, &x->status,
+                                    x->error, sizeof x->error);
+  for (size_t i = 0; i < n; i++)
+    sum = sum * 31 + ((const unsigned char *)out)[i];
+  k = strlen(x->error);
+  snprintf(x->error + k, sizeof x->error - k, "\n%s %zu bytes, sum %lx", out ? "held" : "none", n, sum);
+  mdl_bytes_free(out);
+}
+
+/* A conversion to a file in a fresh folder (b: OUT's name in it). */
+static const char *out_dir;
+
+static void convert_file(const void *arg, struct answer *x)
+{
+  const struct file_call *c = arg;
+  char in[4096], out[4096];
+  snprintf(in, sizeof in, "%s", path_of(c->a));
+  snprintf(out, sizeof out, "%s/%s", out_dir, c->b);
+  x->text = mdl_convert_file_json(in, out, c->settings, &x->status, x->error, sizeof x->error);
+  remove(out);
 }
 
 static void rules(const void *arg, struct answer *x)
@@ -259,6 +292,33 @@ int main(int argc, char **argv)
     scenario("mdl_compare_files_json skinned.iqe skinned.iqe", compare_files, &c2);
     scenario("mdl_compare_files_json walker.x42 crate.qmsh", compare_files, &c3);
     scenario("mdl_compare_files_json dancer.egg dancer.egg", compare_files, &c4);
+  }
+  {
+    static const char *const accept[] = {"accept_loss=MDL-CNV-002", NULL};
+    static const char *const convs[][3] = {{"walk.iqm", "egg", "accept"}, {"skinned.iqe", "iqm", ""},
+                                           {"crate.qmsh", "iqm", ""}, {"dancer.egg", "x42", ""},
+                                           {"walker.x42", "iqe", ""}, {"broken.egg", "iqe", ""},
+                                           {"walk.iqm", "qmsh", ""}};
+    char tmpl[] = "/tmp/mdl-oom-convert.XXXXXX";
+    for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++) {
+      struct file_call c = {convs[i][0], convs[i][1], *convs[i][2] ? accept : NULL, NULL, 0};
+      unsigned char *data = slurp(convs[i][0], &c.size);
+      char name[128];
+      c.data = data;
+      snprintf(name, sizeof name, "mdl_convert_buffer_json %s to %s", convs[i][0], convs[i][1]);
+      scenario(name, convert_buffer, &c);
+      free(data);
+    }
+    if ((out_dir = mkdtemp(tmpl)) != NULL) {
+      struct file_call c1 = {"walk.iqm", "out.iqe", NULL, NULL, 0},
+                       c2 = {"walk.iqm", "out.egg", accept, NULL, 0};
+      scenario("mdl_convert_file_json walk.iqm out.iqe", convert_file, &c1);
+      scenario("mdl_convert_file_json walk.iqm out.egg (accept_loss)", convert_file, &c2);
+      remove(out_dir); /* empty: each call removed its file */
+    } else {
+      fprintf(stderr, "FAIL: no temporary folder for the conversions\n");
+      failures++;
+    }
   }
   scenario("mdl_rules_json", rules, NULL);
   printf("api_alloc_fail: %u runs, %u scenario%s failed\n", runs, failures, failures == 1 ? "" : "s");

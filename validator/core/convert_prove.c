@@ -50,6 +50,11 @@ enum convert_verdict convert_prove(struct convert_state *s)
   } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
     return CONVERT_INTERNAL;
   }
+  if (!same && out.out_of_memory) { /* not checked to the end: no verdict on the bytes */
+    pipeline_release(&out);
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not checked, nothing written", outpath);
+    return CONVERT_INTERNAL;
+  }
   result = outp->result;
   for (int i = 0; i < MDL_SEVERITY_COUNT; i++) /* the writer's announcements are the output's */
     result.counts[i] += s->announce.counts[i];
