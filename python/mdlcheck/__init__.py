@@ -26,6 +26,11 @@ In a pytest suite, mdlcheck.assert_valid(path) fails the test with the text repo
 poses() returns what `mdlcheck poses -f json FILE` prints (skeleton, base pose, every frame);
 compare(a, b) returns the report `mdlcheck compare -f json A B` prints. Both take the same
 options as validate().
+
+convert(src, dst) converts a file to the format dst's extension names, as `mdlcheck convert
+-f json SRC DST` does (announce or refuse what the target cannot hold, write, prove), and returns
+the report it prints; convert_bytes(data, to) converts in memory and returns (report, bytes).
+Both take validate()'s options plus target_version and accept_loss (an id or a list of them).
 """
 # SPDX-License-Identifier: MIT
 import ctypes
@@ -34,8 +39,8 @@ import os
 
 from . import _lib
 
-__all__ = ["validate", "report_text", "assert_valid", "poses", "compare", "rules", "formats",
-           "version", "library_path", "InvalidModelError"]
+__all__ = ["validate", "report_text", "assert_valid", "poses", "compare", "convert",
+           "convert_bytes", "rules", "formats", "version", "library_path", "InvalidModelError"]
 
 # The package version; the library exports no version function. tests/python keeps it equal to
 # MDL_VERSION_STRING and `mdlcheck --version`.
@@ -121,8 +126,9 @@ def _call(function, *args, options):
     return json.loads(_call_text(function, *args, options=options))
 
 
-def _call_text(function, *args, options):
-    """Call an entry point returning text: the text, or the exception its status stands for."""
+def _call_text(function, *args, options, after=()):
+    """Call an entry point returning text: the text, or the exception its status stands for.
+    after: arguments between the settings and the status (the buffer conversion's outputs)."""
     lib = _library()
     strings = [s.encode("utf-8") for s in _settings(options)]
     settings = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
@@ -130,7 +136,7 @@ def _call_text(function, *args, options):
     while True:
         status = ctypes.c_int(_MDL_OK)
         error = ctypes.create_string_buffer(size)
-        text = getattr(lib, function)(*args, settings, ctypes.byref(status), error, size)
+        text = getattr(lib, function)(*args, settings, *after, ctypes.byref(status), error, size)
         # the library cuts its message to the buffer: a full one may have been cut, so the call
         # is made again with room for all of it (failures only; a success returns at once)
         if text or len(error.value) < size - 1 or size >= _ERROR_SIZE_MAX:
@@ -251,6 +257,53 @@ def compare(a, b, a_name=None, b_name=None, **options):
         raise TypeError("a_name and b_name apply to buffers; files are reported under their paths")
     return _call("mdl_compare_files_json", _path(a, "compare()"), _path(b, "compare()"),
                  options=options)
+
+
+def convert(src, dst, **options):
+    """Convert the file src to the format dst's extension names, writing dst, as `mdlcheck
+    convert -f json SRC DST` does; returns the report it prints, as a dict.
+
+    report["files"][0] is src, [1] dst: the writer's announcements (MDL-CNV-* warnings for what
+    the target cannot hold, errors for what it refuses), the output's findings and the proof's
+    differences. Every entry "valid": dst was written and says what src says. Otherwise src has
+    errors or the writer refused (nothing written), the bytes did not validate (nothing written),
+    they differ from src (written, to be inspected), or dst could not be written (left as it
+    was). dst is replaced whole or not at all. Options as validate()'s, plus target_version (the
+    format version written) and accept_loss (a rule id or a list: the announced losses, and the
+    proof's differences they explain, accepted as warnings). Raises OSError when src cannot be
+    read, ValueError for a bad option or a dst whose extension names no format with a writer.
+    """
+    return _call("mdl_convert_file_json", _path(src, "convert()"), _path(dst, "convert()"),
+                 options=options)
+
+
+def convert_bytes(data, to, name=None, **options):
+    """Convert a buffer (bytes, bytearray, memoryview) in memory to format `to` ("iqm", "iqe",
+    "egg", "qmsh", "x42"): returns (report, converted bytes), nothing written to disk.
+
+    name: the file name the buffer stands for (its extension helps detect the format); the
+    output is reported under it with the target's extension. The bytes are None when nothing
+    would have been written (the writer refused, or they did not validate); they are returned
+    also when the proof found differences (the report's second entry is then "invalid"). Options
+    and exceptions as for convert().
+    """
+    if not _is_buffer(data):
+        raise TypeError("convert_bytes() takes bytes, not %s" % type(data).__name__)
+    if not isinstance(to, str):
+        raise TypeError("convert_bytes() takes the target format's name, not %s" % type(to).__name__)
+    data = bytes(data)
+    hint = None if name is None else os.fsencode(name)
+    out = ctypes.c_void_p()
+    out_size = ctypes.c_size_t(0)
+    report = json.loads(_call_text("mdl_convert_buffer_json", data, len(data), hint,
+                                   to.encode("utf-8"), options=options,
+                                   after=(ctypes.byref(out), ctypes.byref(out_size))))
+    if not out.value:
+        return report, None
+    try:
+        return report, ctypes.string_at(out.value, out_size.value)
+    finally:
+        _library().mdl_bytes_free(out)
 
 
 def _severity(lib, value):

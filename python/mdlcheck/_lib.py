@@ -73,13 +73,21 @@ def _declare(lib):
                        ("mdl_poses_file_json", [ctypes.c_char_p]),
                        ("mdl_poses_buffer_json", buffer),
                        ("mdl_compare_files_json", [ctypes.c_char_p, ctypes.c_char_p]),
-                       ("mdl_compare_buffers_json", buffer + buffer)):
+                       ("mdl_compare_buffers_json", buffer + buffer),
+                       ("mdl_convert_file_json", [ctypes.c_char_p, ctypes.c_char_p])):
         function = getattr(lib, name)
         function.argtypes = args + tail
         # c_void_p, not c_char_p: the pointer must survive to be handed back to mdl_string_free
         function.restype = ctypes.c_void_p
     lib.mdl_string_free.argtypes = [ctypes.c_void_p]
     lib.mdl_string_free.restype = None
+    # the buffer conversion hands back the converted bytes too, after the settings
+    lib.mdl_convert_buffer_json.argtypes = buffer + [ctypes.c_char_p, c_char_pp,
+                                                     ctypes.POINTER(ctypes.c_void_p),
+                                                     ctypes.POINTER(ctypes.c_size_t)] + tail[1:]
+    lib.mdl_convert_buffer_json.restype = ctypes.c_void_p
+    lib.mdl_bytes_free.argtypes = [ctypes.c_void_p]
+    lib.mdl_bytes_free.restype = None
     lib.mdl_rule_count.argtypes = []
     lib.mdl_rule_count.restype = ctypes.c_size_t
     lib.mdl_rule_at.argtypes = [ctypes.c_size_t]

@@ -346,3 +346,104 @@ def test_target_adds_a_loaders_rules():
     assert both == cli_json("-f", "json", "--target=assimp", "--target=ioq3", str(animonly))["files"][0]
     with pytest.raises(ValueError, match="unknown target 'nosuchengine'"):
         mdlcheck.validate(str(animonly), target="nosuchengine")
+
+
+CONVERT_TARGETS = ("iqm", "iqe", "egg", "qmsh", "x42")
+
+
+def cli_convert(cwd, *args):
+    run = subprocess.run([os.path.abspath(CLI), "convert", "-f", "json", *args], cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert run.returncode in (0, 1, 3), run.stderr.decode()
+    return run
+
+
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.name)
+def test_convert_same_as_the_cli(path, tmp_path, monkeypatch):
+    """Every example to every format, named alike: the library's report is byte for byte what
+    `mdlcheck convert -f json` prints, and it writes the bytes the CLI writes, for files and
+    (nothing on disk) for buffers."""
+    monkeypatch.chdir(tmp_path)
+    ext = "".join(path.suffixes)
+    source = path.read_bytes()
+    (tmp_path / ("in" + ext)).write_bytes(source)
+
+    def taken(name):  # what a conversion wrote, removed for the next one
+        f = tmp_path / name
+        if not f.exists():
+            return None
+        data = f.read_bytes()
+        f.unlink()
+        return data
+
+    for to in CONVERT_TARGETS:
+        src, dst = "in" + ext, "out." + to
+        run = cli_convert(tmp_path, src, dst)
+        written = taken(dst)
+        assert library_text("mdl_convert_file_json", os.fsencode(src), os.fsencode(dst)) == run.stdout
+        assert taken(dst) == written
+        assert mdlcheck.convert(src, dst) == json.loads(run.stdout)
+        assert taken(dst) == written
+        # a buffer named m.EXT is reported as the CLI's m.EXT -> m.TO (the same file when the
+        # formats are: the CLI then rewrites it in place)
+        (tmp_path / ("m" + ext)).write_bytes(source)
+        run = cli_convert(tmp_path, "m" + ext, "m." + to)
+        taken("m." + to)
+        taken("m" + ext)
+        report, data = mdlcheck.convert_bytes(source, to, name="m" + ext)
+        assert report == json.loads(run.stdout)
+        assert data == written  # the bytes the conversion to out.TO wrote
+        assert sorted(os.listdir(tmp_path)) == [src]  # nothing written to disk
+
+
+def test_convert_accept_loss_and_hints(tmp_path):
+    """walk.iqm loops; Egg has no loop flag: the proof's MDL-CMP-008 is an error until the
+    announced MDL-CNV-002 is accepted, when both are warnings and the file is written."""
+    out = tmp_path / "walk.egg"
+    report = mdlcheck.convert(WALK, out)
+    entry = report["files"][1]
+    assert entry["verdict"] == "invalid"
+    assert {(d["id"], d["severity"]) for d in entry["messages"]} >= {
+        ("MDL-CNV-002", "warning"), ("MDL-CMP-008", "error")}
+    out.unlink()  # written, to be inspected
+    for accept in ("MDL-CNV-002", ["MDL-CNV-003", "MDL-CNV-002"]):
+        report = mdlcheck.convert(WALK, out, accept_loss=accept)
+        assert [f["verdict"] for f in report["files"]] == ["valid", "valid"]
+        assert {(d["id"], d["severity"]) for d in report["files"][1]["messages"]} == {
+            ("MDL-CNV-002", "warning"), ("MDL-CMP-008", "warning")}
+        assert report["files"][1]["counts"]["error"] == 0
+        assert out.exists()
+
+
+def test_convert_refusal_leaves_nothing(tmp_path):
+    """A model the writer refuses (QMSH needs a mesh: an animation-only IQM has none) is no file
+    on disk, and no bytes in memory; nor is a source with errors."""
+    anim = SRC / "corpus" / "iqm" / "base" / "animonly.iqm"
+    report = mdlcheck.convert(anim, tmp_path / "a.qmsh")
+    assert "MDL-CNV-004" in rule_ids(report["files"][1])
+    assert report["files"][1]["verdict"] == "invalid"
+    report, data = mdlcheck.convert_bytes(anim.read_bytes(), "qmsh", name="animonly.iqm")
+    assert data is None and "MDL-CNV-004" in rule_ids(report["files"][1])
+    report = mdlcheck.convert(EXAMPLES / "broken.egg", tmp_path / "b.iqe")
+    assert report["files"][0]["verdict"] == "invalid"
+    report, data = mdlcheck.convert_bytes((EXAMPLES / "broken.egg").read_bytes(), "iqe", name="broken.egg")
+    assert data is None and report["files"][0]["verdict"] == "invalid"
+    assert not list(tmp_path.iterdir())
+
+
+def test_convert_errors(tmp_path):
+    with pytest.raises(OSError, match="cannot read .*missing.iqm"):
+        mdlcheck.convert(tmp_path / "missing.iqm", tmp_path / "o.iqe")
+    with pytest.raises(ValueError, match="no known format has the extension"):
+        mdlcheck.convert(WALK, tmp_path / "o.txt")
+    with pytest.raises(ValueError, match="unknown format 'obj'"):
+        mdlcheck.convert_bytes(WALK.read_bytes(), "obj")
+    with pytest.raises(ValueError, match="unknown setting 'acept_loss'"):
+        mdlcheck.convert(WALK, tmp_path / "o.iqe", acept_loss="MDL-CNV-002")
+    with pytest.raises(ValueError, match="unknown setting 'accept_loss'"):
+        mdlcheck.validate(WALK, accept_loss="MDL-CNV-002")  # a conversion's setting only
+    assert not list(tmp_path.iterdir())
+    # OUT a folder: MDL-IO-004 in the report, not an exception
+    (tmp_path / "d.iqe").mkdir()
+    entry = mdlcheck.convert(WALK, tmp_path / "d.iqe")["files"][1]
+    assert "MDL-IO-004" in rule_ids(entry) and entry["verdict"] == "invalid"
