@@ -1,5 +1,5 @@
 /* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses,
- * compare, rules, version. No import or export here: make web wraps it into the ES module
+ * compare, convert, rules, version. No import or export here: make web wraps it into the ES module
  * (mdlcheck.mjs) and the single-file classic script (mdlcheck.single.js); createCore resolves to
  * emscripten's module. */
 // eslint-disable-next-line no-unused-vars
@@ -48,6 +48,8 @@ function mdlcheckApi(createCore) {
         case 'maxIssues': out.push(`max_issues=${v}`); break;
         case 'maxPerRule': out.push(`max_per_rule=${v}`); break;
         case 'maxInputSize': out.push(`max_input_size=${v}`); break;
+        case 'acceptLoss': for (const id of list(v)) out.push(`accept_loss=${id}`); break;
+        case 'targetVersion': out.push(`target_version=${v}`); break;
       }
     }
     return out;
@@ -355,6 +357,35 @@ function mdlcheckApi(createCore) {
     }
   }
 
+  /* Convert one file's bytes to the format `to`: { report, bytes }, the report `mdlcheck convert
+   * -f json IN OUT` prints (IN's entry, then OUT's: the writer's announcements, the output's
+   * findings, the proof's differences) from the C library's mdl_convert_buffer_json, and the
+   * converted file (null when nothing would have been written: IN had errors, the writer
+   * refused, or the bytes did not validate). An .egg.pz input is inflated first (withInput). */
+  async function convert(bytes, opts = {}) {
+    const { to, ...rest } = opts || {};
+    if (typeof to !== 'string' || !to) throw fail('EINVAL', "mdlcheck: convert needs the target format: { to: 'iqe' }");
+    const M = await load();
+    const extra = heap(M);
+    try {
+      const target = extra.string(to), out = extra.alloc(4), outSize = extra.alloc(4);
+      M.HEAPU32[out >> 2] = 0;
+      M.HEAPU32[outSize >> 2] = 0;
+      const report = await withInput(bytes, rest, (Mod) => (data, size, name, list, status, error, errorSize) =>
+        Mod._mdl_convert_buffer_json(data, size, name, target, list, out, outSize, status, error, errorSize),
+      [...OPTIONS, 'acceptLoss', 'targetVersion']);
+      const ptr = M.HEAPU32[out >> 2], n = M.HEAPU32[outSize >> 2];
+      let written = null;
+      if (ptr) {
+        written = M.HEAPU8.slice(ptr, ptr + n); /* a copy: the heap may grow and move */
+        M._mdl_bytes_free(ptr);
+      }
+      return { report, bytes: written };
+    } finally {
+      extra.free();
+    }
+  }
+
   async function rules() {
     const M = await load();
     const h = heap(M);
@@ -367,5 +398,5 @@ function mdlcheckApi(createCore) {
 
   const version = () => VERSION;
 
-  return { validate, poses, compare, rules, version };
+  return { validate, poses, compare, convert, rules, version };
 }

@@ -56,6 +56,25 @@ export interface CompareOptions extends Options {
   bName?: string;
 }
 
+/** convert()'s options: the target format, the input's name, and convert's own options. */
+export interface ConvertOptions extends InputOptions {
+  /** the format to convert to */
+  to: Format;
+  /** `--accept-loss`: announced losses (MDL-CNV-*) accepted, with the proof's differences they explain */
+  acceptLoss?: string | string[];
+  /** `--target-version`: the format version written */
+  targetVersion?: string | number;
+}
+
+/** What convert() resolves to. */
+export interface Conversion {
+  /** the report `mdlcheck convert -f json IN OUT` prints: IN's entry, then OUT's */
+  report: Report;
+  /** the converted file; null when nothing would have been written (IN had errors, the writer
+   * refused, or the bytes did not validate) */
+  bytes: Uint8Array | null;
+}
+
 /** One diagnostic of a report entry (spec/report.schema.json). */
 export interface Message {
   id: string;
@@ -85,7 +104,8 @@ export interface Entry {
   [key: string]: unknown;
 }
 
-/** A whole report, as `mdlcheck compare -f json A B` prints it: one entry, the differences. */
+/** A whole report, as `mdlcheck compare -f json A B` prints it (one entry, the differences), or
+ * `mdlcheck convert -f json IN OUT` (IN's entry, then OUT's). */
 export interface Report {
   files: Entry[];
   [key: string]: unknown;
@@ -115,6 +135,8 @@ export function validate(bytes: Bytes, options?: ValidateOptions): Promise<Entry
 export function poses(bytes: Bytes, options?: InputOptions): Promise<Poses>;
 /** Whether two files hold the same model, within the bounds of their quantization. */
 export function compare(a: Bytes, b: Bytes, options?: CompareOptions): Promise<Report>;
+/** Convert one file's bytes to another format, proven as `mdlcheck convert` proves it. */
+export function convert(bytes: Bytes, options: ConvertOptions): Promise<Conversion>;
 /** The rule catalogue. */
 export function rules(): Promise<Rule[]>;
 /** The mdlcheck version the module was built from. */
@@ -124,6 +146,7 @@ declare const mdlcheck: {
   validate: typeof validate;
   poses: typeof poses;
   compare: typeof compare;
+  convert: typeof convert;
   rules: typeof rules;
   version: typeof version;
 };
