@@ -123,6 +123,23 @@ typedef struct mdl_resource {
 
 typedef void (*mdl_resource_fn)(const mdl_resource *res, void *user);
 
+/* Files a model's references resolve among instead of the file system: the members of an
+ * archive the model itself is a member of. Paths are relative to the tree's root, '/'-separated,
+ * without "." or ".." (the library resolves those and keeps references inside the roots, as on
+ * disk). */
+typedef struct mdl_resource_tree {
+  const char *label; /* how reports name the tree: "pack.pk3" shows "pack.pk3:textures/a.png" */
+  const char *model; /* the model's own path in the tree ("models/x.iqm"): its folder is searched
+                      * first; mdl_options.resources' folders are then folders of the tree */
+  /* Whether a file (not a folder) has path; with nocase also one differing only in ASCII letter
+   * case. 1 with its stored name copied to name (cap bytes), or 0. */
+  int (*find)(void *user, const char *path, int nocase, char *name, size_t cap);
+  /* Read up to cap bytes of the file stored as name into buf: the count, or -1 with a reason
+   * in why (why_cap bytes). */
+  long long (*read)(void *user, const char *name, void *buf, size_t cap, char *why, size_t why_cap);
+  void *user;
+} mdl_resource_tree;
+
 /* Which rules are reported and at which severity (built from the config file or options). */
 typedef struct mdl_policy mdl_policy;
 
@@ -166,6 +183,9 @@ typedef struct mdl_options {
    * has makes validation return MDL_EINVAL before anything is read. Added last for the same
    * reason as max_input_size. */
   const char *targets;
+  /* With resources set: resolve references among these files instead of the file system (a
+   * model read from an archive), or NULL. Added last for the same reason as max_input_size. */
+  const mdl_resource_tree *resource_tree;
 } mdl_options;
 
 void mdl_options_init(mdl_options *options);

@@ -11,6 +11,7 @@ CLI_TESTS = \
   tests/cli/batch-overlap.sh \
   tests/cli/cache.sh \
   tests/cli/archive.sh \
+  tests/cli/archive-resources.sh \
   tests/cli/explain.sh \
   tests/cli/config-schema.sh \
   tests/cli/shard.sh \

@@ -135,3 +135,44 @@ int archive_read(struct archive_reader *r, const char *path, uint64_t index, uns
   *size = have;
   return 0;
 }
+
+int archive_tree_find(void *user, const char *path, int nocase, char *name, size_t cap)
+{
+  struct archive_reader *r = user;
+  zip_int64_t i;
+  const char *stored;
+  if (!r->zip || !*path)
+    return 0;
+  i = zip_name_locate(r->zip, path, ZIP_FL_ENC_GUESS | (nocase ? ZIP_FL_NOCASE : 0));
+  if (i < 0 || !(stored = zip_get_name(r->zip, (zip_uint64_t)i, ZIP_FL_ENC_GUESS)))
+    return 0;
+  if (strlen(stored) >= cap || stored[strlen(stored) - 1] == '/')
+    return 0; /* a folder entry names no file */
+  strcpy(name, stored);
+  return 1;
+}
+
+long long archive_tree_read(void *user, const char *name, void *buf, size_t cap, char *why, size_t why_cap)
+{
+  struct archive_reader *r = user;
+  zip_int64_t i = r->zip ? zip_name_locate(r->zip, name, ZIP_FL_ENC_GUESS) : -1;
+  zip_file_t *f;
+  size_t have = 0;
+  if (i < 0 || !(f = zip_fopen_index(r->zip, (zip_uint64_t)i, 0))) {
+    snprintf(why, why_cap, "cannot read the member: %s", r->zip ? zip_strerror(r->zip) : "no archive");
+    return -1;
+  }
+  while (have < cap) {
+    zip_int64_t got = zip_fread(f, (unsigned char *)buf + have, cap - have);
+    if (got < 0) {
+      snprintf(why, why_cap, "cannot read the member: %s", zip_file_strerror(f));
+      zip_fclose(f);
+      return -1;
+    }
+    if (got == 0)
+      break;
+    have += (size_t)got;
+  }
+  zip_fclose(f);
+  return (long long)have;
+}

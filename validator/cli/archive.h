@@ -38,4 +38,9 @@ int archive_read(struct archive_reader *r, const char *path, uint64_t index, uns
                  unsigned char **data, size_t *size, char *why, size_t cap);
 void archive_reader_close(struct archive_reader *r);
 
+/* mdl_resource_tree callbacks over the archive r last read (user is the archive_reader): the
+ * references of a member resolve among the archive's members (--resources). */
+int archive_tree_find(void *user, const char *path, int nocase, char *name, size_t cap);
+long long archive_tree_read(void *user, const char *name, void *buf, size_t cap, char *why, size_t why_cap);
+
 #endif

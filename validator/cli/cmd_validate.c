@@ -42,7 +42,6 @@ struct batch_run {
   atomic_int internal_error;
   atomic_int progress;         /* a progress line on stderr (a terminal, more than 32 files) */
   atomic_size_t total;         /* files in the round, once known (for the progress line) */
-  atomic_int noted_archive_resources;
   /* The first round: slots published by the walk, taken by the workers without a lock (the
    * walk is the serial part: it must not wait for the workers, nor wake one per file). */
   struct slot **chunks;        /* chunks[i / SLOT_CHUNK] holds slot i; never moves */
@@ -107,12 +106,14 @@ static void no_member(void *ctx, const char *name, uint64_t index)
 }
 
 /* A member of an archive: read into memory (bounded as a file is), then validated as a buffer
- * named by the member, through the cache when there is one. References inside archives are not
- * resolved (--resources): said once per run, and the entry says they were not checked. */
+ * named by the member, through the cache when there is one. With --resources its references
+ * resolve among the archive's members (the reader keeps the archive open): not through the
+ * cache, whose key holds no referenced file. */
 static void validate_member(struct batch_run *b, struct report_file *f, const struct archive_member *m,
                             struct archive_reader *reader)
 {
   mdl_options o = b->cli->lib;
+  mdl_resource_tree tree;
   mdl_result res;
   mdl_status st;
   char arch[4096], why[512];
@@ -121,12 +122,17 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   int rc;
   snprintf(arch, sizeof arch, "%.*s", (int)m->arch_len, f->path);
   o.on_diag = report_collect;
-  o.on_resource = NULL;
-  o.resources = NULL;
+  o.on_resource = report_collect_resource;
   o.user = f;
-  if (b->cli->lib.resources && !atomic_exchange(&b->noted_archive_resources, 1))
-    fprintf(stderr, "mdlcheck: note: references inside archives are not resolved (--resources "
-            "checks files on disk only)\n");
+  f->resources_checked = o.resources != NULL;
+  if (o.resources) {
+    tree.label = arch;
+    tree.model = f->path + m->arch_len + 1;
+    tree.find = archive_tree_find;
+    tree.read = archive_tree_read;
+    tree.user = reader;
+    o.resource_tree = &tree;
+  }
   rc = m->index == ARCHIVE_WHOLE ? -1
        : archive_read(reader, arch, m->index, input_limit(&o), &data, &size, why, sizeof why);
   if (m->index == ARCHIVE_WHOLE) { /* listing it failed: list it again to say why */
@@ -149,7 +155,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
     return;
   }
   /* the report path names the member ("pack.pk3:models/x.iqm"): detection reads its extension */
-  if (b->cache)
+  if (b->cache && !o.resources)
     st = cache_validate(b->cache, f->path, data, size, &o, f);
   else if ((st = mdl_validate_buffer(data, size, f->path, &o, &res)) == MDL_OK)
     report_set_result(f, &res);

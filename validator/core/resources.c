@@ -8,7 +8,10 @@
  * a symbolic link's target judged before anything under it is looked at: a link in the tree
  * that leads out is reported the same way, and what lies outside (whether a file exists there,
  * the letter case of its folders) never shows in the report.
- * Each distinct reference is checked once, where the model first names it. */
+ * Each distinct reference is checked once, where the model first names it.
+ * A model read from an archive (mdl_options.resource_tree) resolves among the archive's members
+ * by the same rules: roots are folders of the archive, a reference that climbs out of them (or out
+ * of the archive) is outside, letter case is matched exactly first; the archive has no links. */
 #define _GNU_SOURCE
 #include "resources.h"
 
@@ -39,6 +42,8 @@ struct res_roots {
   size_t n;
   int out_of_memory;        /* a root was dropped: a reference could be reported missing */
   char shown[512];          /* the roots as the messages list them */
+  const mdl_resource_tree *tree; /* resolve among these files; dir[] are then "/"-rooted paths
+                                  * inside it, real[] copies of them */
 };
 
 /* Normalise an absolute path in place: no "." or "..", no repeated or trailing slash. */
@@ -118,10 +123,83 @@ static void roots_add(struct res_roots *r, const char *dir, size_t len)
            r->n > 1 ? ", " : "", (int)len, dir);
 }
 
-static void roots_init(struct res_roots *r, const char *model_path, const char *search)
+/* dir + "/" + rel inside a tree, as "/"-rooted normalised text; -1 when too long or when a ".."
+ * climbs above the tree's root (out of the archive). */
+static int tree_make(char *out, size_t cap, const char *dir, const char *rel)
+{
+  char tmp[RES_PATH_MAX];
+  size_t o = 0;
+  const char *s;
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s/%s", dir, rel) >= sizeof tmp || cap < 2)
+    return -1;
+  for (s = tmp; *s;) {
+    size_t len;
+    while (*s == '/')
+      s++;
+    len = strcspn(s, "/");
+    if (len == 0 || (len == 1 && s[0] == '.')) {
+      /* nothing */
+    } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+      if (o == 0)
+        return -1;
+      while (o > 0 && out[--o] != '/')
+        ;
+    } else {
+      if (o + 1 + len >= cap)
+        return -1;
+      out[o++] = '/';
+      memcpy(out + o, s, len);
+      o += len;
+    }
+    s += len;
+  }
+  if (o == 0)
+    out[o++] = '/';
+  out[o] = 0;
+  return 0;
+}
+
+/* A folder of the tree as a root: rel is relative to the tree's root (an absolute folder names
+ * nothing in an archive and is left out). */
+static void tree_roots_add(struct res_roots *r, const char *rel, size_t len)
+{
+  char given[RES_PATH_MAX], abs[RES_PATH_MAX];
+  if (r->n >= RES_MAX_ROOTS || len == 0 || len >= sizeof given || rel[0] == '/')
+    return;
+  memcpy(given, rel, len);
+  given[len] = 0;
+  if (tree_make(abs, sizeof abs, "/", given) < 0)
+    return;
+  snprintf(given, sizeof given, "%s:%s", r->tree->label, abs[1] ? abs + 1 : "."); /* "." the root */
+  if (!(r->dir[r->n] = strdup(abs)) || !(r->given[r->n] = strdup(given)) ||
+      !(r->real[r->n] = strdup(abs))) {
+    free(r->dir[r->n]);
+    free(r->given[r->n]);
+    r->dir[r->n] = r->given[r->n] = NULL;
+    r->out_of_memory = 1;
+    return;
+  }
+  r->n++;
+  snprintf(r->shown + strlen(r->shown), sizeof r->shown - strlen(r->shown), "%s%s",
+           r->n > 1 ? ", " : "", given);
+}
+
+static void roots_init(struct res_roots *r, const char *model_path, const char *search,
+                       const mdl_resource_tree *tree)
 {
   const char *slash = model_path && strcmp(model_path, "-") ? strrchr(model_path, '/') : NULL;
   memset(r, 0, sizeof *r);
+  if (tree) {
+    r->tree = tree;
+    slash = strrchr(tree->model, '/');
+    tree_roots_add(r, slash ? tree->model : ".", slash ? (size_t)(slash - tree->model) : 1);
+    for (const char *s = search; s && *s;) {
+      size_t len = strcspn(s, ":");
+      tree_roots_add(r, s, len);
+      s += len + (s[len] == ':');
+    }
+    return;
+  }
   if (model_path && strcmp(model_path, "-"))
     roots_add(r, slash ? model_path : ".", slash ? (size_t)(slash - model_path) + (slash == model_path) : 1);
   for (const char *s = search; s && *s;) {
@@ -286,6 +364,31 @@ static void path_show(const struct res_roots *r, size_t k, const char *abs, char
   snprintf(out, cap, "%s%s%s", r->given[k], *rest == '/' || !*rest ? "" : "/", rest);
 }
 
+/* resolve() among the files of a tree: the same order (exact case through every root, then any
+ * case), containment decided on the text before any lookup; real gets the name as stored. */
+static enum res_status tree_resolve(const struct res_roots *r, const char *ref, char *out, size_t cap,
+                                    char *real, size_t rcap)
+{
+  char cand[RES_PATH_MAX];
+  int inside = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < r->n; i++) {
+      size_t k;
+      if (tree_make(cand, sizeof cand, r->dir[i], ref) < 0)
+        continue; /* climbs out of the archive */
+      for (k = 0; k < r->n && !path_under(cand, r->dir[k]); k++)
+        ;
+      if (k == r->n)
+        continue;
+      inside = 1;
+      if (r->tree->find(r->tree->user, cand + 1, pass, real, rcap) == 1) {
+        snprintf(out, cap, "%s:%s", r->tree->label, real);
+        return pass ? RES_CASE : RES_FOUND;
+      }
+    }
+  return inside ? RES_MISSING : RES_OUTSIDE;
+}
+
 /* Where ref leads: the first root holding it exactly, else the first holding it in another
  * letter case; shown (as the user writes it) in out, the file's real path in real. Containment
  * is decided before any lookup: a candidate that leaves every root as text is not looked at, one
@@ -297,6 +400,8 @@ static enum res_status resolve(const struct res_roots *r, const char *ref, char 
   int inside = 0;
   if (ref[0] == '/' || ref[0] == '\\' || (ref[0] && ref[1] == ':'))
     return RES_OUTSIDE; /* absolute (POSIX or a drive letter): tied to the author's machine */
+  if (r->tree)
+    return tree_resolve(r, ref, out, cap, real, rcap);
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < r->n; i++) {
       size_t k, root_len, link_end = 0;
@@ -359,6 +464,28 @@ static unsigned char *head_read(const char *path, size_t *n, char *why, size_t c
   return buf;
 }
 
+/* head_read() of a file of the tree, by its stored name. */
+static unsigned char *tree_head_read(const mdl_resource_tree *t, const char *name, size_t *n, char *why,
+                                     size_t cap)
+{
+  unsigned char *buf = malloc(RES_HEAD_MAX);
+  long long got;
+  *n = 0;
+  if (!buf) {
+    snprintf(why, cap, "out of memory");
+    return NULL;
+  }
+  why[0] = 0;
+  if ((got = t->read(t->user, name, buf, RES_HEAD_MAX, why, cap)) < 0 || got > RES_HEAD_MAX) {
+    if (!why[0])
+      snprintf(why, cap, "cannot read");
+    free(buf);
+    return NULL;
+  }
+  *n = (size_t)got;
+  return buf;
+}
+
 /* The channels an Egg <Scalar> format asks for (eggSyntax <Texture>), 0 for an unknown name. */
 static unsigned egg_format_channels(const char *f)
 {
@@ -404,7 +531,8 @@ static int content_check(struct res_ctx *x, const struct model_ref *ref, const c
 {
   char why[300];
   size_t n;
-  unsigned char *data = head_read(real, &n, why, sizeof why);
+  unsigned char *data = x->roots->tree ? tree_head_read(x->roots->tree, real, &n, why, sizeof why)
+                                       : head_read(real, &n, why, sizeof why);
   enum rule_index bad = ref->kind == MODEL_REF_MODEL ? RULE_CORE_EXTERNAL_MODEL_UNREADABLE
                         : ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_UNREADABLE
                                             : RULE_CORE_TEXTURE_UNREADABLE;
@@ -555,7 +683,7 @@ void resources_check(struct diag_sink *sink, const struct model *m, const char *
   while (set.cap < 2 * (size_t)m->num_refs)
     set.cap *= 2;
   set.v = calloc(set.cap, sizeof *set.v);
-  roots_init(&roots, model_path, options->resources);
+  roots_init(&roots, model_path, options->resources, options->resource_tree);
   x.sink = sink;
   x.o = options;
   x.roots = &roots;
