@@ -339,10 +339,12 @@ static int walk(struct file_list *l, const char *dir)
 int file_list_add(struct file_list *l, const char *arg)
 {
   struct stat st;
-  if (strcmp(arg, "-") && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+  /* one stat answers every question below (a batch names thousands of files) */
+  int is = strcmp(arg, "-") && stat(arg, &st) == 0;
+  if (is && S_ISDIR(st.st_mode)) {
     return walk(l, arg);
   }
-  if (strcmp(arg, "-") && strpbrk(arg, "*?[") && stat(arg, &st) != 0) {
+  if (strcmp(arg, "-") && !is && strpbrk(arg, "*?[")) {
     glob_t g;
     int rc = glob(arg, 0, NULL, &g), any = 0;
     if (rc == GLOB_NOMATCH)
@@ -353,12 +355,12 @@ int file_list_add(struct file_list *l, const char *arg)
     globfree(&g);
     return rc == 0 ? any : -1;
   }
-  if (strcmp(arg, "-") && stat(arg, &st) == 0 && S_ISREG(st.st_mode) && archive_name(arg)) {
+  if (is && S_ISREG(st.st_mode) && archive_name(arg)) {
     if (!seen_check(l, st.st_dev, st.st_ino, arg))
       archive_select(l, arg, arg);
     return 1;
   }
-  if (strcmp(arg, "-") && stat(arg, &st) == 0)
+  if (is)
     (void)seen_check(l, st.st_dev, st.st_ino, arg); /* a walk that meets it again skips it */
   push(l, arg, arg);
   return 0;
