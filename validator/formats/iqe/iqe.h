@@ -38,6 +38,10 @@ int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t 
  * Return the number of tokens (counting beyond cap; only cap are stored). */
 uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap);
 
+/* iqe_tokenize(ln, first, 1), faster: the count pass wants only the first token and how many
+ * there are. */
+uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first);
+
 enum iqe_num_status { IQE_NUM_OK, IQE_NUM_BAD, IQE_NUM_NONFINITE };
 /* Decimal number: [+-](digits[.digits]|.digits)([eE][+-]digits); nan/inf give NONFINITE. */
 enum iqe_num_status iqe_parse_real(const char *s, size_t len, double *out);

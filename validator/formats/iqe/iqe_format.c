@@ -251,7 +251,7 @@ static void count_pass(struct iqe_parser *p)
   struct iqe_line ln;
   while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln)) {
     struct iqe_tok t;
-    uint32_t n = iqe_tokenize(&ln, &t, 1);
+    uint32_t n = iqe_count_tokens(&ln, &t);
     const struct iqe_command *c;
     p->num_lines = ln.no;
     if (n > p->max_tokens)

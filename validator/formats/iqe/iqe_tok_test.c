@@ -1,7 +1,7 @@
 /* iqe_tok_test.c - the word-at-a-time tokenizer against a byte-at-a-time reference: the same
  * count and the same tokens (text, column, quoting) on random lines of spaces, tabs, the
  * other IQE whitespace, quotes, control bytes, bytes >= 0x80 and digits, at every cap (the
- * counting pass keeps one token and only counts the rest). */
+ * counting pass keeps one token and only counts the rest, also through iqe_count_tokens). */
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +61,20 @@ static void check_line(const char *s, size_t len, uint32_t cap)
   memset(want, 0, sizeof want);
   ng = iqe_tokenize(&ln, got, cap);
   nw = ref_tokenize(s, len, want, cap);
+  if (cap == 1) { /* the counting pass's shortcut: the same count and first token */
+    struct iqe_tok first;
+    uint32_t nc;
+    memset(&first, 0, sizeof first);
+    nc = iqe_count_tokens(&ln, &first);
+    if (nc != nw || (nw && (first.s != want[0].s || first.len != want[0].len || first.col != want[0].col ||
+                            first.quoted != want[0].quoted || first.unterminated != want[0].unterminated))) {
+      if (failures < 10)
+        printf("FAIL: '%.*s': iqe_count_tokens %u tokens, expected %u (or its first token differs)\n",
+               (int)len, s, nc, nw);
+      failures++;
+      return;
+    }
+  }
   if (ng != nw) {
     if (failures < 10)
       printf("FAIL: '%.*s' (cap %u): %u tokens, expected %u\n", (int)len, s, cap, ng, nw);
