@@ -10,6 +10,7 @@ CLI_TESTS = \
   tests/cli/batch.sh \
   tests/cli/batch-overlap.sh \
   tests/cli/cache.sh \
+  tests/cli/cache-index.sh \
   tests/cli/archive.sh \
   tests/cli/archive-resources.sh \
   tests/cli/explain.sh \

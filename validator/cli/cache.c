@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/vfs.h>
 #include <nettle/sha2.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -24,6 +26,18 @@
 /* The layout of an entry; a change of it is a new name, so old entries read as misses. */
 #define ENTRY_MAGIC "mdlcheck-cache-2\n"
 
+/* One file of the stat index (see cache.h): the file met again with exactly this stat has the
+ * bytes whose entry body this is. */
+struct srec {
+  const char *path;
+  uint64_t dev, ino, size;
+  int64_t mt_s, mt_ns, ct_s, ct_ns;
+  uint8_t key[SHA256_DIGEST_SIZE];
+  const unsigned char *body;
+  size_t body_len;
+  int owned; /* path and body are malloc'd (else they point into the loaded index) */
+};
+
 struct cache {
   char *dir;
   unsigned long long max_bytes;
@@ -32,6 +46,16 @@ struct cache {
   char **names;          /* strings a replayed result points at (stat names), freed at close */
   size_t nnames, capnames;
   size_t hits, misses, stored;
+  /* the stat index: loaded by cache_ready, read-only while workers run */
+  char boot_id[64];           /* this boot's id, "" when unknown: no index then */
+  char index_path[4200];
+  unsigned char *index_buf;   /* the loaded index file */
+  struct srec *old;           /* its records */
+  size_t nold;
+  size_t *table, table_cap;   /* open addressing by path: index + 1 into old, 0 empty */
+  struct srec *fresh;         /* records for the next index (under lock) */
+  size_t nfresh, capfresh;
+  int index_changed;          /* a record was added or dropped: write the index at close */
 };
 
 /* --- hashing ------------------------------------------------------------------------------ */
@@ -123,6 +147,16 @@ struct cache *cache_open(const char *dir, unsigned long long max_bytes, char *wh
     return NULL;
   }
   pthread_mutex_init(&k->lock, NULL);
+  {
+    /* a writer opening a file under our read lease is told to wait, and we are sent SIGIO,
+     * whose default ends the process: we give the lease back within the read anyway */
+    struct sigaction sa;
+    if (sigaction(SIGIO, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL) {
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = SIG_IGN;
+      sigaction(SIGIO, &sa, NULL);
+    }
+  }
   return k;
 }
 
@@ -460,8 +494,10 @@ static int entry_write(struct cache *k, const char *hexkey, const uint8_t key[SH
 
 /* --- one file ------------------------------------------------------------------------------ */
 
-mdl_status cache_validate(struct cache *k, const char *path, const unsigned char *data, size_t size,
-                          const mdl_options *o, struct report_file *f)
+/* cache_validate, and when keep is not NULL the key and a copy of the entry's body go there
+ * (body NULL when there is none to keep). */
+static mdl_status validate_keep(struct cache *k, const char *path, const unsigned char *data, size_t size,
+                                const mdl_options *o, struct report_file *f, struct srec *keep)
 {
   struct sha256_ctx h = k->run;
   uint8_t key[SHA256_DIGEST_SIZE];
@@ -480,10 +516,13 @@ mdl_status cache_validate(struct cache *k, const char *path, const unsigned char
   sha256_digest(&h, SHA256_DIGEST_SIZE, key);
   hex(key, hexkey);
   entry_path(k, hexkey, where, sizeof where, 0);
+  if (keep) {
+    memcpy(keep->key, key, sizeof key);
+    keep->body = NULL;
+  }
   if ((entry = entry_read(where, key, &len, &used)) != NULL) {
     struct in dry = {entry, len, 0}, i = {entry, len, 0};
     int rc = replay(k, &dry, NULL, &res) == 0 ? replay(k, &i, f, &res) : -1;
-    free(entry);
     if (rc == 0) {
       report_set_result(f, &res);
       /* used now: the size bound removes it last (an hour's precision spares a call per hit) */
@@ -492,8 +531,14 @@ mdl_status cache_validate(struct cache *k, const char *path, const unsigned char
       pthread_mutex_lock(&k->lock);
       k->hits++;
       pthread_mutex_unlock(&k->lock);
+      if (keep) {
+        keep->body = entry;
+        keep->body_len = len;
+      } else
+        free(entry);
       return MDL_OK;
     }
+    free(entry);
   }
 
   memset(&rec, 0, sizeof rec);
@@ -512,6 +557,11 @@ mdl_status cache_validate(struct cache *k, const char *path, const unsigned char
         k->stored++;
         pthread_mutex_unlock(&k->lock);
       }
+      if (keep) {
+        keep->body = rec.out.p;
+        keep->body_len = rec.out.n;
+        rec.out.p = NULL;
+      }
     }
   }
   pthread_mutex_lock(&k->lock);
@@ -519,6 +569,365 @@ mdl_status cache_validate(struct cache *k, const char *path, const unsigned char
   pthread_mutex_unlock(&k->lock);
   free(rec.out.p);
   return st;
+}
+
+mdl_status cache_validate(struct cache *k, const char *path, const unsigned char *data, size_t size,
+                          const mdl_options *o, struct report_file *f)
+{
+  return validate_keep(k, path, data, size, o, f, NULL);
+}
+
+/* --- the stat index ------------------------------------------------------------------------ */
+
+#define INDEX_MAGIC "mdlcheck-index-1\n"
+#define INDEX_MAX_RECORDS (1u << 20)
+/* A file changed less than this before it was read is not indexed: a later change within the
+ * same timestamp tick (coarse clocks tick every few milliseconds; some file systems keep
+ * seconds) would leave its ctime as it was. */
+#define INDEX_MARGIN_NS 2000000000LL
+
+static size_t path_hash(const char *p)
+{
+  size_t h = 1469598103934665603ull;
+  for (; *p; p++)
+    h = (h ^ (unsigned char)*p) * 1099511628211ull;
+  return h;
+}
+
+static const struct srec *index_find(const struct cache *k, const char *path)
+{
+  if (!k->table_cap)
+    return NULL;
+  for (size_t i = path_hash(path) & (k->table_cap - 1); k->table[i]; i = (i + 1) & (k->table_cap - 1))
+    if (!strcmp(k->old[k->table[i] - 1].path, path))
+      return &k->old[k->table[i] - 1];
+  return NULL;
+}
+
+/* Parse the index file held in k->index_buf (n bytes); -1 when it is not whole or not ours. */
+static int index_parse(struct cache *k, size_t n, const uint8_t runkey[SHA256_DIGEST_SIZE])
+{
+  struct in i = {k->index_buf, n, 0};
+  size_t m = sizeof INDEX_MAGIC - 1, blen = strlen(k->boot_id);
+  uint8_t sum[SHA256_DIGEST_SIZE];
+  struct sha256_ctx h;
+  uint64_t count;
+  if (n < m + blen + 2 * SHA256_DIGEST_SIZE + 8 || memcmp(k->index_buf, INDEX_MAGIC, m) ||
+      memcmp(k->index_buf + m, k->boot_id, blen) ||
+      memcmp(k->index_buf + m + blen, runkey, SHA256_DIGEST_SIZE))
+    return -1;
+  sha256_init(&h);
+  sha256_update(&h, n - SHA256_DIGEST_SIZE, k->index_buf);
+  sha256_digest(&h, SHA256_DIGEST_SIZE, sum);
+  if (memcmp(sum, k->index_buf + n - SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE))
+    return -1;
+  i.p += m + blen + SHA256_DIGEST_SIZE;
+  i.n -= m + blen + 2 * SHA256_DIGEST_SIZE;
+  count = in_u64(&i);
+  if (i.failed || count > INDEX_MAX_RECORDS || !(k->old = calloc(count ? count : 1, sizeof *k->old)))
+    return -1;
+  for (uint64_t r = 0; r < count; r++) {
+    struct srec *x = &k->old[r];
+    uint64_t len = in_u64(&i);
+    /* the path is stored with its NUL, and holds no other */
+    if (i.failed || len < 2 || len >= i.n || i.p[len - 1] != 0 || memchr(i.p, 0, len - 1))
+      return -1;
+    x->path = (const char *)i.p;
+    i.p += len;
+    i.n -= len;
+    x->dev = in_u64(&i);
+    x->ino = in_u64(&i);
+    x->size = in_u64(&i);
+    x->mt_s = (int64_t)in_u64(&i);
+    x->mt_ns = (int64_t)in_u64(&i);
+    x->ct_s = (int64_t)in_u64(&i);
+    x->ct_ns = (int64_t)in_u64(&i);
+    if (i.failed || i.n < SHA256_DIGEST_SIZE)
+      return -1;
+    memcpy(x->key, i.p, SHA256_DIGEST_SIZE);
+    i.p += SHA256_DIGEST_SIZE;
+    i.n -= SHA256_DIGEST_SIZE;
+    x->body_len = (size_t)in_u64(&i);
+    if (i.failed || x->body_len > i.n)
+      return -1;
+    x->body = i.p;
+    i.p += x->body_len;
+    i.n -= x->body_len;
+  }
+  if (i.n != 0)
+    return -1;
+  k->nold = (size_t)count;
+  k->table_cap = 16;
+  while (k->table_cap < 2 * k->nold)
+    k->table_cap *= 2;
+  if (!(k->table = calloc(k->table_cap, sizeof *k->table)))
+    return -1;
+  for (size_t r = 0; r < k->nold; r++) {
+    size_t j = path_hash(k->old[r].path) & (k->table_cap - 1);
+    while (k->table[j])
+      j = (j + 1) & (k->table_cap - 1);
+    k->table[j] = r + 1;
+  }
+  return 0;
+}
+
+void cache_ready(struct cache *k)
+{
+  struct sha256_ctx h = k->run;
+  uint8_t runkey[SHA256_DIGEST_SIZE];
+  char hexrun[2 * SHA256_DIGEST_SIZE + 1];
+  struct stat st;
+  int fd;
+  FILE *b = fopen("/proc/sys/kernel/random/boot_id", "r");
+  k->boot_id[0] = 0;
+  if (b) {
+    if (!fgets(k->boot_id, sizeof k->boot_id, b) || strlen(k->boot_id) < 16)
+      k->boot_id[0] = 0;
+    fclose(b);
+  }
+  if (!k->boot_id[0])
+    return; /* no boot id: an index could outlive a reboot (and a clock set back); none */
+  sha256_digest(&h, SHA256_DIGEST_SIZE, runkey);
+  hex(runkey, hexrun);
+  snprintf(k->index_path, sizeof k->index_path, "%s/index/%s", k->dir, hexrun);
+  fd = open(k->index_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0)
+    return;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (1LL << 31) &&
+      (k->index_buf = malloc((size_t)st.st_size)) != NULL) {
+    size_t have = 0;
+    ssize_t n;
+    while (have < (size_t)st.st_size && (n = read(fd, k->index_buf + have, (size_t)st.st_size - have)) > 0)
+      have += (size_t)n;
+    if (have != (size_t)st.st_size || index_parse(k, have, runkey) < 0) {
+      free(k->old);
+      free(k->table);
+      k->old = NULL;
+      k->table = NULL;
+      k->nold = k->table_cap = 0;
+      k->index_changed = 1; /* rewrite it whole */
+    }
+  }
+  close(fd);
+}
+
+static void fresh_add(struct cache *k, const struct srec *r)
+{
+  pthread_mutex_lock(&k->lock);
+  if (grow_one(&k->fresh, &k->capfresh, k->nfresh, sizeof *k->fresh, 256) == 0)
+    k->fresh[k->nfresh++] = *r;
+  else if (r->owned) {
+    free((char *)r->path);
+    free((unsigned char *)r->body);
+  }
+  pthread_mutex_unlock(&k->lock);
+}
+
+static void srec_stat(struct srec *r, const struct stat *st)
+{
+  r->dev = (uint64_t)st->st_dev;
+  r->ino = (uint64_t)st->st_ino;
+  r->size = (uint64_t)st->st_size;
+  r->mt_s = (int64_t)st->st_mtim.tv_sec;
+  r->mt_ns = (int64_t)st->st_mtim.tv_nsec;
+  r->ct_s = (int64_t)st->st_ctim.tv_sec;
+  r->ct_ns = (int64_t)st->st_ctim.tv_nsec;
+}
+
+static int srec_same(const struct srec *a, const struct srec *b)
+{
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mt_s == b->mt_s &&
+         a->mt_ns == b->mt_ns && a->ct_s == b->ct_s && a->ct_ns == b->ct_ns;
+}
+
+int cache_stat_hit(struct cache *k, const char *path, struct report_file *f)
+{
+  const struct srec *x = k->nold ? index_find(k, path) : NULL;
+  struct srec now;
+  struct stat st;
+  mdl_result res;
+  if (!x || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return 0;
+  srec_stat(&now, &st);
+  if (!srec_same(&now, x)) {
+    pthread_mutex_lock(&k->lock);
+    k->index_changed = 1;
+    pthread_mutex_unlock(&k->lock);
+    return 0;
+  }
+  {
+    struct in dry = {x->body, x->body_len, 0}, i = {x->body, x->body_len, 0};
+    if (replay(k, &dry, NULL, &res) != 0 || replay(k, &i, f, &res) != 0)
+      return 0;
+  }
+  report_set_result(f, &res);
+  pthread_mutex_lock(&k->lock);
+  k->hits++;
+  pthread_mutex_unlock(&k->lock);
+  fresh_add(k, x);
+  return 1;
+}
+
+/* Whether the file system keeps ctime itself, on this machine: local file systems whose every
+ * change of content goes through the kernel that stamps it (not a network or FUSE one, where
+ * another machine or a user process may change bytes and report any time). */
+static int fs_trusted(int fd)
+{
+  struct statfs sf;
+  if (fstatfs(fd, &sf) != 0)
+    return 0;
+  switch ((unsigned long)sf.f_type) {
+  case 0xEF53:     /* ext2, ext3, ext4 */
+  case 0x58465342: /* xfs */
+  case 0x9123683E: /* btrfs */
+  case 0x01021994: /* tmpfs */
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+mdl_status cache_validate_path(struct cache *k, const char *path, unsigned long long limit,
+                               const mdl_options *o, struct report_file *f, int *done)
+{
+  struct stat a, b;
+  struct timespec t0;
+  struct srec keep;
+  unsigned char *data = NULL;
+  size_t have = 0;
+  int leased = 0, trusted;
+  mdl_status st;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  *done = 0;
+  if (fd < 0)
+    return MDL_OK;
+  /* A read lease is granted only while no one has the file open for writing (a writable shared
+   * mapping counts), and any such open waits for it: held while the bytes are read, it proves
+   * they are the bytes of the stat taken under it. */
+  if (k->boot_id[0] && fs_trusted(fd))
+    leased = fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
+  clock_gettime(CLOCK_REALTIME, &t0);
+  if (fstat(fd, &a) != 0 || !S_ISREG(a.st_mode) || (unsigned long long)a.st_size > limit ||
+      !(data = malloc((size_t)a.st_size + 1))) {
+    if (leased)
+      fcntl(fd, F_SETLEASE, F_UNLCK);
+    close(fd);
+    free(data);
+    return MDL_OK; /* the caller reads it the usual way and says what is wrong */
+  }
+  for (;;) { /* read into memory, never mapped: the key's bytes are the validated bytes */
+    ssize_t n = read(fd, data + have, (size_t)a.st_size + 1 - have);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0 || (have += (size_t)n) > (size_t)a.st_size)
+      break;
+  }
+  trusted = leased && fcntl(fd, F_GETLEASE) == F_RDLCK && fstat(fd, &b) == 0 &&
+            have == (size_t)a.st_size && b.st_ctim.tv_sec == a.st_ctim.tv_sec &&
+            b.st_ctim.tv_nsec == a.st_ctim.tv_nsec && b.st_size == a.st_size &&
+            ((long long)t0.tv_sec - a.st_ctim.tv_sec) * 1000000000LL + (t0.tv_nsec - a.st_ctim.tv_nsec) >
+              INDEX_MARGIN_NS;
+  if (leased)
+    fcntl(fd, F_SETLEASE, F_UNLCK);
+  close(fd);
+  if (have != (size_t)a.st_size) { /* it changed while read: the usual reading decides */
+    free(data);
+    return MDL_OK;
+  }
+  *done = 1;
+  st = validate_keep(k, path, data, have, o, f, trusted ? &keep : NULL);
+  free(data);
+  if (trusted && keep.body) {
+    srec_stat(&keep, &a);
+    keep.owned = 1;
+    if ((keep.path = strdup(path)) != NULL) {
+      fresh_add(k, &keep);
+      pthread_mutex_lock(&k->lock);
+      k->index_changed = 1;
+      pthread_mutex_unlock(&k->lock);
+    } else
+      free((unsigned char *)keep.body);
+  } else if (trusted)
+    free((unsigned char *)keep.body);
+  return st;
+}
+
+static int by_path(const void *a, const void *b)
+{
+  return strcmp(((const struct srec *)a)->path, ((const struct srec *)b)->path);
+}
+
+/* The next index: this run's records, then the old ones this run did not meet (a run over a
+ * few files keeps the others'), written beside its place and renamed there. */
+static void index_write(struct cache *k)
+{
+  struct out o = {0};
+  char dir[4200], tmp[4300];
+  uint8_t sum[SHA256_DIGEST_SIZE];
+  struct sha256_ctx h;
+  size_t n = 0, keep_old = 0;
+  int fd, ok;
+  struct sha256_ctx rh = k->run;
+  uint8_t runkey[SHA256_DIGEST_SIZE];
+  if (!k->index_path[0] || !k->index_changed)
+    return;
+  sha256_digest(&rh, SHA256_DIGEST_SIZE, runkey);
+  qsort(k->fresh, k->nfresh, sizeof *k->fresh, by_path);
+  for (size_t r = 0; r < k->nold; r++) {
+    struct srec key = k->old[r];
+    if (!bsearch(&key, k->fresh, k->nfresh, sizeof *k->fresh, by_path))
+      keep_old++;
+  }
+  out_put(&o, INDEX_MAGIC, sizeof INDEX_MAGIC - 1);
+  out_put(&o, k->boot_id, strlen(k->boot_id));
+  out_put(&o, runkey, sizeof runkey);
+  out_u64(&o, 0); /* the count, set below */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t r = 0; r < (pass ? k->nold : k->nfresh) && n < INDEX_MAX_RECORDS; r++) {
+      const struct srec *x = pass ? &k->old[r] : &k->fresh[r];
+      if (pass && bsearch(x, k->fresh, k->nfresh, sizeof *k->fresh, by_path))
+        continue;
+      if (r && !pass && !strcmp(x->path, k->fresh[r - 1].path))
+        continue; /* the same path twice in one run */
+      out_u64(&o, strlen(x->path) + 1);
+      out_put(&o, x->path, strlen(x->path) + 1);
+      out_u64(&o, x->dev);
+      out_u64(&o, x->ino);
+      out_u64(&o, x->size);
+      out_u64(&o, (uint64_t)x->mt_s);
+      out_u64(&o, (uint64_t)x->mt_ns);
+      out_u64(&o, (uint64_t)x->ct_s);
+      out_u64(&o, (uint64_t)x->ct_ns);
+      out_put(&o, x->key, sizeof x->key);
+      out_u64(&o, x->body_len);
+      out_put(&o, x->body, x->body_len);
+      n++;
+    }
+  (void)keep_old;
+  if (o.failed) {
+    free(o.p);
+    return;
+  }
+  {
+    uint64_t count = n;
+    memcpy(o.p + sizeof INDEX_MAGIC - 1 + strlen(k->boot_id) + sizeof runkey, &count, sizeof count);
+  }
+  sha256_init(&h);
+  sha256_update(&h, o.n, o.p);
+  sha256_digest(&h, SHA256_DIGEST_SIZE, sum);
+  out_put(&o, sum, sizeof sum);
+  snprintf(dir, sizeof dir, "%s/index", k->dir);
+  snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir);
+  if (o.failed || (mkdir(dir, 0777) < 0 && errno != EEXIST) || (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+    free(o.p);
+    return;
+  }
+  ok = write(fd, o.p, o.n) == (ssize_t)o.n;
+  ok &= fchmod(fd, 0666 & ~0022) == 0;
+  ok &= close(fd) == 0;
+  if (!ok || rename(tmp, k->index_path) < 0)
+    unlink(tmp);
+  free(o.p);
 }
 
 /* --- the size bound ------------------------------------------------------------------------ */
@@ -551,7 +960,7 @@ static int trim(struct cache *k)
     char sub[4200];
     DIR *d;
     struct dirent *f;
-    if (strlen(e->d_name) != 2 || e->d_name[0] == '.')
+    if ((strlen(e->d_name) != 2 && strcmp(e->d_name, "index")) || e->d_name[0] == '.')
       continue;
     snprintf(sub, sizeof sub, "%s/%s", k->dir, e->d_name);
     if (!(d = opendir(sub)))
@@ -595,11 +1004,21 @@ int cache_close(struct cache *k, int verbose)
   int rc = 0;
   if (!k)
     return 0;
+  index_write(k);
   if (k->stored)
     rc = trim(k);
   if (verbose)
     fprintf(stderr, "mdlcheck: cache %s: %zu hit%s, %zu miss%s, %zu stored\n", k->dir, k->hits,
             k->hits == 1 ? "" : "s", k->misses, k->misses == 1 ? "" : "es", k->stored);
+  for (size_t i = 0; i < k->nfresh; i++)
+    if (k->fresh[i].owned) {
+      free((char *)k->fresh[i].path);
+      free((unsigned char *)k->fresh[i].body);
+    }
+  free(k->fresh);
+  free(k->old);
+  free(k->table);
+  free(k->index_buf);
   for (size_t i = 0; i < k->nnames; i++)
     free(k->names[i]);
   free(k->names);

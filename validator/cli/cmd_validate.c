@@ -62,13 +62,15 @@ struct batch_run {
 static int validate_cached(struct batch_run *b, struct report_file *f, const mdl_options *o,
                            mdl_status *st)
 {
-  struct mdl_input in;
-  if (!b->cache || o->resources || !strcmp(f->path, "-") ||
-      input_open(f->path, &in, input_limit(o)) != 0)
+  int done;
+  if (!b->cache || o->resources || !strcmp(f->path, "-"))
     return 0;
-  *st = cache_validate(b->cache, f->path, in.data, in.size, o, f);
-  input_close(&in);
-  return 1;
+  if (cache_stat_hit(b->cache, f->path, f)) {
+    *st = MDL_OK;
+    return 1;
+  }
+  *st = cache_validate_path(b->cache, f->path, input_limit(o), o, f, &done);
+  return done;
 }
 
 static void validate_one(struct batch_run *b, struct report_file *f)
@@ -347,8 +349,10 @@ int cmd_validate(struct cli *c)
     if (!(b.cache = cache_open(c->cache_dir, c->cache_max ? c->cache_max : CACHE_DEFAULT_MAX, why,
                                sizeof why)))
       fprintf(stderr, "mdlcheck: warning: no result cache this run: %s\n", why);
-    else
+    else {
       cli_cache_settings(c, b.cache);
+      cache_ready(b.cache);
+    }
   }
   if (!(b.chunks = calloc(SLOT_CHUNKS_MAX, sizeof *b.chunks)))
     oom_exit();
