@@ -31,15 +31,29 @@ open(sys.argv[3] + '.done', 'w').close()
 time.sleep(30)
 PY
 helper=$!
+# tmpfs stamps no ctime on a mapping's first write to a page it read: never indexed
+shm=""
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/mdl-cli.XXXXXX 2>/dev/null); then
+  cp "$t/a.iqe" "$shm/"
+fi
 while [ ! -f "$work/ready" ]; do sleep 0.1; done
 sleep 3 # every file's ctime is now older than the index's 2 s margin
+if [ -n "$shm" ]; then
+  run --no-config --cache "$work/cache-shm" "$shm"
+  run --no-config --cache "$work/cache-shm" "$shm"
+  expect_rc 0 "a file on tmpfs"
+  [ ! -e "$work/cache-shm/index" ] || fail "a file on tmpfs was indexed"
+  rm -rf "$shm"
+fi
 
 run --no-config -v --cache "$cache" "$t"
 expect_rc 0 "first run"
 cp "$work/out" "$work/first.txt"
 set -- $(counts)
 [ "${2:-}" = 3 ] || fail "first run: expected 3 misses, got '$*'"
-ls "$cache/index/"* >/dev/null 2>&1 || fail "no index written"
+case $(stat -f -c %T "$t" 2>/dev/null) in
+  ext2/ext3 | xfs | btrfs) ls "$cache/index/"* >/dev/null 2>&1 || fail "no index written" ;;
+esac
 
 # the mapped file changes without a new ctime
 touch "$work/go"

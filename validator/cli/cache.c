@@ -768,9 +768,10 @@ int cache_stat_hit(struct cache *k, const char *path, struct report_file *f)
   return 1;
 }
 
-/* Whether the file system keeps ctime itself, on this machine: local file systems whose every
- * change of content goes through the kernel that stamps it (not a network or FUSE one, where
- * another machine or a user process may change bytes and report any time). */
+/* Whether the file system stamps ctime on every change of content, on this machine: local file
+ * systems whose writable mappings fault on their first write to each page (page_mkwrite), where
+ * the time is stamped; not a network or FUSE one, where another machine or a user process may
+ * change bytes and report any time. */
 static int fs_trusted(int fd)
 {
   struct statfs sf;
@@ -780,8 +781,9 @@ static int fs_trusted(int fd)
   case 0xEF53:     /* ext2, ext3, ext4 */
   case 0x58465342: /* xfs */
   case 0x9123683E: /* btrfs */
-  case 0x01021994: /* tmpfs */
     return 1;
+  /* not tmpfs: it has no write notification, so a writable mapping that read a page first
+   * writes it without a fault, and ctime stays as it was (tested) */
   default:
     return 0;
   }

@@ -36,10 +36,12 @@ mdl_status cache_validate(struct cache *k, const char *path, const unsigned char
  * mapped writable, and any open for writing waits until it is given back), so the bytes hashed
  * are the bytes of the stat taken under it; (2) its ctime was more than 2 s older than the read,
  * so the next change, which the kernel stamps with the current time, cannot leave ctime as it
- * was; (3) the file system is a local one whose ctime only the kernel sets (ext2/3/4, xfs,
- * btrfs, tmpfs; a network or FUSE file system never); (4) this boot: the index names the boot id,
+ * was; (3) the file system is a local one whose ctime only the kernel sets and that stamps it
+ * on the first write through each writable mapping (ext2/3/4, xfs, btrfs; not tmpfs, where a
+ * mapping that read a page first writes it without a stamp; never a network or FUSE one); (4) this boot: the index names the boot id,
  * so a reboot (where clocks are set) starts it again. Every change of bytes after that goes
- * through an open for writing or a new writable mapping, whose first write stamps ctime; no user
+ * through an open for writing (each write(2) stamps ctime) or a new writable mapping, whose
+ * first write to each page faults and stamps it; no user
  * can set ctime. What remains is root setting the clock back and writing the file within the same
  * clock tick as its indexed change - root, who can also write the cache. Files that fail any
  * condition are hashed each run, as before. Call cache_ready once the settings are given. */
