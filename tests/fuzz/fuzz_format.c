@@ -12,13 +12,20 @@
  * (picked from a table by the input's size, so mutations reach every branch of the sampler).
  *
  * FUZZ_FORMAT "any": what the CLI does with a file of unknown type: format detection, then the
- * diagnostics collected and rendered by every report writer (text, JSON, SARIF, GitHub). */
+ * diagnostics collected and rendered by every report writer (text, JSON, SARIF, GitHub).
+ *
+ * FUZZ_EVERY: every entry point past validation (issue 26: a write after free in the Egg
+ * geometry builder was out of reach of validation alone): poses, convert to each format (the
+ * writer, then the proof: a comparison of the written bytes with the input) and compare with
+ * itself, through the library's poses and compare calls. FUZZ_FORMAT names the format assumed,
+ * or "any" (detected, as in the sanitizer sweep over every corpus file). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "mdlcheck.h"
 #include "model_frames.h"
 #include "pipeline.h"
 #include "report_tool.h"
@@ -63,6 +70,15 @@ static int fuzz_any(const uint8_t *data, size_t size)
   report_free(&rep);
   return 0;
 }
+
+#ifdef FUZZ_EVERY
+static void note_sink_every(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
+{
+  (void)level;
+  (void)anim;
+  *(size_t *)user += strlen(msg);
+}
+#endif
 
 #ifdef FUZZ_CONVERT
 static void note_sink(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
@@ -125,12 +141,62 @@ static void fuzz_convert(struct pipeline_run *run, const mdl_options *o)
 }
 #endif
 
+#ifdef FUZZ_EVERY
+static void every(const uint8_t *data, size_t size)
+{
+  static const char *const targets[] = {"iqm", "iqe", "egg", "qmsh", "x42"};
+  const char *any = FUZZ_FORMAT[0] == 'a' ? NULL : "assume_format=" FUZZ_FORMAT;
+  const char *settings[] = {any, NULL};
+  mdl_status st;
+  char err[256], *json;
+  mdl_options o;
+  struct pipeline_run run;
+  size_t noted = 0;
+  char why[200];
+
+  json = mdl_poses_buffer_json(data, size, "fuzz", settings, &st, err, sizeof err);
+  mdl_string_free(json);
+  json = mdl_compare_buffers_json(data, size, "fuzz", data, size, "fuzz", settings, &st, err, sizeof err);
+  mdl_string_free(json);
+  mdl_options_init(&o);
+  o.assume_format = any ? FUZZ_FORMAT : NULL;
+  for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
+    const struct mdl_format *target = format_find(targets[t]);
+    struct byte_buf out;
+    pipeline_decode(data, size, "fuzz", &o, 1, &run);
+    if (!target || !target->write)
+      abort();
+    if (run.decoded && run.format && run.result.counts[MDL_FATAL] + run.result.counts[MDL_ERROR] == 0 &&
+        (target == run.format || !model_frames_need_parent(&run.model) ||
+         model_frames_to_parent(&run.model, NULL, note_sink_every, &noted, why, sizeof why) == 0)) {
+      run.model.flags = 0;
+      buf_init(&out);
+      if (target->write(&run.model, NULL, &out) == 0 && !out.oom) {
+        /* the proof: the written bytes against the input, as convert compares them */
+        if (buf_flatten(&out) == 0 && !out.oom) {
+          char name[16];
+          snprintf(name, sizeof name, "out.%s", targets[t]);
+          json = mdl_compare_buffers_json(data, size, "fuzz", out.data, out.size, name, settings, &st, err, sizeof err);
+          mdl_string_free(json);
+        }
+      }
+      buf_free(&out);
+    }
+    pipeline_release(&run);
+  }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   mdl_options o;
   struct pipeline_run run;
   unsigned long n = 0;
 
+#ifdef FUZZ_EVERY
+  every(data, size);
+  return 0;
+#endif
   if (FUZZ_FORMAT[0] == 'a')
     return fuzz_any(data, size);
   mdl_options_init(&o);

@@ -46,6 +46,13 @@ tests_fuzz_replay_convert_qmsh_SOURCES = $(FUZZ_COMMON)
 tests_fuzz_replay_convert_qmsh_CPPFLAGS = $(AM_CPPFLAGS) $(MDL_TOOL_CPPFLAGS) -DFUZZ_FORMAT='"qmsh"' -DFUZZ_CONVERT='"iqm"'
 tests_fuzz_replay_convert_qmsh_LDADD = $(FUZZ_LDADD)
 
+# every: poses, convert to each format with its proof, and compare, on a detected format (the
+# sanitizer sweep, tests/security/sweep.sh); every_<fmt> under AFL++ on each format.
+check_PROGRAMS += tests/fuzz/replay_every
+tests_fuzz_replay_every_SOURCES = $(FUZZ_COMMON)
+tests_fuzz_replay_every_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"any"' -DFUZZ_EVERY
+tests_fuzz_replay_every_LDADD = $(FUZZ_LDADD)
+
 TESTS += tests/fuzz/replay.test tests/fuzz/bounds.test
 EXTRA_DIST += tests/fuzz/replay.test tests/fuzz/bounds.test tests/fuzz/run.sh tests/fuzz/dict
 
@@ -57,7 +64,7 @@ FUZZ_LIB_SRCS = $(validator_libmdlcheck_la_SOURCES) $(nodist_validator_libmdlche
 # make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="iqm qmsh"]: a bounded AFL++ campaign per target.
 FUZZ_SECONDS = 60
 FUZZ_TARGETS = $(FUZZ_FORMATS) any roundtrip_iqm roundtrip_iqe roundtrip_egg roundtrip_qmsh roundtrip_x42 \
-  convert_qmsh
+  convert_qmsh every_iqm every_iqe every_egg every_qmsh every_x42
 .PHONY: fuzz
 fuzz: $(BUILT_SOURCES)
 	srcdir='$(srcdir)' top_builddir='$(top_builddir)' \

@@ -41,9 +41,11 @@ printf '%s\n' $srcs | xargs -P "$(nproc)" -I{} sh -c \
   2>"$work/build_lib.log" || { echo "fuzz: building the library failed, see $work/build_lib.log"; exit 1; }
 touch "$objdir/.stamp"
 
-# The format a target decodes: roundtrip_<fmt>, convert_<fmt> (to IQM) or <fmt>.
+# The format a target decodes: roundtrip_<fmt>, convert_<fmt> (to IQM), every_<fmt> (poses,
+# convert to each format, compare) or <fmt>.
 target_format() {
   f=${1#roundtrip_}
+  f=${f#every_}
   echo "${f#convert_}"
 }
 
@@ -53,6 +55,7 @@ build_target() {
   case $1 in
     roundtrip_*) defs="$defs -DFUZZ_ROUNDTRIP" ;;
     convert_*) defs="$defs -DFUZZ_CONVERT=\"iqm\"" ;;
+    every_*) defs="$defs -DFUZZ_EVERY" ;;
   esac
   exe=$work/bin/fuzz_$1
   # shellcheck disable=SC2086
