@@ -50,7 +50,7 @@ tests_fuzz_replay_convert_qmsh_LDADD = $(FUZZ_LDADD)
 # sanitizer sweep, tests/security/sweep.sh); every_<fmt> under AFL++ on each format.
 check_PROGRAMS += tests/fuzz/replay_every
 tests_fuzz_replay_every_SOURCES = $(FUZZ_COMMON)
-tests_fuzz_replay_every_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT='"any"' -DFUZZ_EVERY
+tests_fuzz_replay_every_CPPFLAGS = $(AM_CPPFLAGS) $(MDL_TOOL_CPPFLAGS) -DFUZZ_FORMAT='"any"' -DFUZZ_EVERY
 tests_fuzz_replay_every_LDADD = $(FUZZ_LDADD)
 
 TESTS += tests/fuzz/replay.test tests/fuzz/bounds.test
