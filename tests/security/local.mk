@@ -21,3 +21,6 @@ SECURITY_TESTS += tests/security/resources-links.sh
 SECURITY_TESTS += tests/security/walk-links-out.sh
 # coordinator: a FIFO in a walk or on the command line is never waited on
 SECURITY_TESTS += tests/security/walk-fifo.sh
+
+# sec-limits: non-regular configuration, baseline and report files (item 13), memory (item 8)
+SECURITY_TESTS += tests/security/nonregular.sh

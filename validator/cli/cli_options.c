@@ -249,7 +249,9 @@ static int load_config(struct cli *c)
 {
   int errors = config_load(&c->config, c->config_path, print_config_diag, (void *)c->config_path);
   if (errors < 0) {
-    text_printf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path, strerror(errno));
+    char why[128];
+    text_printf(stderr, "mdlcheck: cannot read configuration %s: %s\n", c->config_path,
+                input_error_text(c->config.read_error, 0, why, sizeof why));
     return EXIT_USAGE; /* a configuration error (README: exit codes); 3 means an unreadable input */
   }
   if (errors > 0)

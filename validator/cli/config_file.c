@@ -722,35 +722,26 @@ static int depth_exceeded(struct config_ctx *x)
   return found;
 }
 
-/* Read the whole file once; NULL with errno set when it cannot be read. */
-static unsigned char *file_slurp(const char *path, size_t *size, int *too_big)
+/* Read the whole file once, never blocking (input_open_regular); NULL with *err set when it
+ * cannot be read. A file over CONFIG_MAX_BYTES is read as its first bytes with *too_big set. */
+static unsigned char *file_slurp(const char *path, size_t *size, int *too_big, int *err)
 {
-  FILE *f = fopen(path, "rb");
-  unsigned char *buf;
-  size_t n;
-  int err;
+  struct mdl_input in;
   *too_big = 0;
-  if (!f)
-    return NULL;
-  buf = malloc(CONFIG_MAX_BYTES + 1);
-  if (!buf) {
-    fclose(f);
-    errno = ENOMEM;
-    return NULL;
-  }
-  n = fread(buf, 1, CONFIG_MAX_BYTES + 1, f);
-  if (ferror(f)) {
-    err = errno ? errno : EIO;
-    fclose(f);
-    free(buf);
-    errno = err;
-    return NULL;
-  }
-  fclose(f);
-  if (n > CONFIG_MAX_BYTES)
+  if ((*err = input_open_regular(path, &in, CONFIG_MAX_BYTES)) == EFBIG) {
+    unsigned char *one = malloc(1);
+    if (!one) {
+      *err = ENOMEM;
+      return NULL;
+    }
     *too_big = 1;
-  *size = n;
-  return buf;
+    *size = 0;
+    return one;
+  }
+  if (*err)
+    return NULL;
+  *size = in.size;
+  return in.owned; /* read, not mapped: the caller frees it */
 }
 
 void config_init(struct mdl_config *c)
@@ -832,7 +823,7 @@ int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, voi
 {
   size_t size = 0;
   int too_big, errors;
-  unsigned char *text = file_slurp(path, &size, &too_big);
+  unsigned char *text = file_slurp(path, &size, &too_big, &c->read_error);
   if (!text)
     return -1;
   if (too_big) {

@@ -27,13 +27,16 @@ struct mdl_config {
   unsigned long long cache_max_size;
   /* targets: NULL unset; else known target names joined by ',' (mdl_options.targets), owned */
   char *targets;
+  /* why config_load returned -1: an errno value or input_open_regular's code (input_error_text) */
+  int read_error;
 };
 
 void config_init(struct mdl_config *c);
 void config_free(struct mdl_config *c);
 /* Load path into c. Every problem is reported through on_diag (rules MDL-CFG-*), with the
  * line and column in the file. Return the number of error diagnostics (0: usable), or -1 when
- * the file cannot be read. */
+ * the file cannot be read (c->read_error says why): a FIFO, a device, a socket or a directory is
+ * refused at once, unread (input_open_regular), also when a link leads to it. */
 int config_load(struct mdl_config *c, const char *path, mdl_diag_fn on_diag, void *user);
 /* The same over a caller's bytes (the file is read once by config_load; tests use this). */
 int config_load_buffer(struct mdl_config *c, const void *data, size_t size, mdl_diag_fn on_diag,

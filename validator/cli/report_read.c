@@ -183,8 +183,9 @@ int saved_report_load(struct saved_report *r, const char *path, unsigned long lo
   memset(r, 0, sizeof *r);
   json_set_alloc_funcs(json_malloc, free);
   json_alloc_failed = 0;
-  /* read whole and bounded first: jansson's own readers would follow an endless stream */
-  if ((ioerr = input_open(path, &in, max_size)) != 0) {
+  /* read whole and bounded first: jansson's own readers would follow an endless stream; a
+   * named report must be a regular file (a committed FIFO as the baseline would block the run) */
+  if ((ioerr = !strcmp(path, "-") ? input_open(path, &in, max_size) : input_open_regular(path, &in, max_size)) != 0) {
     char why[128];
     fail(&cx, "%s: %s", path, input_error_text(ioerr, max_size, why, sizeof why));
     return ioerr == EFBIG ? -2 : -1;

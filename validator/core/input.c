@@ -119,6 +119,38 @@ int input_open(const char *path, struct mdl_input *in, unsigned long long max_si
   return err;
 }
 
+int input_open_regular(const char *path, struct mdl_input *in, unsigned long long max_size)
+{
+  struct stat st;
+  int fd, flags, err;
+  memset(in, 0, sizeof *in);
+  /* O_NONBLOCK: opening a FIFO for reading waits for a writer; a device may wait for a line */
+  fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    return errno;
+  if (fstat(fd, &st) < 0) {
+    err = errno;
+    close(fd);
+    return err;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return -(int)(st.st_mode & S_IFMT); /* INPUT_NOT_REGULAR: the kind for input_error_text */
+  }
+  if (!max_size)
+    max_size = MDL_DEFAULT_MAX_INPUT_SIZE;
+  if ((unsigned long long)st.st_size > max_size) {
+    close(fd);
+    return EFBIG;
+  }
+  /* a regular file never blocks, but reads are plain ones again (EAGAIN is no answer to give) */
+  if ((flags = fcntl(fd, F_GETFL)) >= 0)
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  err = read_all(fd, in, max_size < SIZE_MAX ? (size_t)max_size : SIZE_MAX, (size_t)st.st_size);
+  close(fd);
+  return err;
+}
+
 void input_close(struct mdl_input *in)
 {
   if (in->mapped)
@@ -174,6 +206,19 @@ int input_limit_parse(const char *s, unsigned long long *out)
 
 const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap)
 {
+  if (err < 0) {
+    const char *kind;
+    switch ((unsigned)-err) {
+    case S_IFIFO: kind = "a FIFO"; break;
+    case S_IFDIR: kind = "a directory"; break;
+    case S_IFCHR: kind = "a character device"; break;
+    case S_IFBLK: kind = "a block device"; break;
+    case S_IFSOCK: kind = "a socket"; break;
+    default: kind = "no regular file"; break;
+    }
+    snprintf(buf, cap, "not a regular file (%s); refused unread", kind);
+    return buf;
+  }
   if (err != EFBIG)
     return strerror(err);
   snprintf(buf, cap, "larger than the input size limit of %llu bytes (--max-input-size)",

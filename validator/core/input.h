@@ -19,6 +19,14 @@ struct mdl_input {
  * refused with EFBIG: a regular file by its size, a pipe or device once max_size + 1 bytes
  * have arrived, so an endless stream stops. Return 0, or an errno value. */
 int input_open(const char *path, struct mdl_input *in, unsigned long long max_size);
+/* input_open for the files a run is configured by rather than the models it checks (the
+ * configuration, a baseline, a report for diff): only a regular file is read, also behind a
+ * link. Anything else (a FIFO, a device, a socket, a directory) is refused at once without
+ * blocking: a committed FIFO named mdlcheck.yaml must not hang a CI job. Read into memory (no
+ * mapping), at most max_size bytes (0: the default limit). Return 0, an errno value (EFBIG),
+ * or a negative INPUT_NOT_REGULAR code that input_error_text names. */
+int input_open_regular(const char *path, struct mdl_input *in, unsigned long long max_size);
+#define INPUT_NOT_REGULAR(err) ((err) < 0)
 void input_close(struct mdl_input *in);
 /* Hold the input in memory of its own rather than a mapping of the file (a file about to be
  * written over while its model is in use): 0, or ENOMEM. */
@@ -42,7 +50,8 @@ int input_host_inflate(const unsigned char *data, size_t size, size_t stop, cons
  * through options->on_diag, its count in result): for a host that read the input itself (a
  * member of an archive) and found it too large. */
 void input_refuse(const mdl_options *options, mdl_result *result);
-/* Why input_open failed, for a message: the size limit for EFBIG, else strerror. */
+/* Why input_open or input_open_regular failed, for a message: the size limit for EFBIG, the kind
+ * of file for a non-regular one, else strerror. */
 const char *input_error_text(int err, unsigned long long max_size, char *buf, size_t cap);
 
 #endif
