@@ -2,6 +2,7 @@
  * (deterministic, unlike the peak RSS `make bench` measures): locating a value costs no index of
  * every line, and a pool's vertices keep neither their attributes nor a copy of their names once
  * checked, morph targets apart. */
+#include <stdio.h>
 #include <string.h>
 
 #include "egg.h"
@@ -131,6 +132,32 @@ START_TEST(morph_targets_stay)
 }
 END_TEST
 
+/* Joints (issue 26 item 8: two million cost 18-25 times the file): a joint's model entry names it
+ * by the tree's copy of its name and keeps no matrix besides its pose (a rest matrix and a copy
+ * of the name were 160 bytes more a joint, for a <Joint> of 20 bytes of text). */
+START_TEST(joints_keep_no_copies)
+{
+  enum { JOINTS = 100000 };
+  static const char head[] = "<Group> root { <Dart> { 1 }\n", tail[] = "}\n";
+  char *text = text_new(sizeof head + sizeof tail + (size_t)JOINTS * 24), *p = text;
+  struct pipeline_run run;
+  size_t used;
+  p += sprintf(p, "%s", head);
+  for (int i = 0; i < JOINTS; i++)
+    p += sprintf(p, "<Joint> j%d { }\n", i);
+  p += sprintf(p, "%s", tail);
+  used = arena_after(text, (size_t)(p - text), &run);
+  ck_assert_uint_eq(run.model.num_joints, JOINTS);
+  ck_assert_str_eq(run.model.joints[JOINTS - 1].name, "j99999");
+  /* the tree's node and name, the model's joint (96 bytes) and the joint list: 176 bytes a
+   * joint of 16 bytes here (a rest matrix and a copy of the name made it 336) */
+  ck_assert_msg(used < (size_t)JOINTS * 240, "%zu arena bytes for %d joints (%zu a joint)", used, JOINTS,
+                used / JOINTS);
+  pipeline_release(&run);
+  free(text);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("egg_memory");
@@ -138,6 +165,7 @@ int main(void)
   tcase_add_test(tc, texture_location_indexes_no_lines);
   tcase_add_test(tc, checked_vertices_keep_no_attributes);
   tcase_add_test(tc, morph_targets_stay);
+  tcase_add_test(tc, joints_keep_no_copies);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -289,6 +289,19 @@ uint32_t egg_bundle_frames(const struct egg_node *bundle)
   return frames ? frames : 1;
 }
 
+/* A joint's rest transform: its <Transform> (the last one), or identity (a table standing in for
+ * a joint has none). */
+static void joint_rest(const struct egg_node *jn, double r[16])
+{
+  const struct egg_node *t = NULL;
+  for (const struct egg_node *c = jn->first; c; c = c->next)
+    if (c->spec == S_TRANSFORM)
+      t = c;
+  mat_identity(r);
+  if (t && jn->spec == S_JOINT)
+    transform_matrix(t, r);
+}
+
 struct joint_list {
   const struct egg_node **nodes;
   int32_t *parents;
@@ -361,7 +374,6 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   struct joint_list jl;
   uint32_t nbundles = 0, total = 0, a = 0, first = 0;
   const struct egg_node *first_bundle = NULL;
-  double *rest;
   memset(&jl, 0, sizeof jl);
 
   for (const struct egg_node *n = doc->spec_count[S_BUNDLE] ? doc->root : NULL; n;
@@ -378,22 +390,18 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       collect_tables(doc, skeleton_of(first_bundle), &jl) < 0)
     return -1;
 
-  /* joints and their rest transforms */
+  /* joints and their rest transforms (computed again where frames need them: a matrix kept per
+   * joint cost 128 bytes for a <Joint> of 20) */
   m->num_joints = jl.count;
   m->joints = jl.count ? arena_calloc(&m->arena, jl.count, sizeof *m->joints) : NULL;
-  rest = jl.count ? arena_calloc(&m->arena, jl.count, 16 * sizeof *rest) : NULL;
-  if (jl.count && (!m->joints || !rest))
+  if (jl.count && !m->joints)
     return -1;
   for (uint32_t j = 0; j < jl.count; j++) {
-    const struct egg_node *jn = jl.nodes[j], *t = NULL;
-    double *r = rest + 16 * (size_t)j;
-    for (const struct egg_node *c = jn->first; c; c = c->next)
-      if (c->spec == S_TRANSFORM)
-        t = c;
-    mat_identity(r);
-    if (t && jn->spec == S_JOINT)
-      transform_matrix(t, r);
-    m->joints[j].name = jn->name ? arena_strndup(&m->arena, jn->name, egg_name_len(jn)) : "";
+    const struct egg_node *jn = jl.nodes[j];
+    double r[16];
+    joint_rest(jn, r);
+    /* the tree's copy: NUL-terminated, in the same arena as the model */
+    m->joints[j].name = jn->name ? jn->name : "";
     m->joints[j].parent = jl.parents[j];
     matrix_to_trs(r, &m->joints[j].pose);
   }
@@ -453,18 +461,22 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
         xf[(uintptr_t)e->val - 1] = find_xform(t);
     }
     egg_map_free(&names);
-    for (uint32_t f = 0; f < frames; f++)
-      for (uint32_t j = 0; j < jl.count; j++) {
+    for (uint32_t j = 0; j < jl.count; j++) {
+      double r[16];
+      if (!xf[j])
+        joint_rest(jl.nodes[j], r);
+      for (uint32_t f = 0; f < frames; f++) {
         size_t cell = (size_t)(first + f) * jl.count + j;
         double *mat = priv->matrices + 16 * cell;
         if (xf[j]) {
           uint32_t rows = egg_xform_rows(xf[j]);
           xform_row(xf[j], rows > 1 ? (f < rows ? f : rows - 1) : 0, doc->coordsys, mat);
         } else {
-          memcpy(mat, rest + 16 * (size_t)j, 16 * sizeof *mat);
+          memcpy(mat, r, 16 * sizeof *mat);
         }
         matrix_to_trs(mat, &m->frames[cell]);
       }
+    }
     first += frames;
     a++;
   }

@@ -131,11 +131,10 @@ static int pools_index(struct poly_ix *x)
 /* 1 + the position index of vertex num of the named pool, or 0 when undefined. */
 static size_t vertex_at(const struct poly_ix *x, const char *pool, uint32_t plen, int64_t num)
 {
-  const struct egg_map_ent *pe = egg_map_find(&x->pools, pool, plen);
-  struct egg_map_ent *ve;
+  const struct egg_map_ent *pe = egg_map_find(&x->pools, pool, plen), *ve;
   if (!pe || !pe->val)
     return 0;
-  ve = egg_map_pair((struct egg_map *)&x->verts, (uintptr_t)pe->val, num);
+  ve = egg_map_pair_find(&x->verts, (uintptr_t)pe->val, num);
   return ve && ve->val ? (size_t)(uintptr_t)ve->val : 0;
 }
 

@@ -117,7 +117,7 @@ static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg
     if (!pe || !(pool = pe->val))
       continue;
     for (uint32_t i = 0; i < vr->nvals; i++) {
-      struct egg_map_ent *ve = egg_map_pair(verts, (uintptr_t)pool, egg_val_int(vr, i));
+      const struct egg_map_ent *ve = egg_map_pair_find(verts, (uintptr_t)pool, egg_val_int(vr, i));
       const struct egg_node *v = ve ? ve->val : NULL;
       if (v && v->nvals < 3) {
         egg_emit(doc, RULE_EGG_NURBS_CV_DIMS, v->line, v->col, NULL, "%u", (unsigned)v->nvals);

@@ -409,7 +409,7 @@ static void resolve_vertex_refs(struct refs *r)
         break;
       pi = NULL;
       if (pool && pool->first) {
-        struct egg_map_ent *ie = egg_map_pair(&r->pools, (uintptr_t)pool, -1);
+        const struct egg_map_ent *ie = egg_map_pair_find(&r->pools, (uintptr_t)pool, -1);
         pi = ie ? ie->val : NULL;
       }
       last = ps;

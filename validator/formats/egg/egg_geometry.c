@@ -157,7 +157,7 @@ static const struct egg_node *vertex_of(struct geom *g, const char *pool, uint32
   const struct egg_map_ent *pe = egg_map_find(&g->pools, pool, plen), *ve;
   if (!pe || !pe->val)
     return NULL;
-  ve = egg_map_pair(&g->verts, (uintptr_t)pe->val, num);
+  ve = egg_map_pair_find(&g->verts, (uintptr_t)pe->val, num);
   return ve ? ve->val : NULL;
 }
 
@@ -655,10 +655,8 @@ static int scan_attributes(struct geom *g)
   }
   if (g->m->num_joints)
     for (size_t i = 0; i < g->nmv && !g->has_blend; i++) {
-      const struct egg_map_ent *e = egg_map_pair(&g->vinf, (uintptr_t)g->mv[i].vertex, -1);
-      if (!e)
-        return -1;
-      g->has_blend = e->val != NULL || g->mesh[g->mv[i].mesh].joint;
+      const struct egg_map_ent *e = egg_map_pair_find(&g->vinf, (uintptr_t)g->mv[i].vertex, -1);
+      g->has_blend = (e && e->val) || g->mesh[g->mv[i].mesh].joint;
     }
   return 0;
 }
@@ -692,14 +690,12 @@ static struct model_varray *varray_new(struct geom *g, uint32_t type, const char
 /* The 4 largest influences (descending, ties in file order), renormalised; n in *count. */
 static int vertex_blend(struct geom *g, const struct mvert *mv, uint32_t idx[4], double w[4])
 {
-  struct egg_map_ent *e = egg_map_pair(&g->vinf, (uintptr_t)mv->vertex, -1);
+  const struct egg_map_ent *e = egg_map_pair_find(&g->vinf, (uintptr_t)mv->vertex, -1);
   int n = 0, total = 0;
   double sum = 0;
   memset(idx, 0, 4 * sizeof *idx);
   memset(w, 0, 4 * sizeof *w);
-  if (!e)
-    return -1;
-  for (size_t i = e->val ? (uintptr_t)e->val - 1 : g->ninf; i < g->ninf && g->inf[i].vertex == mv->vertex; i++) {
+  for (size_t i = e && e->val ? (uintptr_t)e->val - 1 : g->ninf; i < g->ninf && g->inf[i].vertex == mv->vertex; i++) {
     double x = g->inf[i].weight;
     int at;
     if (!(x > 0))

@@ -131,6 +131,15 @@ struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num)
   return insert(m, pair_key, 0, obj, num);
 }
 
+struct egg_map_ent *egg_map_pair_find(const struct egg_map *m, uintptr_t obj, int64_t num)
+{
+  uint32_t *s;
+  if (!m->cap)
+    return NULL;
+  s = probe(m, pair_key, 0, obj, num);
+  return *s ? &m->ents[*s - 1] : NULL;
+}
+
 struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len, int64_t num)
 {
   return insert(m, key ? key : pair_key, len, 0, num);

@@ -38,6 +38,9 @@ struct egg_map_ent *egg_map_find(const struct egg_map *m, const char *key, size_
 struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len, int64_t num);
 /* The entry for a pair key, created when absent. */
 struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num);
+/* The entry for a pair key, or NULL when absent: a lookup creates nothing (a reference to an
+ * undefined vertex, asked millions of times, must not grow the map). */
+struct egg_map_ent *egg_map_pair_find(const struct egg_map *m, uintptr_t obj, int64_t num);
 /* The entry in table slot i (i < cap), or NULL: the order of slots is the map's order. */
 const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i);
 
