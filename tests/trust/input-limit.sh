@@ -19,7 +19,7 @@ feed()
 {
   _fifo=$1
   shift
-  timeout 60 sh -c '"$@" >"$0"' "$_fifo" "$@" 2>/dev/null &
+  timeout 60 sh -c '"$@" >"$0"' "$_fifo" "$@" 2>/dev/null 3<&- &
 }
 
 printf '# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\n' >"$work/small.iqe"
@@ -33,10 +33,14 @@ expect_rc 0 "small stdin"
 
 # a FIFO fed endlessly
 mkfifo "$work/fifo" || exit 99
+# held open here while mdlcheck opens it: a FIFO no process has opened for writing yet reads as
+# empty (inputs are opened without blocking, 60cc76f), and the feeder may not have started
+exec 3<>"$work/fifo"
 feed "$work/fifo" yes
 run_bounded --max-input-size=64K -f json "$work/fifo"
 expect_rc 3 "endless FIFO"
 expect_grep out '"id": "MDL-IO-002"'
+exec 3<&-
 wait
 
 # a regular file over the limit is refused by its size, unread; at the limit it is validated
