@@ -25,3 +25,4 @@ SECURITY_TESTS += tests/security/walk-fifo.sh
 # sec-limits: non-regular configuration, baseline and report files (item 13), memory (item 8)
 SECURITY_TESTS += tests/security/nonregular.sh
 SECURITY_TESTS += tests/security/egg-memory.sh
+SECURITY_TESTS += tests/security/convert-renormalise.sh
