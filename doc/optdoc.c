@@ -1,4 +1,4 @@
-/* optdoc.c - from validator/cli/options.def (the table --help is printed from): the README's
+/* optdoc.c - from validator/core/options.def (the table --help is printed from): the README's
  * usage block and option table, the man page's SYNOPSIS and OPTIONS, and the bash and zsh
  * completions, so none of them can drift from what the parser accepts.
  *
@@ -18,19 +18,20 @@ struct command {
 };
 struct option_doc {
   char short_name;
-  const char *name, *arg, *values, *help, *doc;
+  const char *name, *arg, *values, *commands, *config, *setting, *python, *js, *help, *doc;
 };
 
 static const struct command commands[] = {
 #define COMMAND(name, synopsis, summary) {#name, synopsis, summary},
-#define OPTION(id, short, long, arg, values, help, doc)
+#define OPTION(id, short, long, arg, values, commands, config, setting, python, js, parse, help, doc)
 #include "options.def"
 #undef OPTION
 #undef COMMAND
 };
 static const struct option_doc options[] = {
 #define COMMAND(name, synopsis, summary)
-#define OPTION(id, short, long, arg, values, help, doc) {short, long, arg, values, help, doc},
+#define OPTION(id, short, long, arg, values, commands, config, setting, python, js, parse, help, doc) \
+  {short, long, arg, values, commands, config, setting, python, js, help, doc},
 #include "options.def"
 #undef OPTION
 #undef COMMAND
@@ -217,7 +218,7 @@ static int takes_file(const struct option_doc *o)
 
 static void bash_completion(struct text *t)
 {
-  puts_(t, "# bash completion for mdlcheck, generated from validator/cli/options.def by doc/optdoc.\n"
+  puts_(t, "# bash completion for mdlcheck, generated from validator/core/options.def by doc/optdoc.\n"
            "_mdlcheck()\n{\n"
            "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
            "  # --opt=value arrives as three words (COMP_WORDBREAKS holds '=')\n"
@@ -290,7 +291,7 @@ static void zsh_text(struct text *t, const char *s, const char *special)
 static void zsh_completion(struct text *t)
 {
   puts_(t, "#compdef mdlcheck\n"
-           "# zsh completion for mdlcheck, generated from validator/cli/options.def by doc/optdoc.\n"
+           "# zsh completion for mdlcheck, generated from validator/core/options.def by doc/optdoc.\n"
            "local -a mdlcheck_commands  # not commands: zsh/parameter owns that name\nmdlcheck_commands=(\n");
   for (size_t i = 0; i < NCOMMANDS; i++) {
     puts_(t, "  '");
@@ -334,8 +335,29 @@ static void zsh_completion(struct text *t)
            "return ret\n");
 }
 
+/* One option under every face's name: the command line, the configuration file, the library's
+ * key=value settings, Python's keyword and JavaScript's option, and the subcommands taking it. */
+static void faces_table(struct text *t)
+{
+  puts_(t, "| option | configuration | library | Python | JavaScript | subcommands |\n"
+           "|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < NOPTIONS; i++) {
+    const struct option_doc *o = &options[i];
+    const char *cells[] = {o->config, o->setting, o->python, o->js};
+    if (!o->config && !o->setting)
+      continue; /* the tool's alone: the table above */
+    putf(t, "| `--%s` |", o->name);
+    for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
+      putf(t, cells[k] ? " `%s` |" : " - |", cells[k] ? cells[k] : "");
+    putf(t, " %s |\n", o->commands);
+  }
+}
+
 static void block_text(struct text *t, const char *name)
 {
+  if (!strcmp(name, "faces"))
+    faces_table(t);
+  else
   if (!strcmp(name, "usage"))
     readme_usage(t);
   else if (!strcmp(name, "table"))

@@ -7,13 +7,15 @@ A thin ctypes layer over libmdlcheck.so.0 (nothing is compiled at install):
     assert entry["verdict"] == "valid", entry["messages"]
 
 validate() returns exactly one entry of the "files" array of `mdlcheck --format=json`
-(spec/report.schema.json), with the command line's defaults. Its options mirror the CLI's long
-options with '_' for '-': ignore, only (a pattern or a list), severity ({pattern: severity}),
-fail_on, profile, strict, max_issues, max_per_rule, assume_format, max_input_size, resources
-(True: on, the model's folder only, as a bare --resources; a folder or a list of folders: the
-search path after the model's folder, as --resources=A:B; False or None: off), target (a real
-loader's name or a list of them, as --target: `mdlcheck targets` lists them). Any option the
-library does not accept raises ValueError with the library's message.
+(spec/report.schema.json), with the command line's defaults. Its keyword options are the
+library's settings, named as the manual's option table says (doc/manual.md, generated from the
+one table of options, validator/core/options.def): ignore, fail_on, profile, max_issues, ...
+They are passed to the library as they are and checked there only, by the parser the command
+line uses: an unknown option or a value the CLI refuses (exit 2) raises ValueError with the
+library's message. Shapes: a list repeats the option, a dict (severity={pattern: severity})
+gives PATTERN=SEVERITY pairs, a bool is true or false; resources=True is the model's folder
+only (a bare --resources), a folder or a list of folders the search path after it, False or None
+off.
 
 The library is looked for in this order: $MDLCHECK_LIBRARY (a path; nothing else is tried),
 $MDLCHECK_BUILDDIR/validator/.libs, the copy inside the package (pip install ./python, the

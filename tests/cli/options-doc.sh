@@ -1,5 +1,5 @@
 #!/bin/sh
-# One table of options (validator/cli/options.def): the README's usage block, the manual's option
+# One table of options (validator/core/options.def): the README's usage block, the manual's option
 # table and the man page's SYNOPSIS and OPTIONS are what doc/optdoc makes of it, --help lists every option
 # and subcommand the documents name, and a stale block is caught.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"

@@ -126,6 +126,12 @@ def test_max_issues_truncates():
     ({"max_issues": "many"}, "max_issues takes a count, not 'many'"),
     ({"assume_format": "obj"}, "unknown format 'obj'"),
     ({"no_such_option": 1}, "unknown setting 'no_such_option'"),
+    # the typos the CLI refuses with exit 2 (tests/cli/settings-faces.sh): the library's parser
+    # refuses them alike, not the module
+    ({"profile": "pandaa"}, "unknown profile 'pandaa'"),
+    ({"max_per_rule": "3x"}, "max_per_rule takes a count, not '3x'"),
+    ({"strict": "maybe"}, "strict takes true or false, not 'maybe'"),
+    ({"max_input_size": "0"}, "max_input_size takes a size above 0"),
 ])
 def test_bad_option_raises_the_library_message(options, message):
     with pytest.raises(ValueError, match=re.escape(message)):

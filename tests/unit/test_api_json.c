@@ -84,6 +84,43 @@ START_TEST(test_poses_buffer_over_the_bound)
 }
 END_TEST
 
+/* The typos the CLI refuses with exit 2 are refused by the library's settings too (MDL_EINVAL and
+ * the same reason): one parser reads every face's values (core/settings.c). */
+START_TEST(test_settings_refused_as_the_cli_refuses)
+{
+  static const struct {
+    const char *setting, *words;
+  } cases[] = {
+    {"profile=pandaa", "unknown profile 'pandaa'"},
+    {"no_such_key=1", "unknown setting 'no_such_key'"},
+    {"max_issues=12x", "max_issues takes a count, not '12x'"},
+    {"max_per_rule=-1", "max_per_rule takes a count, not '-1'"},
+    {"strict=maybe", "strict takes true or false, not 'maybe'"},
+    {"fail_on=loud", "unknown severity 'loud' for fail_on"},
+    {"assume_format=obj", "unknown format 'obj'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *settings[] = {cases[i].setting, NULL};
+    char error[512] = "";
+    mdl_status st = MDL_OK;
+    char *json = mdl_validate_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", settings, &st,
+                                          error, sizeof error);
+    ck_assert_msg(json == NULL, "%s accepted", cases[i].setting);
+    ck_assert_int_eq(st, MDL_EINVAL);
+    ck_assert_msg(strstr(error, cases[i].words) != NULL, "%s: %s", cases[i].setting, error);
+  }
+  {
+    const char *settings[] = {"profile=panda", "strict=true", "max_issues=+7", NULL};
+    mdl_status st = MDL_EINVAL;
+    char *json = mdl_validate_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", settings, &st,
+                                          NULL, 0);
+    ck_assert_ptr_nonnull(json);
+    ck_assert_int_eq(st, MDL_OK);
+    mdl_string_free(json);
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("api_json");
@@ -92,6 +129,7 @@ int main(void)
   tcase_add_test(t, test_buffer_over_the_bound_is_refused);
   tcase_add_test(t, test_buffer_json_over_the_bound);
   tcase_add_test(t, test_poses_buffer_over_the_bound);
+  tcase_add_test(t, test_settings_refused_as_the_cli_refuses);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -11,31 +11,9 @@
 #include "format.h"
 #include "grow.h"
 #include "oom.h"
+#include "settings.h"
 #include "shard.h"
 #include "text_safe.h"
-
-enum option_id {
-  OPT_NONE = 255, /* above every short option's character */
-#define COMMAND(name, synopsis, summary)
-#define OPTION(id, short, long, arg, values, help, doc) OPT_##id,
-#include "options.def"
-#undef OPTION
-#undef COMMAND
-  OPT_END
-};
-
-static const struct cli_option {
-  int id;
-  char short_name;
-  const char *name, *arg, *help;
-} options[] = {
-#define COMMAND(name, synopsis, summary)
-#define OPTION(id, short, long, arg, values, help, doc) {OPT_##id, short, long, arg, help},
-#include "options.def"
-#undef OPTION
-#undef COMMAND
-};
-#define OPTION_COUNT (sizeof options / sizeof options[0])
 
 void cli_usage(FILE *out)
 {
@@ -43,7 +21,7 @@ void cli_usage(FILE *out)
     const char *synopsis, *summary;
   } commands[] = {
 #define COMMAND(name, synopsis, summary) {synopsis, summary},
-#define OPTION(id, short, long, arg, values, help, doc)
+#define OPTION(id, short, long, arg, values, commands, config, setting, python, js, parse, help, doc)
 #include "options.def"
 #undef OPTION
 #undef COMMAND
@@ -53,9 +31,9 @@ void cli_usage(FILE *out)
     text_printf(out, "           %s\n", commands[i].summary);
   }
   fputs("\noptions:\n", out);
-  for (size_t i = 0; i < OPTION_COUNT; i++) {
+  for (size_t i = 0; i < SETTING_COUNT; i++) {
     char left[64];
-    const struct cli_option *o = &options[i];
+    const struct setting_def *o = &setting_table[i];
     int optional = o->arg && o->arg[0] == '['; /* "[ARG]": spelt --name[=ARG] */
     const char *eq = !o->arg ? "" : optional ? "[=" : "=";
     const char *arg = !o->arg ? "" : optional ? o->arg + 1 : o->arg;
@@ -94,20 +72,6 @@ size_t cli_word_distance(const char *a, const char *b)
   return row[lb];
 }
 
-static int parse_count(const char *s, unsigned long *out)
-{
-  char *end;
-  unsigned long v;
-  if (!s || !*s || *s == '-')
-    return -1;
-  errno = 0;
-  v = strtoul(s, &end, 10);
-  if (errno || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
 static int usage_error(const char *what, const char *arg)
 {
   text_printf(stderr, "mdlcheck: %s%s%s\n(try 'mdlcheck --help')\n", what, arg ? ": " : "", arg ? arg : "");
@@ -116,20 +80,20 @@ static int usage_error(const char *what, const char *arg)
 
 /* The option most like the word `given` (without its dashes and any "=value"), or NULL when
  * none is near enough to be a typo. */
-static const struct cli_option *nearest_option(const char *given)
+static const struct setting_def *nearest_option(const char *given)
 {
   char word[40];
-  const struct cli_option *near = NULL;
+  const struct setting_def *near = NULL;
   size_t best = (size_t)-1, n = strcspn(given, "=");
   if (n >= sizeof word)
     return NULL;
   memcpy(word, given, n);
   word[n] = 0;
-  for (size_t i = 0; i < OPTION_COUNT; i++) {
-    size_t d = cli_word_distance(word, options[i].name);
+  for (size_t i = 0; i < SETTING_COUNT; i++) {
+    size_t d = cli_word_distance(word, setting_table[i].name);
     if (d < best) {
       best = d;
-      near = &options[i];
+      near = &setting_table[i];
     }
   }
   /* a third of the word's letters wrong is still a typo; more is another word */
@@ -141,11 +105,11 @@ static const struct cli_option *nearest_option(const char *given)
 static int option_trouble(int opt, int argc, char **argv)
 {
   const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-  const struct cli_option *o = NULL;
+  const struct setting_def *o = NULL;
   char what[200];
-  for (size_t i = 0; i < OPTION_COUNT; i++)
-    if (optopt && (options[i].id == optopt || options[i].short_name == optopt))
-      o = &options[i];
+  for (size_t i = 0; i < SETTING_COUNT; i++)
+    if (optopt && ((int)setting_table[i].id == optopt || setting_table[i].short_name == optopt))
+      o = &setting_table[i];
   if (opt == ':' && o) {
     if (o->short_name)
       snprintf(what, sizeof what, "-%c/--%s needs a value (%s)", o->short_name, o->name, o->arg);
@@ -162,11 +126,11 @@ static int option_trouble(int opt, int argc, char **argv)
     return usage_error(what, NULL);
   }
   if (word[0] == '-' && word[1] == '-') {
-    const struct cli_option *near = nearest_option(word + 2);
+    const struct setting_def *near = nearest_option(word + 2);
     size_t n = strcspn(word, "=");
     int matches = 0; /* getopt_long takes unique prefixes: --form is --format */
-    for (size_t i = 0; i < OPTION_COUNT; i++)
-      matches += !strncmp(options[i].name, word + 2, n - 2);
+    for (size_t i = 0; i < SETTING_COUNT; i++)
+      matches += !strncmp(setting_table[i].name, word + 2, n - 2);
     if (matches > 1)
       snprintf(what, sizeof what, "ambiguous option '%.*s' (%d options begin so)", (int)n, word,
                matches);
@@ -178,31 +142,6 @@ static int option_trouble(int opt, int argc, char **argv)
     return usage_error(what, NULL);
   }
   return usage_error("bad option", word[0] ? word : NULL);
-}
-
-/* A policy call's result, with running out of memory kept apart from an unknown pattern. */
-static int policy_checked(int rc)
-{
-  if (rc == -2)
-    oom_exit();
-  return rc;
-}
-
-static int add_severity(mdl_policy *p, const char *arg)
-{
-  char pat[128];
-  const char *eq = strrchr(arg, '=');
-  mdl_severity sev;
-  if (!eq || (size_t)(eq - arg) >= sizeof pat || eq == arg)
-    return usage_error("--severity takes PATTERN=SEVERITY", arg);
-  memcpy(pat, arg, (size_t)(eq - arg));
-  pat[eq - arg] = 0;
-  sev = mdl_severity_parse(eq + 1);
-  if (sev == MDL_SEVERITY_COUNT)
-    return usage_error("unknown severity (fatal, error, warning, info, hint)", eq + 1);
-  if (policy_checked(mdl_policy_override(p, pat, sev)) < 0)
-    return usage_error("pattern matches no catalogued rule", pat);
-  return 0;
 }
 
 /* The report formats each subcommand writes; any other is refused rather than printed as text. */
@@ -263,57 +202,77 @@ static int load_config(struct cli *c)
 static void getopt_tables(struct option *longopts, char *shortopts)
 {
   *shortopts++ = ':'; /* a missing argument returns ':', not '?' (option_trouble says which) */
-  for (size_t i = 0; i < OPTION_COUNT; i++) {
-    longopts[i].name = options[i].name;
+  for (size_t i = 0; i < SETTING_COUNT; i++) {
+    longopts[i].name = setting_table[i].name;
     /* an argument written "[...]" is optional (--resources[=DIRS]) */
-    longopts[i].has_arg = !options[i].arg ? no_argument
-                          : options[i].arg[0] == '[' ? optional_argument : required_argument;
+    longopts[i].has_arg = !setting_table[i].arg ? no_argument
+                          : setting_table[i].arg[0] == '[' ? optional_argument : required_argument;
     longopts[i].flag = NULL;
-    longopts[i].val = options[i].id;
-    if (options[i].short_name) {
-      *shortopts++ = options[i].short_name;
-      if (options[i].arg)
+    longopts[i].val = setting_table[i].id;
+    if (setting_table[i].short_name) {
+      *shortopts++ = setting_table[i].short_name;
+      if (setting_table[i].arg)
         *shortopts++ = ':';
     }
     /* --version=V is read to refuse convert's former spelling with a pointer to the new one */
-    if (options[i].id == OPT_VERSION)
+    if (setting_table[i].id == OPT_VERSION)
       longopts[i].has_arg = optional_argument;
   }
-  memset(&longopts[OPTION_COUNT], 0, sizeof longopts[OPTION_COUNT]);
+  memset(&longopts[SETTING_COUNT], 0, sizeof longopts[SETTING_COUNT]);
   *shortopts = 0;
 }
 
 static int option_id(int opt)
 {
-  for (size_t i = 0; opt > 0 && opt < OPT_NONE && i < OPTION_COUNT; i++)
-    if (options[i].short_name == opt)
-      return options[i].id;
+  for (size_t i = 0; opt > 0 && opt < OPT_NONE && i < SETTING_COUNT; i++)
+    if (setting_table[i].short_name == opt)
+      return setting_table[i].id;
   return opt;
 }
 
-/* --target=NAME[,NAME...]: appended to c->targets (repeats add up); an unknown name is a usage
- * error before any file is read. */
+/* Append a checked target list to c->targets (repeats add up). */
 static int targets_add(struct cli *c, const char *list)
 {
-  char bad[80];
   size_t len = c->targets ? strlen(c->targets) : 0;
-  char *n;
-  if (!*list || mdl_targets_check(list, bad, sizeof bad) < 0)
-    return usage_error("unknown target for --target (mdlcheck targets lists them)", *list ? bad : list);
-  n = realloc(c->targets, len + strlen(list) + 2);
+  char *n = realloc(c->targets, len + strlen(list) + 2);
   if (!n)
-    return usage_error("out of memory", NULL);
+    oom_exit();
   sprintf(n + len, "%s%s", len ? "," : "", list);
   c->targets = n;
   return 0;
+}
+
+/* An option's value through the parser every face shares (core/settings.c): 0, or the usage
+ * error (exit 2) with its reason. */
+static int option_value(int id, const char *arg, mdl_policy *policy, struct setting_value *v)
+{
+  const struct setting_def *d = setting_by_id((enum option_id)id);
+  char spelt[64], why[400];
+  int rc;
+  snprintf(spelt, sizeof spelt, "--%s", d->name);
+  rc = setting_parse_value(d, spelt, arg ? arg : "", policy, v, why, sizeof why);
+  if (rc == -2)
+    oom_exit();
+  return rc < 0 ? usage_error(why, NULL) : 0;
+}
+
+/* An option given to a subcommand that does not take it (options.def's commands). */
+static int option_scope(int id, const char *command)
+{
+  const struct setting_def *d = setting_by_id((enum option_id)id);
+  char what[120];
+  if (!d || setting_for_command(d, command ? command : "validate"))
+    return 0;
+  snprintf(what, sizeof what, "--%s is for %s", d->name, d->commands);
+  return usage_error(what, optarg);
 }
 
 int cli_parse(struct cli *c, int argc, char **argv)
 {
   const char *command = c->command;
   int converting = command && !strcmp(command, "convert");
-  struct option opts[OPTION_COUNT + 1];
-  char shortopts[2 * OPTION_COUNT + 2];
+  struct option opts[SETTING_COUNT + 1];
+  char shortopts[2 * SETTING_COUNT + 2];
   int opt, rc, no_config = 0, verbose = 0, help_or_version = 0;
   int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
@@ -368,7 +327,15 @@ int cli_parse(struct cli *c, int argc, char **argv)
   opterr = 0; /* option_trouble says what went wrong, under one program name */
   optind = 0;
   while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-    switch (option_id(opt)) {
+    struct setting_value v;
+    opt = option_id(opt);
+    if ((rc = option_scope(opt, command)) != 0)
+      return rc;
+    /* the value of an option the library reads too: the one parser (a usage error here) */
+    if (opt > OPT_NONE && opt < OPT_END && setting_by_id((enum option_id)opt)->arg &&
+        (rc = option_value(opt, optarg, c->policy, &v)) != 0)
+      return rc;
+    switch (opt) {
     case OPT_FORMAT:
       if (!strcmp(optarg, "text"))
         c->output = OUT_TEXT;
@@ -404,8 +371,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
         return usage_error("--color takes auto, always or never", optarg);
       break;
     case OPT_JOBS: {
-      unsigned long j;
-      if (parse_count(optarg, &j) < 0 || j < 1)
+      char *end;
+      unsigned long j = optarg[0] >= '0' && optarg[0] <= '9' ? strtoul(optarg, &end, 10) : 0;
+      if (j < 1 || *end)
         return usage_error("-j takes a number of jobs from 1 to 64", optarg);
       if (j > CLI_MAX_JOBS) {
         text_printf(stderr, "mdlcheck: note: -j %s is more than %d; using %d jobs\n", optarg,
@@ -423,59 +391,27 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_VERBOSE: c->verbose = 1; break;
     case OPT_SHARD: shard = optarg; break;
     case OPT_TARGET_VERSION:
-      if (!converting)
-        return usage_error("--target-version is for convert", optarg);
       c->version = optarg;
       break;
     case OPT_BASELINE: c->baseline_path = optarg; break;
     case OPT_CACHE: c->cache_dir = optarg; break;
     case OPT_NO_CACHE: no_cache = 1; break;
-    case OPT_CACHE_MAX_SIZE:
-      if (input_limit_parse(optarg, &c->cache_max) < 0)
-        return usage_error("--cache-max-size takes a size above 0 such as 64M or 1G", optarg);
-      break;
+    case OPT_CACHE_MAX_SIZE: c->cache_max = v.size; break;
     case OPT_ALLOW_EMPTY: c->allow_empty = 1; break;
     case OPT_RESOURCES: c->lib.resources = optarg ? optarg : ""; break;
     case OPT_UNREFERENCED: c->unreferenced = 1; break;
     case OPT_FOLLOW_LINKS: c->follow_links = 1; break;
-    case OPT_MAX_ISSUES:
-      if (parse_count(optarg, &c->lib.max_issues) < 0)
-        return usage_error("--max-issues takes a whole number", optarg);
-      set_max_issues = 1;
-      break;
-    case OPT_MAX_INPUT_SIZE:
-      if (input_limit_parse(optarg, &c->lib.max_input_size) < 0)
-        return usage_error("--max-input-size takes a size above 0 such as 1048576, 512M or 1G", optarg);
-      break;
-    case OPT_MAX_PER_RULE:
-      if (parse_count(optarg, &c->lib.max_per_rule) < 0)
-        return usage_error("--max-per-rule takes a whole number", optarg);
-      set_max_per_rule = 1;
-      break;
-    case OPT_FAIL_ON:
-      c->fail_on = mdl_severity_parse(optarg);
-      if (c->fail_on == MDL_SEVERITY_COUNT)
-        return usage_error("unknown severity (fatal, error, warning, info, hint)", optarg);
-      set_fail_on = 1;
-      break;
+    case OPT_MAX_ISSUES: c->lib.max_issues = v.count; set_max_issues = 1; break;
+    case OPT_MAX_INPUT_SIZE: c->lib.max_input_size = v.size; break;
+    case OPT_MAX_PER_RULE: c->lib.max_per_rule = v.count; set_max_per_rule = 1; break;
+    case OPT_FAIL_ON: c->fail_on = v.severity; set_fail_on = 1; break;
     case OPT_IGNORE:
-      if (policy_checked(mdl_policy_ignore(c->policy, optarg)) < 0)
-        return usage_error("pattern matches no catalogued rule", optarg);
-      break;
     case OPT_ONLY:
-      if (policy_checked(mdl_policy_only(c->policy, optarg)) < 0)
-        return usage_error("pattern matches no catalogued rule", optarg);
-      break;
     case OPT_SEVERITY:
-      if ((rc = add_severity(c->policy, optarg)) != 0)
-        return rc;
-      break;
+      break; /* applied to the policy by the parser */
     case OPT_STRICT: c->lib.strict = 1; set_strict = 1; break;
     case OPT_PROFILE: profile = optarg; break;
-    case OPT_TARGET:
-      if ((rc = targets_add(c, optarg)) != 0)
-        return rc;
-      break;
+    case OPT_TARGET: targets_add(c, optarg); break;
     case OPT_LIST_RULES: c->list_rules = 1; break;
     case OPT_X42_LAYOUT: c->lib.layout_file = optarg; break;
     case OPT_ACCEPT_LOSS:
@@ -485,8 +421,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
         char id[64];
         size_t n = strcspn(p, ",");
         snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id - 1 ? n : sizeof id - 1), p);
-        if (!converting || !mdl_rule_find(id))
-          return usage_error(converting ? "--accept-loss names no catalogued rule" : "--accept-loss is for convert", id);
+        if (!mdl_rule_find(id))
+          return usage_error("--accept-loss names no catalogued rule", id);
         p += n + (p[n] == ',');
       }
       break;
@@ -528,19 +464,12 @@ int cli_parse(struct cli *c, int argc, char **argv)
     return usage_error("--unreferenced needs --resources (or resources: in the configuration)", NULL);
   c->lib.profile = profile;
   c->lib.policy = c->policy;
-  if (!c->targets && c->config.targets && (rc = targets_add(c, c->config.targets)) != 0)
-    return rc;
+  if (!c->targets && c->config.targets)
+    targets_add(c, c->config.targets); /* checked by the configuration reader */
   /* targets speak of whether a file loads: validation's question, not poses', compare's or
    * convert's (their reports carry no validation findings) */
   if (!command || !strcmp(command, "validate"))
     c->lib.targets = c->targets;
-  if (c->lib.assume_format) {
-    int known = 0;
-    for (const char *const *n = mdl_format_names(); *n; n++)
-      known |= !strcmp(*n, c->lib.assume_format);
-    if (!known)
-      return usage_error("unknown format for --assume-format", c->lib.assume_format);
-  }
   if ((rc = output_check(c)) != 0)
     return rc;
   {
@@ -598,8 +527,8 @@ static void cache_file_setting(struct cache *k, const char *name, const char *pa
 
 void cli_cache_settings(const struct cli *c, struct cache *k)
 {
-  struct option opts[OPTION_COUNT + 1];
-  char shortopts[2 * OPTION_COUNT + 1];
+  struct option opts[SETTING_COUNT + 1];
+  char shortopts[2 * SETTING_COUNT + 1];
   const char *layout = c->lib.layout_file ? c->lib.layout_file : getenv("MDLCHECK_X42_LAYOUT");
   int opt;
   getopt_tables(opts, shortopts);

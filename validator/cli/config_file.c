@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "input.h"
 #include "path_key.h"
+#include "settings.h"
 
 /* A configuration is a handful of lines; the cap bounds what a hostile file can make us allocate. */
 #define CONFIG_MAX_BYTES (1024 * 1024)
@@ -26,14 +27,6 @@
 #define CONFIG_MAX_ENTRIES 1024
 #define ACTUAL_MAX 80
 
-static const char *const config_key_names[] = {"ignore", "only", "severity", "max-issues",
-                                               "max-per-rule", "fail-on", "profile", "strict",
-                                               "max-input-size", "allow-empty", "resources",
-                                               "cache", "cache-max-size", "targets"};
-#define CONFIG_KEY_COUNT (sizeof config_key_names / sizeof config_key_names[0])
-static const char config_keys[] =
-  "ignore, only, severity, max-issues, max-per-rule, fail-on, profile, strict, max-input-size, "
-  "allow-empty, resources, cache, cache-max-size, targets";
 /* Unknown keys reported one by one; the rest are counted in one summary, as --max-per-rule folds
  * repeats of a rule, so a generated file with 100 000 stray keys gives a readable answer. */
 #define CONFIG_UNKNOWN_SHOWN 10
@@ -152,59 +145,26 @@ static int scalar_is_plain(const yaml_node_t *n)
   return n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 }
 
-/* A non-negative decimal integer written as a plain scalar (a quoted "10" is a string). */
-static int parse_count(const yaml_node_t *n, unsigned long *out)
+/* A value of the configuration read by the parser every face shares (core/settings.c): the
+ * scalar's text, after YAML's own typing (a quoted "10" is a string, not a count). 0, or -1. */
+static int value_of(const char *key, const yaml_node_t *n, struct setting_value *out)
 {
+  const struct setting_def *d = setting_by_config(key);
   const char *s = scalar_text(n);
-  unsigned long v = 0;
-  if (!s || !scalar_is_plain(n) || !*s)
+  char why[400];
+  int typed = d && (d->parse == SP_COUNT || d->parse == SP_SIZE || d->parse == SP_FLAG);
+  if (!d || !s || (typed && !scalar_is_plain(n)))
     return -1;
-  if (*s == '+')
-    s++;
-  if (!*s)
-    return -1;
-  for (; *s; s++) {
-    unsigned d;
-    if (!isdigit((unsigned char)*s))
-      return -1;
-    d = (unsigned)(*s - '0');
-    if (v > (~0UL - d) / 10)
-      return -1;
-    v = v * 10 + d;
-  }
-  *out = v;
-  return 0;
+  return setting_parse_value(d, key, s, NULL, out, why, sizeof why) == 0 ? 0 : -1;
 }
 
 static int parse_bool(const yaml_node_t *n, int *out)
 {
-  static const char *const yes[] = {"true", "True", "TRUE"};
-  static const char *const no[] = {"false", "False", "FALSE"};
-  const char *s = scalar_text(n);
-  if (!s || !scalar_is_plain(n))
+  struct setting_value v;
+  if (value_of("strict", n, &v) < 0)
     return -1;
-  for (size_t i = 0; i < 3; i++) {
-    if (!strcmp(s, yes[i])) {
-      *out = 1;
-      return 0;
-    }
-    if (!strcmp(s, no[i])) {
-      *out = 0;
-      return 0;
-    }
-  }
-  return -1;
-}
-
-static int profile_ok(const char *s)
-{
-  size_t n = strlen(s);
-  if (n == 0 || n >= sizeof ((struct mdl_config *)0)->profile)
-    return 0;
-  for (size_t i = 0; i < n; i++)
-    if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_')
-      return 0;
-  return 1;
+  *out = v.flag;
+  return 0;
 }
 
 static mdl_policy *policy_of(struct config_ctx *x)
@@ -529,92 +489,60 @@ static void resources_rebase(struct mdl_config *c, const char *path)
   c->resources = out;
 }
 
-static void load_key(struct config_ctx *x, const char *key, const yaml_node_t *value)
+static void load_key(struct config_ctx *x, const struct setting_def *d, const yaml_node_t *value)
 {
   struct mdl_config *c = x->c;
+  const char *key = d->config;
   char tb[ACTUAL_MAX + 3];
-  unsigned long n;
-  int b;
+  struct setting_value v;
 
-  if (!strcmp(key, "ignore") || !strcmp(key, "only")) {
-    load_patterns(x, key, value, key[0] == 'o');
-  } else if (!strcmp(key, "severity")) {
-    load_severity(x, value);
-  } else if (!strcmp(key, "max-issues") || !strcmp(key, "max-per-rule")) {
-    if (parse_count(value, &n) < 0) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "a non-negative whole number");
-      return;
-    }
-    if (!strcmp(key, "max-issues"))
-      c->max_issues = n;
-    else
-      c->max_per_rule = n;
-  } else if (!strcmp(key, "max-input-size") || !strcmp(key, "cache-max-size")) {
+  switch (d->id) {
+  case OPT_IGNORE: case OPT_ONLY: load_patterns(x, key, value, d->id == OPT_ONLY); return;
+  case OPT_SEVERITY: load_severity(x, value); return;
+  case OPT_RESOURCES: load_resources(x, value); return;
+  case OPT_TARGET: load_targets(x, value); return;
+  case OPT_CACHE: {
     const char *s = scalar_text(value);
-    unsigned long long *to = key[0] == 'm' ? &c->max_input_size : &c->cache_max_size;
-    if (!s || !scalar_is_plain(value) || input_limit_parse(s, to) < 0) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "a size above 0 such as 1048576, 512M or 1G");
-      return;
-    }
-  } else if (!strcmp(key, "fail-on")) {
-    const char *s = scalar_text(value);
-    mdl_severity sev = s ? mdl_severity_parse(s) : MDL_SEVERITY_COUNT;
-    if (sev == MDL_SEVERITY_COUNT) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "one of fatal, error, warning, info, hint");
-      return;
-    }
-    c->fail_on = (int)sev;
-  } else if (!strcmp(key, "profile")) {
-    const char *s = scalar_text(value);
-    if (!s || !profile_ok(s)) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "a profile name of letters, digits, '-' or '_' (at most 31)");
-      return;
-    }
-    strcpy(c->profile, s);
-  } else if (!strcmp(key, "resources")) {
-    load_resources(x, value);
-  } else if (!strcmp(key, "cache")) {
-    const char *s = scalar_text(value);
-    if (!s || !*s || strlen(s) >= sizeof c->cache) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "a folder name");
-      return;
-    }
+    if (!s || !*s || strlen(s) >= sizeof c->cache)
+      break;
     strcpy(c->cache, s);
-  } else if (!strcmp(key, "targets")) {
-    load_targets(x, value);
-  } else if (!strcmp(key, "strict") || !strcmp(key, "allow-empty")) {
-    if (parse_bool(value, &b) < 0) {
-      report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
-                "true or false");
-      return;
-    }
-    if (key[0] == 's')
-      c->strict = b;
-    else
-      c->allow_empty = b;
-  } else {
-    /* the caller checked the key against the list; unreachable */
+    return;
   }
+  default: /* one scalar, read by the shared parser */
+    if (value_of(key, value, &v) < 0)
+      break;
+    switch (d->id) {
+    case OPT_MAX_ISSUES: c->max_issues = v.count; break;
+    case OPT_MAX_PER_RULE: c->max_per_rule = v.count; break;
+    case OPT_MAX_INPUT_SIZE: c->max_input_size = v.size; break;
+    case OPT_CACHE_MAX_SIZE: c->cache_max_size = v.size; break;
+    case OPT_FAIL_ON: c->fail_on = (int)v.severity; break;
+    case OPT_STRICT: c->strict = v.flag; break;
+    case OPT_ALLOW_EMPTY: c->allow_empty = v.flag; break;
+    case OPT_PROFILE: strcpy(c->profile, scalar_text(value)); break;
+    default: break;
+    }
+    return;
+  }
+  report_at(x, RULE_CORE_CONFIG_BAD_VALUE, value, key, node_text(value, tb, sizeof tb),
+            setting_expected(d->parse));
 }
 
-/* Index of key in config_key_names, or -1. */
-static int key_index(const char *key)
+/* The configuration's keys as a message lists them, in the table's order. */
+static void config_keys(char *out, size_t cap)
 {
-  for (size_t i = 0; i < CONFIG_KEY_COUNT; i++)
-    if (!strcmp(config_key_names[i], key))
-      return (int)i;
-  return -1;
+  size_t used = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < setting_count && used + 1 < cap; i++)
+    if (setting_table[i].config)
+      used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? ", " : "",
+                               setting_table[i].config);
 }
 
 static void load_root(struct config_ctx *x, const yaml_node_t *root)
 {
   char tb[ACTUAL_MAX + 3];
-  unsigned seen = 0; /* bit i: config_key_names[i] already given */
+  unsigned char seen[SETTING_COUNT] = {0}; /* an option's key already given */
   if (root->type == YAML_SCALAR_NODE && scalar_is_plain(root) && !root->data.scalar.value[0])
     return; /* an explicit empty document ("---") configures nothing */
   if (root->type != YAML_MAPPING_NODE) {
@@ -628,23 +556,27 @@ static void load_root(struct config_ctx *x, const yaml_node_t *root)
     const yaml_node_t *k = yaml_document_get_node(x->doc, p->key);
     const yaml_node_t *v = yaml_document_get_node(x->doc, p->value);
     const char *key = scalar_text(k);
-    int i;
+    const struct setting_def *d;
+    size_t i;
     if (!k || !v)
       continue;
-    i = key ? key_index(key) : -1;
-    if (i < 0) {
+    d = key ? setting_by_config(key) : NULL;
+    if (!d) {
+      char keys[400];
+      config_keys(keys, sizeof keys);
       if (++x->unknown_keys <= CONFIG_UNKNOWN_SHOWN)
-        report_at(x, RULE_CORE_CONFIG_UNKNOWN_KEY, k, "", node_text(k, tb, sizeof tb), config_keys);
+        report_at(x, RULE_CORE_CONFIG_UNKNOWN_KEY, k, "", node_text(k, tb, sizeof tb), keys);
       continue;
     }
-    if (seen & (1u << i)) { /* ill-formed YAML (keys are unique, YAML 1.2 3.2.1.1) */
+    i = (size_t)(d - setting_table);
+    if (seen[i]) { /* ill-formed YAML (keys are unique, YAML 1.2 3.2.1.1) */
       char what[64];
       snprintf(what, sizeof what, "duplicate key '%s'", key);
       report_at(x, RULE_CORE_CONFIG_SYNTAX, k, key, what, NULL);
       continue;
     }
-    seen |= 1u << i;
-    load_key(x, key, v);
+    seen[i] = 1;
+    load_key(x, d, v);
   }
   if (x->unknown_keys > CONFIG_UNKNOWN_SHOWN)
     report_folded(x, RULE_CORE_CONFIG_UNKNOWN_KEY, x->unknown_keys - CONFIG_UNKNOWN_SHOWN);

@@ -13,7 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 #define COMMAND(name, synopsis, summary) {#name, cmd_##name},
-#define OPTION(id, short, long, arg, values, help, doc)
+#define OPTION(id, short, long, arg, values, commands, config, setting, python, js, parse, help, doc)
 #include "options.def"
 #undef OPTION
 #undef COMMAND

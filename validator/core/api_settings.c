@@ -1,13 +1,14 @@
 /* api_settings.c - the JSON entry points' settings ("key=value", the CLI's long options with '_'),
  * their error messages, and the text they hand back built in memory. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api_settings.h"
+#include "format.h"
 #include "input.h"
+#include "settings.h"
 
 mdl_status api_error(char *error, size_t size, mdl_status status, const char *fmt, ...)
 {
@@ -22,27 +23,10 @@ mdl_status api_error(char *error, size_t size, mdl_status status, const char *fm
 
 #define settings_error(error, size, ...) api_error(error, size, MDL_EINVAL, __VA_ARGS__)
 
-static int parse_count(const char *s, unsigned long *out)
-{
-  char *end;
-  errno = 0;
-  *out = strtoul(s, &end, 10);
-  return *s && !*end && !errno && *s != '-' ? 0 : -1;
-}
-
-static int parse_flag(const char *s, int *out)
-{
-  if (!strcmp(s, "1") || !strcmp(s, "true") || !strcmp(s, "yes"))
-    *out = 1;
-  else if (!strcmp(s, "0") || !strcmp(s, "false") || !strcmp(s, "no"))
-    *out = 0;
-  else
-    return -1;
-  return 0;
-}
-
-/* The keys are the CLI's long options with '_' for '-'; defaults are the CLI's, so a caller of
- * the library gets the report the command line would print. */
+/* The keys are the library names of options.def (the CLI's long options with '_'), each value
+ * read by the parser the CLI and the configuration use (settings.c); defaults are the CLI's, so
+ * a caller of the library gets the report the command line would print, and a value the command
+ * line refuses is refused here too (MDL_EINVAL with the same reason). */
 mdl_status api_settings_parse(struct api_settings *st, const char *const *settings, char *error,
                               size_t size)
 {
@@ -58,66 +42,49 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
     const char *kv = *settings, *eq = strchr(kv, '=');
     size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
     const char *v = eq ? eq + 1 : "";
-    int flag;
-#define KEY(name) (klen == sizeof name - 1 && !strncmp(kv, name, klen))
+    const struct setting_def *d = setting_by_key(kv, klen);
+    struct setting_value val;
+    char why[400];
+    int rc;
     if (!eq)
       return settings_error(error, size, "setting '%s' has no '='", kv);
-    if (KEY("ignore") || KEY("only")) {
-      int rc = KEY("ignore") ? mdl_policy_ignore(st->policy, v) : mdl_policy_only(st->policy, v);
-      if (rc < 0)
-        return settings_error(error, size, "pattern '%s' matches no catalogued rule", v);
-    } else if (KEY("severity")) {
-      const char *sep = strrchr(v, '=');
-      char pattern[256];
-      mdl_severity sev = sep ? mdl_severity_parse(sep + 1) : MDL_SEVERITY_COUNT;
-      if (!sep || sev == MDL_SEVERITY_COUNT || (size_t)(sep - v) >= sizeof pattern)
-        return settings_error(error, size, "severity takes PATTERN=SEVERITY, not '%s'", v);
-      memcpy(pattern, v, (size_t)(sep - v));
-      pattern[sep - v] = 0;
-      if (mdl_policy_override(st->policy, pattern, sev) < 0)
-        return settings_error(error, size, "pattern '%s' matches no catalogued rule", pattern);
-    } else if (KEY("fail_on")) {
-      st->fail_on = mdl_severity_parse(v);
-      if (st->fail_on == MDL_SEVERITY_COUNT)
-        return settings_error(error, size, "unknown severity '%s' for fail_on", v);
-    } else if (KEY("max_issues")) {
-      if (parse_count(v, &st->options.max_issues) < 0)
-        return settings_error(error, size, "max_issues takes a count, not '%s'", v);
-    } else if (KEY("max_per_rule")) {
-      if (parse_count(v, &st->options.max_per_rule) < 0)
-        return settings_error(error, size, "max_per_rule takes a count, not '%s'", v);
-    } else if (KEY("max_input_size")) {
-      if (input_limit_parse(v, &st->options.max_input_size) < 0)
-        return settings_error(error, size, "max_input_size takes a size such as 1048576, 512M or 1G, not '%s'", v);
-    } else if (KEY("strict")) {
-      if (parse_flag(v, &flag) < 0)
-        return settings_error(error, size, "strict takes true or false, not '%s'", v);
-      st->options.strict = flag;
-    } else if (KEY("profile")) {
-      st->options.profile = v;
-    } else if (KEY("target") || KEY("targets")) { /* may repeat; each NAME or NAME,NAME */
+    /* a conversion's own settings (target_version, accept_loss) are taken out by api_convert.c
+     * before these are read: anywhere else they are unknown */
+    if (!d || !setting_for_command(d, "validate"))
+      return settings_error(error, size, "unknown setting '%.*s'", (int)klen, kv);
+    rc = setting_parse_value(d, d->key, v, st->policy, &val, why, sizeof why);
+    if (rc == -2)
+      return MDL_ENOMEM;
+    if (rc < 0)
+      return settings_error(error, size, "%s", why);
+    switch (d->id) {
+    case OPT_FAIL_ON: st->fail_on = val.severity; break;
+    case OPT_MAX_ISSUES: st->options.max_issues = val.count; break;
+    case OPT_MAX_PER_RULE: st->options.max_per_rule = val.count; break;
+    case OPT_MAX_INPUT_SIZE: st->options.max_input_size = val.size; break;
+    case OPT_STRICT: st->options.strict = val.flag; break;
+    case OPT_PROFILE: st->options.profile = v; break;
+    case OPT_RESOURCES: st->options.resources = v; break; /* "" for the model's folder alone */
+    case OPT_ASSUME: st->options.assume_format = v; break;
+    case OPT_TARGET: { /* may repeat; each NAME or NAME,NAME */
       size_t len = st->targets ? strlen(st->targets) : 0;
-      char bad[80], *n;
-      if (!*v || mdl_targets_check(v, bad, sizeof bad) < 0)
-        return settings_error(error, size, "unknown target '%s' (mdlcheck targets lists them)", *v ? bad : v);
-      if (!(n = realloc(st->targets, len + strlen(v) + 2)))
+      char *n = realloc(st->targets, len + strlen(v) + 2);
+      if (!n)
         return MDL_ENOMEM;
       sprintf(n + len, "%s%s", len ? "," : "", v);
       st->targets = n;
       st->options.targets = n;
-    } else if (KEY("resources")) {
-      st->options.resources = v; /* as --resources=v ("" for the model's folder alone) */
-    } else if (KEY("assume_format") || KEY("format")) {
-      const char *const *n = mdl_format_names();
-      while (*n && strcmp(*n, v))
-        n++;
-      if (!*n)
-        return settings_error(error, size, "unknown format '%s'", v);
-      st->options.assume_format = v;
-    } else {
-      return settings_error(error, size, "unknown setting '%.*s'", (int)klen, kv);
+      break;
     }
-#undef KEY
+    default: /* ignore, only, severity: applied to the policy by the parser */
+      break;
+    }
+  }
+  {
+    /* as the CLI before any file is read: a profile no format knows, a format's own options */
+    char why[600];
+    if (format_options_check(&st->options, why, sizeof why) < 0)
+      return settings_error(error, size, "%s", why);
   }
   return MDL_OK;
 }

@@ -26,31 +26,28 @@ function mdlcheckApi(createCore) {
 
   const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-  /* The options as the C library's "key=value" settings (the CLI's long options). */
-  function settingsOf(opts, allowed) {
+  /* The options as the C library's "key=value" settings. Each option's library name comes from
+   * the one table of options (core/options.def, through mdl_web_setting_key: a name it has no row
+   * for is an unknown option), and every value is checked by the library's parser, the one the
+   * CLI uses, not here. Only the shapes are JavaScript's: an
+   * array repeats the setting, an object (severity) gives PATTERN=VALUE pairs, a boolean is
+   * true or false. */
+  function settingsOf(M, opts, skip) {
     const out = [];
-    for (const [key, v] of Object.entries(opts || {})) {
-      if (v === undefined || key === 'name') continue;
-      if (key === 'resources' && allowed.includes(key)) continue; /* resourcesOf reads it */
-      if (!allowed.includes(key)) throw fail('EINVAL', `mdlcheck: unknown option '${key}'`);
-      switch (key) {
-        case 'format': out.push(`assume_format=${v}`); break;
-        case 'ignore': case 'only': for (const p of list(v)) out.push(`${key}=${p}`); break;
-        case 'severity':
-          if (typeof v === 'object' && !Array.isArray(v))
-            for (const [p, s] of Object.entries(v)) out.push(`severity=${p}=${s}`);
-          else for (const ps of list(v)) out.push(`severity=${ps}`);
-          break;
-        case 'failOn': out.push(`fail_on=${v}`); break;
-        case 'profile': out.push(`profile=${v}`); break;
-        case 'targets': for (const t of list(v)) out.push(`target=${t}`); break;
-        case 'strict': out.push(`strict=${v ? 'true' : 'false'}`); break;
-        case 'maxIssues': out.push(`max_issues=${v}`); break;
-        case 'maxPerRule': out.push(`max_per_rule=${v}`); break;
-        case 'maxInputSize': out.push(`max_input_size=${v}`); break;
-        case 'acceptLoss': for (const id of list(v)) out.push(`accept_loss=${id}`); break;
-        case 'targetVersion': out.push(`target_version=${v}`); break;
+    const h = heap(M);
+    try {
+      for (const [key, v] of Object.entries(opts || {})) {
+        if (v === undefined || skip.includes(key)) continue;
+        const k = M._mdl_web_setting_key(h.string(key));
+        if (!k) throw fail('EINVAL', `mdlcheck: unknown option '${key}'`);
+        const name = M.UTF8ToString(k);
+        const text = (x) => (typeof x === 'boolean' ? (x ? 'true' : 'false') : String(x));
+        if (v !== null && typeof v === 'object' && !Array.isArray(v))
+          for (const [p, s] of Object.entries(v)) out.push(`${name}=${text(p)}=${text(s)}`);
+        else for (const x of list(v)) out.push(`${name}=${text(x)}`);
       }
+    } finally {
+      h.free();
     }
     return out;
   }
@@ -202,9 +199,6 @@ function mdlcheckApi(createCore) {
     return M._mdl_web_size_parse(h.string(String(v)));
   }
 
-  const OPTIONS = ['format', 'ignore', 'only', 'severity', 'failOn', 'profile', 'targets', 'strict',
-    'maxIssues', 'maxPerRule', 'maxInputSize'];
-
   /* A path as its '/'-separated parts with "." and empty parts dropped and ".." kept only
    * where it climbs past the start (lexically, as core/resources.c normalises). */
   function pathParts(p) {
@@ -290,12 +284,14 @@ function mdlcheckApi(createCore) {
   /* One C entry point over one input: .egg.pz inflated first (this build has no zlib), the
    * bytes, name and settings copied into the wasm heap, entry(data, size, name, settings,
    * status, error, errorSize) called, its JSON parsed. */
-  async function withInput(bytes, opts, entry, allowed = OPTIONS) {
+  async function withInput(bytes, opts, entry, takesResources = false) {
     const data = toBytes(bytes);
-    const settings = settingsOf(opts, allowed);
+    if (opts.resources !== undefined && !takesResources)
+      throw fail('EINVAL', "mdlcheck: unknown option 'resources' (validate() takes it)");
     const res = opts.resources === undefined ? null : resourcesOf(opts.resources, opts.name);
-    if (res) settings.push(`resources=${res.dirs.join(':')}`);
     const M = await load();
+    const settings = settingsOf(M, opts, ['name', 'resources']);
+    if (res) settings.push(`resources=${res.dirs.join(':')}`);
     const kind = compression(data);
     let inflated = null;
     if (kind) {
@@ -324,7 +320,7 @@ function mdlcheckApi(createCore) {
   }
 
   const validate = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_validate_buffer_json,
-    [...OPTIONS, 'resources']);
+    true);
   const poses = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_poses_buffer_json);
 
   /* Whether two models agree: the report `mdlcheck compare -f json A B` prints, from the C
@@ -337,13 +333,15 @@ function mdlcheckApi(createCore) {
     const names = [rest.aName, rest.bName];
     delete rest.aName;
     delete rest.bName;
-    const settings = settingsOf(rest, OPTIONS);
+    if (rest.resources !== undefined)
+      throw fail('EINVAL', "mdlcheck: unknown option 'resources' (validate() takes it)");
     if (rest.name !== undefined) throw fail('EINVAL', "mdlcheck: compare names its inputs with 'aName' and 'bName'");
     sides.forEach((bytes, i) => {
       if (compression(bytes))
         throw fail('EINVAL', `mdlcheck: compare of compressed input ${names[i] || (i ? 'b' : 'a')} (.egg.pz) is not supported here; inflate it first or use the CLI`);
     });
     const M = await load();
+    const settings = settingsOf(M, rest, []);
     const h = heap(M);
     try {
       const ptrs = sides.map((bytes) => h.bytes(bytes));
@@ -372,8 +370,7 @@ function mdlcheckApi(createCore) {
       M.HEAPU32[out >> 2] = 0;
       M.HEAPU32[outSize >> 2] = 0;
       const report = await withInput(bytes, rest, (Mod) => (data, size, name, list, status, error, errorSize) =>
-        Mod._mdl_convert_buffer_json(data, size, name, target, list, out, outSize, status, error, errorSize),
-      [...OPTIONS, 'acceptLoss', 'targetVersion']);
+        Mod._mdl_convert_buffer_json(data, size, name, target, list, out, outSize, status, error, errorSize));
       const ptr = M.HEAPU32[out >> 2], n = M.HEAPU32[outSize >> 2];
       let written = null;
       if (ptr) {

@@ -5,10 +5,12 @@
 #include <stddef.h>
 
 #include "input.h"
+#include "settings.h"
 
 /* exported to the JS (api.js), which is their only caller */
 void mdl_web_inflated(const unsigned char *text, size_t len, size_t consumed, const char *why);
 double mdl_web_size_parse(const char *s);
+const char *mdl_web_setting_key(const char *js);
 
 static struct {
   int set;
@@ -56,4 +58,12 @@ EMSCRIPTEN_KEEPALIVE double mdl_web_size_parse(const char *s)
 {
   unsigned long long v;
   return input_limit_parse(s, &v) < 0 ? 0 : (double)v;
+}
+
+/* The library's key=value name of a JavaScript option (options.def's js column), or NULL when
+ * the table has no such option (the JS refuses it): no list of options lives in the JS. */
+EMSCRIPTEN_KEEPALIVE const char *mdl_web_setting_key(const char *js)
+{
+  const struct setting_def *d = setting_by_js(js);
+  return d ? d->key : NULL;
 }

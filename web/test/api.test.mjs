@@ -167,6 +167,11 @@ test('a bad option rejects with EINVAL and says which', async () => {
     [{ failOn: 'loud' }, /unknown severity/],
     [{ maxIssues: -1 }, /max_issues/],
     [{ fail_on: 'error' }, /unknown option 'fail_on'/],
+    /* the typos the CLI refuses with exit 2: refused by the library's parser, not by the JS */
+    [{ profile: 'pandaa' }, /unknown profile 'pandaa'/],
+    [{ maxPerRule: '3x' }, /max_per_rule takes a count, not '3x'/],
+    [{ strict: 'maybe' }, /strict takes true or false, not 'maybe'/],
+    [{ noSuchOption: 1 }, /unknown option 'noSuchOption'/],
   ])
     await assert.rejects(esm.validate(bytes, opts), (e) => e.code === 'EINVAL' && words.test(e.message));
   await assert.rejects(esm.validate('not bytes'), (e) => e.code === 'EINVAL');
