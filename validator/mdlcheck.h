@@ -287,6 +287,25 @@ char *mdl_poses_buffer_json(const void *data, size_t size, const char *name,
                             const char *const *settings, mdl_status *status, char *error,
                             size_t error_size);
 
+/* The decoded model of one input as JSON, for a viewer (the page draws it): "format", "version",
+ * "compression", "up_axis" (the format's description: "y" or "z"), "decoded" (whether the
+ * decoder got to the end: when false, no element is given), "joints" (as `poses`: name, parent,
+ * base pose t, r xyzw normalised, s), "meshes", "num_vertexes" with "positions" (3 reals a
+ * vertex) and "blend_size", "blend_indexes", "blend_weights" (blend_size a vertex, weights as
+ * fractions), "num_triangles" with "triangles" (3 vertex indexes each), "spans" (where elements
+ * are in the source: {kind, index, count, offset, stride} for bytes, {kind, index, count, line,
+ * line_end} for lines; count 0: an element the decoder left out) and "diagnostics" (each
+ * diagnostic's id, offset or line and column, path, message, and the "element" {kind, index} its
+ * position falls in, {kind, dropped: true} for one the decoder left out, or null). Unlike poses, a file with errors still answers: the view
+ * shows what was decoded and where each diagnostic points. settings as for
+ * mdl_validate_file_json. NULL with MDL_EIO (unreadable, or over max_input_size), MDL_EINVAL,
+ * MDL_ENOMEM. */
+char *mdl_model_file_json(const char *path, const char *const *settings, mdl_status *status,
+                          char *error, size_t error_size);
+char *mdl_model_buffer_json(const void *data, size_t size, const char *name,
+                            const char *const *settings, mdl_status *status, char *error,
+                            size_t error_size);
+
 /* Whether two inputs agree (skeleton, animations, every pose within the bound of the
  * quantization involved, geometry by content), as JSON text: exactly what `mdlcheck compare -f
  * json A B` prints, a whole report (spec/report.schema.json) with one entry, named after a and

@@ -1,9 +1,9 @@
 # make web: the library compiled to WebAssembly with emscripten and its JS API (web/API.md), in
 # web/dist/ (never committed). configure finds emcc; without it `make web` says what to install.
-WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_compare_buffers_json,_mdl_convert_buffer_json,_mdl_bytes_free,_mdl_rules_json,_mdl_string_free,_mdl_web_inflated,_mdl_web_size_parse,_mdl_web_setting_key
+WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_model_buffer_json,_mdl_compare_buffers_json,_mdl_convert_buffer_json,_mdl_bytes_free,_mdl_rules_json,_mdl_string_free,_mdl_web_inflate,_mdl_web_formats_json,_mdl_web_setting_key
 # emcc runs its JS optimizer with node, which finds Debian's acorn only there
 WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
-# no zlib for WebAssembly here: .egg.pz is inflated by the JS (egg_pz.c, input_host_inflate);
+# no zlib for WebAssembly here: .egg.pz is inflated by stb_image's decoder (core/inflate.c);
 # no libyaml either: web/yaml answers libyaml's document API from snapshots of the built-in
 # X42 layout profiles
 WEB_CC_OPTS = -std=c11 -O2 $(WARN_CFLAGS) -DMDL_NO_ZLIB -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \

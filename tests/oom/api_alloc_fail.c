@@ -149,6 +149,12 @@ static void poses_file(const void *arg, struct answer *x)
   x->text = mdl_poses_file_json(path_of(c->a), c->settings, &x->status, x->error, sizeof x->error);
 }
 
+static void model_file(const void *arg, struct answer *x)
+{
+  const struct file_call *c = arg;
+  x->text = mdl_model_file_json(path_of(c->a), c->settings, &x->status, x->error, sizeof x->error);
+}
+
 static void compare_files(const void *arg, struct answer *x)
 {
   const struct file_call *c = arg;
@@ -281,6 +287,8 @@ int main(int argc, char **argv)
       char name[128];
       snprintf(name, sizeof name, "mdl_poses_file_json %s", poses[i]);
       scenario(name, poses_file, &c);
+      snprintf(name, sizeof name, "mdl_model_file_json %s", poses[i]);
+      scenario(name, model_file, &c);
     }
   }
   {

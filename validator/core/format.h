@@ -105,6 +105,8 @@ struct mdl_format {
    * file reads and parses). 0, or -1 with a one-line reason in err. NULL: nothing to check. */
   int (*options_check)(const mdl_options *o, char *err, size_t errcap);
   const struct format_locator *locator; /* NULL: diagnostics about the file name no place */
+  /* The axis a model of this format stands along, "y" or "z": a viewer's up (the page). */
+  const char *up_axis;
 };
 
 extern const struct mdl_format *const mdl_format_table[];

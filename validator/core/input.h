@@ -37,15 +37,13 @@ unsigned long long input_limit(const mdl_options *options);
 /* Parse a size such as "1048576", "512K", "512M", "1G", "2GiB" (binary multiples, case-insensitive
  * suffix). Return 0, or -1 when s is not such a size or is 0 or overflows. */
 int input_limit_parse(const char *s, unsigned long long *out);
-/* A build without zlib (-DMDL_NO_ZLIB: the WebAssembly one) leaves inflating an .egg.pz to its
- * host: put the text the zlib or gzip stream data..size inflates to in *text and *len (at most
- * stop bytes: a host stops reading there, and the caller reports a longer text as too large),
- * and in *consumed how many bytes of data the stream took (size: all; (size_t)-1: the stream
- * ended before size but the host cannot say where); or return -1 with why. The library's own
- * answers -1 (this build cannot inflate); a host that can links its own in its place. */
-#define INPUT_CONSUMED_UNKNOWN ((size_t)-1)
-int input_host_inflate(const unsigned char *data, size_t size, size_t stop, const unsigned char **text,
-                       size_t *len, size_t *consumed, const char **why);
+/* The text the zlib or gzip stream data..size inflates to (core/inflate.c, stb_image's bounded
+ * decoder: the inflater of a build without zlib, the WebAssembly one), in *text (malloc'd, the
+ * caller frees it) and *len, and in *consumed how many bytes of data the stream took (size:
+ * all). 0; -1 with why when the stream does not inflate or its checksum does not hold; -2 out
+ * of memory; -3 when the text is longer than stop bytes (no text). */
+int input_inflate(const unsigned char *data, size_t size, size_t stop, unsigned char **text,
+                  size_t *len, size_t *consumed, const char **why);
 /* Refuse an input over options' size limit as mdl_validate_file does (the fatal MDL-IO-002
  * through options->on_diag, its count in result): for a host that read the input itself (a
  * member of an archive) and found it too large. */

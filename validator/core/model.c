@@ -1,8 +1,11 @@
-/* model.c - lifetime of the common model, and reading its vertex components. */
+/* model.c - lifetime of the common model, the source spans of its elements, and reading its
+ * vertex components. */
 #include "model.h"
 
 #include "reader.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 void model_init(struct model *m)
@@ -13,8 +16,49 @@ void model_init(struct model *m)
 
 void model_free(struct model *m)
 {
+  free(m->spans);
   arena_free(&m->arena);
   memset(m, 0, sizeof *m);
+}
+
+static void span_add(struct model *m, const struct model_span *sp)
+{
+  if (!m->want_spans || m->spans_failed)
+    return;
+  if (m->num_spans == m->cap_spans) {
+    uint32_t cap = m->cap_spans ? m->cap_spans * 2 : 64;
+    struct model_span *grown = cap > m->cap_spans ? realloc(m->spans, (size_t)cap * sizeof *grown) : NULL;
+    if (!grown) {
+      m->spans_failed = 1;
+      return;
+    }
+    m->spans = grown;
+    m->cap_spans = cap;
+  }
+  m->spans[m->num_spans++] = *sp;
+}
+
+void model_span_bytes(struct model *m, enum model_elem kind, uint32_t index, uint32_t count,
+                      uint64_t offset, uint32_t stride)
+{
+  struct model_span sp = {(uint32_t)kind, index, count, stride, (long long)offset, 0, 0};
+  if (count && offset <= (uint64_t)LLONG_MAX)
+    span_add(m, &sp);
+}
+
+void model_span_lines(struct model *m, enum model_elem kind, uint32_t index, uint32_t line,
+                      uint32_t line_end)
+{
+  struct model_span sp = {(uint32_t)kind, index, 1, 0, -1, line, line_end < line ? line : line_end};
+  if (line)
+    span_add(m, &sp);
+}
+
+void model_span_dropped(struct model *m, enum model_elem kind, uint32_t line, uint32_t line_end)
+{
+  struct model_span sp = {(uint32_t)kind, UINT32_MAX, 0, 0, -1, line, line_end < line ? line : line_end};
+  if (line)
+    span_add(m, &sp);
 }
 
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p)

@@ -135,8 +135,28 @@ struct model_channels {
   double offset[10], scale[10];
 };
 
+/* Where elements of the model are in their source, for the page's view and locator
+ * (mdl_model_*_json): count consecutive elements from index, element k at offset + k * stride
+ * (stride bytes long; binary), or one element on lines line..line_end (text, offset -1; count
+ * 0: an element the decoder left out, index UINT32_MAX). A
+ * decoder records them through model_span_bytes/model_span_lines, which do nothing unless the
+ * caller asked (want_spans): validation pays nothing for them. */
+enum model_elem { MODEL_EL_JOINT, MODEL_EL_VERTEX, MODEL_EL_TRIANGLE, MODEL_EL_MESH, MODEL_EL_COUNT };
+
+struct model_span {
+  uint32_t kind; /* enum model_elem */
+  uint32_t index, count, stride;
+  long long offset;
+  uint32_t line, line_end;
+};
+
 struct model {
   struct arena arena;
+
+  int want_spans;                   /* set before decoding: record spans */
+  int spans_failed;                 /* a span could not be stored (out of memory) */
+  uint32_t num_spans, cap_spans;
+  struct model_span *spans;         /* malloc'd, freed by model_free */
 
   uint32_t num_joints;
   struct model_joint *joints;
@@ -226,6 +246,17 @@ uint32_t vformat_bytes(uint32_t format);
 /* One little-endian component as a real: integers as they are, or normalised (IQM's mapping:
  * unsigned u / max, signed (2c + 1) / (2^bits - 1)); half and float exactly. */
 double vformat_get(const unsigned char *src, uint32_t format, int normalized);
+
+/* Record count elements of kind from index at offset, stride bytes each (binary sources). */
+void model_span_bytes(struct model *m, enum model_elem kind, uint32_t index, uint32_t count,
+                      uint64_t offset, uint32_t stride);
+/* Record element index of kind on lines line..line_end (text sources). */
+void model_span_lines(struct model *m, enum model_elem kind, uint32_t index, uint32_t line,
+                      uint32_t line_end);
+
+/* Record lines line..line_end as an element of kind the decoder left out of the model (a face
+ * naming a missing vertex): a diagnostic there concerns no element the model holds. */
+void model_span_dropped(struct model *m, enum model_elem kind, uint32_t line, uint32_t line_end);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);

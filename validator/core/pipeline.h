@@ -16,8 +16,12 @@ struct pipeline_run {
   mdl_result result;
 };
 
-/* Decode data into run->model, reporting through options. keep_frames asks for the
- * animation strip in double precision. MDL_EIO when the decoder's inner input (an inflated
+/* What pipeline_decode keeps beyond the checks (its keep argument, bits): the animation strip
+ * in double precision, and where each element is in the source (model.spans). */
+#define PIPELINE_FRAMES 1
+#define PIPELINE_SPANS 2
+
+/* Decode data into run->model, reporting through options. keep_frames: PIPELINE_* bits. MDL_EIO when the decoder's inner input (an inflated
  * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted). Always call
  * pipeline_release afterwards. */
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,

@@ -94,6 +94,21 @@ static void json_anim(struct json_writer *w, const struct pipeline_run *run, con
   json_object_end(w);
 }
 
+void poses_write_joints(struct json_writer *w, const struct model *m)
+{
+  json_key(w, "joints");
+  json_array_begin(w);
+  for (uint32_t j = 0; j < m->num_joints; j++) {
+    json_object_begin(w);
+    json_kv_uint(w, "index", j);
+    json_kv_string(w, "name", m->joints[j].name ? m->joints[j].name : "");
+    json_kv_int(w, "parent", m->joints[j].parent);
+    json_trs(w, &m->joints[j].pose);
+    json_object_end(w);
+  }
+  json_array_end(w);
+}
+
 int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
@@ -103,17 +118,7 @@ int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run
   json_kv_string(&w, "file", path);
   json_kv_string(&w, "format", run->result.format);
   json_kv_string(&w, "version", run->result.version);
-  json_key(&w, "joints");
-  json_array_begin(&w);
-  for (uint32_t j = 0; j < m->num_joints; j++) {
-    json_object_begin(&w);
-    json_kv_uint(&w, "index", j);
-    json_kv_string(&w, "name", m->joints[j].name ? m->joints[j].name : "");
-    json_kv_int(&w, "parent", m->joints[j].parent);
-    json_trs(&w, &m->joints[j].pose);
-    json_object_end(&w);
-  }
-  json_array_end(&w);
+  poses_write_joints(&w, m);
   json_kv_uint(&w, "num_poses", m->num_poses);
   json_kv_uint(&w, "num_frames", m->num_frames);
   /* what a frame is relative to: the parent joint (IQM's meaning) or the joint's base pose

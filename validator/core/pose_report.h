@@ -17,6 +17,11 @@
 mdl_status poses_decode(const void *data, size_t size, const char *name, const mdl_options *o,
                         const struct report *rep, struct report_file *f, struct pipeline_run *run);
 
+struct json_writer;
+/* The "joints" member of that document: each joint's index, name, parent and base pose (the
+ * model JSON of mdl_model_*_json shares it). */
+void poses_write_joints(struct json_writer *w, const struct model *m);
+
 /* The JSON document `mdlcheck poses -f json` prints: the skeleton, its base pose and every
  * frame (rotations normalised, xyzw). 0, or -1 when out could not be written. */
 int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run);

@@ -6,10 +6,7 @@
 WEB_PAGE_FILES = web/page/build.mjs web/page/index.html web/page/style.css \
   web/page/src/main.js web/page/src/client.js web/page/src/worker.js \
   web/page/src/mdlcheck-global.js web/page/src/report-view.js web/page/src/source-view.js \
-  web/page/src/locate.js web/page/src/viewer.js web/page/src/options.js web/page/src/resources.js \
-  web/page/src/model/index.js \
-  web/page/src/model/iqm.js web/page/src/model/iqe.js web/page/src/model/egg.js \
-  web/page/src/model/qmsh.js web/page/src/model/x42.js
+  web/page/src/model.js web/page/src/viewer.js web/page/src/options.js web/page/src/resources.js
 WEB_PAGE_PACKAGES = $(top_srcdir)/web/page/node_modules/esbuild/package.json
 
 web/site/index.html: web/dist/mdlcheck.single.js $(WEB_PAGE_FILES)

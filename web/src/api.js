@@ -1,11 +1,10 @@
 /* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses,
- * compare, convert, rules, version. No import or export here: make web wraps it into the ES module
+ * model, compare, convert, rules, formats, version. No import or export here: make web wraps it into the ES module
  * (mdlcheck.mjs) and the single-file classic script (mdlcheck.single.js); createCore resolves to
  * emscripten's module. */
 // eslint-disable-next-line no-unused-vars
 function mdlcheckApi(createCore) {
   const VERSION = '%MDL_VERSION%';
-  const DEFAULT_MAX_INPUT_SIZE = 2 ** 30; /* MDL_DEFAULT_MAX_INPUT_SIZE */
   const STATUS = { '-1': 'EIO', '-2': 'EINTERNAL', '-3': 'EINVAL', '-4': 'ENOMEM', '-5': 'EDECODE' };
   const ERROR_SIZE = 65536; /* room for an EDECODE's diagnostics (the CLI's text report) */
   let core = null;
@@ -50,102 +49,6 @@ function mdlcheckApi(createCore) {
       h.free();
     }
     return out;
-  }
-
-  /* egg_pz_is_zlib's test: a gzip member or a zlib (RFC 1950) header. */
-  function compression(b) {
-    if (b.length < 2) return null;
-    if (b[0] === 0x1f && b[1] === 0x8b) return 'gzip';
-    return (b[0] & 0x0f) === 8 && b[0] >> 4 <= 7 && ((b[0] << 8) | b[1]) % 31 === 0 ? 'deflate' : null;
-  }
-
-  function adler32(b) {
-    let a = 1, s = 0;
-    for (let i = 0; i < b.length;) {
-      const end = Math.min(i + 3800, b.length); /* no overflow of 2^53 before the modulo */
-      for (; i < end; i++) { a += b[i]; s += a; }
-      a %= 65521; s %= 65521;
-    }
-    return ((s << 16) | a) >>> 0;
-  }
-
-  let crcTable = null;
-  function crc32(b) {
-    if (!crcTable) {
-      crcTable = new Uint32Array(256);
-      for (let n = 0; n < 256; n++) {
-        let c = n;
-        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-        crcTable[n] = c >>> 0;
-      }
-    }
-    let c = 0xffffffff;
-    for (let i = 0; i < b.length; i++) c = crcTable[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  }
-
-  const u32be = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
-  const u32le = (b, p) => ((b[p + 3] << 24) | (b[p + 2] << 16) | (b[p + 1] << 8) | b[p]) >>> 0;
-
-  /* Where the stream ends in bytes: DecompressionStream does not say, and some (node's) inflate
-   * past bytes after it. The stream ends with its checksum of the text: a zlib stream's Adler-32
-   * (big-endian), a gzip member's CRC-32 and length (little-endian). Returns {end, len}: end is
-   * bytes.length when the stream is the whole input, its end when found before (searched from
-   * the end: trailing bytes are few, and a false match is likelier in a long stream), UNKNOWN
-   * otherwise; len is the length of the stream's own text (a gzip inflater may go on into a
-   * second member). */
-  const UNKNOWN = 0xffffffff; /* INPUT_CONSUMED_UNKNOWN in a 32-bit size_t */
-  function streamEnd(bytes, kind, text) {
-    const n = bytes.length;
-    if (kind === 'deflate') {
-      const sum = adler32(text);
-      for (let p = n - 4; p >= 2; p--) if (u32be(bytes, p) === sum) return { end: p + 4, len: text.length };
-      return { end: UNKNOWN, len: text.length };
-    }
-    const sum = crc32(text), len = text.length >>> 0;
-    for (let p = n - 8; p >= 10; p--)
-      if (u32le(bytes, p) === sum && u32le(bytes, p + 4) === len) return { end: p + 8, len: text.length };
-    /* a first member followed by a second: its trailer stands before the next gzip header */
-    for (let p = 10; p + 10 <= n; p++) {
-      if (bytes[p + 8] !== 0x1f || bytes[p + 9] !== 0x8b) continue;
-      const first = u32le(bytes, p + 4);
-      if (first <= text.length && u32le(bytes, p) === crc32(text.subarray(0, first))) return { end: p + 8, len: first };
-    }
-    return { end: UNKNOWN, len: text.length };
-  }
-
-  /* Inflate with the platform's DecompressionStream, reading at most stop bytes of text. */
-  async function inflate(bytes, kind, stop) {
-    const ds = new DecompressionStream(kind);
-    const writer = ds.writable.getWriter();
-    writer.write(bytes).catch(() => {});
-    writer.close().catch(() => {});
-    const reader = ds.readable.getReader();
-    const chunks = [];
-    let total = 0;
-    try {
-      while (total < stop) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        total += value.length;
-      }
-    } catch (e) {
-      return { why: `the stream does not inflate (${e.message})` };
-    }
-    if (total >= stop) reader.cancel().catch(() => {});
-    const text = new Uint8Array(Math.min(total, stop));
-    let at = 0;
-    for (const c of chunks) {
-      const n = Math.min(c.length, text.length - at);
-      text.set(c.subarray(0, n), at);
-      at += n;
-      if (at === text.length) break;
-    }
-    /* a text cut at the bound is too large whatever follows the stream */
-    if (total >= stop) return { text, consumed: bytes.length };
-    const { end, len } = streamEnd(bytes, kind, text);
-    return { text: text.subarray(0, len), consumed: end };
   }
 
   /* Everything malloc'd for one call, released by free(). */
@@ -193,11 +96,6 @@ function mdlcheckApi(createCore) {
     return JSON.parse(text);
   }
 
-  /* The bound an .egg.pz inflates under: maxInputSize as the CLI reads it (0: not a size). */
-  function inputBound(M, h, v) {
-    if (v === undefined) return DEFAULT_MAX_INPUT_SIZE;
-    return M._mdl_web_size_parse(h.string(String(v)));
-  }
 
   /* A path as its '/'-separated parts with "." and empty parts dropped and ".." kept only
    * where it climbs past the start (lexically, as core/resources.c normalises). */
@@ -281,9 +179,9 @@ function mdlcheckApi(createCore) {
     return cleanup;
   }
 
-  /* One C entry point over one input: .egg.pz inflated first (this build has no zlib), the
-   * bytes, name and settings copied into the wasm heap, entry(data, size, name, settings,
-   * status, error, errorSize) called, its JSON parsed. */
+  /* One C entry point over one input: the bytes, name and settings copied into the wasm heap,
+   * entry(data, size, name, settings, status, error, errorSize) called, its JSON parsed (an
+   * .egg.pz is inflated by the library, as in the CLI). */
   async function withInput(bytes, opts, entry, takesResources = false) {
     const data = toBytes(bytes);
     if (opts.resources !== undefined && !takesResources)
@@ -292,28 +190,13 @@ function mdlcheckApi(createCore) {
     const M = await load();
     const settings = settingsOf(M, opts, ['name', 'resources']);
     if (res) settings.push(`resources=${res.dirs.join(':')}`);
-    const kind = compression(data);
-    let inflated = null;
-    if (kind) {
-      const h = heap(M);
-      let bound;
-      try { bound = inputBound(M, h, opts.maxInputSize); } finally { h.free(); }
-      /* over the bound, the C refuses the bytes themselves (MDL-IO-002), as the CLI a file */
-      if (bound > 0 && data.length <= bound) inflated = await inflate(data, kind, bound + 1);
-    }
     const cleanup = res ? treeWrite(M, res) : null;
     const h = heap(M);
     try {
-      if (inflated) {
-        if (inflated.text)
-          M._mdl_web_inflated(h.bytes(inflated.text), inflated.text.length, inflated.consumed, 0);
-        else M._mdl_web_inflated(0, 0, 0, h.string(inflated.why));
-      }
       const dataPtr = h.bytes(data), name = h.string(opts.name), list = h.strings(settings);
       return callJson(M, h, (status, error, size) =>
         entry(M)(dataPtr, data.length, name, list, status, error, size));
     } finally {
-      M._mdl_web_inflated(0, 0, 0, 0);
       h.free();
       if (cleanup) cleanup();
     }
@@ -323,10 +206,34 @@ function mdlcheckApi(createCore) {
     true);
   const poses = (bytes, opts = {}) => withInput(bytes, opts, (M) => M._mdl_poses_buffer_json);
 
+  const SOURCE_BOUND = 2 ** 30; /* the text a compressed input's source view reads at most */
+
+  /* The decoded model for a viewer (mdl_model_buffer_json): the library's reading of the file,
+   * where each element is in it and the element each diagnostic points at. A compressed input
+   * gets its text as `source` (the bytes its lines count in), inflated by the library too. */
+  async function model(bytes, opts = {}) {
+    const data = toBytes(bytes);
+    const m = await withInput(data, opts, (M) => M._mdl_model_buffer_json);
+    if (m.compression) {
+      const M = await load();
+      const h = heap(M);
+      try {
+        const len = h.alloc(4);
+        const p = M._mdl_web_inflate(h.bytes(data), data.length, SOURCE_BOUND, len);
+        if (p) {
+          m.source = M.HEAPU8.slice(p, p + M.HEAPU32[len >> 2]);
+          M._free(p);
+        }
+      } finally {
+        h.free();
+      }
+    }
+    return m;
+  }
+
   /* Whether two models agree: the report `mdlcheck compare -f json A B` prints, from the C
    * library's mdl_compare_buffers_json. aName and bName name the inputs (their extensions help
-   * detect the format). The host inflates one .egg.pz per call (withInput), so a compressed
-   * input is refused here rather than compared as something it is not. */
+   * detect the format). */
   async function compare(a, b, opts = {}) {
     const sides = [toBytes(a), toBytes(b)];
     const rest = { ...opts };
@@ -336,10 +243,6 @@ function mdlcheckApi(createCore) {
     if (rest.resources !== undefined)
       throw fail('EINVAL', "mdlcheck: unknown option 'resources' (validate() takes it)");
     if (rest.name !== undefined) throw fail('EINVAL', "mdlcheck: compare names its inputs with 'aName' and 'bName'");
-    sides.forEach((bytes, i) => {
-      if (compression(bytes))
-        throw fail('EINVAL', `mdlcheck: compare of compressed input ${names[i] || (i ? 'b' : 'a')} (.egg.pz) is not supported here; inflate it first or use the CLI`);
-    });
     const M = await load();
     const settings = settingsOf(M, rest, []);
     const h = heap(M);
@@ -359,7 +262,7 @@ function mdlcheckApi(createCore) {
    * -f json IN OUT` prints (IN's entry, then OUT's: the writer's announcements, the output's
    * findings, the proof's differences) from the C library's mdl_convert_buffer_json, and the
    * converted file (null when nothing would have been written: IN had errors, the writer
-   * refused, or the bytes did not validate). An .egg.pz input is inflated first (withInput). */
+   * refused, or the bytes did not validate). An .egg.pz input is inflated by the library. */
   async function convert(bytes, opts = {}) {
     const { to, ...rest } = opts || {};
     if (typeof to !== 'string' || !to) throw fail('EINVAL', "mdlcheck: convert needs the target format: { to: 'iqe' }");
@@ -393,7 +296,19 @@ function mdlcheckApi(createCore) {
     }
   }
 
+  /* The formats the library knows, as its registry describes them: name, description,
+   * extensions (lower case, with the dot), up_axis. */
+  async function formats() {
+    const M = await load();
+    const h = heap(M);
+    try {
+      return callJson(M, h, () => M._mdl_web_formats_json());
+    } finally {
+      h.free();
+    }
+  }
+
   const version = () => VERSION;
 
-  return { validate, poses, compare, convert, rules, version };
+  return { validate, poses, model, compare, convert, rules, formats, version };
 }

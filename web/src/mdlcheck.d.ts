@@ -117,6 +117,35 @@ export interface Poses {
   [key: string]: unknown;
 }
 
+/** Where a diagnostic points in the model: an element, or one the decoder left out. */
+export interface ModelElement {
+  kind: 'joint' | 'vertex' | 'triangle' | 'mesh';
+  index?: number;
+  dropped?: boolean;
+}
+
+/** The decoded model for a viewer (mdl_model_buffer_json; web/API.md). */
+export interface Model {
+  format: string;
+  up_axis: 'y' | 'z';
+  decoded: boolean;
+  joints: { index: number; name: string; parent: number; t: number[]; r: number[]; s: number[] }[];
+  meshes: unknown[];
+  num_vertexes: number;
+  positions: number[];
+  blend_size: number;
+  blend_indexes: number[];
+  blend_weights: number[];
+  num_triangles: number;
+  triangles: number[];
+  spans: unknown[];
+  diagnostics: { id: string; offset?: number; line?: number; column?: number; path: string;
+    element: ModelElement | null }[];
+  /** a compressed input's text, which its lines count in */
+  source?: Uint8Array;
+  [key: string]: unknown;
+}
+
 /** A catalogue entry (`mdlcheck rules -f json`). */
 export interface Rule {
   id: string;
@@ -133,21 +162,27 @@ export interface MdlcheckError extends Error {
 export function validate(bytes: Bytes, options?: ValidateOptions): Promise<Entry>;
 /** The poses of one file; rejects with code EDECODE when it does not decode cleanly. */
 export function poses(bytes: Bytes, options?: InputOptions): Promise<Poses>;
+/** The decoded model of one file, for a viewer (a file with errors answers too). */
+export function model(bytes: Bytes, options?: InputOptions): Promise<Model>;
 /** Whether two files hold the same model, within the bounds of their quantization. */
 export function compare(a: Bytes, b: Bytes, options?: CompareOptions): Promise<Report>;
 /** Convert one file's bytes to another format, proven as `mdlcheck convert` proves it. */
 export function convert(bytes: Bytes, options: ConvertOptions): Promise<Conversion>;
 /** The rule catalogue. */
 export function rules(): Promise<Rule[]>;
+/** The formats the library knows, as its registry describes them. */
+export function formats(): Promise<{ name: string; description: string; extensions: string[]; up_axis: 'y' | 'z' }[]>;
 /** The mdlcheck version the module was built from. */
 export function version(): string;
 
 declare const mdlcheck: {
   validate: typeof validate;
   poses: typeof poses;
+  model: typeof model;
   compare: typeof compare;
   convert: typeof convert;
   rules: typeof rules;
+  formats: typeof formats;
   version: typeof version;
 };
 export default mdlcheck;

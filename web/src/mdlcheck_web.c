@@ -1,63 +1,61 @@
 /* mdlcheck_web.c - what the WebAssembly module adds to the library for its JavaScript: the text
- * an .egg.pz inflated to in JS (this build has no zlib), handed over before each validation, and
- * the CLI's size syntax for the bound JS inflates under. */
+ * a compressed input inflates to, for the page's source view (the library's own inflater, as
+ * .egg.pz validates with), the registry's description of the formats, and the options table's
+ * key for a JS option name. */
 #include <emscripten/emscripten.h>
 #include <stddef.h>
+#include <stdlib.h>
 
+#include "api_settings.h"
+#include "format.h"
 #include "input.h"
+#include "json_write.h"
 #include "settings.h"
 
 /* exported to the JS (api.js), which is their only caller */
-void mdl_web_inflated(const unsigned char *text, size_t len, size_t consumed, const char *why);
-double mdl_web_size_parse(const char *s);
+unsigned char *mdl_web_inflate(const unsigned char *data, size_t size, size_t stop, size_t *len);
+char *mdl_web_formats_json(void);
 const char *mdl_web_setting_key(const char *js);
 
-static struct {
-  int set;
-  const unsigned char *text;
-  size_t len, consumed;
+/* The registry's description of every format (name, description, extensions, up axis) as a
+ * JSON array, for a face that must know which files are models without naming any format (the
+ * page's drop); NULL when out of memory. */
+EMSCRIPTEN_KEEPALIVE char *mdl_web_formats_json(void)
+{
+  struct api_text t;
+  struct json_writer w;
+  if (!api_text_open(&t))
+    return NULL;
+  json_init(&w, t.out, 0);
+  json_array_begin(&w);
+  for (const struct mdl_format *const *f = mdl_format_table; *f; f++) {
+    json_object_begin(&w);
+    json_kv_string(&w, "name", (*f)->name);
+    json_kv_string(&w, "description", (*f)->description);
+    json_key(&w, "extensions");
+    json_array_begin(&w);
+    for (const char *const *e = (*f)->extensions; e && *e; e++)
+      json_write_string(&w, *e);
+    json_array_end(&w);
+    json_kv_string(&w, "up_axis", (*f)->up_axis ? (*f)->up_axis : "z");
+    json_object_end(&w);
+  }
+  json_array_end(&w);
+  return api_text_close(&t, json_end(&w) != 0);
+}
+
+/* The text of the zlib or gzip stream data..size, at most stop bytes (malloc'd, *len bytes; the
+ * caller frees it), or NULL when it does not inflate (the report says why). */
+EMSCRIPTEN_KEEPALIVE unsigned char *mdl_web_inflate(const unsigned char *data, size_t size, size_t stop,
+                                                    size_t *len)
+{
+  unsigned char *text = NULL;
+  size_t consumed;
   const char *why;
-} pending;
-
-/* JS calls this before validating an .egg.pz: text (len bytes, at most the bound + 1) and the
- * compressed bytes the stream took (input_host_inflate), or NULL with why (the inflater's error);
- * mdl_web_inflated(NULL, 0, 0, NULL) after, so nothing is reused. */
-EMSCRIPTEN_KEEPALIVE void mdl_web_inflated(const unsigned char *text, size_t len, size_t consumed,
-                                           const char *why)
-{
-  pending.set = text || why;
-  pending.text = text;
-  pending.len = len;
-  pending.consumed = consumed;
-  pending.why = why;
-}
-
-int input_host_inflate(const unsigned char *data, size_t size, size_t stop, const unsigned char **text,
-                       size_t *len, size_t *consumed, const char **why)
-{
-  (void)data;
-  *text = NULL;
   *len = 0;
-  *consumed = size;
-  if (!pending.set) {
-    *why = "nothing inflated this .egg.pz: its text was not read";
-    return -1;
-  }
-  if (!pending.text) {
-    *why = pending.why;
-    return -1;
-  }
-  *text = pending.text;
-  *len = pending.len < stop ? pending.len : stop;
-  *consumed = pending.consumed;
-  return 0;
-}
-
-/* --max-input-size's syntax ("512M"): the bound in bytes, or 0 when s is no size. */
-EMSCRIPTEN_KEEPALIVE double mdl_web_size_parse(const char *s)
-{
-  unsigned long long v;
-  return input_limit_parse(s, &v) < 0 ? 0 : (double)v;
+  if (input_inflate(data, size, stop, &text, len, &consumed, &why) < 0)
+    return NULL;
+  return text;
 }
 
 /* The library's key=value name of a JavaScript option (options.def's js column), or NULL when

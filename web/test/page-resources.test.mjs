@@ -8,16 +8,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { dropPlan, searchDirs, treeRoot, unusableLine } from '../page/src/resources.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dropPlan, searchDirs, treeRoot, unusableLine, modelNamer } from '../page/src/resources.js';
 
 const top = process.env.MDLCHECK_SRCDIR || join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mdlcheck = process.env.MDLCHECK || join(top, 'validator', 'mdlcheck');
 
-test('a drop: the model-named files are validated, every file may be named; none: each validated', () => {
-  assert.deepEqual(dropPlan(['a.egg', 'skin.png', 'b.IQM', 'c.egg.pz', 'd.x42', 'e.qmsh', 'f.iqe']),
+test('a drop: the model-named files (by the library\'s formats) are validated, every file may be named; none: each validated', async (t) => {
+  if (!process.env.MDLCHECK_WEB_DIST) return t.skip('the module is not built');
+  const { formats } = await import(pathToFileURL(join(process.env.MDLCHECK_WEB_DIST, 'mdlcheck.mjs')).href);
+  const isModel = modelNamer(await formats());
+  assert.deepEqual(dropPlan(['a.egg', 'skin.png', 'b.IQM', 'c.egg.pz', 'd.x42', 'e.qmsh', 'f.iqe'], isModel),
     { models: ['a.egg', 'b.IQM', 'c.egg.pz', 'd.x42', 'e.qmsh', 'f.iqe'], root: '' });
-  assert.deepEqual(dropPlan(['model.bin', 'notes.txt']), { models: ['model.bin', 'notes.txt'], root: '' });
+  assert.deepEqual(dropPlan(['model.bin', 'notes.txt'], isModel), { models: ['model.bin', 'notes.txt'], root: '' });
 });
 
 test('the search root: the deepest folder holding every dropped file', () => {

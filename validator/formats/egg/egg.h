@@ -387,6 +387,8 @@ int64_t egg_value_int(const struct egg_value *v);
 int egg_value_is_number(const struct egg_value *v);
 /* The same for value i of an entry. */
 int egg_val_is_number(const struct egg_node *n, uint32_t i);
+/* The last line n's entry spans: its closing brace when known, else its last descendant's. */
+uint32_t egg_node_last_line(const struct egg_node *n);
 /* The node after n in file order below root (children first), or NULL. */
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root);
 /* egg_next_pre that goes into n's children only when descend is set: the checks skip the

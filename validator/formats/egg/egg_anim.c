@@ -404,6 +404,8 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     m->joints[j].name = jn->name ? jn->name : "";
     m->joints[j].parent = jl.parents[j];
     matrix_to_trs(r, &m->joints[j].pose);
+    if (m->want_spans)
+      model_span_lines(m, MODEL_EL_JOINT, j, jn->line, egg_node_last_line(jn));
   }
   if (!doc->ctx->keep_frames && nbundles && jl.count && (uint64_t)total * jl.count <= MAX_ANIM_CELLS) {
     /* validation alone builds no frames: the report's stats get the counts a full decode has */

@@ -93,6 +93,18 @@ int egg_node_name_is(const struct egg_node *n, const char *s)
   return n->name && egg_name_len(n) == strlen(s) && !memcmp(n->name, s, egg_name_len(n));
 }
 
+uint32_t egg_node_last_line(const struct egg_node *n)
+{
+  uint32_t last = n->line;
+  for (const struct egg_node *d = n; d; d = egg_next_pre(d, n)) {
+    if (d->line > last)
+      last = d->line;
+    if (d->vform == VF_NONE && !d->index_inline && d->v.close.line > last)
+      last = d->v.close.line;
+  }
+  return last;
+}
+
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root)
 {
   return egg_next_skip(n, root, 1);
@@ -259,5 +271,6 @@ static int egg_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 
 const struct mdl_format egg_format = {
   "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
-  egg_pose_matrix, egg_profile_at, NULL, NULL
+  egg_pose_matrix, egg_profile_at, NULL, NULL,
+  "z" /* Panda3D's default coordinate system, Z-up right-handed */
 };

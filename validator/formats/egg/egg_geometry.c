@@ -558,8 +558,13 @@ static int build_meshes(struct geom *g)
   int rc = -1;
   for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec))) {
     int64_t mesh;
-    if (!is_triangle_prim(n->spec) || n->bad)
+    if (!is_triangle_prim(n->spec))
       continue;
+    if (n->bad) {
+      if (g->m->want_spans) /* where a primitive the model leaves out is: no triangle of it */
+        model_span_dropped(g->m, MODEL_EL_TRIANGLE, n->line, egg_node_last_line(n));
+      continue;
+    }
     mesh = prim_mesh(g, n);
     if (mesh < 0)
       goto out;
@@ -592,9 +597,19 @@ static int build_meshes(struct geom *g)
     mm->first_triangle = (uint32_t)g->ntris;
     if (!mm->name)
       goto out;
-    for (uint32_t i = 0; i < g->mesh[k].nprims; i++)
-      if (prim_triangles(g, sorted[at++], k, &buf, &cap, &ids, &idcap) < 0)
+    for (uint32_t i = 0; i < g->mesh[k].nprims; i++) {
+      const struct egg_node *prim = sorted[at++];
+      size_t first = g->ntris;
+      if (prim_triangles(g, prim, k, &buf, &cap, &ids, &idcap) < 0)
         goto out;
+      if (g->m->want_spans) {
+        uint32_t last = egg_node_last_line(prim);
+        for (size_t t = first; t < g->ntris; t++)
+          model_span_lines(g->m, MODEL_EL_TRIANGLE, (uint32_t)t, prim->line, last);
+        if (first == g->ntris)
+          model_span_dropped(g->m, MODEL_EL_TRIANGLE, prim->line, last);
+      }
+    }
     mm->num_vertexes = (uint32_t)g->nmv - mm->first_vertex;
     mm->num_triangles = (uint32_t)g->ntris - mm->first_triangle;
     if (mesh_sort(g, mm) < 0)
@@ -870,6 +885,10 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
     if (g.ntris)
       memcpy((unsigned char *)(uintptr_t)m->triangles, g.tris, g.ntris * 12);
     m->num_triangles = (uint32_t)g.ntris;
+    if (m->want_spans) /* each model vertex at its pool <Vertex> (mesh_sort's final order) */
+      for (size_t v = 0; v < g.nmv; v++)
+        model_span_lines(m, MODEL_EL_VERTEX, (uint32_t)v, g.mv[v].vertex->line,
+                         egg_node_last_line(g.mv[v].vertex));
   }
   if (g.over_four_count) {
     char what[160];
@@ -893,9 +912,8 @@ out:
   free(g.mv);
   free(g.tris);
   if (rc < 0 || g.pools.oom || g.verts.oom || g.members.oom || g.mverts.oom || g.vinf.oom) {
-    struct mdl_loc loc = loc_none();
-    diag_emit(doc->ctx->diag, RULE_CORE_READ_FAILED, &loc, NULL, "%s",
-              "out of memory while building the egg geometry");
+    /* MDL-MEM-001, the rule of an allocation that failed: the callers answer MDL_ENOMEM */
+    diag_out_of_memory(doc->ctx->diag, "building the egg geometry");
     return -1;
   }
   return 0;

@@ -1,6 +1,6 @@
 /* egg_pz.c - .egg.pz: a zlib stream around the text (Panda3D decompresses it transparently).
  * The output is bounded by --max-input-size so a small hostile stream cannot expand without
- * limit. A build without zlib (MDL_NO_ZLIB) asks its host to inflate (input_host_inflate). */
+ * limit. A build without zlib (MDL_NO_ZLIB) inflates with stb_image's decoder (input_inflate). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,38 +108,34 @@ static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *te
 }
 
 #ifdef MDL_NO_ZLIB
-/* Weak: a host that can inflate (the WebAssembly module's JavaScript) defines its own. */
-__attribute__((weak)) int input_host_inflate(const unsigned char *data, size_t size, size_t stop,
-                                             const unsigned char **text, size_t *len, size_t *consumed,
-                                             const char **why)
-{
-  (void)data;
-  (void)stop;
-  *text = NULL;
-  *len = 0;
-  *consumed = size;
-  *why = "this build of mdlcheck has no zlib and its host inflated nothing: the text was not read";
-  return -1;
-}
-
+/* Without zlib: the library's own inflater over stb_image's (core/inflate.c). */
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
                                     size_t *out_size)
 {
   unsigned long long limit = input_limit(doc->ctx->options);
   size_t stop = limit < SIZE_MAX ? (size_t)limit + 1 : SIZE_MAX;
-  const unsigned char *text;
+  unsigned char *text;
+  const unsigned char *kept;
   size_t len, consumed = size;
   const char *why = NULL;
-  if (input_host_inflate(data, size, stop, &text, &len, &consumed, &why) < 0) {
+  int rc = input_inflate(data, size, stop, &text, &len, &consumed, &why);
+  if (rc == -2) {
+    diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
+    return NULL;
+  }
+  if (rc == -3) {
+    pz_too_large(doc, limit);
+    return NULL;
+  }
+  if (rc < 0) {
     egg_emit(doc, RULE_EGG_ZLIB, 0, 0, NULL, "%s", why ? why : "the stream did not inflate");
     return NULL;
   }
-  if (consumed == INPUT_CONSUMED_UNKNOWN)
-    egg_emit(doc, RULE_EGG_PZ_TRAILING_DATA, 0, 0, NULL, "%s",
-             "bytes (or a second stream) whose place this build's inflater does not tell");
-  else if (consumed < size)
+  if (consumed < size)
     pz_trailing(doc, data, size, consumed);
-  return pz_keep(doc, text, len, limit, out_size);
+  kept = pz_keep(doc, text, len, limit, out_size);
+  free(text);
+  return kept;
 }
 #else
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,

@@ -222,6 +222,7 @@ struct iqe_parser {
   struct iqe_layout layout[IQE_SLOTS];
 
   uint32_t *tris;                 /* 3 per triangle, global indexes */
+  uint32_t *tri_line;             /* per triangle its face's line, when spans are asked (else NULL) */
   uint32_t num_tris;
   uint32_t num_faces, num_fs;
   uint32_t *face_arity, *face_line;

@@ -313,12 +313,12 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
     }
     idx[i] = (uint32_t)g;
   }
-  if (nargs < 3) {
-    iqe_emit(p, RULE_IQE_FACE_TOO_FEW, ln->no, args[-1].col, NULL, "%u", (unsigned)nargs);
+  if (nargs < 3 || bad) {
+    if (nargs < 3)
+      iqe_emit(p, RULE_IQE_FACE_TOO_FEW, ln->no, args[-1].col, NULL, "%u", (unsigned)nargs);
+    model_span_dropped(p->m, MODEL_EL_TRIANGLE, ln->no, ln->no); /* a face the model leaves out */
     return;
   }
-  if (bad)
-    return;
   if (nargs > 3)
     polygon_check(p, ln, args, idx, nargs);
   if (!p->tri_smooth && smoothing_used(p)) {
@@ -341,6 +341,8 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
       p->tri_fan[p->num_tris] = i;
     }
     memcpy(p->tris + (size_t)p->num_tris * 3, tri, sizeof tri);
+    if (p->tri_line)
+      p->tri_line[p->num_tris] = ln->no;
     p->num_tris++;
     me->num_triangles++;
     for (int k = 0; k < 3; k++) {

@@ -319,6 +319,8 @@ static int alloc_arrays(struct iqe_parser *p)
   p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
   p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
   p->tris = arena_calloc(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
+  if (p->m->want_spans && !(p->tri_line = arena_calloc(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
+    p->m->spans_failed = 1;
   /* per face command, for matching fs lines only */
   p->face_arity = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_arity);
   p->face_line = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_line);
@@ -471,5 +473,6 @@ extern const struct format_locator iqe_locator;
 
 const struct mdl_format iqe_format = {
   "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL,
-  NULL, NULL, &iqe_locator
+  NULL, NULL, &iqe_locator,
+  "z" /* the Quake convention IQM keeps */
 };

@@ -439,6 +439,26 @@ static void counts_state(struct iqe_parser *p, uint32_t nv)
   decode_count(p->ctx, DC_FRAMES, p->num_frames);
 }
 
+/* Where each joint (its line and its base pose's), mesh, vertex (every attribute line of it) and
+ * triangle (its face's line) is: model.spans, for the page. */
+static void spans_record(struct iqe_parser *p, uint32_t nv, const uint32_t *tri_src)
+{
+  struct model *m = p->m;
+  for (uint32_t j = 0; j < p->num_joints; j++) {
+    model_span_lines(m, MODEL_EL_JOINT, j, p->joints[j].line, p->joints[j].line);
+    if (j < p->num_base_poses)
+      model_span_lines(m, MODEL_EL_JOINT, j, p->poses[j].line, p->poses[j].line);
+  }
+  for (uint32_t k = 0; k < p->num_meshes; k++)
+    model_span_lines(m, MODEL_EL_MESH, k, p->meshes[k].line, p->meshes[k].line);
+  for (int i = 0; i < ATTR_COUNT; i++)
+    for (uint32_t v = 0; p->attr[i].lines && v < p->attr[i].count && v < nv; v++)
+      model_span_lines(m, MODEL_EL_VERTEX, v, p->attr[i].lines[v], p->attr[i].lines[v]);
+  for (uint32_t t = 0; p->tri_line && t < m->num_triangles; t++)
+    if (tri_src[t] != UINT32_MAX)
+      model_span_lines(m, MODEL_EL_TRIANGLE, t, p->tri_line[tri_src[t]], p->tri_line[tri_src[t]]);
+}
+
 int iqe_model_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
@@ -453,6 +473,8 @@ int iqe_model_build(struct iqe_parser *p)
   m->num_vertexes = nv;
   if (varrays_build(p, nv) < 0 || mesh_build(p, nv, &tri_src) < 0 || anim_build(p) < 0)
     return -1;
+  if (m->want_spans)
+    spans_record(p, nv, tri_src);
   /* normals the file does not give are generated (iqe.txt "Smoothing") into the model itself,
    * so conversion, comparison and the IQE round trip all see the same vertices */
   if (p->attr[ATTR_VN].count == 0 && iqe_smooth_normals(p, tri_src) < 0)

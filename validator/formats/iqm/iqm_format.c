@@ -15,6 +15,31 @@ static int iqm_detect(const unsigned char *data, size_t size)
   return 0;
 }
 
+/* Where joints (and their poses), meshes, triangles (and their adjacency) and vertices are, as
+ * the header and the vertex array headers say (model.spans, for the page). */
+static void iqm_spans(const struct iqm *q, struct model *m)
+{
+  static const struct { uint32_t ofs, num, kind, stride; } sec[] = {
+    {H_OFS_MESHES, H_NUM_MESHES, MODEL_EL_MESH, 24},
+    {H_OFS_TRIANGLES, H_NUM_TRIANGLES, MODEL_EL_TRIANGLE, 12},
+    {H_OFS_ADJACENCY, H_NUM_TRIANGLES, MODEL_EL_TRIANGLE, 12},
+  };
+  if (!m->want_spans)
+    return;
+  for (size_t k = 0; k < sizeof sec / sizeof sec[0]; k++)
+    if (HV(q, sec[k].ofs))
+      model_span_bytes(m, sec[k].kind, 0, HV(q, sec[k].num), HV(q, sec[k].ofs), sec[k].stride);
+  if (HV(q, H_OFS_JOINTS))
+    model_span_bytes(m, MODEL_EL_JOINT, 0, HV(q, H_NUM_JOINTS), HV(q, H_OFS_JOINTS), q->joint_size);
+  if (HV(q, H_OFS_POSES))
+    model_span_bytes(m, MODEL_EL_JOINT, 0, HV(q, H_NUM_POSES), HV(q, H_OFS_POSES), q->pose_size);
+  for (uint32_t a = 0; a < q->num_va; a++) {
+    uint64_t stride = (uint64_t)vformat_bytes(q->va[a].format) * q->va[a].size;
+    if (stride && stride <= UINT32_MAX)
+      model_span_bytes(m, MODEL_EL_VERTEX, 0, HV(q, H_NUM_VERTEXES), q->va[a].offset, (uint32_t)stride);
+  }
+}
+
 static int iqm_decode(struct decode_ctx *ctx, struct model *m)
 {
   struct iqm q;
@@ -32,6 +57,7 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
   iqm_sections_check(&q);
   iqm_text_read(&q);
   iqm_varrays_read(&q); /* ends by settling every extent: bounds, overlaps */
+  iqm_spans(&q, m);
   iqm_text_check(&q);
   iqm_varrays_check(&q);
   iqm_meshes_check(&q);
@@ -52,5 +78,6 @@ extern const struct format_locator iqm_locator;
 
 const struct mdl_format iqm_format = {
   "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL,
-  NULL, NULL, &iqm_locator
+  NULL, NULL, &iqm_locator,
+  "z" /* the Quake convention */
 };

@@ -183,6 +183,21 @@ static void qmsh_sections_read(struct qmsh_dec *d)
   }
 }
 
+/* Where each vertex, triangle and bone the sections read is: model.spans, for the page. */
+static void spans_record(const struct qmsh_dec *d)
+{
+  const struct qmsh_mesh *q = d->q;
+  if (d->vert_off)
+    model_span_bytes(d->m, MODEL_EL_VERTEX, 0, q->h.n_verts, d->vert_off, q->vertex_size);
+  if (d->tri_off)
+    model_span_bytes(d->m, MODEL_EL_TRIANGLE, 0, q->h.n_tris, d->tri_off, 6);
+  for (uint32_t k = 0; d->bone_off && k < q->h.n_bones && d->bone_off[k]; k++) {
+    uint64_t end = k + 1 < q->h.n_bones && d->bone_off[k + 1] ? d->bone_off[k + 1] : d->bone_off[k] + 1;
+    uint64_t len = end - d->bone_off[k];
+    model_span_bytes(d->m, MODEL_EL_JOINT, k, 1, d->bone_off[k], len < UINT32_MAX ? (uint32_t)len : UINT32_MAX);
+  }
+}
+
 /* 1 when the sections, read with header h and no diagnostics, end exactly at the end of the
  * file with no error. */
 static int sections_fit(const struct qmsh_dec *orig, const struct qmsh_header *h)
@@ -269,6 +284,8 @@ static int qmsh_decode(struct decode_ctx *ctx, struct model *m)
   d.skeletal = qmsh_is_skeletal(d.q->h.flags);
   qmsh_header_check(&d);
   qmsh_sections_read(&d);
+  if (m->want_spans)
+    spans_record(&d);
   if (d.fatal || d.misfit)
     counts_guess(&d);
   if (d.fatal)
@@ -303,5 +320,6 @@ static int qmsh_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap
 
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write, NULL, qmsh_profile_at, NULL, NULL
+  qmsh_write, NULL, qmsh_profile_at, NULL, NULL,
+  "y" /* a Direct3D engine's */
 };

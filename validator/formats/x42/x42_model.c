@@ -324,6 +324,48 @@ static void geometry_check(struct x42_ctx *x)
     }
 }
 
+/* Where each bone (its record, its base pose's six keys, the influences naming it), group,
+ * vertex (every array's sample and its blend entry) and triangle (its indices) is:
+ * model.spans, for the page. An index past its table stays as the file says it. */
+static void spans_record(const struct x42_ctx *x)
+{
+  static const struct { int sec; uint32_t stride; } varr[] = {
+    {XS_VERT_POS, 6}, {XS_NORMALS, 3}, {XS_TANGENTS, 7}, {XS_TEXCOORDS, 4}, {XS_COLORS, 4}};
+  struct model *m = x->m;
+  const struct x42_doc *d = x->doc;
+  const uint64_t *off = x->lay.off;
+  uint64_t pos = 0;
+  model_span_bytes(m, MODEL_EL_JOINT, 0, d->num_bones, off[XS_BONES], 12);
+  model_span_bytes(m, MODEL_EL_JOINT, 0, d->num_bones < d->key_len / 6u ? d->num_bones : d->key_len / 6u,
+                   off[XS_KEYS], 48);
+  for (uint32_t i = 0; d->influences && i < d->num_infl; i++)
+    if (d->influences[i].bone != X42_NONE)
+      model_span_bytes(m, MODEL_EL_JOINT, d->influences[i].bone, 1, off[XS_INFLUENCES] + 52u * (uint64_t)i, 52);
+  model_span_bytes(m, MODEL_EL_MESH, 0, d->num_groups, off[XS_GROUPS], 148);
+  for (size_t k = 0; k < sizeof varr / sizeof varr[0]; k++)
+    if (off[varr[k].sec])
+      model_span_bytes(m, MODEL_EL_VERTEX, 0, d->num_verts, off[varr[k].sec], varr[k].stride);
+  for (uint32_t gi = 0; gi < d->num_groups && gi < m->num_meshes; gi++) {
+    const struct x42_group *g = &d->groups[gi];
+    const struct model_mesh *mesh = &m->meshes[gi];
+    uint32_t stride = g->max_infl ? 2u * g->max_infl - 1u : 0;
+    if (stride && off[XS_BLEND]) {
+      model_span_bytes(m, MODEL_EL_VERTEX, g->first_vert, g->num_verts, off[XS_BLEND] + pos, stride);
+      pos += (uint64_t)stride * g->num_verts;
+    }
+    if (g->first_index == 0xFFFFFFFFu || !mesh->num_triangles || !off[XS_INDICES])
+      continue;
+    if (g->prim == 4) { /* a list: three indices a triangle */
+      model_span_bytes(m, MODEL_EL_TRIANGLE, mesh->first_triangle, mesh->num_triangles,
+                       off[XS_INDICES] + 2u * (uint64_t)g->first_index, 6);
+    } else { /* a strip or fan: index e ends triangle e - 2, the first three start the first */
+      model_span_bytes(m, MODEL_EL_TRIANGLE, mesh->first_triangle, 1, off[XS_INDICES] + 2u * (uint64_t)g->first_index, 6);
+      model_span_bytes(m, MODEL_EL_TRIANGLE, mesh->first_triangle + 1, mesh->num_triangles - 1,
+                       off[XS_INDICES] + 2u * ((uint64_t)g->first_index + 3), 2);
+    }
+  }
+}
+
 int x42_model_fill(struct x42_ctx *x)
 {
   struct model *m = x->m;
@@ -396,5 +438,7 @@ int x42_model_fill(struct x42_ctx *x)
   }
   if (fill_vertices(m, d) < 0 || fill_meshes(m, d) < 0)
     return -1;
+  if (m->want_spans)
+    spans_record(x);
   return 0;
 }

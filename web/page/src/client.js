@@ -25,7 +25,16 @@ export class ValidatorClient {
     };
   }
 
-  // Resolves with { report, poses, posesError, version }; bytes is copied, the caller keeps it.
+  // Resolves with the formats the library knows (name, extensions, up_axis: its registry).
+  formats() {
+    return new Promise((resolve, reject) => {
+      const id = this.next++;
+      this.pending.set(id, { resolve: (msg) => resolve(msg.formats), reject, onProgress: () => {} });
+      this.worker.postMessage({ id, type: 'formats' });
+    });
+  }
+
+  // Resolves with { report, poses, posesError, model, modelError, version }; bytes is copied, the caller keeps it.
   // group: null, or { id, files: Map(name -> bytes), dirs } for a model dropped with other files
   // (the files are copied to the worker once per group id).
   validate(name, bytes, opts, onProgress = () => {}, group = null) {

@@ -4,17 +4,15 @@
 import { ValidatorClient } from './client.js';
 import { renderReport, moveFocus, rovingTabStop, keepFocus, SEVERITIES, where } from './report-view.js';
 import { sourceExcerpt, hexExcerpt } from './source-view.js';
-import { readModel, TEXT_FORMATS } from './model/index.js';
-import { locate } from './locate.js';
+import { displayModel, locate } from './model.js';
 import { Viewer } from './viewer.js';
-import { dropPlan, searchDirs } from './resources.js';
+import { dropPlan, searchDirs, modelNamer } from './resources.js';
 import { optionsFromQuery, queryWithOptions, optionsToForm, optionsFromForm, describeOptions } from './options.js';
 
 const $ = (id) => document.getElementById(id);
-const MAX_INFLATED = 1 << 30; // the CLI's default --max-input-size
 
 const state = {
-  files: [], // { name, bytes, status, entry, poses, posesError, model, text, group, notChecked }
+  files: [], // { name, bytes, status, entry, poses, posesError, model, modelError, text, group, notChecked }
   current: -1,
   selection: { kind: 'none' },
   version: '',
@@ -27,6 +25,9 @@ window.mdlcheckPage = state; // for tools and the browser tests: files, current,
 
 let client;
 let viewer;
+let known = null;
+// The library's formats, asked once (which dropped files are models: their extensions).
+const formats = () => known || (known = client.formats());
 
 function setBusy(delta) {
   state.busy += delta;
@@ -47,27 +48,10 @@ function publishReport() {
   $('mdlcheck-report').textContent = JSON.stringify(report, null, 1).replace(/<\//g, '<\\/');
 }
 
-// Inflates an .egg.pz for the source view (the validator inflates its own copy).
-async function inflate(bytes) {
-  const kind = bytes[0] === 0x1f && bytes[1] === 0x8b ? 'gzip' : 'deflate';
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(kind)).getReader();
-  const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_INFLATED) { reader.cancel(); break; }
-    parts.push(value);
-  }
-  return new Uint8Array(await new Blob(parts).arrayBuffer());
-}
-
-async function textOf(file) {
-  let bytes = file.bytes;
-  if (file.entry.compression) {
-    try { bytes = await inflate(bytes); } catch { return ''; }
-  }
+// The text a diagnostic's line counts in: the file's bytes, or the text a compressed file
+// inflates to (the library inflated it: model().source).
+function textOf(file) {
+  const bytes = (file.model && file.model.source) || file.bytes;
   return new TextDecoder('utf-8').decode(bytes);
 }
 
@@ -118,13 +102,14 @@ function showFile(i) {
   }
   renderCurrentReport();
   viewer.selection = { kind: 'none' };
-  viewer.show(f.model, f.poses, f.entry.format);
+  viewer.show(f.model, f.poses);
   setupAnimations(f);
   viewer.frame(); // around the first frame: an animation table has no other pose
   viewer.render();
   let note = '';
-  if (!f.model) note = `No mesh preview for ${f.entry.format}: the skeleton comes from the validator's poses.`;
-  if (f.model && f.model.error) note = `The preview could not read this file: ${f.model.error}`;
+  if (!f.model) note = `No preview: ${f.modelError || 'the validator gave no model'}.`;
+  else if (!f.model.decoded) note = 'No preview: the validator stopped decoding this file (see the report).';
+  else if (!f.model.vertices.length && !f.model.joints.length) note = 'Nothing to draw: the validator\'s model of this file holds no vertex and no joint.';
   if (!f.poses && f.posesError) note += ` No animation: ${f.posesError}`;
   $('view-note').textContent = note.trim();
   describeSelection();
@@ -186,14 +171,16 @@ function describeSelection() {
   const f = state.files[state.current];
   let text = 'Nothing selected: choose a diagnostic to see where it is.';
   if (s.kind === 'file') text = `${s.rule}: concerns the file as a whole (${s.where}); no single element to show.`;
-  if (KIND_NAME[s.kind]) {
+  if (KIND_NAME[s.kind] && s.dropped) {
+    text = `${s.rule}: concerns a ${KIND_NAME[s.kind]} the validator left out of the model (found by the validator's locator); it is not drawn`;
+  } else if (KIND_NAME[s.kind]) {
     const joints = viewer.joints || [];
     const name = s.kind === 'joint' && joints[s.index] ? ` "${joints[s.index].name}"` : '';
-    text = `${s.rule}: selected ${KIND_NAME[s.kind]} ${s.index}${name} (found by ${s.by})` +
+    text = `${s.rule}: selected ${KIND_NAME[s.kind]} ${s.index}${name} (found by the validator's locator)` +
       (s.drawable ? '' : `; it is not in the drawn model (${f && f.model ? 'index past its table' : 'no mesh preview'})`);
   }
   $('selection-caption').textContent = text;
-  $('viewer').dataset.selection = KIND_NAME[s.kind] ? `${s.kind}:${s.index}` : s.kind;
+  $('viewer').dataset.selection = KIND_NAME[s.kind] ? `${s.kind}:${s.dropped ? 'dropped' : s.index}` : s.kind;
 }
 
 async function selectDiagnostic(index) {
@@ -204,8 +191,8 @@ async function selectDiagnostic(index) {
   for (const b of document.querySelectorAll('button.diag')) b.setAttribute('aria-pressed', String(Number(b.dataset.index) === index));
   viewer.select(hit);
   describeSelection();
-  const rows = TEXT_FORMATS.has(f.entry.format) && d.line !== undefined
-    ? sourceExcerpt(f.text ?? (f.text = await textOf(f)), d.line, d.column)
+  const rows = d.line !== undefined
+    ? sourceExcerpt(f.text ?? (f.text = textOf(f)), d.line, d.column)
     : d.offset !== undefined ? hexExcerpt(f.bytes, d.offset) : [];
   $('source').replaceChildren(...rows.map((r) => {
     const span = document.createElement(r.current ? 'mark' : 'span');
@@ -239,8 +226,9 @@ async function validateOne(f) {
   f.posesError = result.posesError;
   state.version = result.version;
   $('version').textContent = `mdlcheck ${result.version}`;
-  const text = TEXT_FORMATS.has(f.entry.format) ? (f.text = await textOf(f)) : null;
-  f.model = readModel(f.entry.format, f.bytes, text);
+  f.model = displayModel(result.model);
+  f.modelError = result.modelError;
+  f.text = null;
   f.status = f.entry.verdict;
   publishReport();
 }
@@ -266,7 +254,8 @@ let groups = 0;
 
 async function loadAndValidate(sources, notChecked) {
   setBusy(1);
-  const plan = notChecked ? { models: sources.map((s) => s.name), root: '' } : dropPlan(sources.map((s) => s.name));
+  const plan = notChecked ? { models: sources.map((s) => s.name), root: '' }
+    : dropPlan(sources.map((s) => s.name), modelNamer(await formats()));
   const models = new Set(plan.models);
   const group = notChecked ? null : { id: ++groups, files: new Map(), root: plan.root };
   const added = sources.filter((s) => models.has(s.name))

@@ -2,8 +2,12 @@
 // --resources: which of them are models to validate, which only files the models may name, and
 // where each model's references are searched (validate()'s resources option, web/API.md).
 
-// The names the CLI selects when it walks a folder (each format's extensions; .pz: .egg.pz)
-export const MODEL_NAME = /\.(iqm|iqe|egg|pz|qmsh|x42)$/i;
+// Whether a name is one the CLI selects when it walks a folder: it ends with one of the
+// extensions the library's formats describe (formats(): their registry).
+export function modelNamer(formats) {
+  const exts = formats.flatMap((f) => f.extensions).map((e) => e.toLowerCase());
+  return (name) => exts.some((e) => name.toLowerCase().endsWith(e));
+}
 
 // The deepest folder holding every name ('' when they do not share one): a dropped folder, or
 // the folder the page's chosen files came from.
@@ -22,8 +26,8 @@ export function treeRoot(names) {
 // What a drop is: { models, root }. The files named like models are validated and every file is
 // a possible reference; a drop without such a name is validated file by file as before (the CLI
 // validates a file named directly whatever its extension).
-export function dropPlan(names) {
-  const models = names.filter((n) => MODEL_NAME.test(n));
+export function dropPlan(names, isModel) {
+  const models = names.filter(isModel);
   return { models: models.length ? models : names, root: treeRoot(names) };
 }
 

@@ -7,8 +7,6 @@ const HIGHLIGHT = 0xff2d55;
 
 function trsMatrix(p) {
   const m = new THREE.Matrix4();
-  // an Egg <Matrix4> is row-major for row vectors: the same numbers as column-major for columns
-  if (p.eggMatrix) return m.fromArray(p.eggMatrix);
   const q = new THREE.Quaternion(p.r[0], p.r[1], p.r[2], p.r[3]);
   if (q.lengthSq() > 0 && Number.isFinite(q.lengthSq())) q.normalize(); else q.identity();
   const s = p.s || [1, 1, 1];
@@ -69,10 +67,11 @@ export class Viewer {
 
   render() { this.renderer.render(this.scene, this.camera); }
 
-  // model: the display model (or null); poses: the validator's poses (or null).
-  show(model, poses, format) {
+  // model: the library's decoded model (model.js; or null); poses: the validator's poses (or
+  // null). Up is the axis the format's description gives.
+  show(model, poses) {
     this.root.clear();
-    this.upAxis = format === 'qmsh' || format === 'x42' ? 'y' : 'z';
+    this.upAxis = model && model.upAxis === 'y' ? 'y' : 'z';
     this.model = model;
     this.poses = poses;
     this.joints = model && model.joints.length ? model.joints : (poses ? poses.joints : []);
@@ -82,10 +81,6 @@ export class Viewer {
     const locals = this.joints.map(trsMatrix);
     this.bind = globals(this.joints, locals);
     this.bindInverse = this.bind.map((m) => m.clone().invert());
-    // X42 skins through influences: a bone (or model space) and the mesh-to-bone matrix the file
-    // stores, which need not be the inverse of the base pose
-    this.influences = (model && model.influences || []).map((i) => ({ joint: i.joint,
-      meshToBone: new THREE.Matrix4().fromArray(i.matrix.map((x) => (Number.isFinite(x) ? x : 0))) }));
 
     this.positions = new Float32Array(this.vertices.length * 3);
     const geometry = new THREE.BufferGeometry();
@@ -111,10 +106,8 @@ export class Viewer {
     this.highlight = new THREE.Group();
     this.highlight.renderOrder = 3;
     this.root.add(this.bones, this.jointMarkers, this.highlight);
-    // without animation a joint holds its default pose (an Egg <DefaultPose>), else its bind
-    this.rest = this.joints.some((j) => j.defaultPose)
-      ? globals(this.joints, this.joints.map((j) => (j.defaultPose ? new THREE.Matrix4().fromArray(j.defaultPose) : trsMatrix(j))))
-      : this.bind;
+    // without animation a joint holds its base pose
+    this.rest = this.bind;
     this.world = this.rest;
     this.update();
     this.select(this.selection.kind === 'none' ? { kind: 'none' } : this.selection);
@@ -138,16 +131,14 @@ export class Viewer {
   // Skins the mesh with the current joint matrices and redraws bones and highlight.
   update() {
     const skin = this.world.map((m, j) => m.clone().multiply(this.bindInverse[j]));
-    const bySlot = this.influences.map((i) => (i.joint < this.world.length ? this.world[i.joint].clone()
-      : new THREE.Matrix4()).multiply(i.meshToBone));
     const v = new THREE.Vector3();
     const acc = new THREE.Vector3();
     this.vertices.forEach((vert, i) => {
       const base = new THREE.Vector3(...vert.p.map((x) => (Number.isFinite(x) ? x : 0)));
       acc.set(0, 0, 0);
       let total = 0;
-      for (const [j, w, slot] of vert.blend) {
-        const m = slot === undefined ? skin[j] : bySlot[slot];
+      for (const [j, w] of vert.blend) {
+        const m = skin[j];
         if (!m || !Number.isFinite(w) || w <= 0) continue;
         acc.addScaledVector(v.copy(base).applyMatrix4(m), w);
         total += w;
@@ -177,7 +168,6 @@ export class Viewer {
   }
 
   frame() {
-    // IQM, IQE and Egg (by default) are Z-up; QMSH and X42 (Direct3D engines) Y-up
     const yUp = this.upAxis === 'y';
     this.camera.up.set(0, yUp ? 1 : 0, yUp ? 0 : 1);
     const box = new THREE.Box3();
@@ -246,7 +236,7 @@ export class Viewer {
       const p = this.joints[s.index].parent;
       if (p >= 0 && p < this.heads.length)
         this.highlight.add(new THREE.Line(new THREE.BufferGeometry().setFromPoints([this.heads[p], head]), mat));
-    } else if (s.kind === 'triangle' && s.index < this.triangleIndex.length) {
+    } else if (s.kind === 'triangle' && !s.dropped && s.index < this.triangleIndex.length) {
       const t = this.triangleIndex[s.index].filter((i) => i >= 0 && i < this.vertices.length);
       const pts = t.map(pos);
       if (pts.length === 3) {
