@@ -12,7 +12,7 @@ CASE_RUN=$top_builddir/tests/conformance/case_run
 [ -x "$EVERY" ] || { echo "no $EVERY" >&2; exit 99; }
 
 find "$srcdir/corpus" "$srcdir/examples" -type f ! -name '*.yaml' ! -name '*.md' ! -name '*.sh' \
-  ! -name '*.json' >"$work/files"
+  ! -name '*.json' ! -name '*.log' ! -name '*.trs' >"$work/files"
 if command -v xxd >/dev/null 2>&1 && [ -x "$CASE_RUN" ]; then
   mkdir "$work/cases"
   find "$srcdir/corpus" -name '*.yaml' ! -path '*/base/*' | while read -r c; do
@@ -30,7 +30,7 @@ echo "sweeping $total inputs"
 split -l 200 "$work/files" "$work/batch."
 for b in "$work"/batch.*; do
   # shellcheck disable=SC2046
-  if ! timeout 600 xargs "$EVERY" <"$b" >"$work/out" 2>"$work/err"; then
+  if ! timeout 600 xargs "$EVERY" <"$b" >>"$work/out" 2>"$work/err"; then
     fail "replay_every crashed or failed on one of $(wc -l <"$b") inputs, $(head -1 "$b") first"
     tail -30 "$work/err" >&2
     # the input that fails alone
@@ -39,4 +39,9 @@ for b in "$work"/batch.*; do
     done <"$b"
   fi
 done
+# every input went through (replay_main prints how many it read): a count short of the list is
+# an input the sweep did not cover
+replayed=$(awk '/^replayed/ { n += $2 } END { print n + 0 }' "$work/out")
+echo "replayed $replayed of $total inputs"
+[ "$replayed" -eq "$total" ] || fail "replayed $replayed of $total inputs"
 finish
