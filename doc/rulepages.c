@@ -419,6 +419,13 @@ static int write_page(const char *dir, const mdl_rule *r, const char *corpus)
     fputs("The catalogue has no fix text for this rule yet: change the file so that it meets the "
           "requirement above (the clause says what a correct file holds).", out);
   fputs("\n\n", out);
+  fputs("## mdlcheck fix\n\n", out);
+  if (r->repair[0])
+    md_text(out, r->repair);
+  else
+    fputs("`mdlcheck fix` does not repair it: an error of this rule makes fix refuse the file, "
+          "nothing written; a warning is left as it is.", out);
+  fputs("\n\n", out);
 
   have_fail = pick(&fail, r, 1, NULL);
   if (have_fail) {

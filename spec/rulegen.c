@@ -7,7 +7,10 @@
  * keys id, name, severity, versions, source, section, text, message, rationale, and optionally
  * strict (severity under --strict), basis, tolerance, derivation, spec_ref, alias (a former id
  * of the rule, still accepted wherever ids are: policy patterns, baselines, lookups), fix (how
- * an exporter author or artist makes a file pass: what to change, never a new spec claim).
+ * an exporter author or artist makes a file pass: what to change, never a new spec claim), repair
+ * (what `mdlcheck fix` does to a file the rule flags, when it repairs it without changing what a
+ * loader sees: a short description; absent, fix refuses an error of the rule and leaves a
+ * warning as it is).
  *
  * A target file (spec/targets/NAME.yaml: what one real loader accepts) has `target:` instead of
  * `format:`, the loader's description (loader, repository, commit, versions, formats, run, notes)
@@ -28,15 +31,16 @@
 enum field {
   F_ID, F_NAME, F_SEVERITY, F_VERSIONS, F_SOURCE, F_SECTION, F_TEXT, F_MESSAGE,
   F_RATIONALE, F_STRICT, F_BASIS, F_TOLERANCE, F_DERIVATION, F_SPEC_REF, F_ALIAS, F_FIX,
-  F_CHECK, F_PARAM, F_PATH, F_LINE, F_FACT, F_COUNT /* the last five: target rules only */
+  F_REPAIR, F_CHECK, F_PARAM, F_PATH, F_LINE, F_FACT, F_COUNT /* the last five: target rules only */
 };
 
 static const char *const field_names[F_COUNT] = {
   "id", "name", "severity", "versions", "source", "section", "text", "message",
   "rationale", "strict", "basis", "tolerance", "derivation", "spec_ref", "alias", "fix",
+  "repair",
   "check", "param", "path", "line", "fact"
 };
-static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
+static const int field_required[F_COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
                                             0, 0, 0, 0, 0};
 static const char *const severities[] = {"fatal", "error", "warning", "info", "hint"};
 
@@ -583,6 +587,8 @@ static void write_outputs(const char *h, const char *c, const char *md)
     c_string(oc, r->f[F_ALIAS] ? r->f[F_ALIAS] : "");
     fputs(",\n   ", oc);
     c_string(oc, r->f[F_FIX] ? r->f[F_FIX] : "");
+    fputs(",\n   ", oc);
+    c_string(oc, r->f[F_REPAIR] ? r->f[F_REPAIR] : "");
     fputs("},\n", oc);
   }
   fputs("};\n", oc);
@@ -621,6 +627,10 @@ static void write_outputs(const char *h, const char *c, const char *md)
     if (r->f[F_FIX]) {
       fputs(" *Fix:* ", om);
       md_cell(om, r->f[F_FIX]);
+    }
+    if (r->f[F_REPAIR]) {
+      fputs(" *Repaired by `mdlcheck fix`:* ", om);
+      md_cell(om, r->f[F_REPAIR]);
     }
     if (r->f[F_TOLERANCE]) {
       fputs(" *Tolerance:* ", om);

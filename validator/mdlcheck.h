@@ -62,6 +62,8 @@ typedef struct mdl_rule {
   const char *alias;     /* a former id still accepted for this rule ("IQE-CMP-001"), or "" */
   const char *fix;       /* how to make a flagged file pass, or "" (added last: older callers
                           * read the fields above where they were) */
+  const char *repair;    /* what `mdlcheck fix` (mdl_fix_*) does to a file the rule flags, or ""
+                          * when fix does not repair it (added after fix, for the same reason) */
 } mdl_rule;
 
 /* Where one folded repeat was: a byte offset (-1: none) and/or a text line and column (0: none). */

@@ -27,6 +27,7 @@ class Rule(ctypes.Structure):
         ("clause", ctypes.c_char_p),
         ("alias", ctypes.c_char_p),
         ("fix", ctypes.c_char_p),
+        ("repair", ctypes.c_char_p),
     ]
 
 

@@ -7,13 +7,13 @@
 
 /* Rules made up for the test: mdl_policy_apply only reads id, format and severity. */
 static const mdl_rule jnt2 = {"IQM-JNT-002", "joint-parent-range", "iqm", MDL_ERROR,
-                              "2", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
+                              "2", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
 static const mdl_rule va5 = {"IQM-VA-005", "vertex-format", "iqm", MDL_WARNING,
-                             "2", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
+                             "2", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
 static const mdl_rule iqe1 = {"IQE-NUM-001", "number", "iqe", MDL_ERROR,
-                              "all", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
+                              "all", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
 static const mdl_rule core1 = {"MDL-FMT-001", "unrecognised-format", "core", MDL_ERROR,
-                               "all", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
+                               "all", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
 
 START_TEST(test_empty_policy_keeps_defaults)
 {
@@ -91,7 +91,7 @@ END_TEST
 START_TEST(test_exact_id_is_not_prefix)
 {
   static const mdl_rule longer = {"MDL-FMT-0010", "x", "core", MDL_ERROR, "", "", "", "", "", "",
-                                  "", MDL_ERROR, "", "", "", ""};
+                                  "", MDL_ERROR, "", "", "", "", ""};
   mdl_policy *p = mdl_policy_new();
   ck_assert_int_eq(mdl_policy_ignore(p, "MDL-FMT-001"), 0);
   ck_assert_int_eq(mdl_policy_apply(p, &longer), MDL_ERROR);
@@ -114,7 +114,7 @@ END_TEST
 START_TEST(test_only_never_hides_core)
 {
   static const mdl_rule io = {"MDL-IO-001", "read-failed", "core", MDL_FATAL, "", "", "", "", "",
-                              "", "", MDL_FATAL, "", "", "", ""};
+                              "", "", MDL_FATAL, "", "", "", "", ""};
   mdl_policy *p = mdl_policy_new();
   ck_assert_int_eq(mdl_policy_only(p, "iqm"), 0);
   ck_assert_int_eq(mdl_policy_apply(p, &jnt2), MDL_ERROR);
@@ -153,7 +153,7 @@ START_TEST(test_ignore_beats_only_and_override)
 {
   /* patterns must match a catalogued rule: IQM-HDR-001 (magic) is in every build */
   static const mdl_rule hdr = {"IQM-HDR-009", "header", "iqm", MDL_ERROR, "2", "", "", "", "", "",
-                               "", MDL_ERROR, "", "", "", ""};
+                               "", MDL_ERROR, "", "", "", "", ""};
   mdl_policy *p = mdl_policy_new();
   ck_assert_int_eq(mdl_policy_only(p, "iqm"), 0);
   ck_assert_int_eq(mdl_policy_override(p, "IQM-HDR-*", MDL_WARNING), 0);

@@ -230,6 +230,9 @@ static void explain_examples(FILE *out, const mdl_rule *r)
   fputs("  how to fix: ", out);
   fputs(r->fix[0] ? r->fix : "the catalogue has no fix text for this rule yet: change the file so "
                              "that it meets the requirement above", out);
+  fputs("\n  mdlcheck fix: ", out);
+  fputs(r->repair[0] ? r->repair : "does not repair it (an error of this rule makes fix refuse the "
+                                   "file; a warning is left as it is)", out);
   fputs("\n\n", out);
   page = page_open(r, where, sizeof where);
   if (!page) {

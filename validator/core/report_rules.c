@@ -31,6 +31,8 @@ static void write_rule(struct json_writer *w, const mdl_rule *r)
     json_kv_string(w, "alias", r->alias);
   if (r->fix[0])
     json_kv_string(w, "fix", r->fix);
+  if (r->repair[0])
+    json_kv_string(w, "repair", r->repair);
   json_object_end(w);
 }
 
