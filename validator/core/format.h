@@ -66,6 +66,7 @@ struct format_locator {
 };
 
 struct write_losses;
+struct fix_repair;
 
 struct write_opts {
   const char *version; /* target version, or NULL for the format's current one */
@@ -107,6 +108,9 @@ struct mdl_format {
   const struct format_locator *locator; /* NULL: diagnostics about the file name no place */
   /* The axis a model of this format stands along, "y" or "z": a viewer's up (the page). */
   const char *up_axis;
+  /* Repair in m (and its format_data) what `mdlcheck fix` repairs beyond what writing the
+   * model again with this writer does (core/fix_repair.h); NULL: the rewrite alone repairs. */
+  int (*repair)(struct model *m, struct fix_repair *fx);
 };
 
 extern const struct mdl_format *const mdl_format_table[];

@@ -198,7 +198,8 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
   double rot_err = 0, rot_bound = 0, rot_extra = 0;
   struct trs xn, yn;
   double w_extra = animated ? derived_w_bound(c, pose, x, y) : 0; /* > 0 only when derived */
-  if (animated && (c->a->converted || c->b->converted || composes(c->a) || composes(c->b))) {
+  if (animated && (c->a->converted || c->b->converted || composes(c->a) || composes(c->b) ||
+                   c->a->unit_rotations || c->b->unit_rotations)) {
     /* a converted side's rotations are unit (composed from normalised ones), and so are those
      * of a format that composes its frames from other parameters (Egg: angles, matrices):
      * compare unit rotations, each component also allowed the four rotation channels' bounds */

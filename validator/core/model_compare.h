@@ -28,6 +28,8 @@ struct compare_side {
   int converted;             /* in and out: its frames were made parent-relative (model_frames.h) */
   int unit_normals;          /* its normals are compared as unit vectors: the other side's writer
                               * stored them normalised and announced it (write_loss.h) */
+  int unit_rotations;        /* its animated rotations are compared as unit quaternions: the
+                              * other side is its repair, whose rotations fix normalised */
   void *ix;                  /* the format's locator index, kept by model_compare */
 };
 

@@ -272,5 +272,6 @@ static int egg_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 const struct mdl_format egg_format = {
   "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
   egg_pose_matrix, egg_profile_at, NULL, NULL,
-  "z" /* Panda3D's default coordinate system, Z-up right-handed */
+  "z" /* Panda3D's default coordinate system, Z-up right-handed */,
+  NULL
 };

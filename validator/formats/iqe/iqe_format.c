@@ -474,5 +474,6 @@ extern const struct format_locator iqe_locator;
 const struct mdl_format iqe_format = {
   "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL,
   NULL, NULL, &iqe_locator,
-  "z" /* the Quake convention IQM keeps */
+  "z" /* the Quake convention IQM keeps */,
+  NULL
 };

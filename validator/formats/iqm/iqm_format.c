@@ -79,5 +79,6 @@ extern const struct format_locator iqm_locator;
 const struct mdl_format iqm_format = {
   "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL,
   NULL, NULL, &iqm_locator,
-  "z" /* the Quake convention */
+  "z" /* the Quake convention */,
+  iqm_repair
 };

@@ -10,6 +10,8 @@
 
 /* The format's writer (struct mdl_format.write): opts->version "1" or "2" (default). */
 int iqm_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+/* mdlcheck fix's repairs of a decoded model (iqm_repair.c; struct mdl_format.repair). */
+int iqm_repair(struct model *m, struct fix_repair *fx);
 int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned flags,
                  struct byte_buf *out);
 

@@ -14,4 +14,4 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqm/iqm_anim.c \
   validator/formats/iqm/iqm_extra.c \
   validator/formats/iqm/iqm_write.c validator/formats/iqm/iqm_write_fit.c \
-  validator/formats/iqm/iqm_write.h
+  validator/formats/iqm/iqm_write.h validator/formats/iqm/iqm_repair.c

@@ -11,7 +11,8 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/qmsh/qmsh_model.c \
   validator/formats/qmsh/qmsh_tags.c \
   validator/formats/qmsh/qmsh_convert.c \
-  validator/formats/qmsh/qmsh_write.c
+  validator/formats/qmsh/qmsh_write.c \
+  validator/formats/qmsh/qmsh_repair.c
 
 # Tests: the writer against the corpus bases and damaged inputs; the real samples.
 check_PROGRAMS += tests/qmsh/test_qmsh_write

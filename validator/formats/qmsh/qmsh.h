@@ -197,5 +197,7 @@ int qmsh_from_model(const struct model *m, struct arena *arena, struct qmsh_mesh
 
 /* Writer (qmsh_write.c). */
 int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+/* mdlcheck fix's repairs of a decoded mesh (qmsh_repair.c; struct mdl_format.repair). */
+int qmsh_repair(struct model *m, struct fix_repair *fx);
 
 #endif

@@ -321,5 +321,6 @@ static int qmsh_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap
 const struct mdl_format qmsh_format = {
   "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
   qmsh_write, NULL, qmsh_profile_at, NULL, NULL,
-  "y" /* a Direct3D engine's */
+  "y" /* a Direct3D engine's */,
+  qmsh_repair
 };

@@ -377,5 +377,6 @@ extern const struct format_locator x42_locator;
 const struct mdl_format x42_format = {
   "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL,
   x42_profile_at, x42_options_check, &x42_locator,
-  "y" /* a Direct3D engine's */
+  "y" /* a Direct3D engine's */,
+  NULL
 };
