@@ -37,6 +37,7 @@ struct cli {
   const char *baseline_path;  /* --baseline REPORT.json */
   const char *version;        /* --target-version for convert (the format version written) */
   const char *accept_loss;    /* --accept-loss=RULE,... for convert: expected differences */
+  int dry_run;                /* --dry-run for fix: list and prove, write nothing */
   char *targets;              /* --target names joined by ',' (owned), or NULL */
   mdl_options lib;
   struct mdl_config config;
@@ -85,6 +86,7 @@ int cmd_validate(struct cli *c);
 int cmd_rules(struct cli *c);
 int cmd_poses(struct cli *c);
 int cmd_convert(struct cli *c);
+int cmd_fix(struct cli *c);
 int cmd_compare(struct cli *c);
 int cmd_diff(struct cli *c);
 int cmd_explain(struct cli *c);

@@ -157,6 +157,7 @@ static int output_check(const struct cli *c)
     {"diff", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_MARKDOWN},
     {"compare", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
     {"convert", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
+    {"fix", 1u << OUT_TEXT | 1u << OUT_JSON | 1u << OUT_SARIF | 1u << OUT_GITHUB},
     {"explain", 1u << OUT_TEXT}, /* the catalogue as JSON: rules --format=json */
     {"targets", 1u << OUT_TEXT | 1u << OUT_JSON},
   };
@@ -414,6 +415,11 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_TARGET: targets_add(c, optarg); break;
     case OPT_LIST_RULES: c->list_rules = 1; break;
     case OPT_X42_LAYOUT: c->lib.layout_file = optarg; break;
+    case OPT_DRY_RUN:
+      if (!command || strcmp(command, "fix"))
+        return usage_error("--dry-run is for fix", NULL);
+      c->dry_run = 1;
+      break;
     case OPT_ACCEPT_LOSS:
       /* RULE,...: each must name a catalogued rule (its id or former id) */
       c->accept_loss = optarg;

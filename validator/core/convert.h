@@ -54,6 +54,8 @@ struct convert_request {
                           * the announcements alone) */
   convert_transform_fn transform; /* NULL: none */
   void *transform_user;
+  struct convert_fix *fix; /* NULL, or `mdlcheck fix` (core/fix.h): IN rewritten in its own
+                            * format with the catalogue's repairs; target and transform unused */
   convert_note_fn note;  /* NULL: the notes are dropped */
   void *note_user;
 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "convert_stage.h"
+#include "fix.h"
 
 static void proof_note(void *user, const char *path, enum frames_note_level level, const char *msg)
 {
@@ -23,6 +24,24 @@ static int written_as_read(const struct convert_state *s)
  * model. When what was written is the input byte for byte (written_as_read), the output's decode
  * is the input's: its findings are collected again as the output's, in their order, and its
  * model is compared as the output's side, rather than decoding the same bytes a second time. */
+/* fix: a repaired finding still in the bytes' entry is MDL-FIX-002 there; 0, or -1. */
+static int convert_fix_proved(struct convert_state *s, struct report_file *fout)
+{
+  struct diag_sink sink;
+  mdl_options o = *s->rq->options;
+  int rc;
+  o.on_diag = report_collect;
+  o.on_resource = NULL;
+  o.user = fout;
+  diag_sink_init(&sink, &o);
+  rc = fix_proved(s->rq->fix, fout, &sink);
+  diag_sink_finish(&sink);
+  for (int i = 0; i < MDL_SEVERITY_COUNT; i++)
+    fout->counts[i] += sink.counts[i];
+  fout->truncated |= sink.truncated;
+  return rc;
+}
+
 enum convert_verdict convert_prove(struct convert_state *s)
 {
   const struct convert_request *rq = s->rq;
@@ -68,6 +87,14 @@ enum convert_verdict convert_prove(struct convert_state *s)
     s->unfit = 1;
     return CONVERT_INVALID;
   }
+  if (rq->fix && convert_fix_proved(s, fout) < 0) {
+    if (!same)
+      pipeline_release(&out);
+    convert_note(s, CONVERT_NOTE_FAILURE, "fix: the bytes written for %s still have findings fix repairs "
+                 "(see its diagnostics); nothing written", outpath);
+    s->unfit = 1;
+    return CONVERT_INVALID;
+  }
   if (rq->no_proof) {
     if (!same)
       pipeline_release(&out);
@@ -87,6 +114,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   sb.model = &s->run.model;
   sb.converted = s->converted;
   sb.unit_normals = s->losses.unit_normals;
+  sb.unit_rotations = rq->fix && rq->fix->unit_rotations;
   o = *rq->options;
   o.on_diag = report_collect;
   o.on_resource = NULL;

@@ -22,6 +22,8 @@ void convert_note(const struct convert_state *s, enum convert_note_level level, 
 static mdl_status target_find(struct convert_state *s)
 {
   const struct convert_request *rq = s->rq;
+  if (rq->fix)
+    return MDL_OK; /* IN's own format, known once IN is decoded (convert_source) */
   s->target = rq->target ? rq->target : convert_format_for_path(rq->out_path);
   if (!s->target) {
     snprintf(s->out->error, sizeof s->out->error, "convert: no known format has the extension of %s",

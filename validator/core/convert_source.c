@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "convert_stage.h"
+#include "fix.h"
 #include "model_frames.h"
 
 /* 1 when path b names the file a is (a link, another spelling): writing OUT would change IN
@@ -77,6 +78,17 @@ mdl_status convert_source(struct convert_state *s)
     return MDL_ENOMEM; /* a finding lost: nothing is written on an incomplete check */
   if (st == MDL_EIO) { /* an inner input over max_input_size: MDL-IO-002 says so */
     out->verdict = CONVERT_IO;
+    return MDL_OK;
+  }
+  if (rq->fix) { /* IN's errors fix repairs do not stop it; the others are refused later */
+    if (s->run.format && fix_source_check(rq->fix, s->rep, out->in, s->run.decoded)) {
+      s->target = s->run.format;
+      out->verdict = CONVERT_OK;
+      return MDL_OK;
+    }
+    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s %s; nothing written", rq->in_path,
+                 s->run.format ? "could not be decoded to its end" : "is no model of a known format");
+    out->verdict = CONVERT_INVALID;
     return MDL_OK;
   }
   if (!s->run.format || !s->run.decoded || report_file_invalid(s->rep, out->in)) {

@@ -6,6 +6,7 @@
 
 #include "convert_stage.h"
 #include "file_replace.h"
+#include "fix.h"
 
 static int ends_with_ci(const char *s, const char *suffix)
 {
@@ -57,6 +58,40 @@ static enum convert_verdict output_check(struct convert_state *s)
   return CONVERT_IO;
 }
 
+/* fix (core/fix.h): the refusals into OUT's entry, the list of repairs into IN's, the format's
+ * repairs. 0 to write, 1 to keep IN's bytes, -1 stopped (the verdict set). */
+static int convert_fix_prepare(struct convert_state *s)
+{
+  const struct convert_request *rq = s->rq;
+  struct convert_outcome *out = s->out;
+  struct diag_sink list;
+  mdl_options lo = *rq->options;
+  char why[400] = "";
+  int k;
+  lo.on_diag = report_collect;
+  lo.on_resource = NULL;
+  lo.user = out->in;
+  diag_sink_init(&list, &lo);
+  k = fix_prepare(rq->fix, out->in, &s->announce, &list, &s->run.model, s->run.format, why, sizeof why);
+  diag_sink_finish(&list);
+  for (int i = 0; i < MDL_SEVERITY_COUNT; i++) /* the list joins IN's findings */
+    out->in->counts[i] += list.counts[i];
+  out->in->truncated |= list.truncated;
+  if (k == -2) {
+    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s; nothing written", why);
+    out->verdict = CONVERT_INTERNAL;
+    return -1;
+  }
+  if (k == -1) {
+    refused_report(s);
+    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s has errors mdlcheck fix does not repair (%s); nothing "
+                 "written", rq->in_path, why);
+    out->verdict = CONVERT_INVALID;
+    return -1;
+  }
+  return k;
+}
+
 mdl_status convert_write(struct convert_state *s)
 {
   const struct convert_request *rq = s->rq;
@@ -80,6 +115,17 @@ mdl_status convert_write(struct convert_state *s)
   s->losses.diag = &s->announce;
   if ((out->verdict = output_check(s)) != CONVERT_OK)
     return MDL_OK;
+  if (rq->fix) {
+    int k = convert_fix_prepare(s);
+    if (k < 0)
+      return MDL_OK;
+    if (k == 1) { /* nothing to repair: IN's own bytes, proven as they are */
+      buf_put(&s->b, s->in.data, s->in.size);
+      out->size = s->b.size;
+      out->verdict = s->b.oom ? CONVERT_INTERNAL : CONVERT_OK;
+      return MDL_OK;
+    }
+  }
   if (rq->transform) {
     char why[200] = "";
     if (rq->transform(rq->transform_user, &s->run.model, s->run.format, &s->announce, why, sizeof why) < 0) {
@@ -113,6 +159,16 @@ mdl_status convert_write(struct convert_state *s)
     out->verdict = CONVERT_INVALID;
     return MDL_OK;
   }
+  if (rq->fix) {
+    char why[300];
+    if (fix_written(rq->fix, &s->losses, &s->announce, why, sizeof why) < 0) {
+      refused_report(s);
+      convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s cannot be rewritten as it is: %s; nothing written",
+                   rq->in_path, why);
+      out->verdict = CONVERT_INVALID;
+      return MDL_OK;
+    }
+  }
   out->size = s->b.size;
   out->verdict = CONVERT_OK;
   return MDL_OK;
@@ -139,6 +195,8 @@ enum convert_verdict convert_output(struct convert_state *s)
     s->out->held = 1;
     return CONVERT_OK;
   }
+  if (s->rq->fix && s->rq->fix->kept && s->rq->fix->in_place)
+    return CONVERT_OK; /* fix, nothing to repair, IN in place: left as it was */
   if ((st = file_replace(outpath, &s->b, why, sizeof why)) == FILE_REPLACE_OK) {
     s->out->written = 1;
     return CONVERT_OK;
