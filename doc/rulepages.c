@@ -261,7 +261,7 @@ static void write_example(FILE *out, const struct example *x, const char *corpus
     size_t n = fp ? fread(buf, 1, sizeof buf, fp) : 0;
     if (fp)
       fclose(fp);
-    fputs("This case runs the `mdlcheck` command (a configuration, a second model, a conversion "
+    fputs("This case runs the `mdlcheck` command (a configuration, a second model, a conversion, a repair "
           "or an unreadable input); the conformance suite checks it as written:\n\n", out);
     fenced(out, "yaml", buf, n);
     return;

@@ -100,6 +100,9 @@ struct conf_case {
                                * (link, fifo, directory) or "no-folder" (OUT's folder is missing),
                                * or NULL (nothing there) */
   int convert_output_line;
+  int fix, fix_line;       /* fix: true runs `mdlcheck fix INPUT OUTPUT` (OUTPUT: the input's
+                            * extension); when it exits 0, OUTPUT is validated again and must hold
+                            * none of the expected rules the catalogue says fix repairs */
 
   const char *assume_format, *profile;
   const char *target; /* option target: --target=NAMES (real loaders' rules), or NULL */

@@ -377,7 +377,7 @@ static int report_file_read(struct conf_case *c, yaml_document_t *doc, yaml_node
  * eggs it names follow it as inputs of their own and are not read). Return 0, or -1 after
  * saying why. */
 static int report_read(struct conf_case *c, const char *text, const char *bpath,
-                       struct seen_list *seen, mdl_result *res, struct cli_outcome *out)
+                       struct seen_list *seen, mdl_result *res, struct cli_outcome *out, int two)
 {
   yaml_parser_t parser;
   yaml_document_t doc;
@@ -399,9 +399,9 @@ static int report_read(struct conf_case *c, const char *text, const char *bpath,
   files = map_get(&doc, root, "files");
   nfiles = files && files->type == YAML_SEQUENCE_NODE
                ? (long)(files->data.sequence.items.top - files->data.sequence.items.start) : -1;
-  if (c->convert ? nfiles < 1 || nfiles > 2 : c->has_resources ? nfiles < 1 : nfiles != 1) {
+  if (two ? nfiles < 1 || nfiles > 2 : c->has_resources ? nfiles < 1 : nfiles != 1) {
     fprintf(stderr, "%s: FAIL: mdlcheck's report does not hold %s\n", c->file,
-            c->convert ? "the input and the output" : "exactly one file");
+            two ? "the input and the output" : "exactly one file");
     goto done;
   }
   for (yaml_node_item_t *fi = files->data.sequence.items.start;
@@ -452,6 +452,64 @@ static int config_diags_read(struct conf_case *c, const char *err, const char *c
   return n;
 }
 
+/* After `mdlcheck fix` exited 0: OUTPUT validated on its own (the options of the fix run, from
+ * argv[2..nopts)) must hold none of the case's expected rules that the catalogue says fix repairs.
+ * Return 0, or 1 after saying which are left. */
+static int fix_after(struct conf_case *c, const char *mdlcheck, const struct tmp_files *t,
+                     const char *const *fix_argv, int nopts)
+{
+  const char *argv[24];
+  char out_path[4200], err_path[4200];
+  struct seen_list after = {NULL, 0};
+  struct cli_outcome o;
+  mdl_result r;
+  int argc = 0, rc = 0, code = -1;
+  memset(&o, 0, sizeof o);
+  memset(&r, 0, sizeof r);
+  argv[argc++] = mdlcheck;
+  argv[argc++] = "validate";
+  for (int i = 2; i < nopts && argc < 22; i++)
+    argv[argc++] = fix_argv[i];
+  argv[argc++] = t->conv;
+  argv[argc] = NULL;
+  if (path_join(out_path, sizeof out_path, t->dir, "after.out") < 0 ||
+      path_join(err_path, sizeof err_path, t->dir, "after.err") < 0 ||
+      spawn(argv, out_path, err_path, &code) < 0) {
+    fprintf(stderr, "%s: FAIL: cannot validate what fix wrote\n", c->file);
+    return 1;
+  }
+  o.out = read_text(out_path);
+  o.err = read_text(err_path);
+  remove(out_path);
+  remove(err_path);
+  if (!o.out || (code != 0 && code != 1) ||
+      report_read(c, o.out, NULL, &after, &r, &o, 0) < 0) {
+    fprintf(stderr, "%s: FAIL: validating what fix wrote gave no report (exit %d)\n", c->file, code);
+    rc = 1;
+  }
+  for (size_t i = 0; rc == 0 && i < c->nexpects; i++) {
+    const mdl_rule *rule = c->expects[i].rule;
+    if (!rule || !rule->repair[0])
+      continue;
+    for (size_t k = 0; k < after.count; k++)
+      if (after.items[k].rule == rule) {
+        fprintf(stderr, "%s: FAIL: fix exited 0 but what it wrote still has %s: %s\n", c->file, rule->id,
+                after.items[k].message);
+        rc = 1;
+        break;
+      }
+  }
+  if (rc == 0 && code != 0) {
+    fprintf(stderr, "%s: FAIL: fix exited 0 but what it wrote is invalid\n", c->file);
+    rc = 1;
+  }
+  if (rc)
+    seen_print(&after, "what fix wrote, validated");
+  seen_free(&after);
+  cli_outcome_free(&o);
+  return rc;
+}
+
 int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, mdl_result *res,
             struct cli_outcome *out)
 {
@@ -460,7 +518,7 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   char opt_config[4300], opt_assume[256], opt_profile[256], opt_accept[256], opt_res[8192];
   char opt_target[256];
   const char *tmp = getenv("TMPDIR");
-  int argc = 0, rc, ncfg = 0;
+  int argc = 0, rc, ncfg = 0, argc_opts = 0;
 
   memset(&t, 0, sizeof t);
   memset(out, 0, sizeof *out);
@@ -490,6 +548,14 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   if (rc)
     goto done;
 
+  if (c->fix) { /* OUT beside the input, with its extension (the name hint of its decode) */
+    const char *dot = strrchr(t.input, '.'), *slash = strrchr(t.input, '/');
+    if (snprintf(t.conv, sizeof t.conv, "%s/output%s", t.dir, dot && (!slash || dot > slash) ? dot : "") >=
+        (int)sizeof t.conv) {
+      rc = 99;
+      goto done;
+    }
+  }
   if (c->convert && snprintf(t.conv, sizeof t.conv, "%s/%soutput.%s", t.dir,
                              c->convert_output && !strcmp(c->convert_output, "no-folder") ? "missing/" : "",
                              c->convert) >= (int)sizeof t.conv) {
@@ -499,7 +565,7 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   if (c->convert_output && (rc = output_place(c, &t)) != 0)
     goto done;
   argv[argc++] = mdlcheck;
-  argv[argc++] = c->has_compare ? "compare" : c->convert ? "convert" : "validate";
+  argv[argc++] = c->has_compare ? "compare" : c->convert ? "convert" : c->fix ? "fix" : "validate";
   argv[argc++] = "--format=json";
   argv[argc++] = "--max-per-rule=0"; /* every occurrence is seen: counts are exact */
   if (c->config != CONFIG_NONE) {
@@ -526,10 +592,11 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
   }
   if (c->has_resources)
     argv[argc++] = opt_res;
+  argc_opts = argc;
   argv[argc++] = t.input;
   if (c->has_compare)
     argv[argc++] = t.compare;
-  if (c->convert)
+  if (c->convert || c->fix)
     argv[argc++] = t.conv;
   argv[argc] = NULL;
 
@@ -574,7 +641,10 @@ int cli_run(struct conf_case *c, const char *mdlcheck, struct seen_list *seen, m
     fprintf(stderr, "%s: FAIL: mdlcheck printed no report (exit %d)\n", c->file, out->exit_code);
     rc = 1;
   } else {
-    rc = report_read(c, out->out, c->has_compare ? t.compare : NULL, seen, res, out) < 0 ? 1 : 0;
+    rc = report_read(c, out->out, c->has_compare ? t.compare : NULL, seen, res, out,
+                     c->convert || c->fix) < 0 ? 1 : 0;
+    if (rc == 0 && c->fix && out->exit_code == 0)
+      rc = fix_after(c, mdlcheck, &t, argv, argc_opts);
   }
   if (rc == 1 && out->err[0])
     fprintf(stderr, "mdlcheck's stderr:\n%s", out->err);

@@ -646,6 +646,8 @@ static void check_combinations(struct conf_case *c)
   int cli = case_uses_cli(c);
   if (c->convert && (c->has_compare || c->input.kind == INPUT_MISSING))
     case_error(c, c->convert_line, "convert needs a readable input and no compare");
+  if (c->fix && (c->convert || c->has_compare || c->input.kind == INPUT_MISSING))
+    case_error(c, c->fix_line, "fix needs a readable input, and no compare or convert");
   if (c->accept_loss && !c->convert)
     case_error(c, c->convert_line, "accept-loss applies only to a convert case");
   if (c->convert_output && !c->convert)
@@ -737,6 +739,9 @@ int case_load(struct conf_case *c, const char *file)
       if (c->convert && (!*c->convert || strspn(c->convert, "abcdefghijklmnopqrstuvwxyz.0123456789") !=
                                                strlen(c->convert)))
         case_error(c, line_of(v), "convert: '%s' is not a file extension (e.g. egg)", c->convert);
+    } else if (!strcmp(key, "fix")) {
+      c->fix_line = line_of(k);
+      get_bool(c, v, "fix", &c->fix);
     } else if (!strcmp(key, "convert-output")) {
       c->convert_output_line = line_of(k);
       c->convert_output = want_scalar(c, v, "convert-output");
@@ -802,7 +807,7 @@ int case_load(struct conf_case *c, const char *file)
       c->roundtrip_line = line_of(k);
       get_bool(c, v, "roundtrip", &c->roundtrip);
     } else {
-      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, convert-output, "
+      case_error(c, line_of(k), "unknown key '%s' (expected description, input, compare, convert, convert-output, fix, "
                  "config, name, options, files, expect, others, verdict, exit, poses, roundtrip, "
                  "fail-allocation)", key);
     }
@@ -817,7 +822,7 @@ int case_load(struct conf_case *c, const char *file)
 
 int case_uses_cli(const struct conf_case *c)
 {
-  return c->has_compare || c->convert || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING ||
+  return c->has_compare || c->convert || c->fix || c->config != CONFIG_NONE || c->input.kind == INPUT_MISSING ||
          c->nfiles || c->has_resources;
 }
 

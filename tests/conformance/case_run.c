@@ -79,7 +79,7 @@ static void hex_print(const unsigned char *data, size_t size)
  *   file PATH HEX         each `files` entry, PATH under the input's folder
  *   resources DIRS        the resources option (DIRS may be empty)
  *   option KEY VALUE      assume-format, profile, target, strict
- *   other WHAT            config, compare, convert or missing: not a plain validation */
+ *   other WHAT            config, compare, convert, fix or missing: not a plain validation */
 static int dump_tree(const char *file)
 {
   struct conf_case c;
@@ -124,6 +124,8 @@ static int dump_tree(const char *file)
     printf("other\tcompare\n");
   if (c.convert)
     printf("other\tconvert\n");
+  if (c.fix)
+    printf("other\tfix\n");
   status = 0;
 done:
   case_free(&c);
@@ -207,13 +209,13 @@ static int run_cli(struct conf_case *c, const char *mdlcheck, struct seen_list *
     *failed += check_exit(c, &out);
     if (*failed) {
       fprintf(stderr, "%s: FAIL (%u check%s failed; mdlcheck %s, format %s, exit %d)\n", c->file,
-              *failed, *failed == 1 ? "" : "s", c->has_compare ? "compare" : c->convert ? "convert" : "validate",
+              *failed, *failed == 1 ? "" : "s", c->has_compare ? "compare" : c->convert ? "convert" : c->fix ? "fix" : "validate",
               out.format, out.exit_code);
       if (out.err[0])
         fprintf(stderr, "mdlcheck's stderr:\n%s", out.err);
     } else {
       printf("%s: PASS (mdlcheck %s, format %s, exit %d, %zu diagnostic%s)\n", c->file,
-             c->has_compare ? "compare" : c->convert ? "convert" : "validate", out.format, out.exit_code, seen->count,
+             c->has_compare ? "compare" : c->convert ? "convert" : c->fix ? "fix" : "validate", out.format, out.exit_code, seen->count,
              seen->count == 1 ? "" : "s");
     }
   } else if (rc == 1) {
