@@ -353,6 +353,27 @@ char *mdl_convert_buffer_json(const void *data, size_t size, const char *name,
                               size_t error_size);
 void mdl_bytes_free(void *bytes);
 
+/* Repair one input as `mdlcheck fix -f json IN [OUT]` does: decode IN, refuse it when it has an
+ * error the catalogue does not say fix repairs (MDL-FIX-001, nothing written), make the repairs
+ * (each listed as MDL-FIX-003 in IN's entry), write IN's model again in its own format, then
+ * prove the bytes as a conversion is proven (they validate, hold none of the repaired findings,
+ * and say what IN says; else MDL-FIX-002 or the proof's differences, nothing written). Returns the
+ * JSON text that command prints: IN's entry, then OUT's. out_path NULL: IN itself is replaced
+ * (whole or not at all). A file with nothing to repair and no error is written unchanged (not at
+ * all in place). settings as for mdl_validate_file_json, plus dry_run=1 (prove, write nothing);
+ * target_version and accept_loss are refused (MDL_EINVAL). The verdict is the CLI's: every entry
+ * "valid" means repaired (or nothing to repair) and written. On MDL_OK, error (when given) holds
+ * what the CLI says on stderr, one line each, or "". NULL with MDL_EINVAL, MDL_EIO (IN cannot be
+ * read) or MDL_ENOMEM, as mdl_convert_file_json. */
+char *mdl_fix_file_json(const char *in_path, const char *out_path, const char *const *settings,
+                        mdl_status *status, char *error, size_t error_size);
+/* The same for a buffer repaired in memory: nothing is written to disk; *out_bytes (release with
+ * mdl_bytes_free) and *out_size receive the repaired file's bytes (IN's own when there was
+ * nothing to repair) when the fix succeeded; NULL and 0 otherwise. */
+char *mdl_fix_buffer_json(const void *data, size_t size, const char *name, const char *const *settings,
+                          void **out_bytes, size_t *out_size, mdl_status *status, char *error,
+                          size_t error_size);
+
 /* The rule catalogue as JSON text: exactly what `mdlcheck rules -f json` prints. Release it
  * with mdl_string_free; NULL when memory ran out. */
 char *mdl_rules_json(void);

@@ -71,8 +71,8 @@ static void note_keep(void *user, enum convert_note_level level, const char *tex
   n->buf[n->len] = 0;
 }
 
-static char *convert_json(struct convert_request *rq, const char *const *settings, void **out_bytes,
-                          size_t *out_size, mdl_status *status, char *error, size_t error_size)
+char *convert_json(struct convert_request *rq, const char *const *settings, void **out_bytes,
+                   size_t *out_size, mdl_status *status, char *error, size_t error_size)
 {
   struct convert_settings cs;
   struct api_settings st;

@@ -92,6 +92,11 @@ struct convert_outcome {
 mdl_status convert_run(const struct convert_request *rq, struct report *rep, struct convert_outcome *out);
 void convert_outcome_free(struct convert_outcome *out);
 
+/* The request run with the library's settings (api_convert.c: as mdl_convert_*_json; fix's
+ * mdl_fix_*_json too): the report as JSON text, the held bytes into *out_bytes. */
+char *convert_json(struct convert_request *rq, const char *const *settings, void **out_bytes,
+                   size_t *out_size, mdl_status *status, char *error, size_t error_size);
+
 /* The format whose extension ends path (case-insensitive), or NULL. */
 const struct mdl_format *convert_format_for_path(const char *path);
 
