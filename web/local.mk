@@ -1,6 +1,6 @@
 # make web: the library compiled to WebAssembly with emscripten and its JS API (web/API.md), in
 # web/dist/ (never committed). configure finds emcc; without it `make web` says what to install.
-WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_model_buffer_json,_mdl_compare_buffers_json,_mdl_convert_buffer_json,_mdl_bytes_free,_mdl_rules_json,_mdl_string_free,_mdl_web_inflate,_mdl_web_formats_json,_mdl_web_setting_key
+WEB_CORE_FUNCTIONS = _malloc,_free,_mdl_validate_buffer_json,_mdl_poses_buffer_json,_mdl_model_buffer_json,_mdl_compare_buffers_json,_mdl_convert_buffer_json,_mdl_fix_buffer_json,_mdl_bytes_free,_mdl_rules_json,_mdl_string_free,_mdl_web_inflate,_mdl_web_formats_json,_mdl_web_setting_key
 # emcc runs its JS optimizer with node, which finds Debian's acorn only there
 WEB_EMCC = NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH} $(EMCC)
 # no zlib for WebAssembly here: .egg.pz is inflated by stb_image's decoder (core/inflate.c);

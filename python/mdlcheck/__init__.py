@@ -33,6 +33,12 @@ convert(src, dst) converts a file to the format dst's extension names, as `mdlch
 -f json SRC DST` does (announce or refuse what the target cannot hold, write, prove), and returns
 the report it prints; convert_bytes(data, to) converts in memory and returns (report, bytes).
 Both take validate()'s options plus target_version and accept_loss (an id or a list of them).
+
+fix(src, dst=None) repairs what the catalogue says `mdlcheck fix` repairs (each rule's "repair"
+in rules()), writes dst (or replaces src) in src's own format, proves it as convert() does, and
+returns the report `mdlcheck fix -f json SRC [DST]` prints; dry_run=True proves and writes
+nothing. fix_bytes(data) repairs in memory and returns (report, bytes). Both take validate()'s
+options.
 """
 # SPDX-License-Identifier: MIT
 import ctypes
@@ -42,7 +48,7 @@ import os
 from . import _lib
 
 __all__ = ["validate", "report_text", "assert_valid", "poses", "compare", "convert",
-           "convert_bytes", "rules", "formats", "version", "library_path", "InvalidModelError"]
+           "convert_bytes", "fix", "fix_bytes", "rules", "formats", "version", "library_path", "InvalidModelError"]
 
 # The package version; the library exports no version function. tests/python keeps it equal to
 # MDL_VERSION_STRING and `mdlcheck --version`.
@@ -299,6 +305,48 @@ def convert_bytes(data, to, name=None, **options):
     out_size = ctypes.c_size_t(0)
     report = json.loads(_call_text("mdl_convert_buffer_json", data, len(data), hint,
                                    to.encode("utf-8"), options=options,
+                                   after=(ctypes.byref(out), ctypes.byref(out_size))))
+    if not out.value:
+        return report, None
+    try:
+        return report, ctypes.string_at(out.value, out_size.value)
+    finally:
+        _library().mdl_bytes_free(out)
+
+
+def fix(src, dst=None, dry_run=False, **options):
+    """Repair the file src as `mdlcheck fix -f json SRC [DST]` does; returns the report it
+    prints, as a dict.
+
+    What is repaired is what the catalogue says fix repairs (rules()' "repair"); the model is
+    written again in src's own format and version, to dst, or over src when dst is None (whole or
+    not at all), and proven as convert() proves a conversion. report["files"][0] is src (its
+    findings, and each repaired one listed as MDL-FIX-003), [1] the repaired bytes (their
+    findings, the proof's differences, the refusals MDL-FIX-001/002). Every entry "valid" but
+    src's: repaired and written; src "valid" too: nothing to repair (dst a copy; src untouched).
+    dry_run=True: everything but the write. Options as validate()'s (target_version and
+    accept_loss raise ValueError: fix keeps src's format and accepts no loss). Raises OSError when
+    src cannot be read.
+    """
+    if dry_run:
+        options = dict(options, dry_run=True)
+    return _call("mdl_fix_file_json", _path(src, "fix()"),
+                 None if dst is None else _path(dst, "fix()"), options=options)
+
+
+def fix_bytes(data, name=None, **options):
+    """Repair a buffer in memory as fix() does: returns (report, repaired bytes), nothing
+    written to disk. The bytes are None when the fix was refused; they are the input's own when
+    there was nothing to repair. name: the file name the buffer stands for (its extension helps
+    detect the format; both entries are reported under it). Options and exceptions as fix()'s.
+    """
+    if not _is_buffer(data):
+        raise TypeError("fix_bytes() takes bytes, not %s" % type(data).__name__)
+    data = bytes(data)
+    hint = None if name is None else os.fsencode(name)
+    out = ctypes.c_void_p()
+    out_size = ctypes.c_size_t(0)
+    report = json.loads(_call_text("mdl_fix_buffer_json", data, len(data), hint, options=options,
                                    after=(ctypes.byref(out), ctypes.byref(out_size))))
     if not out.value:
         return report, None

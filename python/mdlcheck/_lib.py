@@ -75,7 +75,8 @@ def _declare(lib):
                        ("mdl_poses_buffer_json", buffer),
                        ("mdl_compare_files_json", [ctypes.c_char_p, ctypes.c_char_p]),
                        ("mdl_compare_buffers_json", buffer + buffer),
-                       ("mdl_convert_file_json", [ctypes.c_char_p, ctypes.c_char_p])):
+                       ("mdl_convert_file_json", [ctypes.c_char_p, ctypes.c_char_p]),
+                       ("mdl_fix_file_json", [ctypes.c_char_p, ctypes.c_char_p])):
         function = getattr(lib, name)
         function.argtypes = args + tail
         # c_void_p, not c_char_p: the pointer must survive to be handed back to mdl_string_free
@@ -87,6 +88,10 @@ def _declare(lib):
                                                      ctypes.POINTER(ctypes.c_void_p),
                                                      ctypes.POINTER(ctypes.c_size_t)] + tail[1:]
     lib.mdl_convert_buffer_json.restype = ctypes.c_void_p
+    # the buffer repair too, with no target: the settings, then the repaired bytes
+    lib.mdl_fix_buffer_json.argtypes = buffer + [c_char_pp, ctypes.POINTER(ctypes.c_void_p),
+                                                 ctypes.POINTER(ctypes.c_size_t)] + tail[1:]
+    lib.mdl_fix_buffer_json.restype = ctypes.c_void_p
     lib.mdl_bytes_free.argtypes = [ctypes.c_void_p]
     lib.mdl_bytes_free.restype = None
     lib.mdl_rule_count.argtypes = []

@@ -453,3 +453,69 @@ def test_convert_errors(tmp_path):
     (tmp_path / "d.iqe").mkdir()
     entry = mdlcheck.convert(WALK, tmp_path / "d.iqe")["files"][1]
     assert "MDL-IO-004" in rule_ids(entry) and entry["verdict"] == "invalid"
+
+
+def misaligned_iqm():
+    """anim.iqm with its comment at offset 1633 (IQM-SEC-002, as shipped Red Eclipse animations)."""
+    data = bytearray((SRC / "corpus" / "iqm" / "base" / "anim.iqm").read_bytes())
+    data[112:116] = (1633).to_bytes(4, "little")
+    data[108:112] = (27).to_bytes(4, "little")
+    return bytes(data)
+
+
+def cli_fix(cwd, *args):
+    run = subprocess.run([os.path.abspath(CLI), "fix", "-f", "json", *args], cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    assert run.returncode in (0, 1, 3), run.stderr.decode()
+    return run
+
+
+def test_fix_same_as_the_cli(tmp_path, monkeypatch):
+    """fix() and fix_bytes() give the report `mdlcheck fix -f json` prints and the bytes it
+    writes; the repaired file validates; dry_run writes nothing; in place replaces src."""
+    monkeypatch.chdir(tmp_path)
+    source = misaligned_iqm()
+    (tmp_path / "in.iqm").write_bytes(source)
+    run = cli_fix(tmp_path, "in.iqm", "out.iqm")
+    assert run.returncode == 0
+    written = (tmp_path / "out.iqm").read_bytes()
+    (tmp_path / "out.iqm").unlink()
+    report = mdlcheck.fix("in.iqm", "out.iqm")
+    assert report == json.loads(run.stdout)
+    assert [m["id"] for m in report["files"][0]["messages"]] == ["IQM-SEC-002", "MDL-FIX-003"]
+    assert (tmp_path / "out.iqm").read_bytes() == written
+    assert mdlcheck.validate(str(tmp_path / "out.iqm"))["verdict"] == "valid"
+    (tmp_path / "out.iqm").unlink()
+    assert mdlcheck.fix("in.iqm", "out.iqm", dry_run=True) == report
+    assert not (tmp_path / "out.iqm").exists()
+    rep, data = mdlcheck.fix_bytes(source, name="in.iqm")
+    assert data == written
+    assert [m["id"] for m in rep["files"][0]["messages"]] == ["IQM-SEC-002", "MDL-FIX-003"]
+    assert sorted(os.listdir(tmp_path)) == ["in.iqm"]
+    mdlcheck.fix("in.iqm")  # in place
+    assert (tmp_path / "in.iqm").read_bytes() == written
+
+
+def test_fix_refuses_and_rejects(tmp_path):
+    """An error fix does not repair is MDL-FIX-001 and nothing written; a clean file is nothing
+    to fix (its own bytes back); a conversion's settings are refused."""
+    broken = SRC / "examples" / "broken-parent.iqm"
+    out = tmp_path / "out.iqm"
+    report = mdlcheck.fix(broken, out)
+    assert "MDL-FIX-001" in {m["id"] for m in report["files"][1]["messages"]}
+    assert not out.exists()
+    rep, data = mdlcheck.fix_bytes(broken.read_bytes(), name="b.iqm")
+    assert data is None
+    clean = WALK.read_bytes()
+    rep, data = mdlcheck.fix_bytes(clean, name="walk.iqm")
+    assert data == clean and [f["verdict"] for f in rep["files"]] == ["valid", "valid"]
+    with pytest.raises(ValueError, match="target_version"):
+        mdlcheck.fix(broken, out, target_version="1")
+    with pytest.raises(ValueError):
+        mdlcheck.fix_bytes(clean, name="walk.iqm", dry_run="perhaps")
+
+
+def test_rules_say_what_fix_repairs():
+    by_id = {r["id"]: r for r in mdlcheck.rules()}
+    assert by_id["IQM-SEC-002"]["repair"]
+    assert by_id["IQM-JNT-002"]["repair"] == ""

@@ -1,5 +1,5 @@
 /* api.js - the JavaScript API over the WebAssembly library (web/API.md): validate, poses,
- * model, compare, convert, rules, formats, version. No import or export here: make web wraps it into the ES module
+ * model, compare, convert, fix, rules, formats, version. No import or export here: make web wraps it into the ES module
  * (mdlcheck.mjs) and the single-file classic script (mdlcheck.single.js); createCore resolves to
  * emscripten's module. */
 // eslint-disable-next-line no-unused-vars
@@ -286,6 +286,32 @@ function mdlcheckApi(createCore) {
     }
   }
 
+  /* Repair one file's bytes as `mdlcheck fix -f json IN` does: { report, bytes }, the report
+   * (IN's entry: its findings and each repaired one as MDL-FIX-003; then the repaired bytes': their
+   * findings, the proof's differences, the refusals MDL-FIX-001/002) from the C library's
+   * mdl_fix_buffer_json, and the repaired file in IN's own format (IN's own bytes when there was
+   * nothing to repair; null when the fix was refused). Nothing is written anywhere. */
+  async function fix(bytes, opts = {}) {
+    const M = await load();
+    const extra = heap(M);
+    try {
+      const out = extra.alloc(4), outSize = extra.alloc(4);
+      M.HEAPU32[out >> 2] = 0;
+      M.HEAPU32[outSize >> 2] = 0;
+      const report = await withInput(bytes, opts || {}, (Mod) => (data, size, name, list, status, error, errorSize) =>
+        Mod._mdl_fix_buffer_json(data, size, name, list, out, outSize, status, error, errorSize));
+      const ptr = M.HEAPU32[out >> 2], n = M.HEAPU32[outSize >> 2];
+      let repaired = null;
+      if (ptr) {
+        repaired = M.HEAPU8.slice(ptr, ptr + n); /* a copy: the heap may grow and move */
+        M._mdl_bytes_free(ptr);
+      }
+      return { report, bytes: repaired };
+    } finally {
+      extra.free();
+    }
+  }
+
   async function rules() {
     const M = await load();
     const h = heap(M);
@@ -310,5 +336,5 @@ function mdlcheckApi(createCore) {
 
   const version = () => VERSION;
 
-  return { validate, poses, model, compare, convert, rules, formats, version };
+  return { validate, poses, model, compare, convert, fix, rules, formats, version };
 }

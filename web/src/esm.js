@@ -12,5 +12,5 @@ async function createCore() {
 }
 
 const api = mdlcheckApi(createCore);
-export const { validate, poses, model, compare, convert, rules, formats, version } = api;
+export const { validate, poses, model, compare, convert, fix, rules, formats, version } = api;
 export default api;

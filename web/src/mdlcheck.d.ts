@@ -75,6 +75,16 @@ export interface Conversion {
   bytes: Uint8Array | null;
 }
 
+/** What fix() resolves to. */
+export interface Repair {
+  /** the report `mdlcheck fix -f json IN` prints: IN's entry (its findings, each repaired one as
+   * MDL-FIX-003), then the repaired bytes' (their findings, the proof's differences, MDL-FIX-001/002) */
+  report: Report;
+  /** the repaired file in IN's own format (IN's own bytes when there was nothing to repair); null
+   * when the fix was refused */
+  bytes: Uint8Array | null;
+}
+
 /** One diagnostic of a report entry (spec/report.schema.json). */
 export interface Message {
   id: string;
@@ -168,6 +178,8 @@ export function model(bytes: Bytes, options?: InputOptions): Promise<Model>;
 export function compare(a: Bytes, b: Bytes, options?: CompareOptions): Promise<Report>;
 /** Convert one file's bytes to another format, proven as `mdlcheck convert` proves it. */
 export function convert(bytes: Bytes, options: ConvertOptions): Promise<Conversion>;
+/** Repair what `mdlcheck fix` repairs (each rule's `repair` in rules()), proven as a conversion. */
+export function fix(bytes: Bytes, options?: InputOptions): Promise<Repair>;
 /** The rule catalogue. */
 export function rules(): Promise<Rule[]>;
 /** The formats the library knows, as its registry describes them. */
@@ -181,6 +193,7 @@ declare const mdlcheck: {
   model: typeof model;
   compare: typeof compare;
   convert: typeof convert;
+  fix: typeof fix;
   rules: typeof rules;
   formats: typeof formats;
   version: typeof version;

@@ -1,8 +1,8 @@
 // usage.ts - every export of mdlcheck.mjs used as web/API.md describes it, type-checked by
 // web/test/types.test.mjs with `tsc --noEmit --strict` against the declarations the package ships;
 // each @ts-expect-error is a misuse the declarations must refuse.
-import mdlcheck, { compare, convert, poses, rules, validate, version } from './mdlcheck.js';
-import type { Conversion, Entry, MdlcheckError, Poses, Report, Rule } from './mdlcheck.js';
+import mdlcheck, { compare, convert, fix, poses, rules, validate, version } from './mdlcheck.js';
+import type { Conversion, Entry, MdlcheckError, Poses, Repair, Report, Rule } from './mdlcheck.js';
 
 export async function use(bytes: Uint8Array, buffer: ArrayBuffer): Promise<void> {
   const entry: Entry = await validate(bytes, { name: 'walk.iqm', profile: 'engine', failOn: 'warning' });
@@ -13,6 +13,11 @@ export async function use(bytes: Uint8Array, buffer: ArrayBuffer): Promise<void>
   const c: Conversion = await convert(bytes, { to: 'egg', name: 'walk.iqm', acceptLoss: ['MDL-CNV-002'], targetVersion: 2 });
   const out: Uint8Array | null = c.bytes;
   const second: string = c.report.files[1].verdict;
+  const fixed: Repair = await fix(bytes, { name: 'walk.iqm', profile: 'engine' });
+  const repaired: Uint8Array | null = fixed.bytes;
+  await mdlcheck.fix(buffer);
+  // @ts-expect-error fix writes IN's own format: no target
+  await fix(bytes, { to: 'iqe' });
   const all: Rule[] = await rules();
   const v: string = version();
   await mdlcheck.convert(new DataView(buffer), { to: 'iqe', acceptLoss: 'MDL-CNV-008', strict: true });
@@ -32,7 +37,7 @@ export async function use(bytes: Uint8Array, buffer: ArrayBuffer): Promise<void>
   await validate(bytes, { failOn: 'severe' });
   // @ts-expect-error bytes, not a file name
   await validate('walk.iqm');
-  void [verdict, p, r, out, second, all, v];
+  void [verdict, p, r, out, second, repaired, all, v];
 }
 
 // the classic script's global, as mdlcheck.single.d.ts declares it
