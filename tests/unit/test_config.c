@@ -70,9 +70,9 @@ END_TEST
 
 START_TEST(test_full_config)
 {
-  static const mdl_rule fmt1 = {"MDL-FMT-001", "", "core", MDL_ERROR, "", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
-  static const mdl_rule cfg2 = {"MDL-CFG-002", "", "core", MDL_ERROR, "", "", "", "", "", "", "", MDL_ERROR, "", "", "", ""};
-  static const mdl_rule io1 = {"MDL-IO-001", "", "core", MDL_FATAL, "", "", "", "", "", "", "", MDL_FATAL, "", "", "", ""};
+  static const mdl_rule fmt1 = {"MDL-FMT-001", "", "core", MDL_ERROR, "", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
+  static const mdl_rule cfg2 = {"MDL-CFG-002", "", "core", MDL_ERROR, "", "", "", "", "", "", "", MDL_ERROR, "", "", "", "", ""};
+  static const mdl_rule io1 = {"MDL-IO-001", "", "core", MDL_FATAL, "", "", "", "", "", "", "", MDL_FATAL, "", "", "", "", ""};
   struct mdl_config c;
   struct seen s;
   int errors = load(&c, &s,
