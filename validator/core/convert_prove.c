@@ -115,6 +115,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   sb.converted = s->converted;
   sb.unit_normals = s->losses.unit_normals;
   sb.unit_rotations = rq->fix && rq->fix->unit_rotations;
+  sb.unit_weights = rq->fix && rq->fix->unit_weights;
   o = *rq->options;
   o.on_diag = report_collect;
   o.on_resource = NULL;

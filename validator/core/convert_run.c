@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "convert_stage.h"
+#include "fix.h"
 
 void convert_note(const struct convert_state *s, enum convert_note_level level, const char *fmt, ...)
 {
@@ -38,6 +39,27 @@ static mdl_status target_find(struct convert_state *s)
   return MDL_OK;
 }
 
+/* fix: bytes that validate but differ from IN are MDL-FIX-002 on OUT's entry and never written
+ * (a conversion writes them, to be inspected; a repair that changed the model is no repair). */
+static int fix_differs(struct convert_state *s)
+{
+  struct diag_sink sink;
+  mdl_options o = *s->rq->options;
+  struct mdl_loc none = loc_none();
+  o.on_diag = report_collect;
+  o.on_resource = NULL;
+  o.user = s->out->out;
+  diag_sink_init(&sink, &o);
+  diag_emit(&sink, RULE_CORE_FIX_REWRITE_CHANGES, &none, NULL, "%s",
+            "does not say what IN says (see the differences)");
+  diag_sink_finish(&sink);
+  for (int i = 0; i < MDL_SEVERITY_COUNT; i++)
+    s->out->out->counts[i] += sink.counts[i];
+  convert_note(s, CONVERT_NOTE_FAILURE, "fix: the repaired %s differs from what %s says; nothing written",
+               s->rq->out_path, s->rq->in_path);
+  return 1;
+}
+
 mdl_status convert_run(const struct convert_request *rq, struct report *rep, struct convert_outcome *out)
 {
   struct convert_state s;
@@ -63,6 +85,8 @@ mdl_status convert_run(const struct convert_request *rq, struct report *rep, str
    * bytes that do not validate are never left on disk (a limit the writer missed); bytes that
    * validate but differ from IN are written, to be inspected. */
   out->verdict = convert_prove(&s);
+  if (rq->fix && out->verdict == CONVERT_INVALID && !s.unfit)
+    s.unfit = fix_differs(&s); /* a repair is written only when proven: never to be inspected */
   if (out->verdict != CONVERT_INTERNAL && !s.unfit) {
     enum convert_verdict w = convert_output(&s);
     if (w != CONVERT_OK)

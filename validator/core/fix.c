@@ -117,6 +117,7 @@ int fix_prepare(struct convert_fix *fx, const struct report_file *in, struct dia
     return -2;
   }
   fx->unit_rotations = hook.unit_rotations;
+  fx->unit_weights = hook.unit_weights;
   return 0;
 }
 

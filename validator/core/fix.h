@@ -25,6 +25,7 @@ struct convert_fix {
   unsigned long repairs;            /* IN's findings fix repairs (0: nothing to fix) */
   unsigned long unrepairable;       /* IN's errors it does not repair: refused */
   int unit_rotations;               /* the repair normalised rotations: the proof compares unit ones */
+  int unit_weights;                 /* the repair renormalised blend weights: compared as fractions */
   int kept;                         /* nothing to repair: the bytes are IN's own */
 };
 

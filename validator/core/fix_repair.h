@@ -10,6 +10,8 @@ struct fix_repair {
   const void *user;
   int unit_rotations; /* set by a hook that normalised rotations: the proof compares them as
                        * unit quaternions (the one change such a repair makes) */
+  int unit_weights;   /* set by a hook that renormalised blend weights: the proof compares each
+                       * vertex's weights as fractions of its total */
 };
 
 #endif

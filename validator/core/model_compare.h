@@ -30,6 +30,8 @@ struct compare_side {
                               * stored them normalised and announced it (write_loss.h) */
   int unit_rotations;        /* its animated rotations are compared as unit quaternions: the
                               * other side is its repair, whose rotations fix normalised */
+  int unit_weights;          /* each vertex's blend weights are compared as fractions of its total
+                              * weight: the other side is its repair, whose weights fix renormalised */
   void *ix;                  /* the format's locator index, kept by model_compare */
 };
 

@@ -221,6 +221,8 @@ struct attr {
   uint32_t type;
   const struct model_varray *va, *vb;     /* blend: the weights; NULL: the side lacks it */
   const struct model_varray *ia, *ib;     /* blend: the indexes */
+  int unit;                               /* blend: weights as fractions of each vertex's total
+                                           * (compare_side.unit_weights) */
 };
 
 /* Components a vertex is looked up by: positions and up to 13 of texture coordinates, colours
@@ -303,6 +305,18 @@ static double blend_weight(const struct attr *at, int side_b, uint32_t v, double
     }
   if (*bound == 0)
     *bound = storage_bound(w, 0, 0, text, VT_BLENDWEIGHTS);
+  if (at->unit) { /* a fraction of the vertex's total: its bound grows by the total's */
+    double total = 0, tb = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      double x = comp_of(w, v, k, VT_BLENDWEIGHTS);
+      total += x;
+      tb += storage_bound(w, k, x, text, VT_BLENDWEIGHTS);
+    }
+    if (total > 0) {
+      *bound = (*bound + sum / total * tb) / total;
+      sum /= total;
+    }
+  }
   return sum;
 }
 
@@ -1007,6 +1021,7 @@ static void geom_init(struct geom *g, struct cmp *c)
       at->vb = wb;
       at->ia = ia;
       at->ib = ib;
+      at->unit = c->a->unit_weights || c->b->unit_weights;
     }
   }
   g->pa = model_varray_find(g->a, VT_POSITION, 1);

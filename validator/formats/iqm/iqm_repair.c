@@ -1,6 +1,7 @@
 /* iqm_repair.c - what `mdlcheck fix` repairs in an IQM model beyond writing it again (which lays
  * the sections out aligned, with true counts, offsets and padding): the adjacency table rebuilt
- * from the triangles when it points past them or is not symmetric (IQM-ADJ-001, -002). */
+ * from the triangles when it points past them or is not symmetric (IQM-ADJ-001, -002), and
+ * UBYTE blend weights renormalised to sum to 255 (IQM-BLD-003). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,10 +85,52 @@ static int adjacency_rebuild(struct model *m)
   return 0;
 }
 
+/* UBYTE blend weights that do not sum to 255 scaled so they do, the rounding remainder given to
+ * the largest (the fix text of IQM-BLD-003; what the compiler writes): each joint keeps its share
+ * of the vertex, which no longer shrinks toward the origin. A vertex of zero weight stays so. */
+static int weights_renormalise(struct model *m)
+{
+  struct model_varray *w = NULL;
+  unsigned char *copy;
+  for (uint32_t i = 0; i < m->num_varrays && !w; i++)
+    if (m->varrays[i].type == VT_BLENDWEIGHTS && m->varrays[i].format == VF_UBYTE && m->varrays[i].data)
+      w = &m->varrays[i];
+  if (!w || !w->size || !m->num_vertexes)
+    return 0;
+  copy = arena_calloc(&m->arena, (size_t)m->num_vertexes * w->size, 1);
+  if (!copy)
+    return -1;
+  memcpy(copy, w->data, (size_t)m->num_vertexes * w->size);
+  for (uint32_t v = 0; v < m->num_vertexes; v++) {
+    unsigned char *p = copy + (size_t)v * w->size;
+    unsigned sum = 0, got = 0, big = 0;
+    for (uint32_t s = 0; s < w->size; s++) {
+      sum += p[s];
+      big = p[s] > p[big] ? s : big;
+    }
+    if (sum == 0 || sum == 255)
+      continue;
+    for (uint32_t s = 0; s < w->size; s++) {
+      unsigned x = (p[s] * 255u + sum / 2) / sum;
+      p[s] = (unsigned char)(x > 255 ? 255 : x);
+      got += p[s];
+    }
+    p[big] = (unsigned char)((int)p[big] + 255 - (int)got);
+  }
+  w->data = copy;
+  return 0;
+}
+
 int iqm_repair(struct model *m, struct fix_repair *fx)
 {
   if (m->adjacency && m->triangles &&
-      (fx->found(fx, RULE_IQM_ADJACENCY_RANGE) || fx->found(fx, RULE_IQM_ADJACENCY_SYMMETRY)))
-    return adjacency_rebuild(m);
+      (fx->found(fx, RULE_IQM_ADJACENCY_RANGE) || fx->found(fx, RULE_IQM_ADJACENCY_SYMMETRY)) &&
+      adjacency_rebuild(m) < 0)
+    return -1;
+  if (fx->found(fx, RULE_IQM_BLEND_WEIGHT_SUM)) {
+    if (weights_renormalise(m) < 0)
+      return -1;
+    fx->unit_weights = 1;
+  }
   return 0;
 }
