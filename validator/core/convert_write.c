@@ -78,6 +78,7 @@ static int convert_fix_prepare(struct convert_state *s)
     out->in->counts[i] += list.counts[i];
   out->in->truncated |= list.truncated;
   if (k == -2) {
+    fix_restore(rq->fix, &s->run.model);
     convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s; nothing written", why);
     out->verdict = CONVERT_INTERNAL;
     return -1;
@@ -97,6 +98,7 @@ mdl_status convert_write(struct convert_state *s)
   const struct convert_request *rq = s->rq;
   struct convert_outcome *out = s->out;
   struct write_opts wo;
+  int wrc;
 
   /* The writer's announcements are reported as the output's diagnostics. */
   if (!(out->out = report_add_file(s->rep, rq->out_path)))
@@ -142,7 +144,10 @@ mdl_status convert_write(struct convert_state *s)
   wo.foreign = s->target != s->run.format;
   if (wo.foreign)
     write_loss_refs(&s->losses, &s->run.model, RULE_CORE_CONVERT_REFERENCE_DROPPED);
-  if (s->target->write(&s->run.model, &wo, &s->b) < 0 || s->b.oom) {
+  wrc = s->target->write(&s->run.model, &wo, &s->b);
+  if (rq->fix)
+    fix_restore(rq->fix, &s->run.model); /* the proof compares with IN's model as decoded */
+  if (wrc < 0 || s->b.oom) {
     if (s->b.oom) {
       convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory writing %s as %s", rq->in_path,
                    s->target->name);

@@ -2,6 +2,7 @@
  * IN's findings it repairs (the catalogue's repair:), the refusals, the list of repairs, the
  * format's repair hook, and the checks that the repaired bytes hold none of the findings. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fix.h"
@@ -105,6 +106,18 @@ int fix_prepare(struct convert_fix *fx, const struct report_file *in, struct dia
               msg->actual && msg->actual[0] ? msg->actual : "flagged",
               msg->folded > 1 ? " (and its repeats)" : "");
   }
+  /* the repairs may replace arrays the proof compares: keep IN's to put back (fix_restore) */
+  if (m->num_varrays) {
+    fx->saved_varrays = malloc((size_t)m->num_varrays * sizeof *m->varrays);
+    if (!fx->saved_varrays) {
+      snprintf(why, why_size, "out of memory repairing the model");
+      return -2;
+    }
+    memcpy(fx->saved_varrays, m->varrays, (size_t)m->num_varrays * sizeof *m->varrays);
+  }
+  fx->saved_nvarrays = m->num_varrays;
+  fx->saved_adjacency = m->adjacency;
+  fx->saved = 1;
   memset(&hook, 0, sizeof hook);
   hook.found = hook_found;
   hook.user = fx;
@@ -119,6 +132,18 @@ int fix_prepare(struct convert_fix *fx, const struct report_file *in, struct dia
   fx->unit_rotations = hook.unit_rotations;
   fx->unit_weights = hook.unit_weights;
   return 0;
+}
+
+void fix_restore(struct convert_fix *fx, struct model *m)
+{
+  if (!fx->saved)
+    return;
+  if (fx->saved_varrays && m->num_varrays == fx->saved_nvarrays)
+    memcpy(m->varrays, fx->saved_varrays, (size_t)m->num_varrays * sizeof *m->varrays);
+  m->adjacency = fx->saved_adjacency;
+  free(fx->saved_varrays);
+  fx->saved_varrays = NULL;
+  fx->saved = 0;
 }
 
 int fix_written(struct convert_fix *fx, const struct write_losses *losses, struct diag_sink *sink,

@@ -27,6 +27,12 @@ struct convert_fix {
   int unit_rotations;               /* the repair normalised rotations: the proof compares unit ones */
   int unit_weights;                 /* the repair renormalised blend weights: compared as fractions */
   int kept;                         /* nothing to repair: the bytes are IN's own */
+  /* what the repairs replaced in the model, put back once it is written (fix_restore), so the
+   * proof compares the bytes with IN's model as decoded, not with the repaired one */
+  struct model_varray *saved_varrays;
+  uint32_t saved_nvarrays;
+  const unsigned char *saved_adjacency;
+  int saved;
 };
 
 /* After IN is decoded into its entry `in` (graded by rep's fail_on): what fix repairs, what it
@@ -41,6 +47,9 @@ int fix_source_check(struct convert_fix *fx, const struct report *rep, const str
 int fix_prepare(struct convert_fix *fx, const struct report_file *in, struct diag_sink *sink,
                 struct diag_sink *list, struct model *m, const struct mdl_format *format, char *why,
                 size_t why_size);
+
+/* After the writer (whatever it answered): the model's arrays as IN decoded them again. */
+void fix_restore(struct convert_fix *fx, struct model *m);
 
 /* After the writer: a loss it announced in its own format is MDL-FIX-002 into sink; 0, or -1
  * refused (why says it). */
