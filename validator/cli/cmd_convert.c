@@ -95,13 +95,15 @@ int cmd_convert(struct cli *c)
                   "them: %s\n", res.hint);
   } else if (rc == EXIT_VALID && !c->quiet) {
     warnings_text(fout);
-    /* lossless: every pose channel and vertex component equal, not merely within the bound */
+    /* lossless: every pose channel and vertex component equal, not merely within the bound, and
+     * no loss announced (one the caller accepted is a loss all the same) */
     int exact = cmp->worst_ratio == 0 && cmp->vertices_inexact == 0;
+    const char *verdict = res.losses_accepted ? "with accepted losses" : exact ? "lossless" : "within the bound";
     text_printf(stdout, "%s -> %s: %s%s%s, %zu byte%s, valid (%lu warning%s), same model as %s, %s (%lu pose%s, "
            "worst %.3g of the bound; %lu vert%s, %lu not bit for bit; %lu triangle%s)\n",
            rq.in_path, rq.out_path, fout->format, fout->version[0] ? " " : "", fout->version, res.size,
            plural_s(res.size), fout->counts[MDL_WARNING], plural_s(fout->counts[MDL_WARNING]), rq.in_path,
-           exact ? "lossless" : "within the bound", cmp->poses_checked, plural_s(cmp->poses_checked),
+           verdict, cmp->poses_checked, plural_s(cmp->poses_checked),
            cmp->worst_ratio, cmp->vertices_checked, cmp->vertices_checked == 1 ? "ex" : "ices",
            cmp->vertices_inexact, cmp->triangles_checked, plural_s(cmp->triangles_checked));
   }

@@ -73,6 +73,8 @@ struct convert_outcome {
   enum convert_verdict verdict;
   int written;                /* OUT was replaced on disk */
   int proved;                 /* the proof compared both sides (cmp is meaningful) */
+  int losses_accepted;        /* accept_loss accepted a loss the writer announced: however exact
+                               * the comparison, the conversion is not lossless */
   struct compare_result cmp;
   struct byte_buf bytes;      /* with no_write and a verdict of CONVERT_OK or a written-to-be-
                                * inspected CONVERT_INVALID (held set): the file's bytes, whole */

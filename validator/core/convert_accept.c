@@ -64,6 +64,14 @@ void convert_accept_proof(struct convert_state *s, struct diag_sink *sink)
   }
 }
 
+int convert_losses_accepted(const struct convert_state *s)
+{
+  for (size_t i = 0; i < s->losses.n; i++)
+    if (convert_accepted(s->rq->accept_loss, mdl_rule_at(s->losses.item[i].rule)))
+      return 1;
+  return 0;
+}
+
 void convert_accept_hint(struct convert_state *s)
 {
   const struct write_losses *l = &s->losses;
@@ -75,6 +83,7 @@ void convert_accept_hint(struct convert_state *s)
     int found = 0;
     if (convert_accepted(s->rq->accept_loss, rule) || strstr(ids, rule->id))
       continue;
+    found = l->item[i].unseen && !l->refused; /* the announcement is the finding (once written) */
     for (size_t k = 0; k < f->nmsgs && !found; k++)
       found = f->msgs[k].rule == proof && f->msgs[k].severity <= MDL_ERROR;
     if (found && n + strlen(rule->id) + 2 < sizeof ids)

@@ -12,6 +12,13 @@ static void proof_note(void *user, const char *path, enum frames_note_level leve
                level == FRAMES_INFO ? "note" : "warning", path, msg);
 }
 
+/* convert_accepted for write_loss_unseen: user is the state. */
+static int loss_accepted(const void *user, enum rule_index rule)
+{
+  const struct convert_state *s = user;
+  return convert_accepted(s->rq->accept_loss, mdl_rule_at(rule));
+}
+
 /* 1 when the bytes written are IN's own, in IN's format, and IN's decode did not depend on its
  * name: decoding them is then IN's decode again (one decoder, the same options, the same bytes)
  * and would find exactly what it found. */
@@ -54,6 +61,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   mdl_options o = *rq->options;
   mdl_result result;
   enum convert_verdict rc = CONVERT_OK;
+  enum rule_index unseen;
   int same = written_as_read(s);
 
   o.assume_format = s->target->name;
@@ -116,6 +124,9 @@ enum convert_verdict convert_prove(struct convert_state *s)
   sb.unit_normals = s->losses.unit_normals;
   sb.unit_rotations = rq->fix && rq->fix->unit_rotations;
   sb.unit_weights = rq->fix && rq->fix->unit_weights;
+  sb.added_attrs = s->losses.added_attrs;
+  sb.materials_as_files = s->losses.materials_as_files;
+  sb.empty_meshes_dropped = s->losses.empty_meshes_dropped;
   o = *rq->options;
   o.on_diag = report_collect;
   o.on_resource = NULL;
@@ -142,7 +153,13 @@ enum convert_verdict convert_prove(struct convert_state *s)
     convert_note(s, CONVERT_NOTE_FAILURE, "convert: the written %s does not say what %s says (see the differences)",
                  outpath, inpath);
     rc = CONVERT_INVALID;
+  } else if (rc == CONVERT_OK && write_loss_unseen(&s->losses, loss_accepted, s, &unseen)) {
+    /* a loss no comparison can find (write_loss_unheld) fails the proof until it is accepted */
+    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the written %s lacks what %s holds (%s, see the warnings)",
+                 outpath, inpath, mdl_rule_at(unseen)->id);
+    rc = CONVERT_INVALID;
   }
+  s->out->losses_accepted = convert_losses_accepted(s);
   if (!same)
     pipeline_release(&out);
   return rc;

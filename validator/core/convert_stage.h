@@ -53,6 +53,8 @@ int convert_accepted(const char *list, const mdl_rule *rule);
  * accepted announcement explains. */
 void convert_accept_announce(struct convert_state *s, struct diag_sink *sink);
 void convert_accept_proof(struct convert_state *s, struct diag_sink *sink);
+/* 1 when the caller accepted a loss the writer announced (the verdict is then never lossless). */
+int convert_losses_accepted(const struct convert_state *s);
 /* After a failed proof: the announced losses whose proof rule the proof found, as the
  * --accept-loss that accepts them (each id once), into out->hint. */
 void convert_accept_hint(struct convert_state *s);

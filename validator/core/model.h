@@ -123,6 +123,17 @@ struct model_ref {
                             * (Egg <File>: "the extension .egg is implied"), or NULL */
 };
 
+/* Content of the source that the common model has no place for (Egg: two-sided polygons,
+ * collision solids, switch groups, lines, NURBS ...), recorded by the decoder: a writer of another
+ * format announces each (write_loss_unheld), so a conversion never drops it in silence. */
+struct model_unheld {
+  uint32_t rule;        /* enum rule_index of the announcement (MDL-CNV-*) */
+  uint32_t count;       /* how many entries of the source hold it */
+  unsigned line, column; /* the first one's place in the source (text), or 0 */
+  char what[200];       /* what is lost and how the target shows it instead */
+};
+#define MODEL_UNHELD_MAX 12
+
 struct model_bounds {
   double bbmin[3], bbmax[3];
   double xyradius, radius;
@@ -204,6 +215,10 @@ struct model {
   /* Files the model names, in file order (in the arena); model_ref_add appends. */
   struct model_ref *refs, *refs_tail;
   uint32_t num_refs;
+
+  /* Source content the model does not hold (model_unheld), at most MODEL_UNHELD_MAX kinds. */
+  uint32_t num_unheld;
+  struct model_unheld unheld[MODEL_UNHELD_MAX];
 
   uint32_t flags;                   /* format header flags, kept for byte-exact round trips */
   void *format_data;                /* decoder-private data a writer may use (in the arena), or NULL */

@@ -32,6 +32,12 @@ struct compare_side {
                               * other side is its repair, whose rotations fix normalised */
   int unit_weights;          /* each vertex's blend weights are compared as fractions of its total
                               * weight: the other side is its repair, whose weights fix renormalised */
+  uint32_t added_attrs;      /* 1 << VT_* of arrays it lacks that the other side's writer added
+                              * (announced, write_loss.h): their presence there is expected */
+  int materials_as_files;    /* the other side's writer wrote its materials that name no file as
+                              * texture file names (announced): those files are expected */
+  int empty_meshes_dropped;  /* the other side's writer left out its meshes without triangles
+                              * (announced): they are not compared, no loader draws them */
   void *ix;                  /* the format's locator index, kept by model_compare */
 };
 

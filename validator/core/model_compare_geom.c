@@ -1047,6 +1047,9 @@ static void attrs_present(struct cmp *c)
     char path[48], bv[64];
     if (!x == !y)
       continue;
+    /* an array the writer of one side added to fit its format, announced (MDL-CNV-014) */
+    if ((!y && (c->b->added_attrs >> types[i] & 1)) || (!x && (c->a->added_attrs >> types[i] & 1)))
+      continue;
     snprintf(path, sizeof path, "vertexarrays.%s", attr_name(types[i]));
     if (y)
       snprintf(bv, sizeof bv, "%u components per vertex", y->size);
@@ -1108,9 +1111,12 @@ void cmp_meshes(struct cmp *c)
   struct ids ids = {c, NULL, NULL, 0};
   uint32_t *byname = malloc(((size_t)b->num_meshes + 1) * sizeof *byname);
   uint32_t *at = calloc((size_t)b->num_meshes + 1, sizeof *at);
+  uint32_t *drawn = malloc(((size_t)b->num_meshes + 1) * sizeof *drawn), nb;
   int bare;
-  if (!used || !byname || !at) {
+  memset(&whole_b, 0, sizeof whole_b);
+  if (!used || !byname || !at || !drawn) {
     c->oom = 1;
+    free(drawn);
     free(byname);
     free(at);
     free(used);
@@ -1120,6 +1126,7 @@ void cmp_meshes(struct cmp *c)
     byname[j] = j;
   if (sort_u32(byname, b->num_meshes, mesh_order, b) < 0) {
     c->oom = 1;
+    free(drawn);
     free(byname);
     free(at);
     free(used);
@@ -1127,12 +1134,24 @@ void cmp_meshes(struct cmp *c)
   }
   geom_init(&g, c);
   attrs_present(c);
-  cmp_count(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH, "meshes", a->num_meshes, b->num_meshes);
+  /* meshes without triangles a writer left out, announced (write_loss.h): B's are not compared
+   * (marked used, not counted, and A's i-th mesh stands for B's i-th drawn one) */
+  nb = b->num_meshes;
+  whole_b.num_vertexes = b->num_vertexes;
+  if (c->b->empty_meshes_dropped) {
+    nb = 0;
+    for (uint32_t j = 0; j < b->num_meshes; j++)
+      if (b->meshes[j].num_triangles)
+        drawn[nb++] = j;
+      else {
+        used[j] = 1;
+        whole_b.num_vertexes -= b->meshes[j].num_vertexes <= whole_b.num_vertexes ? b->meshes[j].num_vertexes : 0;
+      }
+  }
+  cmp_count(c, RULE_CORE_COMPARE_MESH_COUNT, FMT_EL_MESH, "meshes", a->num_meshes, nb);
   memset(&whole_a, 0, sizeof whole_a);
-  memset(&whole_b, 0, sizeof whole_b);
   whole_a.num_vertexes = a->num_vertexes;
   whole_a.num_triangles = a->num_triangles;
-  whole_b.num_vertexes = b->num_vertexes;
   whole_b.num_triangles = b->num_triangles;
   counts_compare(c, &ids, &whole_a, &whole_b, NO_VERTEX);
   /* content without vertex data is all in the counts (vertices_bare) */
@@ -1145,9 +1164,9 @@ void cmp_meshes(struct cmp *c)
     uint32_t k = mesh_by_name(b, byname, at, used, x);
     if (k != NO_VERTEX)
       y = &b->meshes[k];
-    if (!y && i < b->num_meshes && !used[i]) {
-      y = &b->meshes[i];
-      k = i;
+    if (!y && i < nb && !used[c->b->empty_meshes_dropped ? drawn[i] : i]) {
+      k = c->b->empty_meshes_dropped ? drawn[i] : i;
+      y = &b->meshes[k];
     }
     if (!y)
       continue;
@@ -1158,6 +1177,7 @@ void cmp_meshes(struct cmp *c)
   }
   free(g.cells);
   free(g.keys);
+  free(drawn);
   free(byname);
   free(at);
   free(used);

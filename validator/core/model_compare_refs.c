@@ -69,6 +69,20 @@ static void ref_missing(struct cmp *c, const struct model_ref *r, const struct c
             has->path, what, r->ref, r->path[0] ? r->path : "no place");
 }
 
+/* 1 when r (named by side `has`) is a material of the other side that names no file there, and
+ * the writer of `has` wrote such materials as texture file names, announced (MDL-CNV-015). */
+static int material_made_file(const struct cmp *c, const struct model_ref *r, const struct compare_side *has)
+{
+  const struct compare_side *other = has == c->a ? c->b : c->a;
+  const struct model *m = other->model;
+  if (!other->materials_as_files || r->kind != MODEL_REF_TEXTURE || model_material_names_file(m, r->ref))
+    return 0;
+  for (uint32_t i = 0; i < m->num_meshes; i++)
+    if (m->meshes[i].material && !strcmp(m->meshes[i].material, r->ref))
+      return 1;
+  return 0;
+}
+
 void cmp_refs(struct cmp *c)
 {
   size_t na, nb, i = 0, j = 0;
@@ -81,10 +95,15 @@ void cmp_refs(struct cmp *c)
   }
   while (i < na || j < nb) {
     int d = i == na ? 1 : j == nb ? -1 : ref_cmp(a[i].r, b[j].r);
-    if (d < 0)
-      ref_missing(c, a[i++].r, c->a, c->b);
-    else if (d > 0)
-      ref_missing(c, b[j++].r, c->b, c->a);
+    if (d < 0) {
+      if (!material_made_file(c, a[i].r, c->a))
+        ref_missing(c, a[i].r, c->a, c->b);
+      i++;
+    } else if (d > 0) {
+      if (!material_made_file(c, b[j].r, c->b))
+        ref_missing(c, b[j].r, c->b, c->a);
+      j++;
+    }
     else
       i++, j++;
   }

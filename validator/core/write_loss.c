@@ -202,6 +202,7 @@ void write_loss_added(struct write_losses *l, const struct model *m, uint32_t ty
   snprintf(loc.path, sizeof loc.path, "vertexarrays");
   write_loss(l, RULE_CORE_CONVERT_ATTRIBUTE_ADDED, RULE_CORE_COMPARE_VERTEX_ATTRIBUTE, &loc,
              "the model has no %s; %s %s", names[type], target, how);
+  l->added_attrs |= 1u << type; /* the proof expects the array it adds (compare_side) */
 }
 
 void write_loss_material_files(struct write_losses *l, const struct model *m, const char *target)
@@ -215,6 +216,7 @@ void write_loss_material_files(struct write_losses *l, const struct model *m, co
     write_loss(l, RULE_CORE_CONVERT_MATERIAL_AS_FILE, RULE_CORE_COMPARE_REFERENCE, &loc,
                "material '%.100s' names no file; %s keeps only a texture file name, the written file "
                "names the file '%.100s'", mat, target, mat);
+    l->materials_as_files = 1; /* the proof expects the file it names (compare_side) */
   }
 }
 
@@ -261,10 +263,51 @@ void write_loss_empty_meshes(struct write_losses *l, const struct model *m, cons
     }
   if (!n)
     return;
+  l->empty_meshes_dropped = 1; /* what no loader draws: the proof expects it (compare_side) */
   snprintf(loc.path, sizeof loc.path, "meshes[%u]", (unsigned)first);
   write_loss(l, RULE_CORE_CONVERT_EMPTY_MESH, RULE_CORE_COMPARE_MESH_COUNT, &loc,
              "%u meshes (the first: %u '%.60s') %s; %s builds meshes from what they draw, the written "
              "file will not hold them", (unsigned)n, (unsigned)first,
              m->meshes[first].name ? m->meshes[first].name : "", all ? "in a model without vertices" :
              "without triangles", target);
+}
+
+void write_loss_unheld(struct write_losses *l, const struct model *m, const char *target)
+{
+  for (uint32_t i = 0; l && i < m->num_unheld && i < MODEL_UNHELD_MAX; i++) {
+    const struct model_unheld *u = &m->unheld[i];
+    struct mdl_loc loc = loc_none();
+    size_t k;
+    if (u->line) /* a place in the source, not in the file written: named as such */
+      snprintf(loc.path, sizeof loc.path, "source line %u column %u", u->line, u->column);
+    write_loss(l, (enum rule_index)u->rule, (enum rule_index)u->rule, &loc, "%s; %s has no place for %s",
+               u->what, target, u->count == 1 ? "it" : "them");
+    for (k = 0; k < l->n; k++)
+      if (l->item[k].rule == (enum rule_index)u->rule && l->item[k].proof == (enum rule_index)u->rule)
+        l->item[k].unseen = 1;
+  }
+}
+
+int write_refuse_nothing(struct write_losses *l, const struct model *m, struct byte_buf *b, const char *target)
+{
+  char held[200] = "";
+  size_t n = 0;
+  if (m->num_triangles || m->num_joints || m->num_anims || m->num_tags)
+    return 0;
+  for (uint32_t i = 0; i < m->num_unheld && i < MODEL_UNHELD_MAX && n < sizeof held; i++)
+    n += (size_t)snprintf(held + n, sizeof held - n, "%s%s", n ? ", " : "", mdl_rule_at(m->unheld[i].rule)->id);
+  return write_refuse(l, b, RULE_CORE_CONVERT_NOTHING_TO_WRITE,
+                      "the model has no triangle, joint, animation or tag for %s to write%s%s%s", target,
+                      n ? " (what the source holds instead is announced: " : "", held, n ? ")" : "");
+}
+
+int write_loss_unseen(const struct write_losses *l, int (*accepted)(const void *user, enum rule_index rule),
+                      const void *user, enum rule_index *rule)
+{
+  for (size_t i = 0; l && i < l->n; i++)
+    if (l->item[i].unseen && !accepted(user, l->item[i].rule)) {
+      *rule = l->item[i].rule;
+      return 1;
+    }
+  return 0;
 }

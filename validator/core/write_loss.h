@@ -15,10 +15,18 @@ struct write_losses {
   size_t n;               /* (announced rule, proof rule) pairs (at most WRITE_LOSS_MAX kept) */
   struct {
     enum rule_index rule, proof;
+    int unseen;   /* a loss the proof cannot see (write_loss_unheld): the conversion fails
+                   * unless --accept-loss names rule */
   } item[WRITE_LOSS_MAX];
   int refused; /* a refusal was announced */
   int unit_normals; /* the writer stored normals normalised (announced): the proof compares the
                      * source's as unit vectors (compare_side.unit_normals) */
+  uint32_t added_attrs; /* 1 << VT_* of each vertex array the writer gave a model without it
+                         * (announced, MDL-CNV-014): the proof expects it (compare_side) */
+  int materials_as_files; /* the writer wrote material names as texture file names (announced,
+                           * MDL-CNV-015): the proof expects those files (compare_side) */
+  int empty_meshes_dropped; /* the writer left out the meshes without triangles (announced,
+                             * MDL-CNV-018): no loader sees them, the proof expects it */
 };
 
 /* Announce that the field at loc will not be written (rule, a warning); proof is the comparison
@@ -69,6 +77,20 @@ void write_loss_texture_names(struct write_losses *l, const struct model *m, con
  * model's vertices): each mesh without triangles, or with `all` every mesh (the caller's model
  * has no vertices to write). */
 void write_loss_empty_meshes(struct write_losses *l, const struct model *m, const char *target, int all);
+
+/* Announce each kind of source content m does not hold (model.unheld) for a target of another
+ * format (named in the message): losses the proof cannot see, so each item is marked unseen. */
+void write_loss_unheld(struct write_losses *l, const struct model *m, const char *target);
+
+/* Refuse (MDL-CNV-028) a model with nothing a loader of the target would see: no triangle, joint,
+ * animation or tag (what the source held instead, model.unheld, is named). Returns -1 refused,
+ * else 0. */
+int write_refuse_nothing(struct write_losses *l, const struct model *m, struct byte_buf *b, const char *target);
+
+/* 1 when l holds an unseen loss (write_loss_unheld) whose rule accepted(user, rule) is 0; the
+ * first such rule goes to *rule. */
+int write_loss_unseen(const struct write_losses *l, int (*accepted)(const void *user, enum rule_index rule),
+                      const void *user, enum rule_index *rule);
 
 /* One more proof rule the announced loss (rule) explains (a vertex moved also unmatches its
  * triangles). */

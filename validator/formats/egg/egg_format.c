@@ -248,6 +248,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
   if (egg_geometry_decode(doc, m) < 0)
     return -1;
+  if (doc->keep_values && !doc->dropped)
+    egg_unheld_record(doc, m); /* what the model holds is built: what it does not is named */
   stats_count(ctx, doc);
   /* a check that could not allocate skipped part of the file (the model's arena remembers its
    * own failures, and the pipeline reports them) */

@@ -195,6 +195,11 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
 {
   struct layout l;
   int tiled = meshes_tile(m);
+  if (opts && opts->foreign) { /* what the source held beyond the model; a model of nothing */
+    write_loss_unheld(opts->losses, m, "IQE");
+    if (write_refuse_nothing(opts->losses, m, b, "IQE") < 0)
+      return -1;
+  }
   write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQE", 0);
   write_loss_texture_names(opts ? opts->losses : NULL, m, "IQE");
   write_loss_added(opts ? opts->losses : NULL, m, VT_NORMAL, "IQE",

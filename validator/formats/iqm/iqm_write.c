@@ -630,6 +630,11 @@ int iqm_write_ex(const struct model *m, const struct write_opts *opts, unsigned 
   struct arena a;
   struct model fit;
   int rc, gather = out->gather;
+  if (opts && opts->foreign) { /* what the source held beyond the model; a model of nothing */
+    write_loss_unheld(opts->losses, m, "IQM");
+    if (write_refuse_nothing(opts->losses, m, out, "IQM") < 0)
+      return -1;
+  }
   arena_init(&a);
   write_loss_tags_lods(opts ? opts->losses : NULL, m, "IQM", 0);
   write_loss_texture_names(opts ? opts->losses : NULL, m, "IQM");

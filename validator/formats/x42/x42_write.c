@@ -164,6 +164,9 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
   /* the document is re-encoded only when X42 decoded it (owner, or the document's tag) */
   if (d && (m->format_data_owner ? !strcmp(m->format_data_owner, "x42") : d->magic == X42_DOC_MAGIC))
     return x42_doc_encode(d, out);
+  write_loss_unheld(opts ? opts->losses : NULL, m, "X42");
+  if (write_refuse_nothing(opts ? opts->losses : NULL, m, out, "X42") < 0)
+    return -1;
   write_loss_influences(opts ? opts->losses : NULL, m, X42_MAX_INFLUENCES, "X42");
   write_loss_texture_names(opts ? opts->losses : NULL, m, "X42");
   write_loss_tag_display(opts ? opts->losses : NULL, m, "X42");
