@@ -37,7 +37,11 @@ static void where_text(char *out, size_t cap, const struct compare_side *s, stru
 void cmp_mismatch(struct cmp *c, enum rule_index rule, enum format_elem e, uint32_t n, uint32_t sub,
                   const char *path, const char *b_value, const char *actual_fmt, ...)
 {
-  struct format_where wa = side_where(c->a, e, n, sub), wb = side_where(c->b, e, n, sub);
+  uint32_t nb = n, sb = sub;
+  struct format_where wa, wb;
+  cmp_b_index(c, e, &nb, &sb);
+  wa = side_where(c->a, e, n, sub);
+  wb = side_where(c->b, e, nb, sb);
   struct mdl_loc loc;
   char actual[256], expected[512], bloc[300];
   va_list ap;
@@ -100,7 +104,8 @@ static void skeleton_compare(struct cmp *c)
     }
     if ((a->joints[i].parent < 0 ? -1 : a->joints[i].parent) !=
         (b->joints[i].parent < 0 ? -1 : b->joints[i].parent)) {
-      snprintf(bv, sizeof bv, "%d", b->joints[i].parent);
+      int32_t bp = b->joints[i].parent; /* in B's own numbering (joints by name) */
+      snprintf(bv, sizeof bv, "%d", c->bmap && bp >= 0 && (uint32_t)bp < b->num_joints ? (int32_t)c->bmap[bp] : bp);
       cmp_mismatch(c, RULE_CORE_COMPARE_JOINT_PARENT, FMT_EL_JOINT, i, 0, path, bv, "%d",
                    a->joints[i].parent);
     }
@@ -273,7 +278,10 @@ static double trs_recheck(const struct cmp *c, const struct trs *x, const struct
   for (int s = 0; s < 2; s++) {
     const struct format_locator *l = sides[s]->format ? sides[s]->format->locator : NULL;
     double res[TRS_CHANNELS];
-    if (!sides[s]->ix || !l || !l->resolution || l->resolution(sides[s]->ix, e, n, sub, res) < 0)
+    uint32_t ns = n, ss = sub;
+    if (s)
+      cmp_b_index(c, e, &ns, &ss);
+    if (!sides[s]->ix || !l || !l->resolution || l->resolution(sides[s]->ix, e, ns, ss, res) < 0)
       continue;
     for (unsigned k = 0; k < TRS_CHANNELS; k++)
       extra[k] += res[k];
@@ -485,6 +493,8 @@ int model_compare(struct compare_side *a, struct compare_side *b, struct diag_si
 {
   struct cmp c;
   struct note_ctx n = {note, note_user, NULL};
+  struct model perm, *b_model = NULL;
+  struct arena ar;
   memset(&c, 0, sizeof c);
   c.a = a;
   c.b = b;
@@ -496,12 +506,27 @@ int model_compare(struct compare_side *a, struct compare_side *b, struct diag_si
     return -1;
   }
   frames_align(&c, &n);
+  arena_init(&ar);
+  switch (cmp_joints_by_name(&c, &perm, &ar)) {
+  case 1: /* B renumbered into A's order for the comparison; its own model is left as it was */
+    b_model = b->model;
+    b->model = &perm;
+    break;
+  case -2:
+    c.oom = 1;
+    break;
+  default:
+    break;
+  }
   skeleton_compare(&c);
   base_poses_compare(&c);
   anims_compare(&c);
   cmp_meshes(&c);
   cmp_refs(&c);
   cmp_tags_lods(&c);
+  if (b_model)
+    b->model = b_model;
+  arena_free(&ar);
   side_unindex(a);
   side_unindex(b);
   if (r)

@@ -10,7 +10,16 @@ struct cmp {
   struct diag_sink *sink;
   struct compare_result r;
   int oom;
+  const uint32_t *bmap; /* B's joint of A's joint i when B is compared renumbered (joints by
+                         * name), else NULL */
 };
+
+/* When a and b name the same joints in another order: *perm gets B in A's order (allocated in
+ * ar) and c->bmap the map; returns 1. 0 when the joints are compared by index (same order, or
+ * names that do not identify them), -2 out of memory. */
+int cmp_joints_by_name(struct cmp *c, struct model *perm, struct arena *ar);
+/* B's own index of an element numbered as A's (joints, base poses, a frame's pose). */
+void cmp_b_index(const struct cmp *c, enum format_elem e, uint32_t *n, uint32_t *sub);
 
 /* Emit a mismatch located in A at element (e, n, sub); `b_value` is what B holds (its place in
  * B is appended). */

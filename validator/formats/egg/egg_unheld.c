@@ -52,6 +52,8 @@ static int counts(const struct egg_node *n)
     return 0;
   if (n->spec == S_BFACE || n->spec == S_SWITCH)
     return n->nvals && egg_val_int(n, 0) != 0;
+  if (n->spec == S_SANIM) /* a joint's channel (in <Xfm$Anim_S$>) is carried; a slider is not */
+    return !n->parent || n->parent->spec != S_XFMSANIM;
   return 1;
 }
 
