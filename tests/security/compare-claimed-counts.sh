@@ -55,8 +55,10 @@ limited convert "$work/a.iqm" "$work/a2.iqm"
 expect_rc 0 "convert to iqm: the claim written as it is"
 for fmt in iqe egg x42; do
   limited convert "$work/a.iqm" "$work/a.$fmt"
-  expect_rc 1 "convert to $fmt: the proof finds the vertices gone"
-  expect_grep err 'MDL-CMP-011' "convert to $fmt: the vertex count is the difference"
+  # vertices claimed in no array, no triangle, joint or animation: nothing a loader sees, refused
+  # before writing (MDL-CNV-028; before it, written and the proof found the count, MDL-CMP-011)
+  expect_rc 1 "convert to $fmt: nothing to write is refused"
+  expect_grep err 'MDL-CNV-028' "convert to $fmt: the refusal names nothing to write"
   expect_no_grep err 'out of memory' "convert to $fmt: no out of memory"
 done
 finish

@@ -1,6 +1,7 @@
 /* egg_unheld.c - what an egg holds that the common model has no place for (model.unheld): two-sided
  * polygons, collision solids, switch and level-of-detail groups, billboards, points, lines,
- * patches, NURBS, morph targets, group tags and object types. Recorded when the model is built,
+ * patches, NURBS, morph targets, group tags and object types, groups Panda3D does not draw, and
+ * the colours of used materials. Recorded when the model is built,
  * so a writer of another format announces each (core/write_loss.h) rather than dropping it in
  * silence; the egg's own writer prints the tree and keeps them. */
 #include <stdarg.h>
@@ -8,15 +9,34 @@
 #include <string.h>
 
 #include "egg.h"
+#include "egg_map.h"
 
 /* One kind of loss: its rule, the entry kinds it counts, and what it says. */
-enum { K_BFACE, K_COLLIDE, K_SWITCH, K_PRIMS, K_NURBS, K_MORPHS, K_BILLBOARD, K_NODE_DATA, K_COUNT };
+enum { K_BFACE, K_COLLIDE, K_SWITCH, K_PRIMS, K_NURBS, K_MORPHS, K_BILLBOARD, K_NODE_DATA, K_HIDDEN, K_MATERIAL,
+       K_COUNT };
 
 struct tally {
   unsigned long n[S_COUNT];               /* entries of each kind that count */
   const struct egg_node *first[K_COUNT];  /* the first entry of each loss, in file order */
   unsigned long collide_hidden;           /* <Collide> without keep: its polygons were invisible */
+  unsigned long hidden;                   /* groups Panda3D does not draw (visibility, occluder, portal) */
+  unsigned long materials;                /* used <Material>s with properties (colours, shininess) */
 };
+
+/* 1 when the group attribute n (a <Scalar>) makes Panda3D leave the group's polygons undrawn:
+ * visibility { hidden }, occluder { 1 } (an occlusion polygon), portal { 1 } (a portal). */
+static int scalar_hides(const struct egg_node *n)
+{
+  uint32_t len;
+  const char *s;
+  if (!n->parent || !egg_is_group(n->parent->spec) || !n->name || !n->nvals || n->bad)
+    return 0;
+  if (egg_node_name_is(n, "visibility"))
+    return (s = egg_val_str(n, 0, &len)) != NULL && egg_name_eq(s, len, "hidden");
+  if (egg_node_name_is(n, "occluder") || egg_node_name_is(n, "portal"))
+    return egg_val_int(n, 0) != 0;
+  return 0;
+}
 
 static int kind_of(int spec)
 {
@@ -103,15 +123,27 @@ void egg_unheld_record(const struct egg_doc *doc, struct model *m)
                               S_NURBS_C, S_NURBS_S, S_DXYZ, S_DNORMAL, S_DRGBA, S_DUV, S_SANIM, S_AUX,
                               S_BILLBOARD, S_TAG, S_OBJECTTYPE};
   struct tally t;
+  struct egg_map mrefs; /* names <MRef>s use */
   char a[96], b[96], c[96], l[300];
   int any = 0;
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     any |= doc->spec_count[specs[i]] != 0;
+  any |= doc->spec_count[S_SCALAR] != 0 || doc->spec_count[S_MATERIAL] != 0;
   if (!any || !doc->root)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
+  egg_map_init(&mrefs);
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, 1)) {
     int k = kind_of(n->spec);
+    uint32_t len;
+    const char *s;
+    if (n->spec == S_SCALAR && scalar_hides(n)) {
+      if (!t.hidden++)
+        t.first[K_HIDDEN] = n;
+      continue;
+    }
+    if (n->spec == S_MREF && n->nvals && (s = egg_val_str(n, 0, &len)) != NULL)
+      (void)egg_map_at(&mrefs, s, len); /* a failure is counted (egg_map_failures): said */
     if (k < 0 || !counts(n))
       continue;
     t.n[n->spec]++;
@@ -120,6 +152,12 @@ void egg_unheld_record(const struct egg_doc *doc, struct model *m)
     if (n->spec == S_COLLIDE && !collide_keeps(n))
       t.collide_hidden++;
   }
+  /* materials whose colours or shininess a primitive uses: the target keeps the name only */
+  for (const struct egg_node *n = mrefs.count ? doc->root : NULL; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
+    if (n->spec == S_MATERIAL && n->name && n->has_scalar && !n->bad &&
+        egg_map_find(&mrefs, n->name, egg_name_len(n)) && !t.materials++)
+      t.first[K_MATERIAL] = n;
+  egg_map_free(&mrefs);
   add(m, RULE_CORE_CONVERT_TWO_SIDED, t.n[S_BFACE], t.first[K_BFACE],
       "%lu two-sided polygons (<BFace> { 1 }) are written one-sided", t.n[S_BFACE]);
   add(m, RULE_CORE_CONVERT_COLLISION, t.n[S_COLLIDE], t.first[K_COLLIDE],
@@ -151,4 +189,10 @@ void egg_unheld_record(const struct egg_doc *doc, struct model *m)
         part(b, sizeof b, t.n[S_OBJECTTYPE], "object types (<ObjectType>)"), "");
   add(m, RULE_CORE_CONVERT_NODE_DATA, t.n[S_TAG] + t.n[S_OBJECTTYPE], t.first[K_NODE_DATA],
       "%s are dropped", l);
+  add(m, RULE_CORE_CONVERT_HIDDEN_GEOMETRY, t.hidden, t.first[K_HIDDEN],
+      "%lu groups Panda3D does not draw (<Scalar> visibility { hidden }, occluder, portal) are written "
+      "as visible meshes", t.hidden);
+  add(m, RULE_CORE_CONVERT_MATERIAL_PROPERTIES, t.materials, t.first[K_MATERIAL],
+      "%lu materials' colours and shininess (<Material> scalars) are dropped: the written file keeps "
+      "their names only", t.materials);
 }

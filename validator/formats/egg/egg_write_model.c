@@ -532,8 +532,8 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
   if (names_unwritable(m, out))
     return -1;
   write_loss_unheld(losses, m, "Egg");
-  if (write_refuse_nothing(losses, m, out, "Egg") < 0)
-    return -1;
+  if (losses && write_refuse_nothing(losses, m, out, "Egg") < 0)
+    return -1; /* a conversion of nothing (losses: inside convert) */
   write_loss_loops(losses, m, RULE_CORE_CONVERT_EGG_LOOP_FLAG);
   /* Egg's <SwitchCondition> levels need distances X42's have not: no place for them either */
   write_loss_tags_lods(losses, m, "Egg", 0);

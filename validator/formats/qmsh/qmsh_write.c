@@ -267,8 +267,8 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
   }
   /* another format's model: build a QMSH file from the common model first */
   write_loss_unheld(opts ? opts->losses : NULL, m, "QMSH");
-  if (write_refuse_nothing(opts ? opts->losses : NULL, m, out, "QMSH") < 0)
-    return -1;
+  if (opts && opts->foreign && write_refuse_nothing(opts->losses, m, out, "QMSH") < 0)
+    return -1; /* a conversion of nothing */
   if (!qmsh_va_find(m, VT_POSITION))
     return write_refuse(opts ? opts->losses : NULL, out, RULE_CORE_CONVERT_QMSH_NO_MESH,
                         "the model has no vertex positions");

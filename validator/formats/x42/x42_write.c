@@ -165,8 +165,8 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
   if (d && (m->format_data_owner ? !strcmp(m->format_data_owner, "x42") : d->magic == X42_DOC_MAGIC))
     return x42_doc_encode(d, out);
   write_loss_unheld(opts ? opts->losses : NULL, m, "X42");
-  if (write_refuse_nothing(opts ? opts->losses : NULL, m, out, "X42") < 0)
-    return -1;
+  if (opts && opts->foreign && write_refuse_nothing(opts->losses, m, out, "X42") < 0)
+    return -1; /* a conversion of nothing; the writer itself writes an empty model */
   write_loss_influences(opts ? opts->losses : NULL, m, X42_MAX_INFLUENCES, "X42");
   write_loss_texture_names(opts ? opts->losses : NULL, m, "X42");
   write_loss_tag_display(opts ? opts->losses : NULL, m, "X42");
