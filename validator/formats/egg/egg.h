@@ -330,7 +330,7 @@ void egg_check_anim(struct egg_doc *doc);
 void egg_check_nurbs(struct egg_doc *doc);
 
 /* What the egg holds that the model has no place for, into m->unheld (egg_unheld.c). */
-void egg_unheld_record(const struct egg_doc *doc, struct model *m);
+void egg_unheld_record(struct egg_doc *doc, struct model *m);
 /* Animation tables and joints into the common model (egg_anim.c). */
 int egg_anim_decode(struct egg_doc *doc, struct model *m);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs

@@ -117,7 +117,7 @@ static void list3(char *out, size_t cap, const char *a, const char *b, const cha
       k += (size_t)snprintf(out + k, cap - k, "%s%s", k ? ", " : "", v[i]);
 }
 
-void egg_unheld_record(const struct egg_doc *doc, struct model *m)
+void egg_unheld_record(struct egg_doc *doc, struct model *m)
 {
   static const int specs[] = {S_BFACE, S_COLLIDE, S_SWITCH, S_SWITCHCOND, S_POINTLIGHT, S_LINE, S_PATCH,
                               S_NURBS_C, S_NURBS_S, S_DXYZ, S_DNORMAL, S_DRGBA, S_DUV, S_SANIM, S_AUX,
@@ -132,7 +132,7 @@ void egg_unheld_record(const struct egg_doc *doc, struct model *m)
   if (!any || !doc->root)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
-  egg_map_init(&mrefs);
+  egg_map_init(&mrefs, &doc->map_failures); /* a failure is counted: the decode says so */
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, 1)) {
     int k = kind_of(n->spec);
     uint32_t len;
@@ -143,7 +143,7 @@ void egg_unheld_record(const struct egg_doc *doc, struct model *m)
       continue;
     }
     if (n->spec == S_MREF && n->nvals && (s = egg_val_str(n, 0, &len)) != NULL)
-      (void)egg_map_at(&mrefs, s, len); /* a failure is counted (egg_map_failures): said */
+      (void)egg_map_at(&mrefs, s, len);
     if (k < 0 || !counts(n))
       continue;
     t.n[n->spec]++;
