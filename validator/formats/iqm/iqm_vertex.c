@@ -240,7 +240,16 @@ static void scan_nonfinite(struct iqm *q, uint32_t i, const unsigned char *d, ui
   uint64_t k;
   switch (v->format) {
   case VF_FLOAT:
-    for (k = 0; k < count; k++)
+    /* eight at a time without an early exit (the compiler vectorises it), then the block that
+     * holds one is scanned again below from its start */
+    for (k = 0; k + 8 <= count; k += 8) {
+      unsigned bad = 0;
+      for (int j = 0; j < 8; j++)
+        bad |= !f32_bits_finite(le32(d + (k + j) * 4));
+      if (bad)
+        break;
+    }
+    for (; k < count; k++)
       if (!f32_bits_finite(le32(d + k * 4)))
         break;
     break;
@@ -323,7 +332,8 @@ static void check_blend(struct iqm *q, int bi, int bw)
     const unsigned char *pi = di + v * vi->size * si, *pw = dw + v * vw->size * sw;
     if (nj > 0 && !index_float) {
       for (uint32_t s = 0; s < slots; s++) {
-        int64_t idx = component_int(pi + s * si, vi->format);
+        /* bytes, as nearly every exporter writes them: no conversion per slot */
+        int64_t idx = vi->format == VF_UBYTE ? pi[s] : component_int(pi + s * si, vi->format);
         if (idx >= 0 && idx < nj)
           continue;
         {
