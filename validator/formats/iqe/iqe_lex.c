@@ -155,6 +155,17 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
   return n;
 }
 
+#ifdef __SSE2__
+/* Bits set in a 16-bit mask, inline: without -mpopcnt __builtin_popcount is a libgcc call. */
+static uint32_t pop16(unsigned x)
+{
+  x = x - ((x >> 1) & 0x5555u);
+  x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+  x = (x + (x >> 4)) & 0x0F0Fu;
+  return (x + (x >> 8)) & 0x1Fu;
+}
+#endif
+
 uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first)
 {
 #ifdef __SSE2__
@@ -189,7 +200,7 @@ uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first)
     unsigned m = (unsigned)_mm_movemask_epi8(ws);
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)))
       return iqe_tokenize(ln, first, 1);
-    n += (uint32_t)__builtin_popcount(~m & ((m << 1) | prev_space) & 0xFFFFu);
+    n += pop16(~m & ((m << 1) | prev_space) & 0xFFFFu);
     prev_space = m >> 15;
   }
   for (; i < len; i++) {
