@@ -168,6 +168,18 @@ expect_rc 0 "an accepted loss by its former id"
 expect_grep out '"severity": *"warning"' "the accepted loss stays in the report as a warning"
 run convert --accept-loss=NOPE-XYZ-001 "$work/a.iqe" "$work/d.qmsh"
 expect_rc 2 "--accept-loss of no rule"
+# --accept-loss grades each announcement as it is made, after the policy: a loss a --severity
+# raised to an error is accepted too (it once made the output read as invalid bytes, nothing
+# written); a refusal is never accepted, whatever --accept-loss names
+run convert -f json --severity=MDL-CNV-014=error --accept-loss=MDL-CMP-008,MDL-CNV-014,MDL-CNV-015 \
+  "$work/a.iqe" "$work/e.qmsh"
+expect_rc 0 "an accepted loss raised to an error by --severity"
+[ -f "$work/e.qmsh" ] || fail "the accepted conversion is not written"
+grep -q '"severity": *"error"' "$work/out" && fail "an accepted loss is still an error in the report"
+run convert --accept-loss=MDL-CNV-004 "$srcdir/corpus/iqm/base/animonly.iqm" "$work/f.qmsh"
+expect_rc 1 "a refusal named by --accept-loss"
+expect_grep err "error\[MDL-CNV-004\]" "the refusal stays an error"
+[ -f "$work/f.qmsh" ] && fail "a refused conversion left a file"
 
 # the real exporter pair, when the samples are present
 if [ -f "$SAMPLES/iqm/bend_box.iqe" ] && [ -f "$SAMPLES/iqm/bend_box.iqm" ]; then

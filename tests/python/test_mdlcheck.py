@@ -440,6 +440,10 @@ def test_convert_refusal_leaves_nothing(tmp_path):
 def test_convert_errors(tmp_path):
     with pytest.raises(OSError, match="cannot read .*missing.iqm"):
         mdlcheck.convert(tmp_path / "missing.iqm", tmp_path / "o.iqe")
+    with pytest.raises(OSError, match="cannot read walk.iqm: .*"):  # over max_input_size, as a file
+        mdlcheck.convert_bytes(WALK.read_bytes(), "iqe", name="walk.iqm", max_input_size=100)
+    with pytest.raises(OSError, match="cannot read .*walk.iqm: .*"):
+        mdlcheck.convert(WALK, tmp_path / "o.iqe", max_input_size=100)
     with pytest.raises(ValueError, match="no known format has the extension"):
         mdlcheck.convert(WALK, tmp_path / "o.txt")
     with pytest.raises(ValueError, match="unknown format 'obj'"):

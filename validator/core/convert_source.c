@@ -33,10 +33,10 @@ static int source_read(struct convert_state *s)
   const struct convert_request *rq = s->rq;
   int err;
   memset(&s->in, 0, sizeof s->in);
-  if (rq->data) {
+  if (rq->data) { /* over the limit as a file of its size would be: not read */
     s->in.data = rq->data;
     s->in.size = rq->size;
-    return 0;
+    return rq->size > input_limit(rq->options) ? EFBIG : 0;
   }
   s->in_open = 1;
   if ((err = input_open(rq->in_path, &s->in, rq->options->max_input_size)) != 0)
