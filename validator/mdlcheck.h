@@ -339,7 +339,8 @@ char *mdl_compare_buffers_json(const void *a, size_t a_size, const char *a_name,
  * given) holds what the CLI says on stderr about the conversion, one line each (why nothing was
  * written, frame timing notes), or "". Returns NULL with MDL_EINVAL (a bad setting, OUT's
  * extension names no format with a writer), MDL_EIO (IN cannot be read, or is over
- * max_input_size, a buffer by its size; error says why, nothing written) or MDL_ENOMEM (no verdict: a conversion cut short is never reported). */
+ * max_input_size, a buffer by its size; error says why, nothing written) or MDL_ENOMEM (no
+ * verdict: a conversion cut short is never reported). */
 char *mdl_convert_file_json(const char *in_path, const char *out_path, const char *const *settings,
                             mdl_status *status, char *error, size_t error_size);
 /* The same for a buffer converted in memory to target_format (a name mdl_format_names lists):
