@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings.h" /* setting_expand: the format registry's names */
+
 struct command {
   const char *name, *synopsis, *summary;
 };
@@ -28,7 +30,7 @@ static const struct command commands[] = {
 #undef OPTION
 #undef COMMAND
 };
-static const struct option_doc options[] = {
+static struct option_doc options[] = {
 #define COMMAND(name, synopsis, summary)
 #define OPTION(id, short, long, arg, values, commands, config, setting, python, js, parse, help, doc) \
   {short, long, arg, values, commands, config, setting, python, js, help, doc},
@@ -432,10 +434,31 @@ static int regenerate(const char *path, struct text *out)
   return stale;
 }
 
+/* The table names no format: "@formats", "@profiles" and "@profile-docs" become what the format
+ * registry says (the library's setting_expand), as --help prints them. */
+static const char *expanded(const char *text, const char *sep, int code)
+{
+  char buf[4096];
+  char *copy;
+  if (!strchr(text, '@'))
+    return text;
+  setting_expand(text, sep, code, buf, sizeof buf);
+  if (!(copy = strdup(buf))) {
+    perror("optdoc");
+    exit(2);
+  }
+  return copy;
+}
+
 int main(int argc, char **argv)
 {
   struct text t = {0};
   int rc = 0;
+  for (size_t i = 0; i < NOPTIONS; i++) {
+    options[i].values = expanded(options[i].values, " ", 0);
+    options[i].help = expanded(options[i].help, ", ", 0);
+    options[i].doc = expanded(options[i].doc, ", ", 1);
+  }
   if (argc == 2 && (!strcmp(argv[1], "--bash") || !strcmp(argv[1], "--zsh"))) {
     (argv[1][2] == 'b' ? bash_completion : zsh_completion)(&t);
     fputs(t.s, stdout);

@@ -16,3 +16,4 @@ include tests/oom/local.mk
 include tests/security/local.mk
 include tests/loaders/local.mk
 include tests/threads/local.mk
+include tests/style/local.mk

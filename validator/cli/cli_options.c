@@ -32,7 +32,7 @@ void cli_usage(FILE *out)
   }
   fputs("\noptions:\n", out);
   for (size_t i = 0; i < SETTING_COUNT; i++) {
-    char left[64];
+    char left[64], help[512];
     const struct setting_def *o = &setting_table[i];
     int optional = o->arg && o->arg[0] == '['; /* "[ARG]": spelt --name[=ARG] */
     const char *eq = !o->arg ? "" : optional ? "[=" : "=";
@@ -41,7 +41,8 @@ void cli_usage(FILE *out)
       snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, eq, arg);
     else
       snprintf(left, sizeof left, "    --%s%s%s", o->name, eq, arg);
-    text_printf(out, "  %-28s  %s\n", left, o->help);
+    setting_expand(o->help, ", ", 0, help, sizeof help); /* the registry's formats, profiles */
+    text_printf(out, "  %-28s  %s\n", left, help);
   }
   fputs("\nexit codes: 0 valid, 1 some input invalid, 2 usage or configuration error,\n"
         "            3 input could not be read, 70 internal error\n",
@@ -550,7 +551,7 @@ void cli_cache_settings(const struct cli *c, struct cache *k)
     cache_setting(k, id, optarg, optarg ? strlen(optarg) : 0);
   }
   cache_file_setting(k, "configuration", c->config_path);
-  cache_file_setting(k, "x42 layout", layout);
+  cache_file_setting(k, "layout file", layout);
 }
 
 void cli_free(struct cli *c)

@@ -78,12 +78,29 @@ struct write_opts {
                 * format's rules; 0 keeps what a file of this format stored (round trips) */
 };
 
+/* How a format stores poses and vertex values, so a comparison knows the bound of what it reads:
+ * 32-bit floats, printed decimals (each value's last digit), or the format's own quantization
+ * (the locator's resolution hook says how much). */
+enum format_precision { FMT_PRECISION_OWN, FMT_PRECISION_FLOAT32, FMT_PRECISION_PRINTED };
+
+/* One --profile name a format gives a meaning to, and that meaning (for --help and the docs). */
+struct format_profile {
+  const char *name, *meaning;
+};
+
+/* A format describes itself: core, the tool and the faces look these up instead of a name.
+ * Written with designated initialisers; what a format leaves out is 0 / NULL. */
 struct mdl_format {
   /* an array, not a pointer: its address is a constant, so the list of names is a constant
    * table (formats.c) that no call writes */
   const char name[16];
   const char *description;
   const char *const *extensions; /* lower case, with the dot; NULL-terminated */
+  int text;                      /* a text format (positions are line:column), else binary */
+  enum format_precision precision;
+  /* The profiles it gives a meaning to, as documented (the names profile_at gives, the
+   * user's declared ones aside), NULL-terminated by name; NULL when none. */
+  const struct format_profile *profile_docs;
   /* Confidence 0..100 that data is this format, from content alone. */
   int (*detect)(const unsigned char *data, size_t size);
   /* Decode and check. Return 0 only when the whole input was checked and the model is usable;

@@ -117,8 +117,10 @@ struct model_ref {
   long long offset;     /* byte offset, or -1 */
   unsigned line, column; /* text position, or 0 */
   const char *path;     /* structural path, "" when none */
-  const char *format;   /* Egg <Scalar> format of the texture ("rgba", ...), or NULL */
-  int alpha_file;       /* Egg: an alpha-file scalar adds a channel from another image */
+  const char *format;   /* the format's word for the texture's pixel layout ("rgba", ...), or NULL */
+  unsigned channels;    /* the channels that word asks of the image (set by the decoder, which
+                         * knows its format's words), 0 when it asks nothing known */
+  int alpha_file;       /* an alpha file adds a channel from another image: no channel check */
   const char *implied_ext; /* added to a file name without an extension before it is looked up
                             * (Egg <File>: "the extension .egg is implied"), or NULL */
 };

@@ -63,12 +63,12 @@ void cmp_mismatch(struct cmp *c, enum rule_index rule, enum format_elem e, uint3
 
 int cmp_side_is_float(const struct compare_side *s)
 {
-  return s->format && !strcmp(s->format->name, "iqm");
+  return s->format && s->format->precision == FMT_PRECISION_FLOAT32;
 }
 
 int cmp_side_is_text(const struct compare_side *s)
 {
-  return s->format && (!strcmp(s->format->name, "iqe") || !strcmp(s->format->name, "egg"));
+  return s->format && s->format->precision == FMT_PRECISION_PRINTED;
 }
 
 /* ---- skeleton and animations ------------------------------------------------------------ */

@@ -486,20 +486,6 @@ static unsigned char *tree_head_read(const mdl_resource_tree *t, const char *nam
   return buf;
 }
 
-/* The channels an Egg <Scalar> format asks for (eggSyntax <Texture>), 0 for an unknown name. */
-static unsigned egg_format_channels(const char *f)
-{
-  static const struct { const char *name; unsigned ch; } t[] = {
-    {"rgba", 4}, {"rgbm", 4}, {"rgba12", 4}, {"rgba8", 4}, {"rgba4", 4}, {"rgb", 3},
-    {"rgb12", 3}, {"rgb8", 3}, {"rgb5", 3}, {"rgb332", 3}, {"luminance_alpha", 2},
-    {"luminance-alpha", 2}, {"red", 1}, {"green", 1}, {"blue", 1}, {"alpha", 1},
-    {"luminance", 1}};
-  for (size_t i = 0; f && i < sizeof t / sizeof t[0]; i++)
-    if (!strcasecmp(f, t[i].name))
-      return t[i].ch;
-  return 0;
-}
-
 static int is_pow2(unsigned v)
 {
   return v && !(v & (v - 1));
@@ -549,7 +535,7 @@ static int content_check(struct res_ctx *x, const struct model_ref *ref, const c
   } else if (data) {
     struct image_info im;
     if (image_info_read(data, n, &im) == 0) {
-      unsigned want = egg_format_channels(ref->format);
+      unsigned want = ref->channels;
       res->image = im.kind;
       res->width = im.width;
       res->height = im.height;
@@ -578,7 +564,7 @@ static const char *kind_name(const struct model_ref *ref)
 }
 
 /* The name a reference is looked up by: without an extension, the one its format implies
- * (Egg <File>: ".egg"). */
+ * (set by the decoder: ref->implied_ext). */
 static void ref_name(const struct model_ref *ref, char *out, size_t cap)
 {
   const char *base = strrchr(ref->ref, '/');

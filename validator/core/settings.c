@@ -242,3 +242,84 @@ int setting_parse_value(const struct setting_def *d, const char *spelt, const ch
   }
   return 0;
 }
+
+struct out_buf {
+  char *s;
+  size_t cap, n;
+};
+
+static void out_put(struct out_buf *o, const char *s, size_t len)
+{
+  for (size_t i = 0; i < len && o->n + 1 < o->cap; i++)
+    o->s[o->n++] = s[i];
+  o->s[o->n] = 0;
+}
+
+static void out_word(struct out_buf *o, const char *w, const char *sep, int code, int *first)
+{
+  if (!*first)
+    out_put(o, sep, strlen(sep));
+  *first = 0;
+  if (code)
+    out_put(o, "`", 1);
+  out_put(o, w, strlen(w));
+  if (code)
+    out_put(o, "`", 1);
+}
+
+/* Whether name is among the profiles of the formats before table index f (listed already). */
+static int profile_seen(size_t f, const char *name, const mdl_options *o)
+{
+  char p[80];
+  for (size_t i = 0; i < f; i++)
+    for (size_t k = 0; mdl_format_table[i]->profile_at &&
+                       mdl_format_table[i]->profile_at(o, k, p, sizeof p) == 0; k++)
+      if (!strcmp(p, name))
+        return 1;
+  return 0;
+}
+
+void setting_expand(const char *text, const char *sep, int code, char *out, size_t cap)
+{
+  struct out_buf o = {out, cap, 0};
+  mdl_options defaults;
+  mdl_options_init(&defaults);
+  if (!cap)
+    return;
+  out[0] = 0;
+  while (*text) {
+    const char *at = strchr(text, '@');
+    int first = 1;
+    if (!at) {
+      out_put(&o, text, strlen(text));
+      break;
+    }
+    out_put(&o, text, (size_t)(at - text));
+    if (!strncmp(at, "@formats", 8)) {
+      for (size_t i = 0; mdl_format_table[i]; i++)
+        out_word(&o, mdl_format_table[i]->name, sep, code, &first);
+      text = at + 8;
+    } else if (!strncmp(at, "@profile-docs", 13)) {
+      for (size_t i = 0; mdl_format_table[i]; i++)
+        for (const struct format_profile *p = mdl_format_table[i]->profile_docs; p && p->name; p++) {
+          out_word(&o, p->name, "; ", code, &first);
+          out_put(&o, " (", 2);
+          out_put(&o, p->meaning, strlen(p->meaning));
+          out_put(&o, ")", 1);
+        }
+      text = at + 13;
+    } else if (!strncmp(at, "@profiles", 9)) {
+      for (size_t i = 0; mdl_format_table[i]; i++) {
+        char p[80];
+        for (size_t k = 0; mdl_format_table[i]->profile_at &&
+                           mdl_format_table[i]->profile_at(&defaults, k, p, sizeof p) == 0; k++)
+          if (!profile_seen(i, p, &defaults))
+            out_word(&o, p, sep, code, &first);
+      }
+      text = at + 9;
+    } else {
+      out_put(&o, "@", 1);
+      text = at + 1;
+    }
+  }
+}

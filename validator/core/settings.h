@@ -86,4 +86,9 @@ struct setting_value {
 int setting_parse_value(const struct setting_def *d, const char *spelt, const char *text,
                         mdl_policy *policy, struct setting_value *out, char *why, size_t why_size);
 
+/* text with "@formats", "@profiles" and "@profile-docs" (options.def) replaced by what the format
+ * registry says: names joined by sep, each in backquotes when code is set; "@profile-docs" is
+ * each documented profile with its meaning. Cut to cap bytes. */
+void setting_expand(const char *text, const char *sep, int code, char *out, size_t cap);
+
 #endif

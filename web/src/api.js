@@ -265,7 +265,7 @@ function mdlcheckApi(createCore) {
    * refused, or the bytes did not validate). An .egg.pz input is inflated by the library. */
   async function convert(bytes, opts = {}) {
     const { to, ...rest } = opts || {};
-    if (typeof to !== 'string' || !to) throw fail('EINVAL', "mdlcheck: convert needs the target format: { to: 'iqe' }");
+    if (typeof to !== 'string' || !to) throw fail('EINVAL', "mdlcheck: convert needs the target format's name: { to: NAME }");
     const M = await load();
     const extra = heap(M);
     try {

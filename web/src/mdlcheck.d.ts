@@ -4,8 +4,9 @@
 /** A rule's severity, strongest first. */
 export type Severity = 'fatal' | 'error' | 'warning' | 'info' | 'hint';
 
-/** The formats mdlcheck knows (`format` option: skip detection). */
-export type Format = 'iqm' | 'iqe' | 'egg' | 'qmsh' | 'x42';
+/** A format's name (`format` option: skip detection): one the library's registry knows; an
+ * unknown one rejects with EINVAL. The names are the library's, not listed here. */
+export type Format = string;
 
 /** The bytes of one file: a Uint8Array (a node Buffer is one), another typed array view, or an ArrayBuffer. */
 export type Bytes = ArrayBuffer | ArrayBufferView;

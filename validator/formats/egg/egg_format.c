@@ -271,9 +271,22 @@ static int egg_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
   return 0;
 }
 
+static const struct format_profile egg_profile_docs[] = {
+  {"panda", "what Panda3D's loader accepts beyond the documented syntax"},
+  {NULL, NULL}
+};
+
 const struct mdl_format egg_format = {
-  "egg", "Panda3D Egg (text, .egg.pz zlib)", egg_extensions, egg_detect, egg_decode, egg_write,
-  egg_pose_matrix, egg_profile_at, NULL, NULL,
-  "z" /* Panda3D's default coordinate system, Z-up right-handed */,
-  NULL
+  .name = "egg", /* the registry and the rule catalogue (rules_gen.c) point here */
+  .description = "Panda3D Egg (text, .egg.pz zlib)",
+  .extensions = egg_extensions,
+  .text = 1,
+  .precision = FMT_PRECISION_PRINTED,
+  .up_axis = "z", /* <CoordinateSystem> may say otherwise; Z-up is the default */
+  .profile_docs = egg_profile_docs,
+  .detect = egg_detect,
+  .decode = egg_decode,
+  .write = egg_write,
+  .pose_matrix = egg_pose_matrix,
+  .profile_at = egg_profile_at,
 };

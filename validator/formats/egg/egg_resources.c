@@ -2,6 +2,7 @@
  * scalars, inline <Texture>s of primitives, <File> external eggs), recorded in the model with
  * their line and column for --resources. */
 #include <stdio.h>
+#include <strings.h>
 
 #include "egg.h"
 
@@ -29,6 +30,21 @@ static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const str
   return model_ref_add(m, kind, 0, s, len, -1, line, col, path);
 }
 
+/* The channels a <Scalar> format asks of the image (eggSyntax <Texture>), 0 for an unknown name:
+ * the content check of core/resources.c compares it with what the image holds. */
+static unsigned format_channels(const char *f)
+{
+  static const struct { const char *name; unsigned ch; } t[] = {
+    {"rgba", 4}, {"rgbm", 4}, {"rgba12", 4}, {"rgba8", 4}, {"rgba4", 4}, {"rgb", 3},
+    {"rgb12", 3}, {"rgb8", 3}, {"rgb5", 3}, {"rgb332", 3}, {"luminance_alpha", 2},
+    {"luminance-alpha", 2}, {"red", 1}, {"green", 1}, {"blue", 1}, {"alpha", 1},
+    {"luminance", 1}};
+  for (size_t i = 0; f && i < sizeof t / sizeof t[0]; i++)
+    if (!strcasecmp(f, t[i].name))
+      return t[i].ch;
+  return 0;
+}
+
 /* Textures and <File>s sit in node lists, inline textures in primitives (and the curves of NURBS
  * trims): pools and animation tables hold none, and without inline textures nor do primitives. */
 static int refs_descend(const struct egg_doc *doc, const struct egg_node *n)
@@ -54,7 +70,8 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
       if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
         break;
       if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
-        r->format = arena_strndup(&m->arena, s, len);
+        if ((r->format = arena_strndup(&m->arena, s, len)) != NULL)
+          r->channels = format_channels(r->format);
       if ((sc = egg_scalar_child(n, "alpha-file")) != NULL) {
         r->alpha_file = 1;
         (void)ref_add(doc, m, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file");

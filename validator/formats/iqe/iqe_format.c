@@ -472,8 +472,14 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 extern const struct format_locator iqe_locator;
 
 const struct mdl_format iqe_format = {
-  "iqe", "Inter-Quake Export (text)", iqe_extensions, iqe_detect, iqe_decode, iqe_write, NULL,
-  NULL, NULL, &iqe_locator,
-  "z" /* the Quake convention IQM keeps */,
-  NULL
+  .name = "iqe", /* the registry and the rule catalogue (rules_gen.c) point here */
+  .description = "Inter-Quake Export (text)",
+  .extensions = iqe_extensions,
+  .text = 1,
+  .precision = FMT_PRECISION_PRINTED,
+  .up_axis = "z",
+  .detect = iqe_detect,
+  .decode = iqe_decode,
+  .write = iqe_write,
+  .locator = &iqe_locator,
 };

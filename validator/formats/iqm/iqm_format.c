@@ -76,9 +76,22 @@ static int iqm_decode(struct decode_ctx *ctx, struct model *m)
 
 extern const struct format_locator iqm_locator;
 
+/* the engine profile is QMSH's name too: the registry lists it once (qmsh_profile_at) */
+static const struct format_profile iqm_profile_docs[] = {
+  {"engine", "IQM: what x86 engines (Cube 2, Red Eclipse, FTE) load: unaligned offsets warn"},
+  {NULL, NULL}
+};
+
 const struct mdl_format iqm_format = {
-  "iqm", "Inter-Quake Model (binary)", iqm_extensions, iqm_detect, iqm_decode, iqm_write, NULL,
-  NULL, NULL, &iqm_locator,
-  "z" /* the Quake convention */,
-  iqm_repair
+  .name = "iqm", /* the registry and the rule catalogue (rules_gen.c) point here */
+  .description = "Inter-Quake Model (binary)",
+  .extensions = iqm_extensions,
+  .precision = FMT_PRECISION_FLOAT32,
+  .up_axis = "z",
+  .profile_docs = iqm_profile_docs,
+  .detect = iqm_detect,
+  .decode = iqm_decode,
+  .write = iqm_write,
+  .locator = &iqm_locator,
+  .repair = iqm_repair,
 };

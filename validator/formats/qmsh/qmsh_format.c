@@ -318,9 +318,21 @@ static int qmsh_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap
   return 0;
 }
 
+static const struct format_profile qmsh_profile_docs[] = {
+  {"engine", "QMSH: what the CaRpg engine itself loads (versions 20-22)"},
+  {NULL, NULL}
+};
+
 const struct mdl_format qmsh_format = {
-  "qmsh", "CaRpg QMSH mesh (binary, versions 12-22)", qmsh_extensions, qmsh_detect, qmsh_decode,
-  qmsh_write, NULL, qmsh_profile_at, NULL, NULL,
-  "y" /* a Direct3D engine's */,
-  qmsh_repair
+  .name = "qmsh", /* the registry and the rule catalogue (rules_gen.c) point here */
+  .description = "CaRpg QMSH mesh (binary, versions 12-22)",
+  .extensions = qmsh_extensions,
+  .precision = FMT_PRECISION_OWN,
+  .up_axis = "y", /* a Direct3D engine */
+  .profile_docs = qmsh_profile_docs,
+  .detect = qmsh_detect,
+  .decode = qmsh_decode,
+  .write = qmsh_write,
+  .profile_at = qmsh_profile_at,
+  .repair = qmsh_repair,
 };

@@ -374,9 +374,22 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
 
 extern const struct format_locator x42_locator;
 
+static const struct format_profile x42_profile_docs[] = {
+  {"x42-v0 ... x42-v4b", "force an X42 legacy layout (also x42- and the name of your --x42-layout)"},
+  {NULL, NULL}
+};
+
 const struct mdl_format x42_format = {
-  "x42", "X42 skeletal model (binary)", x42_extensions, x42_detect, x42_decode, x42_write, NULL,
-  x42_profile_at, x42_options_check, &x42_locator,
-  "y" /* a Direct3D engine's */,
-  NULL
+  .name = "x42", /* the registry and the rule catalogue (rules_gen.c) point here */
+  .description = "X42 skeletal model (binary)",
+  .extensions = x42_extensions,
+  .precision = FMT_PRECISION_OWN,
+  .up_axis = "y", /* a Direct3D engine */
+  .profile_docs = x42_profile_docs,
+  .detect = x42_detect,
+  .decode = x42_decode,
+  .write = x42_write,
+  .profile_at = x42_profile_at,
+  .options_check = x42_options_check,
+  .locator = &x42_locator,
 };
