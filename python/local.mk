@@ -1,5 +1,5 @@
 # python/local.mk - the ctypes module (python/mdlcheck/): installed into the prefix's Python site
-# directory, nothing compiled; `make install` records the libdir it loads libmdlcheck.so.0 from.
+# directory, nothing compiled; `make install` records the libdir it loads libmdlcheck.so.1 from.
 if HAVE_PYTHON
 pkgpython_PYTHON = python/mdlcheck/__init__.py python/mdlcheck/_lib.py
 # _paths.py is written at install time, not configure time: `make install prefix=...` and

@@ -1,4 +1,4 @@
-"""setup.py - builds libmdlcheck.so.0 from the source tree around python/ and ships it in the package.
+"""setup.py - builds libmdlcheck.so.1 from the source tree around python/ and ships it in the package.
 
 Metadata lives in pyproject.toml; this file adds the native part: before the package is
 assembled, the C library is built (configure && make, in the build tree of an already configured
@@ -23,7 +23,7 @@ except ImportError:  # no wheel: pip falls back to a plain install, which needs 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-SONAME = "libmdlcheck.so.0"
+SONAME = "libmdlcheck.so.1"
 
 
 def version():
@@ -46,7 +46,7 @@ def run(args, cwd):
 
 
 def build_library(scratch):
-    """Build libmdlcheck.so.0 and return its path.
+    """Build libmdlcheck.so.1 and return its path.
 
     MDLCHECK_BUILDDIR names a configured build tree to use; a source tree configured in place
     (./configure run at its top) is built there, since autoconf refuses a second build beside

@@ -29,7 +29,17 @@
 extern "C" {
 #endif
 
+/* The version, written once here: configure reads MDL_VERSION_STRING (and checks the three
+ * numbers against it), mdl_version() answers what the loaded library was built as. */
+#define MDL_VERSION_MAJOR 0
+#define MDL_VERSION_MINOR 1
+#define MDL_VERSION_PATCH 0
 #define MDL_VERSION_STRING "0.1.0"
+
+/* The ABI (doc/manual.md, "The library's ABI"): the shared library is libmdlcheck.so.1. The
+ * structs a caller allocates (mdl_options, mdl_result) begin with their size, set by
+ * mdl_options_init and mdl_result_init from the caller's header: the library refuses
+ * (MDL_EINVAL) a size it was not built for instead of reading fields that are not there. */
 
 /* The default of mdl_options.max_input_size: 1 GiB. */
 #define MDL_DEFAULT_MAX_INPUT_SIZE (1ULL << 30)
@@ -156,6 +166,7 @@ int mdl_policy_override(mdl_policy *policy, const char *pattern, mdl_severity se
 mdl_severity mdl_policy_apply(const mdl_policy *policy, const mdl_rule *rule);
 
 typedef struct mdl_options {
+  size_t size;                /* sizeof (mdl_options) as the caller was built: mdl_options_init */
   const char *assume_format;  /* format name, or NULL to detect */
   const char *profile;        /* format profile ("engine", "panda", ...), or NULL */
   int strict;                 /* raise inferred rules to their strict severity */
@@ -190,6 +201,7 @@ typedef struct mdl_options {
   const mdl_resource_tree *resource_tree;
 } mdl_options;
 
+/* Every field 0 / NULL (the defaults), size set. Call it before setting any field. */
 void mdl_options_init(mdl_options *options);
 
 /* The most format-specific counts a model's stats carry. */
@@ -221,6 +233,8 @@ typedef struct mdl_stats {
 } mdl_stats;
 
 typedef struct mdl_result {
+  size_t size;                              /* sizeof (mdl_result) as the caller was built:
+                                             * mdl_result_init */
   const char *format;                       /* detected or assumed format name, or "unknown" */
   char version[32];                         /* format version as text, or "" */
   unsigned long counts[MDL_SEVERITY_COUNT]; /* reported diagnostics per severity (incl. folded) */
@@ -231,12 +245,16 @@ typedef struct mdl_result {
   mdl_stats stats; /* what the model holds; last in the struct */
 } mdl_result;
 
+/* Empty, size set: call it before handing the result to mdl_validate_file / _buffer. */
+void mdl_result_init(mdl_result *result);
+
 typedef enum mdl_status {
   MDL_OK = 0,         /* validated (the file may still be invalid: see counts) */
   MDL_EIO = -1,       /* the file could not be read (errno says why), or exceeds
                        * options->max_input_size (EFBIG; MDL-IO-002 delivered and counted) */
   MDL_EINTERNAL = -2, /* a bug: please report it */
-  MDL_EINVAL = -3,    /* a setting the library does not understand */
+  MDL_EINVAL = -3,    /* a setting the library does not understand, or an mdl_options /
+                       * mdl_result whose size is not the one this library was built with */
   MDL_ENOMEM = -4,    /* memory ran out */
   MDL_EDECODE = -5    /* poses: the input does not decode cleanly, so it has no poses to show */
 } mdl_status;
@@ -374,6 +392,10 @@ char *mdl_fix_file_json(const char *in_path, const char *out_path, const char *c
 char *mdl_fix_buffer_json(const void *data, size_t size, const char *name, const char *const *settings,
                           void **out_bytes, size_t *out_size, mdl_status *status, char *error,
                           size_t error_size);
+
+/* The version the loaded library was built as: MDL_VERSION_STRING, and each number where the
+ * pointer is not NULL. A caller compares it with the MDL_VERSION_* it was compiled against. */
+const char *mdl_version(int *major, int *minor, int *patch);
 
 /* The rule catalogue as JSON text: exactly what `mdlcheck rules -f json` prints. Release it
  * with mdl_string_free; NULL when memory ran out. */

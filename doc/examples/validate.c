@@ -31,7 +31,8 @@ int main(int argc, char **argv)
     char error[256];
     char *json;
 
-    mdl_options_init(&options);
+    mdl_options_init(&options); /* sets the size this program was built with: the ABI check */
+    mdl_result_init(&result);
     options.on_diag = print_diag;
     options.user = argv[i];
     if (mdl_validate_file(argv[i], &options, &result) != MDL_OK) {

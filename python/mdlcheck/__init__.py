@@ -1,6 +1,6 @@
 """mdlcheck - validate skeletal model files (IQM, IQE, Egg, QMSH, X42) from Python.
 
-A thin ctypes layer over libmdlcheck.so.0 (nothing is compiled at install):
+A thin ctypes layer over libmdlcheck.so.1 (nothing is compiled at install):
 
     import mdlcheck
     entry = mdlcheck.validate("hero.iqm")            # or bytes, with name="hero.iqm"
@@ -50,8 +50,8 @@ from . import _lib
 __all__ = ["validate", "report_text", "assert_valid", "poses", "compare", "convert",
            "convert_bytes", "fix", "fix_bytes", "rules", "formats", "version", "library_path", "InvalidModelError"]
 
-# The package version; the library exports no version function. tests/python keeps it equal to
-# MDL_VERSION_STRING and `mdlcheck --version`.
+# The package version: the library it loads must say the same (mdl_version). tests/python keeps
+# it equal to MDL_VERSION_STRING and `mdlcheck --version`.
 __version__ = "0.1.0"
 
 _MDL_OK, _MDL_EIO, _MDL_EINVAL, _MDL_ENOMEM, _MDL_EDECODE = 0, -1, -3, -4, -5
@@ -64,7 +64,13 @@ _loaded = None
 def _library():
     global _loaded
     if _loaded is None:
-        _loaded = _lib.load()
+        loaded = _lib.load()
+        # the module and the library it drives are one release: another one's settings and
+        # report fields may differ from what this module documents
+        found = _lib.library_version(loaded[0])
+        if found != __version__:
+            raise OSError("%s is libmdlcheck %s; this module is %s" % (loaded[1], found, __version__))
+        _loaded = loaded
     return _loaded[0]
 
 

@@ -1,10 +1,10 @@
-"""_lib.py - finding and loading libmdlcheck.so.0 and declaring the C signatures for ctypes."""
+"""_lib.py - finding and loading libmdlcheck.so.1 and declaring the C signatures for ctypes."""
 # SPDX-License-Identifier: MIT
 import ctypes
 import ctypes.util
 import os
 
-SONAME = "libmdlcheck.so.0"
+SONAME = "libmdlcheck.so.1"
 
 
 class Rule(ctypes.Structure):
@@ -102,7 +102,14 @@ def _declare(lib):
     lib.mdl_severity_name.restype = ctypes.c_char_p
     lib.mdl_format_names.argtypes = []
     lib.mdl_format_names.restype = c_char_pp
+    lib.mdl_version.argtypes = [ctypes.POINTER(ctypes.c_int)] * 3
+    lib.mdl_version.restype = ctypes.c_char_p
     return lib
+
+
+def library_version(lib):
+    """The version the loaded library says it was built as (mdl_version)."""
+    return lib.mdl_version(None, None, None).decode("ascii")
 
 
 def load():
@@ -113,8 +120,10 @@ def load():
             tried.append("%s: %s (absent)" % (how, path))
             continue
         try:
-            return _declare(ctypes.CDLL(path)), path
-        except OSError as e:
+            lib = _declare(ctypes.CDLL(path))
+        except (OSError, AttributeError) as e:  # AttributeError: a library without mdl_version
             tried.append("%s: %s (%s)" % (how, path, e))
+            continue
+        return lib, path
     raise OSError("cannot load %s; tried %s; set MDLCHECK_LIBRARY to its path"
                   % (SONAME, "; ".join(tried) if tried else "nothing"))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Debian packages: `dpkg-buildpackage -us -uc -b` in a copy of this tree (debian/) builds
-# mdlcheck (CLI, man page, completions, spec texts), libmdlcheck0, libmdlcheck-dev (header, .pc,
+# mdlcheck (CLI, man page, completions, spec texts), libmdlcheck1, libmdlcheck-dev (header, .pc,
 # static library) and python3-mdlcheck; lintian finds no error and no warning that debian/ does
 # not override with its reason; and what they hold works: the CLI, a program built through the
 # -dev package's pkg-config file, the Python module. Skipped (77) without dpkg-buildpackage,
@@ -37,7 +37,7 @@ if ! (cd src && DEB_BUILD_OPTIONS="noddebs ${DEB_BUILD_OPTIONS:-}" dpkg-buildpac
   exit
 fi
 arch=$(dpkg --print-architecture)
-for p in mdlcheck libmdlcheck0 libmdlcheck-dev python3-mdlcheck; do
+for p in mdlcheck libmdlcheck1 libmdlcheck-dev python3-mdlcheck; do
   checks=$((checks + 1))
   deb=${p}_${debversion}_$arch.deb
   if [ -f "$deb" ]; then
@@ -54,8 +54,8 @@ expect_count mdlcheck.list '^/usr/share/bash-completion/completions/mdlcheck$' 1
 expect_count mdlcheck.list '^/usr/share/zsh/vendor-completions/_mdlcheck$' 1
 expect_count mdlcheck.list '^/usr/share/mdlcheck/spec/report\.schema\.json$' 1
 expect_count mdlcheck.list '^/usr/share/mdlcheck/doc/rules\.md$' 1
-expect_count libmdlcheck0.list "^/usr/lib/$multiarch/libmdlcheck\\.so\\.0" 2
-expect_count libmdlcheck0.list '\.(a|h|pc)$' 0
+expect_count libmdlcheck1.list "^/usr/lib/$multiarch/libmdlcheck\\.so\\.1" 2
+expect_count libmdlcheck1.list '\.(a|h|pc)$' 0
 expect_count libmdlcheck-dev.list "^/usr/lib/$multiarch/(libmdlcheck\\.(a|so)|pkgconfig/mdlcheck\\.pc)$" 3
 expect_count libmdlcheck-dev.list '^/usr/include/mdlcheck\.h$' 1
 expect_count libmdlcheck-dev.list '\.la$' 0
@@ -93,7 +93,7 @@ fi
 # ...and the Python module imports and validates
 rc=0
 (cd / && PYTHONPATH=$work/root/usr/lib/python3/dist-packages \
-  MDLCHECK_LIBRARY=$work/root/usr/lib/$multiarch/libmdlcheck.so.0 PYTHONDONTWRITEBYTECODE=1 \
+  MDLCHECK_LIBRARY=$work/root/usr/lib/$multiarch/libmdlcheck.so.1 PYTHONDONTWRITEBYTECODE=1 \
   "$PYTHON" -c 'import sys, mdlcheck; print(mdlcheck.__file__); print(mdlcheck.validate(sys.argv[1])["verdict"])' \
   "$SRC/examples/walk.iqm") >out 2>err || rc=$?
 expect_rc 0 "the packaged Python module"

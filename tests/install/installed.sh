@@ -30,7 +30,7 @@ done
 # the shared library: versioned SONAME, and exactly the functions the header declares
 checks=$((checks + 1))
 soname=$(objdump -p "$prefix/lib/libmdlcheck.so" | awk '/SONAME/ {print $2}')
-[ "$soname" = libmdlcheck.so.0 ] || fail "SONAME is '$soname', expected libmdlcheck.so.0"
+[ "$soname" = libmdlcheck.so.1 ] || fail "SONAME is '$soname', expected libmdlcheck.so.1"
 sed -n 's/^[A-Za-z].*[ *]\(mdl_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/mdlcheck.h" | sort >declared
 nm -D --defined-only "$prefix/lib/libmdlcheck.so" | awk '{print $3}' | sort >exported
 nm -g --defined-only "$prefix/lib/libmdlcheck.a" | awk 'NF == 3 {print $3}' | sort -u >archived
@@ -50,7 +50,7 @@ expect_count out '^.*/walk\.iqm: valid iqm 2$' 1
 expect_count out '^.*/broken-parent\.iqm:[0-9]+: error\[IQM-JNT-002\]' 1
 expect_count out '^\{"path":".*/broken-parent\.iqm","format":"iqm","version":"2","verdict":"invalid"' 1
 checks=$((checks + 1))
-LD_LIBRARY_PATH=$prefix/lib ldd ./ex-shared | grep -q "libmdlcheck.so.0 => $prefix/lib/" || fail "ex-shared does not load the installed libmdlcheck.so.0"
+LD_LIBRARY_PATH=$prefix/lib ldd ./ex-shared | grep -q "libmdlcheck.so.1 => $prefix/lib/" || fail "ex-shared does not load the installed libmdlcheck.so.1"
 
 # fully static link with --static: private dependencies (libyaml, jansson, zlib, libm) declared,
 # and no internal symbol of ours collides with theirs
@@ -182,7 +182,7 @@ print("poses", len(mdlcheck.poses(sys.argv[1])["joints"]))
 print("compare", mdlcheck.compare(sys.argv[1], sys.argv[1])["files"][0]["verdict"])
 EOF_PY
   expect_rc 0 "a Python script using the installed module"
-  expect_count out "^library $prefix/lib/libmdlcheck\.so\.0\$" 1
+  expect_count out "^library $prefix/lib/libmdlcheck\.so\.1\$" 1
   expect_count out '^.*/walk\.iqm valid$' 1
   expect_count out '^.*/broken-parent\.iqm invalid .*IQM-JNT-002' 1
   expect_count out '^poses [1-9][0-9]*$' 1

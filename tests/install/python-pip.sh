@@ -38,7 +38,7 @@ if (cd src/python && "$PYTHON" -m build --no-isolation --wheel) >build.log 2>&1;
     *) fail "the wheel is '$wheel', not mdlcheck-VERSION-py3-none-linux_ARCH.whl" ;;
   esac
   "$PYTHON" -m zipfile -l "$wheel" >wheel.list
-  grep -q ' *mdlcheck/libmdlcheck\.so\.0 ' wheel.list || fail "the wheel holds no mdlcheck/libmdlcheck.so.0"
+  grep -q ' *mdlcheck/libmdlcheck\.so\.1 ' wheel.list || fail "the wheel holds no mdlcheck/libmdlcheck.so.1"
   grep -q ' *mdlcheck/__init__\.py ' wheel.list || fail "the wheel holds no mdlcheck/__init__.py"
 else
   tail -40 build.log >&2
@@ -61,7 +61,7 @@ probe()  # VENV: import from / and print where the module and its library are
   (cd / && "$1/bin/python" "$work/probe.py" "$SRC/examples/walk.iqm" "$SRC/examples/broken-parent.iqm") \
     >"$work/out" 2>"$work/err" || rc=$?
   expect_rc 0 "importing mdlcheck from $1"
-  expect_count out "^library $1/lib/python3[^/]*/site-packages/mdlcheck/libmdlcheck\\.so\\.0\$" 1
+  expect_count out "^library $1/lib/python3[^/]*/site-packages/mdlcheck/libmdlcheck\\.so\\.1\$" 1
   expect_count out '^walk\.iqm valid$' 1
   expect_count out '^broken-parent\.iqm invalid$' 1
 }

@@ -236,6 +236,7 @@ static void validate_policy(const void *arg, struct answer *x)
   o.on_diag = collect;
   o.user = &seen;
   o.max_per_rule = 2;
+  mdl_result_init(&r);
   x->status = mdl_validate_file(path_of(c->a), &o, &r);
   mdl_policy_free(p);
   if (x->status == MDL_OK) {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pytest.sh - runs tests/python/test_mdlcheck.py with pytest on the module in python/ and the build
-# tree's libmdlcheck.so.0 and mdlcheck; 77 (skipped) when pytest is not installed.
+# tree's libmdlcheck.so.1 and mdlcheck; 77 (skipped) when pytest is not installed.
 set -u
 : "${srcdir:=.}"
 : "${top_builddir:=.}"
@@ -15,7 +15,7 @@ if [ -z "$PY" ]; then
   echo "SKIP: no python3 with pytest (Debian: apt-get install python3-pytest)"
   exit 77
 fi
-lib=$BUILD/validator/.libs/libmdlcheck.so.0
+lib=$BUILD/validator/.libs/libmdlcheck.so.1
 for f in "$lib" "$BUILD/validator/mdlcheck"; do
   [ -e "$f" ] || { echo "no $f (build it first)" >&2; exit 99; }
 done

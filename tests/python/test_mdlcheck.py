@@ -32,7 +32,7 @@ def example_files():
 def test_loads_the_build_tree_library():
     builddir = os.environ["MDLCHECK_BUILDDIR"]
     assert mdlcheck.library_path() == os.path.join(builddir, "validator", ".libs",
-                                                   "libmdlcheck.so.0")
+                                                   "libmdlcheck.so.1")
 
 
 def test_valid_example():

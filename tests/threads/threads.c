@@ -205,6 +205,7 @@ static char *validate_policy(const struct input *in)
   mdl_status st;
   char *out;
   mdl_options_init(&o);
+  mdl_result_init(&r);
   o.policy = shared_policy;
   o.on_diag = seen_add;
   o.user = &s;

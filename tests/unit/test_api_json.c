@@ -43,6 +43,7 @@ START_TEST(test_buffer_over_the_bound_is_refused)
   mdl_result r;
   struct seen s = {0, ""};
   mdl_options_init(&o);
+  mdl_result_init(&r);
   o.on_diag = on_diag;
   o.user = &s;
   o.max_input_size = sizeof iqe - 2;
@@ -121,6 +122,39 @@ START_TEST(test_settings_refused_as_the_cli_refuses)
 }
 END_TEST
 
+/* The structs a caller allocates carry their size: a caller built against another layout (an
+ * older, shorter mdl_options; a result never initialised) is refused before a field is read. */
+START_TEST(test_struct_sizes_are_checked)
+{
+  static const char iqe[] = "# Inter-Quake Export\n";
+  mdl_options o;
+  mdl_result r;
+  int major = -1, minor = -1, patch = -1;
+  char version[32];
+  mdl_options_init(&o);
+  mdl_result_init(&r);
+  ck_assert_uint_eq(o.size, sizeof o);
+  ck_assert_uint_eq(r.size, sizeof r);
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_OK);
+  ck_assert_str_eq(r.format, "iqe");
+  ck_assert_uint_eq(r.size, sizeof r); /* the library keeps it */
+  o.size = sizeof o - sizeof(const char *); /* the layout before targets was appended */
+  mdl_result_init(&r);
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_EINVAL);
+  ck_assert_int_eq(mdl_validate_file("/nonexistent.iqe", &o, &r), MDL_EINVAL);
+  o.size = sizeof o + 8; /* a newer caller: fields this library cannot honour */
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_EINVAL);
+  mdl_options_init(&o);
+  r.size = 0; /* never initialised */
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", &o, &r), MDL_EINVAL);
+  ck_assert_int_eq(mdl_validate_buffer(iqe, sizeof iqe - 1, "a.iqe", NULL, NULL), MDL_OK);
+  ck_assert_str_eq(mdl_version(&major, &minor, &patch), MDL_VERSION_STRING);
+  snprintf(version, sizeof version, "%d.%d.%d", major, minor, patch);
+  ck_assert_str_eq(version, MDL_VERSION_STRING);
+  ck_assert_int_eq(major, MDL_VERSION_MAJOR);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("api_json");
@@ -130,6 +164,7 @@ int main(void)
   tcase_add_test(t, test_buffer_json_over_the_bound);
   tcase_add_test(t, test_poses_buffer_over_the_bound);
   tcase_add_test(t, test_settings_refused_as_the_cli_refuses);
+  tcase_add_test(t, test_struct_sizes_are_checked);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -60,6 +60,7 @@ static void run(const unsigned char *data, size_t size, struct seen *s, int verb
   mdl_options_init(&o);
   o.on_diag = collect;
   o.user = s;
+  mdl_result_init(&r);
   mdl_validate_buffer(data, size, "t.x42", &o, &r);
 }
 

@@ -546,6 +546,7 @@ static mdl_status validate_keep(struct cache *k, const char *path, const unsigne
   out_u64(&rec.out, 0); /* the count of diagnostics, set below */
   mine.on_diag = record_diag;
   mine.user = &rec;
+  mdl_result_init(&res);
   st = mdl_validate_buffer(data, size, path, &mine, &res);
   if (st == MDL_OK) {
     report_set_result(f, &res);

@@ -88,6 +88,7 @@ static void validate_one(struct batch_run *b, struct report_file *f)
       atomic_store(&b->internal_error, 1);
     return;
   }
+  mdl_result_init(&res);
   st = mdl_validate_file(f->path, &o, &res);
   if (st == MDL_EIO && res.counts[MDL_FATAL]) { /* the library said why (MDL-IO-002) */
     report_set_result(f, &res);
@@ -157,6 +158,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
     return;
   }
   /* the report path names the member ("pack.pk3:models/x.iqm"): detection reads its extension */
+  mdl_result_init(&res);
   if (b->cache && !o.resources)
     st = cache_validate(b->cache, f->path, data, size, &o, f);
   else if ((st = mdl_validate_buffer(data, size, f->path, &o, &res)) == MDL_OK)

@@ -54,6 +54,7 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     st.options.user = f;
     f->resources_checked = st.options.resources != NULL;
     errno = 0;
+    mdl_result_init(&res);
     rc = path ? mdl_validate_file(path, &st.options, &res)
               : mdl_validate_buffer(data, size, name, &st.options, &res);
     if (rc == MDL_EIO && res.counts[MDL_FATAL]) { /* over max_input_size: MDL-IO-002 says so */

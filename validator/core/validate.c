@@ -11,7 +11,34 @@
 void mdl_options_init(mdl_options *options)
 {
   memset(options, 0, sizeof *options);
+  options->size = sizeof *options;
   options->max_per_rule = 0;
+}
+
+void mdl_result_init(mdl_result *result)
+{
+  memset(result, 0, sizeof *result);
+  result->size = sizeof *result;
+  result->format = "unknown";
+}
+
+const char *mdl_version(int *major, int *minor, int *patch)
+{
+  if (major)
+    *major = MDL_VERSION_MAJOR;
+  if (minor)
+    *minor = MDL_VERSION_MINOR;
+  if (patch)
+    *patch = MDL_VERSION_PATCH;
+  return MDL_VERSION_STRING;
+}
+
+/* The structs a caller allocates carry the size its header gave them (mdl_options_init,
+ * mdl_result_init): a caller built against another layout, or one that never called the init,
+ * is refused before any field is read at the wrong place. */
+static int abi_ok(const mdl_options *options, const mdl_result *result)
+{
+  return (!options || options->size == sizeof *options) && (!result || result->size == sizeof *result);
 }
 
 void decode_stat(struct decode_ctx *ctx, const char *name, unsigned long long value)
@@ -68,7 +95,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   memset(run, 0, sizeof *run);
   memset(&ctx, 0, sizeof ctx);
   model_init(&run->model);
-  run->result.format = "unknown";
+  mdl_result_init(&run->result);
   if (diag_sink_init(&sink, options) < 0)
     return MDL_EINTERNAL;
   diag_source(&sink, data, size);
@@ -136,8 +163,7 @@ void input_refuse(const mdl_options *options, mdl_result *result)
   struct diag_sink sink;
   struct mdl_loc loc = loc_none();
   char limit[32];
-  memset(result, 0, sizeof *result);
-  result->format = "unknown";
+  mdl_result_init(result);
   if (diag_sink_init(&sink, options) < 0)
     return;
   snprintf(limit, sizeof limit, "%llu", input_limit(options));
@@ -157,6 +183,8 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
   struct pipeline_run run;
   mdl_status st;
   mdl_result refused;
+  if (!abi_ok(options, result))
+    return MDL_EINVAL;
   if ((unsigned long long)size > input_limit(options)) { /* as a file of that size */
     input_refuse(options, result ? result : &refused);
     errno = EFBIG;
@@ -176,17 +204,18 @@ mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_r
   struct mdl_input in;
   mdl_status st;
   mdl_result refused;
-  int err = input_open(path, &in, input_limit(options));
+  int err;
+  if (!abi_ok(options, result))
+    return MDL_EINVAL;
+  err = input_open(path, &in, input_limit(options));
   if (err == EFBIG) {
     input_refuse(options, result ? result : &refused);
     errno = err;
     return MDL_EIO;
   }
   if (err != 0) {
-    if (result) {
-      memset(result, 0, sizeof *result);
-      result->format = "unknown";
-    }
+    if (result)
+      mdl_result_init(result);
     errno = err;
     return err == ENOMEM ? MDL_ENOMEM : MDL_EIO; /* memory, not the file: no I/O verdict */
   }
