@@ -15,17 +15,8 @@
 
 #include "cli.h"
 #include "convert.h"
-#include "oom.h"
+#include "convert_face.h"
 #include "text_safe.h"
-
-/* What the conversion says along the way, on stderr; progress notes not when quiet. */
-static void convert_print_note(void *user, enum convert_note_level level, const char *text)
-{
-  const struct cli *c = user;
-  if (level == CONVERT_NOTE_INFO && c->quiet)
-    return;
-  text_printf(stderr, "mdlcheck: %s\n", text);
-}
 
 /* Text mode on success: the warnings of the output's entry (the writer's announcements, what
  * the proof accepted), one line each, before the summary line that gives the proof's result. */
@@ -49,9 +40,7 @@ int cmd_convert(struct cli *c)
   struct report rep;
   const struct compare_result *cmp = &res.cmp;
   const struct report_file *fout;
-  mdl_status st;
   int rc;
-  FILE *out;
 
   if (c->nargs != 2) {
     text_printf(stderr, "mdlcheck: convert takes IN and OUT (try 'mdlcheck --help')\n");
@@ -64,31 +53,15 @@ int cmd_convert(struct cli *c)
   rq.fail_on = c->fail_on;
   rq.version = c->version;
   rq.accept_loss = c->accept_loss;
-  rq.note = convert_print_note;
+  rq.note = convert_face_note;
   rq.note_user = c;
-  report_init(&rep);
-  rep.fail_on = c->fail_on;
-  st = convert_run(&rq, &rep, &res);
-  if (st == MDL_ENOMEM)
-    oom_exit(); /* memory, not the file: exit 70, never a verdict */
-  if (st != MDL_OK) {
-    text_printf(stderr, "mdlcheck: %s\n", res.error);
-    convert_outcome_free(&res);
-    report_free(&rep);
-    return st == MDL_EINVAL ? EXIT_USAGE : EXIT_IO;
-  }
+  if ((rc = convert_face_run(&rq, &rep, &res, c->fail_on)) >= 0)
+    return rc;
   rc = (int)res.verdict;
   fout = res.out;
-  if (c->output != OUT_TEXT) {
-    out = cli_open_output(c);
-    if (!out) {
-      if (rc == EXIT_VALID)
-        rc = EXIT_IO;
-    } else {
-      cli_report(c, out, &rep);
-      cli_close_output(c, out);
-    }
-  } else if (rc != EXIT_VALID && rep.nfiles) {
+  if (c->output != OUT_TEXT)
+    rc = convert_face_structured(c, &rep, rc);
+  else if (rc != EXIT_VALID && rep.nfiles) {
     report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
     if (res.hint[0])
       text_printf(stderr, "mdlcheck: convert: the differences are losses announced before writing; to accept "

@@ -15,17 +15,9 @@
 
 #include "cli.h"
 #include "convert.h"
+#include "convert_face.h"
 #include "fix.h"
-#include "oom.h"
 #include "text_safe.h"
-
-static void fix_print_note(void *user, enum convert_note_level level, const char *text)
-{
-  const struct cli *c = user;
-  if (level == CONVERT_NOTE_INFO && c->quiet)
-    return;
-  text_printf(stderr, "mdlcheck: %s\n", text);
-}
 
 /* Text mode: the messages of one rule family of an entry (the repairs of IN's, the warnings of
  * OUT's), one line each. */
@@ -51,9 +43,7 @@ int cmd_fix(struct cli *c)
   struct convert_fix fx;
   struct report rep;
   const struct compare_result *cmp = &res.cmp;
-  mdl_status st;
   int rc;
-  FILE *out;
 
   if (c->nargs != 1 && c->nargs != 2) {
     text_printf(stderr, "mdlcheck: fix takes IN and an optional OUT (try 'mdlcheck --help')\n");
@@ -72,30 +62,14 @@ int cmd_fix(struct cli *c)
   rq.options = &c->lib;
   rq.fail_on = c->fail_on;
   rq.fix = &fx;
-  rq.note = fix_print_note;
+  rq.note = convert_face_note;
   rq.note_user = c;
-  report_init(&rep);
-  rep.fail_on = c->fail_on;
-  st = convert_run(&rq, &rep, &res);
-  if (st == MDL_ENOMEM)
-    oom_exit(); /* memory, not the file: exit 70, never a verdict */
-  if (st != MDL_OK) {
-    text_printf(stderr, "mdlcheck: %s\n", res.error);
-    convert_outcome_free(&res);
-    report_free(&rep);
-    return st == MDL_EINVAL ? EXIT_USAGE : EXIT_IO;
-  }
+  if ((rc = convert_face_run(&rq, &rep, &res, c->fail_on)) >= 0)
+    return rc;
   rc = (int)res.verdict;
-  if (c->output != OUT_TEXT) {
-    out = cli_open_output(c);
-    if (!out) {
-      if (rc == EXIT_VALID)
-        rc = EXIT_IO;
-    } else {
-      cli_report(c, out, &rep);
-      cli_close_output(c, out);
-    }
-  } else if (rc != EXIT_VALID && rep.nfiles) {
+  if (c->output != OUT_TEXT)
+    rc = convert_face_structured(c, &rep, rc);
+  else if (rc != EXIT_VALID && rep.nfiles) {
     report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
   } else if (rc == EXIT_VALID && !c->quiet) {
     const struct report_file *fin = res.in, *fout = res.out;
