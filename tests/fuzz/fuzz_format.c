@@ -42,6 +42,15 @@ static void count_only(const mdl_diag *d, void *user)
   (*(unsigned long *)user)++;
 }
 
+/* A declared X42 layout for the crashers that need one (tests/fuzz/replay.test gives it as
+ * $MDLCHECK_X42_LAYOUT): this harness is a face, so it reads the environment the library does
+ * not. */
+static const char *fuzz_layout(void)
+{
+  const char *env = getenv("MDLCHECK_X42_LAYOUT");
+  return env && *env ? env : NULL;
+}
+
 static int fuzz_any(const uint8_t *data, size_t size)
 {
   static FILE *sink;
@@ -53,6 +62,7 @@ static int fuzz_any(const uint8_t *data, size_t size)
   if (!sink && !(sink = fopen("/dev/null", "w")))
     abort();
   mdl_options_init(&o);
+  o.layout_file = fuzz_layout();
   report_init(&rep);
   f = report_add_file(&rep, "fuzz.bin");
   if (!f)
@@ -146,7 +156,9 @@ static void every(const uint8_t *data, size_t size)
 {
   static const char *const targets[] = {"iqm", "iqe", "egg", "qmsh", "x42"};
   const char *any = FUZZ_FORMAT[0] == 'a' ? NULL : "assume_format=" FUZZ_FORMAT;
-  const char *settings[] = {any, NULL};
+  const char *settings[3] = {NULL, NULL, NULL};
+  char layout_kv[4200];
+  size_t ns = 0;
   mdl_status st;
   char err[256], *json;
   mdl_options o;
@@ -154,11 +166,16 @@ static void every(const uint8_t *data, size_t size)
   size_t noted = 0;
   char why[200];
 
+  if (any)
+    settings[ns++] = any;
+  if (fuzz_layout() && snprintf(layout_kv, sizeof layout_kv, "x42_layout=%s", fuzz_layout()) < (int)sizeof layout_kv)
+    settings[ns++] = layout_kv;
   json = mdl_poses_buffer_json(data, size, "fuzz", settings, &st, err, sizeof err);
   mdl_string_free(json);
   json = mdl_compare_buffers_json(data, size, "fuzz", data, size, "fuzz", settings, &st, err, sizeof err);
   mdl_string_free(json);
   mdl_options_init(&o);
+  o.layout_file = fuzz_layout();
   o.assume_format = any ? FUZZ_FORMAT : NULL;
   for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
     const struct mdl_format *target = format_find(targets[t]);
@@ -204,6 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (FUZZ_FORMAT[0] == 'a')
     return fuzz_any(data, size);
   mdl_options_init(&o);
+  o.layout_file = fuzz_layout();
   o.assume_format = FUZZ_FORMAT;
   o.on_diag = count_only;
   o.user = &n;

@@ -34,6 +34,12 @@ expect_rc 2 "a missing --x42-layout file, no X42 input"
 expect_grep err 'x42-layout .*none\.yaml' "the file is named"
 run --x42-layout="$work/none.yaml" "$legacy"
 expect_rc 2 "a missing --x42-layout file, a legacy X42 input"
+# the tool (not the library) reads $MDLCHECK_X42_LAYOUT when --x42-layout is not given
+MDLCHECK_X42_LAYOUT="$work/none.yaml"; export MDLCHECK_X42_LAYOUT
+run "$good"
+expect_rc 2 "a missing \$MDLCHECK_X42_LAYOUT file"
+expect_grep err 'none\.yaml' "the file is named"
+unset MDLCHECK_X42_LAYOUT
 printf 'garbage: [\n' >"$work/bad.yaml"
 run --x42-layout="$work/bad.yaml" "$legacy"
 expect_rc 2 "an unparsable --x42-layout file"

@@ -1,4 +1,5 @@
 /* test_api_json.c - the JSON entry points and the buffer entry point's size bound (public API). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mdlcheck.h"
@@ -122,6 +123,26 @@ START_TEST(test_settings_refused_as_the_cli_refuses)
 }
 END_TEST
 
+/* The declared X42 layout is a setting (x42_layout=), checked at the start as the CLI checks
+ * --x42-layout; the library reads no environment: $MDLCHECK_X42_LAYOUT is the tool's. */
+START_TEST(test_x42_layout_is_a_setting_not_the_environment)
+{
+  const char *none[] = {NULL};
+  const char *named[] = {"x42_layout=/nonexistent/layout.yaml", NULL};
+  char error[512] = "";
+  mdl_status st = MDL_EINVAL;
+  char *json;
+  setenv("MDLCHECK_X42_LAYOUT", "/nonexistent/layout.yaml", 1);
+  json = mdl_validate_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", none, &st, error, sizeof error);
+  unsetenv("MDLCHECK_X42_LAYOUT");
+  ck_assert_msg(json != NULL && st == MDL_OK, "the library read the environment: %s", error);
+  mdl_string_free(json);
+  json = mdl_validate_buffer_json("# Inter-Quake Export\n", 21, "a.iqe", named, &st, error, sizeof error);
+  ck_assert_msg(json == NULL && st == MDL_EINVAL, "a missing x42_layout file was accepted");
+  ck_assert_msg(strstr(error, "/nonexistent/layout.yaml") != NULL, "%s", error);
+}
+END_TEST
+
 /* The structs a caller allocates carry their size: a caller built against another layout (an
  * older, shorter mdl_options; a result never initialised) is refused before a field is read. */
 START_TEST(test_struct_sizes_are_checked)
@@ -165,6 +186,7 @@ int main(void)
   tcase_add_test(t, test_poses_buffer_over_the_bound);
   tcase_add_test(t, test_settings_refused_as_the_cli_refuses);
   tcase_add_test(t, test_struct_sizes_are_checked);
+  tcase_add_test(t, test_x42_layout_is_a_setting_not_the_environment);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -51,6 +51,9 @@ static void collect(const mdl_diag *d, void *user)
   }
 }
 
+/* The declared layout run() passes (options.layout_file: the library reads no environment). */
+static const char *test_layout;
+
 static void run(const unsigned char *data, size_t size, struct seen *s, int verbose)
 {
   mdl_options o;
@@ -58,6 +61,7 @@ static void run(const unsigned char *data, size_t size, struct seen *s, int verb
   memset(s, 0, sizeof *s);
   s->verbose = verbose;
   mdl_options_init(&o);
+  o.layout_file = test_layout;
   o.on_diag = collect;
   o.user = s;
   mdl_result_init(&r);
@@ -383,7 +387,7 @@ static void test_legacy(void)
   snprintf(path, sizeof path, "%s/legacy-v2a.x42", dir);
   CHECK(read_file(path, &b) == 0, "v2a file");
   b.data[4] = 200;
-  setenv("MDLCHECK_X42_LAYOUT", prof, 1);
+  test_layout = prof;
   run(b.data, b.size, &s, 0);
   CHECK(s.errors == 0 && has(&s, "X42-LEG-001", 4, 4), "user profile not used: %lu errors", s.errors);
   write_text(prof, "profile: V2a\nversion: [1\n");
@@ -393,7 +397,7 @@ static void test_legacy(void)
                    "sections: [{name: tags, count: numBones, fields: [{name: a, type: u8}]}]\n");
   run(b.data, b.size, &s, 0);
   CHECK(has(&s, "X42-LEG-002", -1, -1), "profile against the change log's order not refused");
-  unsetenv("MDLCHECK_X42_LAYOUT");
+  test_layout = NULL;
   b.data[4] = 150;
   run(b.data, b.size, &s, 0);
   CHECK(has(&s, "X42-HDR-004", 4, 4), "unknown version 150 not refused");

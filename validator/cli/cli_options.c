@@ -463,6 +463,10 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->lib.resources = c->config.resources;
   if (!c->cache_dir && c->config.cache[0])
     c->cache_dir = c->config.cache;
+  if (!c->lib.layout_file) { /* the tool reads the environment; the library does not */
+    const char *env = getenv("MDLCHECK_X42_LAYOUT");
+    c->lib.layout_file = env && *env ? env : NULL;
+  }
   if (!c->cache_max && c->config.cache_max_size)
     c->cache_max = c->config.cache_max_size;
   if (no_cache)
@@ -536,7 +540,7 @@ void cli_cache_settings(const struct cli *c, struct cache *k)
 {
   struct option opts[SETTING_COUNT + 1];
   char shortopts[2 * SETTING_COUNT + 1];
-  const char *layout = c->lib.layout_file ? c->lib.layout_file : getenv("MDLCHECK_X42_LAYOUT");
+  const char *layout = c->lib.layout_file;
   int opt;
   getopt_tables(opts, shortopts);
   cache_setting(k, "command", c->command ? c->command : "", c->command ? strlen(c->command) : 0);

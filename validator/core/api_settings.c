@@ -66,6 +66,7 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
     case OPT_PROFILE: st->options.profile = v; break;
     case OPT_RESOURCES: st->options.resources = v; break; /* "" for the model's folder alone */
     case OPT_ASSUME: st->options.assume_format = v; break;
+    case OPT_X42_LAYOUT: st->options.layout_file = v; break;
     case OPT_TARGET: { /* may repeat; each NAME or NAME,NAME */
       size_t len = st->targets ? strlen(st->targets) : 0;
       char *n = realloc(st->targets, len + strlen(v) + 2);

@@ -169,7 +169,7 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
 void x42_swap_v5(const unsigned char *in, unsigned char *out, size_t size, int from_big);
 
 /* x42_legacy.c */
-int x42_legacy_detect_version(uint32_t version);
+int x42_legacy_detect_version(uint32_t version, const mdl_options *options);
 /* The layout profile named by options->profile ("x42-v2a"), or NULL when none is named. */
 const char *x42_legacy_forced(const mdl_options *options);
 /* The registry's option hooks (x42_options.c): --profile names, and the --x42-layout file. */

@@ -355,7 +355,7 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
     return v5_decode(ctx, m);
   /* a legacy number on a file that is laid out exactly as a clean V5 file: the version field is
    * the damage (legacy numbers are assumed, a V5 body is not) */
-  if (!x42_legacy_forced(ctx->options) && x42_legacy_detect_version(version) && in->size >= X42_FIXED_SIZE &&
+  if (!x42_legacy_forced(ctx->options) && x42_legacy_detect_version(version, ctx->options) && in->size >= X42_FIXED_SIZE &&
       layout_end_of(in->data, in->size) == in->size && v5_trial(in->data, in->size) == 0) {
     loc = loc_bin(4, "version");
     diag_emit(ctx->diag, RULE_X42_VERSION_MISMATCH, &loc, "101 (the file is laid out as V5 and checks clean as V5)",
@@ -363,7 +363,7 @@ static int x42_decode(struct decode_ctx *ctx, struct model *m)
     return v5_decode(ctx, m);
   }
   /* --profile=x42-NAME names the legacy layout to check against, whatever the version says */
-  if (x42_legacy_detect_version(version) || x42_legacy_forced(ctx->options))
+  if (x42_legacy_detect_version(version, ctx->options) || x42_legacy_forced(ctx->options))
     return x42_legacy_decode(ctx, m, version);
   loc = loc_bin(4, "version");
   snprintf(ctx->version, sizeof ctx->version, "%u", version);

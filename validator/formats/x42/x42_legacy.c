@@ -106,10 +106,11 @@ static long lx_clamp(double v, long lo, long hi)
 
 /* --- the profiles ----------------------------------------------------------------------------- */
 
-/* The user's profile: --x42-layout (options->layout_file), else $MDLCHECK_X42_LAYOUT. */
+/* The user's profile: options->layout_file (--x42-layout, x42_layout=, or the tool's
+ * $MDLCHECK_X42_LAYOUT: the library reads no environment). */
 static int profiles_load(struct arena *a, struct lx_profiles *ps, const mdl_options *options)
 {
-  const char *user = options && options->layout_file ? options->layout_file : getenv("MDLCHECK_X42_LAYOUT");
+  const char *user = options ? options->layout_file : NULL;
   memset(ps, 0, sizeof *ps);
   if (user && *user) {
     FILE *f = fopen(user, "rb");
@@ -164,7 +165,7 @@ static const struct x42_profile *profile_for(const struct lx_profiles *ps, uint3
   return NULL;
 }
 
-int x42_legacy_detect_version(uint32_t version)
+int x42_legacy_detect_version(uint32_t version, const mdl_options *options)
 {
   struct arena a;
   struct lx_profiles *ps = malloc(sizeof *ps);
@@ -172,7 +173,7 @@ int x42_legacy_detect_version(uint32_t version)
   if (!ps)
     return 0;
   arena_init(&a);
-  profiles_load(&a, ps, NULL);
+  profiles_load(&a, ps, options);
   found = profile_for(ps, version) != NULL || ps->user_error != NULL;
   arena_free(&a);
   free(ps);

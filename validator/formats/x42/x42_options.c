@@ -15,7 +15,7 @@
 
 static const char *user_layout(const mdl_options *o)
 {
-  const char *user = o && o->layout_file ? o->layout_file : getenv("MDLCHECK_X42_LAYOUT");
+  const char *user = o ? o->layout_file : NULL; /* the library reads no environment */
   return user && *user ? user : NULL;
 }
 
