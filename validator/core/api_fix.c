@@ -6,8 +6,10 @@
 #include "api_settings.h"
 #include "convert.h"
 #include "fix.h"
+#include "settings.h"
 
-/* The settings fix takes beyond validation's: dry_run=0|1 (taken out here); a conversion's
+/* The settings fix takes beyond validation's: dry_run (options.def's row and parser, taken out
+ * here because validation's settings refuse it); a conversion's
  * target_version and accept_loss are refused (fix writes IN's own format and version and accepts
  * no loss). 0, or -1 with why in error. */
 static int fix_settings_take(const char *const *settings, const char ***rest, int *dry_run,
@@ -22,13 +24,17 @@ static int fix_settings_take(const char *const *settings, const char ***rest, in
   for (size_t i = 0; i < n; i++) {
     const char *kv = settings[i];
     if (!strncmp(kv, "dry_run=", 8)) {
-      const char *v = kv + 8;
-      if (!strcmp(v, "1") || !strcmp(v, "true"))
-        *dry_run = 1;
-      else if (strcmp(v, "0") && strcmp(v, "false")) {
-        api_error(error, error_size, MDL_EINVAL, "dry_run takes 0, 1, true or false, not '%s'", v);
+      const struct setting_def *d = setting_by_key("dry_run", 7);
+      struct setting_value val;
+      char why[400];
+      int rc = d ? setting_parse_value(d, d->key, kv + 8, NULL, &val, why, sizeof why) : -1;
+      if (rc == -2)
+        return -2;
+      if (rc < 0) {
+        api_error(error, error_size, MDL_EINVAL, "%s", d ? why : "dry_run: not in the option table");
         return -1;
       }
+      *dry_run = val.flag;
     } else if (!strncmp(kv, "target_version=", 15) || !strncmp(kv, "accept_loss=", 12)) {
       api_error(error, error_size, MDL_EINVAL, "fix writes IN's own format and version and accepts no "
                 "loss: '%s' is a conversion's setting", kv);
