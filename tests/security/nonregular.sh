@@ -82,4 +82,9 @@ run_quick diff "$work/rep.json" "$work/base-link.json"
 expect_rc 2 "diff: new report a link to a FIFO"
 run_quick diff "$work/rep.json" "$work/rep.json"
 expect_rc 0 "diff of regular reports"
+
+# --- a declared X42 layout (--x42-layout): read at start, by the library ----------------------
+run_quick --x42-layout="$work/fifo" "$ex/walk.iqm"
+expect_rc 2 "--x42-layout a FIFO"
+expect_grep err "x42-layout file .*fifo.*not a regular file" "--x42-layout FIFO: says why"
 finish

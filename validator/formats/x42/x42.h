@@ -170,6 +170,11 @@ void x42_swap_v5(const unsigned char *in, unsigned char *out, size_t size, int f
 
 /* x42_legacy.c */
 int x42_legacy_detect_version(uint32_t version, const mdl_options *options);
+/* A declared layout's text, read whole into a (NUL-terminated; *len its bytes), or NULL when it
+ * is missing, unreadable, not a regular file (a FIFO is refused unread: never waited on) or not
+ * under 1 MiB (x42_options.c). */
+struct arena;
+char *x42_layout_read(const char *path, struct arena *a, size_t *len);
 /* The layout profile named by options->profile ("x42-v2a"), or NULL when none is named. */
 const char *x42_legacy_forced(const mdl_options *options);
 /* The registry's option hooks (x42_options.c): --profile names, and the --x42-layout file. */

@@ -113,21 +113,17 @@ static int profiles_load(struct arena *a, struct lx_profiles *ps, const mdl_opti
   const char *user = options ? options->layout_file : NULL;
   memset(ps, 0, sizeof *ps);
   if (user && *user) {
-    FILE *f = fopen(user, "rb");
-    char *text = NULL;
-    long len = -1;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (1L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = arena_calloc(a, (size_t)len + 1, 1)) != NULL && fread(text, 1, (size_t)len, f) == (size_t)len) {
-      if (x42_profile_parse(text, (size_t)len, user, a, &ps->p[ps->n], ps->err, sizeof ps->err) == 0)
+    size_t len = 0;
+    char *text = x42_layout_read(user, a, &len);
+    if (text) {
+      if (x42_profile_parse(text, len, user, a, &ps->p[ps->n], ps->err, sizeof ps->err) == 0)
         ps->n++;
       else
         ps->user_error = user;
     } else {
-      snprintf(ps->err, sizeof ps->err, "cannot read the file (or it exceeds 1 MiB)");
+      snprintf(ps->err, sizeof ps->err, "cannot read the file (or it is not a regular file, or exceeds 1 MiB)");
       ps->user_error = user;
     }
-    if (f)
-      fclose(f);
   }
   for (unsigned i = 0; x42_builtin_profiles[i] && ps->n < 16; i++) {
     char err[200];

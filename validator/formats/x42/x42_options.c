@@ -8,10 +8,25 @@
 #include <string.h>
 
 #include "arena.h"
+#include "input.h"
 #include "x42.h"
 #include "x42_profile.h"
 
 #define LAYOUT_MAX_BYTES (1L << 20) /* as the decoder reads it (x42_legacy.c) */
+
+char *x42_layout_read(const char *path, struct arena *a, size_t *len)
+{
+  struct mdl_input in;
+  char *text = NULL;
+  if (input_open_regular(path, &in, LAYOUT_MAX_BYTES - 1) != 0)
+    return NULL;
+  if ((text = arena_calloc(a, in.size + 1, 1)) != NULL) {
+    memcpy(text, in.data, in.size);
+    *len = in.size;
+  }
+  input_close(&in);
+  return text;
+}
 
 static const char *user_layout(const mdl_options *o)
 {
@@ -26,21 +41,17 @@ static int user_layout_load(const mdl_options *o, char *name, size_t namecap, ch
   struct arena a;
   struct x42_profile p;
   char why[200] = "";
-  FILE *f;
-  char *text = NULL;
-  long len = -1;
+  char *text;
+  size_t len = 0;
   int rc = -1;
 
   *name = 0;
   if (!path)
     return 0;
   arena_init(&a);
-  f = fopen(path, "rb");
-  if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < LAYOUT_MAX_BYTES &&
-      fseek(f, 0, SEEK_SET) == 0 && (text = arena_calloc(&a, (size_t)len + 1, 1)) != NULL &&
-      fread(text, 1, (size_t)len, f) == (size_t)len) {
+  if ((text = x42_layout_read(path, &a, &len)) != NULL) {
     memset(&p, 0, sizeof p);
-    if (x42_profile_parse(text, (size_t)len, path, &a, &p, why, sizeof why) == 0) {
+    if (x42_profile_parse(text, len, path, &a, &p, why, sizeof why) == 0) {
       size_t i = 0;
       for (; p.name && p.name[i] && i + 1 < namecap; i++)
         name[i] = (char)tolower((unsigned char)p.name[i]);
@@ -50,10 +61,9 @@ static int user_layout_load(const mdl_options *o, char *name, size_t namecap, ch
       snprintf(err, errcap, "--x42-layout %s does not parse: %s", path, why);
     }
   } else {
-    snprintf(err, errcap, "cannot read the --x42-layout file %s (missing, unreadable or over 1 MiB)", path);
+    snprintf(err, errcap, "cannot read the --x42-layout file %s (missing, unreadable, not a regular file "
+             "or over 1 MiB)", path);
   }
-  if (f)
-    fclose(f);
   arena_free(&a);
   return rc;
 }
