@@ -307,17 +307,8 @@ def convert_bytes(data, to, name=None, **options):
         raise TypeError("convert_bytes() takes the target format's name, not %s" % type(to).__name__)
     data = bytes(data)
     hint = None if name is None else os.fsencode(name)
-    out = ctypes.c_void_p()
-    out_size = ctypes.c_size_t(0)
-    report = json.loads(_call_text("mdl_convert_buffer_json", data, len(data), hint,
-                                   to.encode("utf-8"), options=options,
-                                   after=(ctypes.byref(out), ctypes.byref(out_size))))
-    if not out.value:
-        return report, None
-    try:
-        return report, ctypes.string_at(out.value, out_size.value)
-    finally:
-        _library().mdl_bytes_free(out)
+    return _call_with_bytes("mdl_convert_buffer_json", data, len(data), hint, to.encode("utf-8"),
+                            options=options)
 
 
 def fix(src, dst=None, dry_run=False, **options):
@@ -350,9 +341,15 @@ def fix_bytes(data, name=None, **options):
         raise TypeError("fix_bytes() takes bytes, not %s" % type(data).__name__)
     data = bytes(data)
     hint = None if name is None else os.fsencode(name)
+    return _call_with_bytes("mdl_fix_buffer_json", data, len(data), hint, options=options)
+
+
+def _call_with_bytes(fn, *args, options):
+    """(report, bytes) from a buffer call that also hands back written bytes (out_bytes,
+    out_size after the settings): None when it wrote none; the library's copy is released."""
     out = ctypes.c_void_p()
     out_size = ctypes.c_size_t(0)
-    report = json.loads(_call_text("mdl_fix_buffer_json", data, len(data), hint, options=options,
+    report = json.loads(_call_text(fn, *args, options=options,
                                    after=(ctypes.byref(out), ctypes.byref(out_size))))
     if not out.value:
         return report, None

@@ -266,24 +266,11 @@ function mdlcheckApi(createCore) {
   async function convert(bytes, opts = {}) {
     const { to, ...rest } = opts || {};
     if (typeof to !== 'string' || !to) throw fail('EINVAL', "mdlcheck: convert needs the target format's name: { to: NAME }");
-    const M = await load();
-    const extra = heap(M);
-    try {
-      const target = extra.string(to), out = extra.alloc(4), outSize = extra.alloc(4);
-      M.HEAPU32[out >> 2] = 0;
-      M.HEAPU32[outSize >> 2] = 0;
-      const report = await withInput(bytes, rest, (Mod) => (data, size, name, list, status, error, errorSize) =>
-        Mod._mdl_convert_buffer_json(data, size, name, target, list, out, outSize, status, error, errorSize));
-      const ptr = M.HEAPU32[out >> 2], n = M.HEAPU32[outSize >> 2];
-      let written = null;
-      if (ptr) {
-        written = M.HEAPU8.slice(ptr, ptr + n); /* a copy: the heap may grow and move */
-        M._mdl_bytes_free(ptr);
-      }
-      return { report, bytes: written };
-    } finally {
-      extra.free();
-    }
+    return withOutBytes(bytes, rest, (Mod, extra) => {
+      const target = extra.string(to);
+      return (data, size, name, list, out, outSize, status, error, errorSize) =>
+        Mod._mdl_convert_buffer_json(data, size, name, target, list, out, outSize, status, error, errorSize);
+    });
   }
 
   /* Repair one file's bytes as `mdlcheck fix -f json IN` does: { report, bytes }, the report
@@ -292,21 +279,31 @@ function mdlcheckApi(createCore) {
    * mdl_fix_buffer_json, and the repaired file in IN's own format (IN's own bytes when there was
    * nothing to repair; null when the fix was refused). Nothing is written anywhere. */
   async function fix(bytes, opts = {}) {
+    return withOutBytes(bytes, opts || {}, (Mod) =>
+      (data, size, name, list, out, outSize, status, error, errorSize) =>
+        Mod._mdl_fix_buffer_json(data, size, name, list, out, outSize, status, error, errorSize));
+  }
+
+  /* { report, bytes } from a buffer call that also hands back written bytes: make(Mod, extra)
+   * gives the call, taking (data, size, name, list, out, outSize, status, error, errorSize);
+   * bytes is a copy (the heap may grow and move), null when it wrote none. */
+  async function withOutBytes(bytes, opts, make) {
     const M = await load();
     const extra = heap(M);
     try {
       const out = extra.alloc(4), outSize = extra.alloc(4);
       M.HEAPU32[out >> 2] = 0;
       M.HEAPU32[outSize >> 2] = 0;
-      const report = await withInput(bytes, opts || {}, (Mod) => (data, size, name, list, status, error, errorSize) =>
-        Mod._mdl_fix_buffer_json(data, size, name, list, out, outSize, status, error, errorSize));
+      const call = make(M, extra);
+      const report = await withInput(bytes, opts, () => (data, size, name, list, status, error, errorSize) =>
+        call(data, size, name, list, out, outSize, status, error, errorSize));
       const ptr = M.HEAPU32[out >> 2], n = M.HEAPU32[outSize >> 2];
-      let repaired = null;
+      let written = null;
       if (ptr) {
-        repaired = M.HEAPU8.slice(ptr, ptr + n); /* a copy: the heap may grow and move */
+        written = M.HEAPU8.slice(ptr, ptr + n);
         M._mdl_bytes_free(ptr);
       }
-      return { report, bytes: repaired };
+      return { report, bytes: written };
     } finally {
       extra.free();
     }
