@@ -74,6 +74,13 @@ run fix "$work/broken.iqm"
 expect_rc 1 "an error fix does not repair, in place"
 cmp -s "$work/broken.iqm" "$work/broken.orig" || fail "a refused fix changed IN"
 
+# --- fix's messages name fix, not the convert stages it runs ------------------------------------------
+misaligned "$work/j0.iqm"
+run fix "$work/j0.iqm" "$work/nodir/b.iqm"
+expect_rc 3 "OUT in a missing folder"
+expect_grep err "^mdlcheck: fix: .*nodir/b.iqm is not written: its folder does not exist"
+grep -q "convert:" "$work/err" && fail "a message of fix begins with convert:"
+
 # --- the JSON report: IN's entry (findings, the list), OUT's entry ----------------------------------
 misaligned "$work/j.iqm"
 run fix --format=json "$work/j.iqm" "$work/k.iqm"

@@ -8,7 +8,7 @@
 static void proof_note(void *user, const char *path, enum frames_note_level level, const char *msg)
 {
   const struct convert_state *s = user;
-  convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "convert: proof: %s: %s: %s",
+  convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "proof: %s: %s: %s",
                level == FRAMES_INFO ? "note" : "warning", path, msg);
 }
 
@@ -72,14 +72,14 @@ enum convert_verdict convert_prove(struct convert_state *s)
     report_replay(fout, s->out->in);
     outp = &s->run;
   } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not checked, nothing written", outpath);
+    convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not checked, nothing written", outpath);
     return CONVERT_INTERNAL;
   } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
     return CONVERT_INTERNAL;
   }
   if (!same && out.out_of_memory) { /* not checked to the end: no verdict on the bytes */
     pipeline_release(&out);
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not checked, nothing written", outpath);
+    convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not checked, nothing written", outpath);
     return CONVERT_INTERNAL;
   }
   result = outp->result;
@@ -90,7 +90,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   if (!outp->decoded || report_file_invalid(s->rep, fout)) {
     if (!same)
       pipeline_release(&out);
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the bytes written for %s do not validate (see its diagnostics); "
+    convert_note(s, CONVERT_NOTE_FAILURE, "the bytes written for %s do not validate (see its diagnostics); "
                  "nothing written", outpath);
     s->unfit = 1;
     return CONVERT_INVALID;
@@ -98,7 +98,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   if (rq->fix && convert_fix_proved(s, fout) < 0) {
     if (!same)
       pipeline_release(&out);
-    convert_note(s, CONVERT_NOTE_FAILURE, "fix: the bytes written for %s still have findings fix repairs "
+    convert_note(s, CONVERT_NOTE_FAILURE, "the bytes written for %s still have findings fix repairs "
                  "(see its diagnostics); nothing written", outpath);
     s->unfit = 1;
     return CONVERT_INVALID;
@@ -139,7 +139,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   sink.proof = 1;
   convert_accept_proof(s, &sink); /* accepted differences arrive as warnings */
   if (model_compare(&sa, &sb, &sink, proof_note, s, &s->out->cmp) < 0) {
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; %s was not compared with %s", outpath, inpath);
+    convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not compared with %s", outpath, inpath);
     rc = CONVERT_INTERNAL;
   } else {
     s->out->proved = 1;
@@ -150,12 +150,12 @@ enum convert_verdict convert_prove(struct convert_state *s)
   result.truncated |= sink.truncated;
   report_set_result(fout, &result); /* again: the differences join, sorted by position */
   if (rc == CONVERT_OK && report_file_invalid(s->rep, fout)) {
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the written %s does not say what %s says (see the differences)",
+    convert_note(s, CONVERT_NOTE_FAILURE, "the written %s does not say what %s says (see the differences)",
                  outpath, inpath);
     rc = CONVERT_INVALID;
   } else if (rc == CONVERT_OK && write_loss_unseen(&s->losses, loss_accepted, s, &unseen)) {
     /* a loss no comparison can find (write_loss_unheld) fails the proof until it is accepted */
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: the written %s lacks what %s holds (%s, see the warnings)",
+    convert_note(s, CONVERT_NOTE_FAILURE, "the written %s lacks what %s holds (%s, see the warnings)",
                  outpath, inpath, mdl_rule_at(unseen)->id);
     rc = CONVERT_INVALID;
   }

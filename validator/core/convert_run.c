@@ -11,10 +11,13 @@ void convert_note(const struct convert_state *s, enum convert_note_level level, 
 {
   char text[1024];
   va_list ap;
+  /* named for the command the user ran: fix runs these stages too, and a message of its own
+   * run that begins "convert:" sends its reader to a command they did not run */
+  int n = snprintf(text, sizeof text, "%s: ", s->rq->fix ? "fix" : "convert");
   if (!s->rq->note)
     return;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
   va_end(ap);
   s->rq->note(s->rq->note_user, level, text);
 }
@@ -55,7 +58,7 @@ static int fix_differs(struct convert_state *s)
   diag_sink_finish(&sink);
   for (int i = 0; i < MDL_SEVERITY_COUNT; i++)
     s->out->out->counts[i] += sink.counts[i];
-  convert_note(s, CONVERT_NOTE_FAILURE, "fix: the repaired %s differs from what %s says; nothing written",
+  convert_note(s, CONVERT_NOTE_FAILURE, "the repaired %s differs from what %s says; nothing written",
                s->rq->out_path, s->rq->in_path);
   return 1;
 }

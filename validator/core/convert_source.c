@@ -22,7 +22,7 @@ static void frames_note(void *user, enum frames_note_level level, uint32_t anim,
 {
   const struct convert_state *s = user;
   (void)anim;
-  convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "convert: %s: %s",
+  convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "%s: %s",
                level == FRAMES_INFO ? "note" : "warning", msg);
 }
 
@@ -86,20 +86,20 @@ mdl_status convert_source(struct convert_state *s)
       out->verdict = CONVERT_OK;
       return MDL_OK;
     }
-    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s %s; nothing written", rq->in_path,
+    convert_note(s, CONVERT_NOTE_FAILURE, "%s %s; nothing written", rq->in_path,
                  s->run.format ? "could not be decoded to its end" : "is no model of a known format");
     out->verdict = CONVERT_INVALID;
     return MDL_OK;
   }
   if (!s->run.format || !s->run.decoded || report_file_invalid(s->rep, out->in)) {
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: %s has errors; nothing written", rq->in_path);
+    convert_note(s, CONVERT_NOTE_FAILURE, "%s has errors; nothing written", rq->in_path);
     out->verdict = CONVERT_INVALID;
     return MDL_OK;
   }
   if (s->target != s->run.format && model_frames_need_parent(&s->run.model)) {
     char why[200] = "";
     if (model_frames_to_parent(&s->run.model, NULL, frames_note, s, why, sizeof why) < 0) {
-      convert_note(s, CONVERT_NOTE_FAILURE, "convert: cannot turn the frames of %s into %s's: %s",
+      convert_note(s, CONVERT_NOTE_FAILURE, "cannot turn the frames of %s into %s's: %s",
                    rq->in_path, s->target->name, why);
       out->verdict = CONVERT_INVALID;
       return MDL_OK;

@@ -26,7 +26,7 @@ struct convert_state {
   int unfit;                  /* the bytes do not validate: never written */
 };
 
-/* Printf into a note for the request's callback. */
+/* Printf into a note for the request's callback, after the command's name ("fix: " or "convert: "). */
 void convert_note(const struct convert_state *s, enum convert_note_level level, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 

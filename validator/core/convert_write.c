@@ -54,7 +54,7 @@ static enum convert_verdict output_check(struct convert_state *s)
   diag_emit(&s->announce, st == FILE_REPLACE_NOT_REGULAR ? RULE_CORE_OUTPUT_NOT_REGULAR : RULE_CORE_OUTPUT_NOT_WRITTEN,
             &none, why, "%s", outpath);
   refused_report(s);
-  convert_note(s, CONVERT_NOTE_FAILURE, "convert: %s is not written: %s", outpath, why);
+  convert_note(s, CONVERT_NOTE_FAILURE, "%s is not written: %s", outpath, why);
   return CONVERT_IO;
 }
 
@@ -79,13 +79,13 @@ static int convert_fix_prepare(struct convert_state *s)
   out->in->truncated |= list.truncated;
   if (k == -2) {
     fix_restore(rq->fix, &s->run.model);
-    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s; nothing written", why);
+    convert_note(s, CONVERT_NOTE_FAILURE, "%s; nothing written", why);
     out->verdict = CONVERT_INTERNAL;
     return -1;
   }
   if (k == -1) {
     refused_report(s);
-    convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s has errors mdlcheck fix does not repair (%s); nothing "
+    convert_note(s, CONVERT_NOTE_FAILURE, "%s has errors mdlcheck fix does not repair (%s); nothing "
                  "written", rq->in_path, why);
     out->verdict = CONVERT_INVALID;
     return -1;
@@ -132,7 +132,7 @@ mdl_status convert_write(struct convert_state *s)
     char why[200] = "";
     if (rq->transform(rq->transform_user, &s->run.model, s->run.format, &s->announce, why, sizeof why) < 0) {
       refused_report(s);
-      convert_note(s, CONVERT_NOTE_FAILURE, "convert: cannot change %s: %s; nothing written", rq->in_path, why);
+      convert_note(s, CONVERT_NOTE_FAILURE, "cannot change %s: %s; nothing written", rq->in_path, why);
       out->verdict = CONVERT_INVALID;
       return MDL_OK;
     }
@@ -149,7 +149,7 @@ mdl_status convert_write(struct convert_state *s)
     fix_restore(rq->fix, &s->run.model); /* the proof compares with IN's model as decoded */
   if (wrc < 0 || s->b.oom) {
     if (s->b.oom) {
-      convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory writing %s as %s", rq->in_path,
+      convert_note(s, CONVERT_NOTE_FAILURE, "out of memory writing %s as %s", rq->in_path,
                    s->target->name);
       out->verdict = CONVERT_INTERNAL;
       return MDL_OK;
@@ -159,7 +159,7 @@ mdl_status convert_write(struct convert_state *s)
       diag_emit(&s->announce, RULE_CORE_CONVERT_WRITER_REFUSED, &none, s->target->name, "%s", s->b.error);
     }
     refused_report(s);
-    convert_note(s, CONVERT_NOTE_FAILURE, "convert: cannot write %s as %s: %s; nothing written", rq->in_path,
+    convert_note(s, CONVERT_NOTE_FAILURE, "cannot write %s as %s: %s; nothing written", rq->in_path,
                  s->target->name, s->b.error);
     out->verdict = CONVERT_INVALID;
     return MDL_OK;
@@ -168,7 +168,7 @@ mdl_status convert_write(struct convert_state *s)
     char why[300];
     if (fix_written(rq->fix, &s->losses, &s->announce, why, sizeof why) < 0) {
       refused_report(s);
-      convert_note(s, CONVERT_NOTE_FAILURE, "fix: %s cannot be rewritten as it is: %s; nothing written",
+      convert_note(s, CONVERT_NOTE_FAILURE, "%s cannot be rewritten as it is: %s; nothing written",
                    rq->in_path, why);
       out->verdict = CONVERT_INVALID;
       return MDL_OK;
@@ -192,7 +192,7 @@ enum convert_verdict convert_output(struct convert_state *s)
   unsigned long fatal = s->announce.counts[MDL_FATAL];
   if (s->rq->no_write) {
     if (buf_flatten(&s->b) < 0) {
-      convert_note(s, CONVERT_NOTE_FAILURE, "convert: out of memory; the bytes for %s are not kept", outpath);
+      convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; the bytes for %s are not kept", outpath);
       return CONVERT_INTERNAL;
     }
     s->out->bytes = s->b;
