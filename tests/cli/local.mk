@@ -22,7 +22,7 @@ CLI_TESTS = \
   tests/cli/completion.sh \
   tests/cli/sarif-fingerprints.sh \
   tests/cli/resources.sh \
-  tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/fix.sh \
+  tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/fix.sh tests/cli/fix-padding.sh \
   tests/cli/report-text.sh \
   tests/cli/targets.sh tests/cli/settings-faces.sh \
   tests/cli/readme-sample.sh

@@ -203,18 +203,20 @@ static double trs_worst(const struct cmp *c, const struct trs *x, const struct t
   double rot_err = 0, rot_bound = 0, rot_extra = 0;
   struct trs xn, yn;
   double w_extra = animated ? derived_w_bound(c, pose, x, y) : 0; /* > 0 only when derived */
-  if (animated && (c->a->converted || c->b->converted || composes(c->a) || composes(c->b) ||
-                   c->a->unit_rotations || c->b->unit_rotations)) {
+  if ((animated && (c->a->converted || c->b->converted || composes(c->a) || composes(c->b))) ||
+      c->a->unit_rotations || c->b->unit_rotations) {
     /* a converted side's rotations are unit (composed from normalised ones), and so are those
-     * of a format that composes its frames from other parameters (Egg: angles, matrices):
-     * compare unit rotations, each component also allowed the four rotation channels' bounds */
+     * of a format that composes its frames from other parameters (Egg: angles, matrices), and
+     * those a repair normalised (frames and base poses: compare_side.unit_rotations):
+     * compare unit rotations, each animated component also allowed the four rotation
+     * channels' bounds */
     xn = *x;
     yn = *y;
     quat_normalize(xn.r);
     quat_normalize(yn.r);
     x = &xn;
     y = &yn;
-    for (unsigned k = 3; k < 7; k++)
+    for (unsigned k = 3; animated && k < 7; k++)
       rot_extra += channel_bound(c->a->model, pose, k) + channel_bound(c->b->model, pose, k);
   }
   for (int sign = 1; sign >= -1; sign -= 2) {

@@ -28,8 +28,9 @@ struct compare_side {
   int converted;             /* in and out: its frames were made parent-relative (model_frames.h) */
   int unit_normals;          /* its normals are compared as unit vectors: the other side's writer
                               * stored them normalised and announced it (write_loss.h) */
-  int unit_rotations;        /* its animated rotations are compared as unit quaternions: the
-                              * other side is its repair, whose rotations fix normalised */
+  int unit_rotations;        /* its rotations (frames and base poses) are compared as unit
+                              * quaternions: the other side is its repair, whose rotations fix
+                              * normalised */
   int unit_weights;          /* each vertex's blend weights are compared as fractions of its total
                               * weight: the other side is its repair, whose weights fix renormalised */
   uint32_t added_attrs;      /* 1 << VT_* of arrays it lacks that the other side's writer added
