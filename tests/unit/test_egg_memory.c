@@ -93,8 +93,8 @@ START_TEST(checked_vertices_keep_no_attributes)
   for (const struct egg_node *v = egg_root(&run); v; v = egg_next_pre(v, egg_root(&run)))
     if (v->spec == S_VERTEX) {
       vertices++;
-      with_children += v->first != NULL;
-      named += v->name == egg_name_elided && egg_index(v) == (int64_t)vertices - 1;
+      with_children += egg_first(v) != NULL;
+      named += egg_name(v) == egg_name_elided && egg_index(v) == (int64_t)vertices - 1;
     }
   ck_assert_uint_eq(vertices, VERTICES);
   ck_assert_uint_eq(named, VERTICES);

@@ -81,3 +81,38 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
     memcpy(p, s, n);
   return p;
 }
+
+void *arena_regrow(struct arena *a, void *p, size_t size)
+{
+  struct arena_block **at = &a->head, *b, *grown;
+  size_t old = 0;
+  if (size > SIZE_MAX - sizeof *b) {
+    a->failed = 1;
+    return NULL;
+  }
+  if (p) {
+    /* p's block: found from the head (such blocks are few, kept next to it) */
+    while (*at && (void *)(*at)->data != p)
+      at = &(*at)->next;
+    if (!*at)
+      return NULL;
+    old = (*at)->cap;
+  }
+  grown = realloc(p ? *at : NULL, sizeof *b + size);
+  if (!grown) {
+    a->failed = 1;
+    return NULL;
+  }
+  grown->cap = grown->used = size; /* full: never bumped into */
+  if (p) {
+    *at = grown;
+  } else if (a->head) {
+    grown->next = a->head->next;
+    a->head->next = grown;
+  } else {
+    grown->next = NULL;
+    a->head = grown;
+  }
+  a->used_total = a->used_total - old + size;
+  return grown->data;
+}

@@ -18,5 +18,9 @@ void arena_free(struct arena *a);
 /* Zeroed memory for count * size bytes (overflow checked), or NULL. */
 void *arena_calloc(struct arena *a, size_t count, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
+/* A block of its own that keeps its contents as it grows (a table that must stay in one piece):
+ * p is NULL or what an earlier call gave; the bytes past the old size are not zeroed. NULL when
+ * out of memory, p then still valid and still the arena's. */
+void *arena_regrow(struct arena *a, void *p, size_t size);
 
 #endif

@@ -98,40 +98,118 @@ struct egg_value {
  * a diagnostic needs one (egg_val_loc). */
 enum egg_vform {
   VF_NONE,    /* no values */
-  VF_NUM,     /* nvals plain decimals in v.num */
-  VF_ONE,     /* one plain decimal in v.one */
-  VF_WORD,    /* one bare word in v.str */
-  VF_QSTR,    /* one quoted string in v.str */
-  VF_RICH,    /* nvals values of any kind in v.rich */
+  VF_NUM,     /* nvals plain decimals in the tree's numbers */
+  VF_ONE,     /* one plain decimal in the tree's numbers */
+  VF_WORD,    /* one bare word in the tree's strings */
+  VF_QSTR,    /* one quoted string in the tree's strings */
+  VF_RICH,    /* nvals values of any kind in the tree's rich values */
   VF_DROPPED  /* nvals plain decimals not kept (validation only: no check reads them) */
 };
 
-struct egg_node {
-  struct egg_node *parent, *first, *next;
-  const char *name;     /* header name (arena copy, NUL-terminated, length before it), or NULL;
-                         * egg_name_elided for a pool <Vertex> in a validation-only decode */
-  union {
-    double *num;
-    double one;
-    const char *str;    /* arena copy, NUL-terminated, uint32_t length before it */
-    struct egg_value *rich;
-    struct { uint32_t line, col; } close; /* VF_NONE: where the entry closed */
-    int64_t index;      /* index_inline: the entry's number (see egg_index) */
-  } v;
-  uint32_t line, col;   /* of the keyword */
-  uint32_t nvals;
-  uint8_t spec;         /* index in egg_specs[] */
-  uint8_t kw;
-  uint8_t vform : 3;    /* enum egg_vform */
-  uint8_t has_nest : 1; /* a child that holds or is a group, table, pool, ... (see egg_nests) */
-  uint8_t bad : 1;          /* a syntax error inside: its contents are incomplete */
-  uint8_t legacy_group : 1; /* `group <File> ...` */
-  uint8_t name_quoted : 1, name_numeric : 1;
-  uint8_t dart : 2;         /* cached character test: 0 unknown, 1 no, 2 yes */
-  uint8_t has_scalar : 1;   /* a <Scalar> among the children */
-  uint8_t has_dart : 1;     /* a <Dart> among the children */
-  uint8_t index_inline : 1; /* the number is in v.index, not after the node (egg_index) */
+/* A value of a VF_RICH entry as the tree keeps it: its string as an offset in the tree's
+ * strings (0: none), which move while the tree grows. */
+struct egg_rich {
+  double d;
+  uint64_t ul;
+  uint32_t s, len;
+  uint8_t type, flags;
 };
+
+/* Where a tree's names, strings and kept numbers are: a header just before its first entry (the
+ * root), found from any entry by walking up (egg_tree_of). */
+struct egg_tree_hdr {
+  const char *strs;            /* uint32_t length, the bytes, a NUL; an entry names the bytes */
+  const double *nums;          /* VF_NUM, VF_ONE values and the slots below */
+  const struct egg_rich *rich; /* VF_RICH values and their counts */
+};
+
+/* The tree is one array in file order (pre-order): an entry's children follow it, and its
+ * subtree is the `size` entries from itself. Links are counts of entries, not pointers: first
+ * child, next sibling and parent are found by arithmetic (egg_first, egg_next, egg_parent), and
+ * names and values are offsets into the tree's pools, so an entry costs 28 bytes whatever its
+ * kind (issue 26: a `<Group> a { }` line of 14 bytes cost 64 bytes of tree, with three
+ * pointers, and a name copy of its own).
+ *
+ * v by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
+ *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : v = that line
+ *   VF_NUM        nums[v+ix] = count, the values after it
+ *   VF_ONE        nums[v] = the value
+ *   VF_WORD/QSTR  v = offset of the string in strs
+ *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul)
+ *   VF_DROPPED    ix ? nums[v+1] = count : v = count
+ * Numbers and counts in nums are 64-bit integers stored in the double's bytes. */
+struct egg_node {
+  uint32_t up;          /* entries back to the parent; 0 for the root */
+  uint32_t size;        /* entries in this one's subtree, itself included (set as it closes) */
+  uint32_t line, col;   /* of the keyword */
+  uint32_t name;        /* header name: offset of its bytes in strs, 0 none, EGG_NAME_ELIDED; with
+                         * name_ix, the entry's number (its name elided) */
+  uint32_t v;
+  uint32_t spec : 7;    /* index in egg_specs[] */
+  uint32_t kw : 7;
+  uint32_t vform : 3;   /* enum egg_vform */
+  uint32_t has_nest : 1; /* a child that holds or is a group, table, pool, ... (see egg_nests) */
+  uint32_t bad : 1;          /* a syntax error inside: its contents are incomplete */
+  uint32_t legacy_group : 1; /* `group <File> ...` */
+  uint32_t name_quoted : 1, name_numeric : 1;
+  uint32_t dart : 2;         /* cached character test: 0 unknown, 1 no, 2 yes */
+  uint32_t has_scalar : 1;   /* a <Scalar> among the children */
+  uint32_t has_dart : 1;     /* a <Dart> among the children */
+  uint32_t ix_slot : 1;      /* the number is the first of v's slots (see above) */
+  uint32_t name_ix : 1;      /* a pool vertex of a validation-only decode: name holds its number */
+};
+#define EGG_NAME_ELIDED 0xffffffffu
+
+static inline const struct egg_tree_hdr *egg_tree_of(const struct egg_node *n)
+{
+  while (n->up)
+    n -= n->up;
+  return (const struct egg_tree_hdr *)(const void *)((const char *)n - sizeof(struct egg_tree_hdr));
+}
+static inline struct egg_node *egg_parent(const struct egg_node *n)
+{
+  return n->up ? (struct egg_node *)(uintptr_t)(n - n->up) : NULL;
+}
+static inline struct egg_node *egg_first(const struct egg_node *n)
+{
+  return n->size > 1 ? (struct egg_node *)(uintptr_t)(n + 1) : NULL;
+}
+static inline struct egg_node *egg_next(const struct egg_node *n)
+{
+  const struct egg_node *p;
+  if (!n->up)
+    return NULL;
+  p = n - n->up;
+  return n + n->size < p + p->size ? (struct egg_node *)(uintptr_t)(n + n->size) : NULL;
+}
+static inline uint64_t egg_slot_u64(const double *slot)
+{
+  uint64_t u;
+  memcpy(&u, slot, sizeof u);
+  return u;
+}
+static inline uint32_t egg_nvals(const struct egg_node *n)
+{
+  switch (n->vform) {
+  case VF_NONE: return 0;
+  case VF_NUM: return (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + n->ix_slot);
+  case VF_RICH: return (uint32_t)egg_tree_of(n)->rich[n->v + n->ix_slot].ul;
+  case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + 1) : n->v;
+  default: return 1;
+  }
+}
+/* The line of the closing brace of an entry without values (0: not kept), else 0. */
+static inline uint32_t egg_close_line(const struct egg_node *n)
+{
+  if (n->vform != VF_NONE)
+    return 0;
+  return n->ix_slot ? (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + 1) : n->v;
+}
+/* The plain decimals of a VF_NUM entry. */
+static inline const double *egg_nums(const struct egg_node *n)
+{
+  return egg_tree_of(n)->nums + n->v + n->ix_slot + 1;
+}
 
 /* The empty name a pool <Vertex> has in a validation-only decode (keep_values 0): it is named,
  * its number is egg_index, and its text is read by writers alone, which refuse such a tree. */
@@ -144,7 +222,18 @@ static inline uint32_t egg_str_len(const char *s)
   memcpy(&n, s - sizeof n, sizeof n);
   return n;
 }
-static inline uint32_t egg_name_len(const struct egg_node *n) { return n->name ? egg_str_len(n->name) : 0; }
+/* The header name (NUL-terminated, egg_name_len bytes), or NULL. */
+static inline const char *egg_name(const struct egg_node *n)
+{
+  if (n->name_ix || n->name == EGG_NAME_ELIDED)
+    return egg_name_elided;
+  return n->name ? egg_tree_of(n)->strs + n->name : NULL;
+}
+static inline uint32_t egg_name_len(const struct egg_node *n)
+{
+  const char *s = egg_name(n);
+  return s ? egg_str_len(s) : 0;
+}
 
 /* Value i of an entry (i < nvals). */
 void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out);
@@ -152,9 +241,9 @@ void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out);
 static inline double egg_val_d(const struct egg_node *n, uint32_t i)
 {
   switch (n->vform) {
-  case VF_NUM: return n->v.num[i];
-  case VF_ONE: return n->v.one;
-  case VF_RICH: return n->v.rich[i].d;
+  case VF_NUM: return egg_nums(n)[i];
+  case VF_ONE: return egg_tree_of(n)->nums[n->v];
+  case VF_RICH: return egg_tree_of(n)->rich[n->v + n->ix_slot + 1 + i].d;
   default: return 0;
   }
 }
@@ -164,9 +253,9 @@ static inline int64_t egg_val_int(const struct egg_node *n, uint32_t i)
 {
   double d;
   if (n->vform == VF_NUM)
-    d = n->v.num[i];
+    d = egg_nums(n)[i];
   else if (n->vform == VF_ONE)
-    d = n->v.one;
+    d = egg_tree_of(n)->nums[n->v];
   else
     return egg_val_int_slow(n, i);
   if (!(d == d) || d <= -9.2e18)
@@ -222,28 +311,35 @@ struct egg_spec_info {
 #define COUNTS_ANY 0xffffffffu
 extern const struct egg_spec_info egg_specs[S_COUNT];
 
-/* Entries that carry a number (see egg_index) are allocated with room for it after the node,
- * except a pool <Vertex> in a validation-only decode: its values are not kept, so v holds it. */
-struct egg_node_ix {
-  struct egg_node node;
-  int64_t index;        /* <Vertex>, <Component>: their number; <Joint>, <Table>: scratch */
-};
+/* Entries that carry a number (see egg_index): the first of their value slots (ix_slot), or the
+ * name field of a pool vertex whose name is elided (name_ix). */
 static inline int egg_has_index(int spec)
 {
   return spec == S_VERTEX || spec == S_COMPONENT || spec == S_JOINT || spec == S_TABLE;
 }
 static inline int64_t egg_index(const struct egg_node *n)
 {
+  const struct egg_tree_hdr *t;
   if (!egg_has_index(n->spec))
     return -1;
-  return n->index_inline ? n->v.index : ((const struct egg_node_ix *)(const void *)n)->index;
+  if (n->name_ix)
+    return n->name;
+  if (!n->ix_slot)
+    return -1;
+  t = egg_tree_of(n);
+  return (int64_t)(n->vform == VF_RICH ? t->rich[n->v].ul : egg_slot_u64(t->nums + n->v));
 }
+/* Set the number of an entry that has a slot for it (a name_ix vertex keeps its own). */
 static inline void egg_set_index(struct egg_node *n, int64_t index)
 {
-  if (n->index_inline)
-    n->v.index = index;
-  else if (egg_has_index(n->spec))
-    ((struct egg_node_ix *)(void *)n)->index = index;
+  const struct egg_tree_hdr *t;
+  if (!n->ix_slot)
+    return;
+  t = egg_tree_of(n);
+  if (n->vform == VF_RICH)
+    ((struct egg_rich *)(uintptr_t)t->rich)[n->v].ul = (uint64_t)index;
+  else
+    memcpy((double *)(uintptr_t)(t->nums + n->v), &index, sizeof index);
 }
 
 /* The spec of keyword kw as a child of context ctx, or -1 when not allowed there. */
@@ -270,13 +366,17 @@ struct egg_doc {
   unsigned long nodes;
   unsigned long spec_count[S_COUNT]; /* entries of each kind: a check with none to look at is skipped */
   int coordsys;           /* enum egg_cs */
-  /* allocation slabs carved from the arena (no per-entry rounding) */
-  unsigned char *node_slab;
-  size_t node_left;       /* bytes */
-  double *num_slab;
-  size_t num_left;
-  char *str_slab;
-  size_t str_left;
+  /* the tree: one block holding its header (struct egg_tree_hdr) then its entries in file
+   * order, the root first; and its pools, each one block that grows (entries hold offsets) */
+  struct egg_tree_hdr *tree;
+  struct egg_node *node_arr;
+  size_t node_used, node_cap;
+  char *strs;
+  size_t strs_used, strs_cap;
+  double *nums;
+  size_t nums_used, nums_cap;
+  struct egg_rich *rich;
+  size_t rich_used, rich_cap;
   /* where value locations are found (egg_tree.c, line_start): the start of every
    * EGG_LINE_STEP-th line, found as far as the furthest line asked for, and the last line found */
   size_t *lines;
@@ -398,14 +498,10 @@ struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *r
 static inline struct egg_node *egg_next_skip(const struct egg_node *n, const struct egg_node *root,
                                              int descend)
 {
-  if (descend && n->first)
-    return n->first;
-  while (n && n != root) {
-    if (n->next)
-      return n->next;
-    n = n->parent;
-  }
-  return NULL;
+  /* in file order the entry after a subtree is the next one in the array, while inside root's */
+  const struct egg_node *end = root + root->size;
+  const struct egg_node *x = descend ? n + 1 : n + n->size;
+  return x < end ? (struct egg_node *)(uintptr_t)x : NULL;
 }
 /* Groups hold the node list (with the top level): the only bodies with groups, pools,
  * primitives or tables in them. */

@@ -101,21 +101,21 @@ static void transform_matrix(const struct egg_node *t, double out[16])
 {
   double x[16];
   mat_identity(out);
-  for (const struct egg_node *c = t->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(t); c; c = egg_next(c)) {
     double v[16] = {0};
     if (c->bad)
       continue;
-    for (uint32_t i = 0; i < c->nvals && i < 16; i++)
+    for (uint32_t i = 0; i < egg_nvals(c) && i < 16; i++)
       v[i] = egg_val_d(c, i);
     mat_identity(x);
     switch (c->spec) {
     case S_TRANSLATE:
       x[12] = v[0];
       x[13] = v[1];
-      x[14] = c->nvals == 3 ? v[2] : 0;
+      x[14] = egg_nvals(c) == 3 ? v[2] : 0;
       break;
     case S_ROTATE:
-      if (c->nvals == 4)
+      if (egg_nvals(c) == 4)
         rot_general(x, v[0], v[1], v[2], v[3]);
       else
         rot_axis(x, 2, v[0]);
@@ -125,16 +125,16 @@ static void transform_matrix(const struct egg_node *t, double out[16])
     case S_ROTZ: rot_axis(x, 2, v[0]); break;
     case S_SCALE:
       x[0] = v[0];
-      x[5] = c->nvals >= 2 ? v[1] : v[0];
-      x[10] = c->nvals == 3 ? v[2] : c->nvals == 1 ? v[0] : 1;
+      x[5] = egg_nvals(c) >= 2 ? v[1] : v[0];
+      x[10] = egg_nvals(c) == 3 ? v[2] : egg_nvals(c) == 1 ? v[0] : 1;
       break;
     case S_MATRIX4:
-      if (c->nvals == 16)
+      if (egg_nvals(c) == 16)
         for (int i = 0; i < 16; i++)
           x[i] = v[i];
       break;
     case S_MATRIX3:
-      if (c->nvals == 9) { /* 2-D affine: rows (a b 0) (c d 0) (tx ty 1) */
+      if (egg_nvals(c) == 9) { /* 2-D affine: rows (a b 0) (c d 0) (tx ty 1) */
         x[0] = v[0]; x[1] = v[1]; x[4] = v[3]; x[5] = v[4];
         x[12] = v[6]; x[13] = v[7];
       }
@@ -149,7 +149,7 @@ static void transform_matrix(const struct egg_node *t, double out[16])
 static const struct egg_node *last_v(const struct egg_node *n)
 {
   const struct egg_node *v = NULL;
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == S_V)
       v = c; /* a second <V> silently replaces the first */
   return v;
@@ -161,7 +161,7 @@ static void scalar_string(const struct egg_node *n, const char *name, const char
   *s = "";
   *len = 0;
   uint32_t n32;
-  const char *v = sc && sc->nvals ? egg_val_str(sc, 0, &n32) : NULL;
+  const char *v = sc && egg_nvals(sc) ? egg_val_str(sc, 0, &n32) : NULL;
   if (v) {
     *s = v;
     *len = n32;
@@ -182,17 +182,17 @@ uint32_t egg_xform_rows(const struct egg_node *x)
     size_t ncols;
     const struct egg_node *v = last_v(x);
     scalar_string(x, "contents", &contents, &ncols);
-    return ncols && v ? (uint32_t)(v->nvals / ncols) : 0;
+    return ncols && v ? (uint32_t)(egg_nvals(v) / ncols) : 0;
   }
   {
     uint32_t rows = 1;
-    for (const struct egg_node *c = x->first; c; c = c->next) {
+    for (const struct egg_node *c = egg_first(x); c; c = egg_next(c)) {
       const struct egg_node *v;
       if (c->spec != S_SANIM)
         continue;
       v = last_v(c);
-      if (v && v->nvals > 1)
-        rows = v->nvals; /* the last multi-row child, as get_num_rows really does */
+      if (v && egg_nvals(v) > 1)
+        rows = egg_nvals(v); /* the last multi-row child, as get_num_rows really does */
     }
     return rows;
   }
@@ -215,25 +215,25 @@ static void xform_row(const struct egg_node *x, uint32_t row, int cs, double out
     size_t ncols;
     const struct egg_node *vn = last_v(x);
     scalar_string(x, "contents", &contents, &ncols);
-    if (vn && ncols && (uint64_t)(row + 1) * ncols <= vn->nvals)
+    if (vn && ncols && (uint64_t)(row + 1) * ncols <= egg_nvals(vn))
       for (size_t c = 0; c < ncols; c++) {
         int k = letter_index(contents[c]);
         if (k >= 0)
           v[k] = egg_val_d(vn, (uint32_t)((size_t)row * ncols + c));
       }
   } else {
-    for (const struct egg_node *c = x->first; c; c = c->next) {
+    for (const struct egg_node *c = egg_first(x); c; c = egg_next(c)) {
       const struct egg_node *vn;
       int k;
       if (c->spec != S_SANIM)
         continue;
       vn = last_v(c);
-      if (!vn || !vn->nvals)
+      if (!vn || !egg_nvals(vn))
         break; /* an empty table stops all later columns */
-      k = c->name && egg_name_len(c) ? letter_index(c->name[0]) : -1;
+      k = egg_name(c) && egg_name_len(c) ? letter_index(egg_name(c)[0]) : -1;
       if (k < 0)
         continue;
-      v[k] = vn->nvals == 1 ? egg_val_d(vn, 0) : egg_val_d(vn, row < vn->nvals ? row : vn->nvals - 1);
+      v[k] = egg_nvals(vn) == 1 ? egg_val_d(vn, 0) : egg_val_d(vn, row < egg_nvals(vn) ? row : egg_nvals(vn) - 1);
     }
   }
   compose(out, v, order, olen, cs);
@@ -241,7 +241,7 @@ static void xform_row(const struct egg_node *x, uint32_t row, int cs, double out
 
 static const struct egg_node *find_xform(const struct egg_node *table)
 {
-  for (const struct egg_node *c = table->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(table); c; c = egg_next(c))
     if ((c->spec == S_XFMANIM || c->spec == S_XFMSANIM) && egg_node_name_is(c, "xform"))
       return c;
   return NULL;
@@ -249,7 +249,7 @@ static const struct egg_node *find_xform(const struct egg_node *table)
 
 static const struct egg_node *skeleton_of(const struct egg_node *bundle)
 {
-  for (const struct egg_node *c = bundle->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(bundle); c; c = egg_next(c))
     if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
       return c;
   return NULL;
@@ -259,12 +259,12 @@ static const struct egg_node *skeleton_of(const struct egg_node *bundle)
 double egg_bundle_fps(const struct egg_node *bundle)
 {
   double fps = 0;
-  for (const struct egg_node *n = bundle->first; n; n = egg_next_pre(n, bundle)) {
+  for (const struct egg_node *n = egg_first(bundle); n; n = egg_next_pre(n, bundle)) {
     const struct egg_node *s;
     if (n->spec != S_XFMANIM && n->spec != S_XFMSANIM && n->spec != S_SANIM)
       continue;
     s = egg_scalar_child(n, "fps");
-    if (s && s->nvals && egg_val_is_number(s, 0) && egg_val_d(s, 0) > 0 &&
+    if (s && egg_nvals(s) && egg_val_is_number(s, 0) && egg_val_d(s, 0) > 0 &&
         (fps == 0 || egg_val_d(s, 0) < fps))
       fps = egg_val_d(s, 0);
   }
@@ -275,12 +275,12 @@ double egg_bundle_fps(const struct egg_node *bundle)
 uint32_t egg_bundle_frames(const struct egg_node *bundle)
 {
   uint32_t frames = 0;
-  for (const struct egg_node *n = bundle->first; n; n = egg_next_pre(n, bundle)) {
+  for (const struct egg_node *n = egg_first(bundle); n; n = egg_next_pre(n, bundle)) {
     uint32_t rows;
     if (n->spec == S_XFMANIM || n->spec == S_XFMSANIM)
       rows = egg_xform_rows(n);
-    else if (n->spec == S_SANIM && n->parent->spec != S_XFMSANIM && last_v(n))
-      rows = last_v(n)->nvals;
+    else if (n->spec == S_SANIM && egg_parent(n)->spec != S_XFMSANIM && last_v(n))
+      rows = egg_nvals(last_v(n));
     else
       continue;
     if (rows > 1 && (frames == 0 || rows < frames))
@@ -294,7 +294,7 @@ uint32_t egg_bundle_frames(const struct egg_node *bundle)
 static void joint_rest(const struct egg_node *jn, double r[16])
 {
   const struct egg_node *t = NULL;
-  for (const struct egg_node *c = jn->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(jn); c; c = egg_next(c))
     if (c->spec == S_TRANSFORM)
       t = c;
   mat_identity(r);
@@ -337,7 +337,7 @@ static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
       continue;
     jl->nodes[k] = x;
     jl->parents[k] = -1;
-    for (p = x->parent; p && !is_dart_joint_parent(p); p = p->parent)
+    for (p = egg_parent(x); p && !is_dart_joint_parent(p); p = egg_parent(p))
       ;
     if (p) /* pre-order: the parent joint is already numbered (in its index field) */
       jl->parents[k] = (int32_t)egg_index(p);
@@ -352,15 +352,15 @@ static int collect_tables(struct egg_doc *doc, const struct egg_node *skel, stru
 {
   uint32_t n = 0, k = 0;
   int rc;
-  for (const struct egg_node *x = skel->first; x; x = egg_next_pre(x, skel))
+  for (const struct egg_node *x = egg_first(skel); x; x = egg_next_pre(x, skel))
     n += x->spec == S_TABLE;
   if ((rc = joint_list_alloc(doc, jl, n)) <= 0)
     return rc;
-  for (const struct egg_node *x = skel->first; x; x = egg_next_pre(x, skel)) {
+  for (const struct egg_node *x = egg_first(skel); x; x = egg_next_pre(x, skel)) {
     if (x->spec != S_TABLE)
       continue;
     jl->nodes[k] = x;
-    jl->parents[k] = x->parent != skel && x->parent->spec == S_TABLE ? (int32_t)egg_index(x->parent) : -1;
+    jl->parents[k] = egg_parent(x) != skel && egg_parent(x)->spec == S_TABLE ? (int32_t)egg_index(egg_parent(x)) : -1;
     egg_set_index((struct egg_node *)(uintptr_t)x, k);
     k++;
   }
@@ -401,7 +401,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     double r[16];
     joint_rest(jn, r);
     /* the tree's copy: NUL-terminated, in the same arena as the model */
-    m->joints[j].name = jn->name ? jn->name : "";
+    m->joints[j].name = egg_name(jn) ? egg_name(jn) : "";
     m->joints[j].parent = jl.parents[j];
     matrix_to_trs(r, &m->joints[j].pose);
     if (m->want_spans)
@@ -438,7 +438,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     if (b->spec != S_BUNDLE)
       continue;
     frames = egg_bundle_frames(b);
-    m->anims[a].name = b->name ? arena_strndup(&m->arena, b->name, egg_name_len(b)) : "";
+    m->anims[a].name = egg_name(b) ? arena_strndup(&m->arena, egg_name(b), egg_name_len(b)) : "";
     m->anims[a].first_frame = first;
     m->anims[a].num_frames = frames;
     m->anims[a].framerate = egg_bundle_fps(b);
@@ -449,16 +449,16 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     egg_map_init(&names, &doc->map_failures);
     for (uint32_t j = 0; j < jl.count; j++) {
       const struct egg_node *jn = jl.nodes[j];
-      struct egg_map_ent *e = egg_map_at(&names, jn->name ? jn->name : "", egg_name_len(jn));
+      struct egg_map_ent *e = egg_map_at(&names, egg_name(jn) ? egg_name(jn) : "", egg_name_len(jn));
       if (e && !e->val)
         e->val = (void *)(uintptr_t)(j + 1);
     }
     skel = skeleton_of(b);
-    for (const struct egg_node *t = skel ? skel->first : NULL; t; t = egg_next_pre(t, skel)) {
+    for (const struct egg_node *t = skel ? egg_first(skel) : NULL; t; t = egg_next_pre(t, skel)) {
       struct egg_map_ent *e;
       if (t->spec != S_TABLE)
         continue;
-      e = egg_map_find(&names, t->name ? t->name : "", egg_name_len(t));
+      e = egg_map_find(&names, egg_name(t) ? egg_name(t) : "", egg_name_len(t));
       if (e && e->val && !xf[(uintptr_t)e->val - 1])
         xf[(uintptr_t)e->val - 1] = find_xform(t);
     }

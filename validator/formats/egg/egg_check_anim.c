@@ -10,9 +10,9 @@ static const char letters[] = "ijkabchprxyz";
 
 static const char *node_label(char *buf, size_t cap, const struct egg_node *n)
 {
-  if (!n->name)
+  if (!egg_name(n))
     return "(unnamed)";
-  return egg_show(buf, cap, n->name, egg_name_len(n));
+  return egg_show(buf, cap, egg_name(n), egg_name_len(n));
 }
 
 /* A group is a character when it holds a non-zero <Dart> (the last one wins). */
@@ -21,12 +21,12 @@ static int dart_value(const struct egg_node *g)
   const struct egg_node *d = NULL;
   if ((g->spec != S_GROUP && g->spec != S_JOINT && g->spec != S_INSTANCE) || !g->has_dart)
     return 0;
-  for (const struct egg_node *c = g->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(g); c; c = egg_next(c))
     if (c->spec == S_DART)
       d = c;
   const char *s;
   uint32_t len;
-  if (!d || !d->nvals)
+  if (!d || !egg_nvals(d))
     return 0;
   if ((s = egg_val_str(d, 0, &len)))
     return !egg_name_eq(s, len, "default");
@@ -52,7 +52,7 @@ static int anim_descend(const struct egg_node *n)
 
 static const struct egg_node *dart_ancestor(const struct egg_node *n)
 {
-  for (const struct egg_node *p = n->parent; p; p = p->parent)
+  for (const struct egg_node *p = egg_parent(n); p; p = egg_parent(p))
     if (is_dart(p))
       return p;
   return NULL;
@@ -61,7 +61,7 @@ static const struct egg_node *dart_ancestor(const struct egg_node *n)
 static const struct egg_node *last_v(const struct egg_node *n)
 {
   const struct egg_node *v = NULL;
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == S_V)
       v = c;
   return v;
@@ -73,7 +73,7 @@ static void check_order(struct egg_doc *doc, const struct egg_node *x)
   char buf[96];
   const char *o;
   uint32_t len;
-  if (!s || !s->nvals || !(o = egg_val_str(s, 0, &len)))
+  if (!s || !egg_nvals(s) || !(o = egg_val_str(s, 0, &len)))
     return;
   for (uint32_t i = 0; i < len; i++)
     if (!strchr("shprt", o[i]) || !o[i]) {
@@ -112,9 +112,9 @@ static void check_fps(struct bundle_state *bs, const struct egg_node *x)
 {
   const struct egg_node *s = egg_scalar_child(x, "fps");
   char buf[96], exp[40];
-  double fps = s && s->nvals && egg_val_is_number(s, 0) ? egg_val_d(s, 0) : 0;
+  double fps = s && egg_nvals(s) && egg_val_is_number(s, 0) ? egg_val_d(s, 0) : 0;
   if (!(fps > 0)) {
-    const struct egg_node *owner = x->parent ? x->parent : x;
+    const struct egg_node *owner = egg_parent(x) ? egg_parent(x) : x;
     egg_emit(bs->doc, RULE_EGG_FPS_MISSING, x->line, x->col, NULL, "table %s",
              node_label(buf, sizeof buf, owner));
     return;
@@ -133,15 +133,15 @@ static void check_xfms(struct bundle_state *bs, const struct egg_node *x)
   char buf[96];
   check_order(doc, x);
   check_fps(bs, x);
-  for (const struct egg_node *c = x->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(x); c; c = egg_next(c)) {
     const struct egg_node *v;
     if (c->spec != S_SANIM)
       continue;
     v = last_v(c);
-    if (!v || !v->nvals)
+    if (!v || !egg_nvals(v))
       egg_emit(doc, RULE_EGG_EMPTY_TABLE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
     else
-      note_rows(bs, c, v->nvals);
+      note_rows(bs, c, egg_nvals(v));
   }
 }
 
@@ -152,12 +152,12 @@ static void check_components(struct egg_doc *doc, const struct egg_node *x)
 {
   int seen[12] = {0};
   char buf[96];
-  for (const struct egg_node *c = x->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(x); c; c = egg_next(c)) {
     const char *p;
     if (c->spec != S_SANIM)
       continue;
-    p = c->name && egg_name_len(c) == 1 ? strchr(letters, c->name[0]) : NULL;
-    if (!p || !c->name[0]) {
+    p = egg_name(c) && egg_name_len(c) == 1 ? strchr(letters, egg_name(c)[0]) : NULL;
+    if (!p || !egg_name(c)[0]) {
       egg_emit(doc, RULE_EGG_SANIM_NAME, c->line, c->col, "i j k a b c h p r x y z", "%s",
                node_label(buf, sizeof buf, c));
       continue;
@@ -176,7 +176,7 @@ static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
   uint32_t clen = 0;
   check_order(doc, x);
   check_fps(bs, x);
-  const char *cs = s && s->nvals ? egg_val_str(s, 0, &clen) : NULL;
+  const char *cs = s && egg_nvals(s) ? egg_val_str(s, 0, &clen) : NULL;
   if (!cs || !clen) {
     egg_emit(doc, RULE_EGG_CONTENTS_INVALID, x->line, x->col, "a non-empty string of i j k a b c h p r x y z",
              "%s", "missing or empty");
@@ -189,24 +189,24 @@ static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
         break;
       }
   }
-  if (!v || !v->nvals) {
+  if (!v || !egg_nvals(v)) {
     egg_emit(doc, RULE_EGG_EMPTY_TABLE, x->line, x->col, NULL, "%s", node_label(buf, sizeof buf, x));
     return;
   }
-  if (ncols && v->nvals % ncols) {
-    snprintf(act, sizeof act, "%u", (unsigned)v->nvals);
+  if (ncols && egg_nvals(v) % ncols) {
+    snprintf(act, sizeof act, "%u", (unsigned)egg_nvals(v));
     snprintf(exp, sizeof exp, "a multiple of %zu (the length of contents)", ncols);
     egg_emit(doc, RULE_EGG_V_LENGTH, v->line, v->col, exp, "%s", act);
   }
   if (ncols)
-    note_rows(bs, x, (uint32_t)(v->nvals / ncols));
+    note_rows(bs, x, (uint32_t)(egg_nvals(v) / ncols));
 }
 
 static void check_table(struct bundle_state *bs, const struct egg_node *t)
 {
   unsigned xforms = 0;
   char buf[96];
-  for (const struct egg_node *c = t->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(t); c; c = egg_next(c)) {
     if (!egg_node_name_is(c, "xform"))
       continue;
     if (c->spec == S_XFMANIM || c->spec == S_XFMSANIM) {
@@ -227,7 +227,7 @@ static void check_bundle(struct egg_doc *doc, const struct egg_node *b)
   memset(&bs, 0, sizeof bs);
   bs.doc = doc;
   bs.bundle = b;
-  for (const struct egg_node *c = b->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(b); c; c = egg_next(c)) {
     if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
       skeleton = 1;
     else if (c->spec != S_TABLE)
@@ -235,18 +235,18 @@ static void check_bundle(struct egg_doc *doc, const struct egg_node *b)
   }
   if (!skeleton)
     egg_emit(doc, RULE_EGG_BUNDLE_NO_SKELETON, b->line, b->col, NULL, "%s", node_label(buf, sizeof buf, b));
-  for (const struct egg_node *n = b->first; n; n = egg_next_pre(n, b)) {
+  for (const struct egg_node *n = egg_first(b); n; n = egg_next_pre(n, b)) {
     switch (n->spec) {
     case S_TABLE: check_table(&bs, n); break;
     case S_XFMSANIM: check_xfms(&bs, n); break;
     case S_XFMANIM: check_xfm(&bs, n); break;
     case S_SANIM:
-      if (n->parent->spec != S_XFMSANIM) {
+      if (egg_parent(n)->spec != S_XFMSANIM) {
         const struct egg_node *v = last_v(n);
-        if (!v || !v->nvals)
+        if (!v || !egg_nvals(v))
           egg_emit(doc, RULE_EGG_EMPTY_TABLE, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
         else
-          note_rows(&bs, n, v->nvals);
+          note_rows(&bs, n, egg_nvals(v));
       }
       break;
     default:
@@ -263,21 +263,21 @@ static int tree_compare(struct egg_doc *doc, const struct egg_node *joint_parent
   if (depth > (int)EGG_MAX_DEPTH)
     return 0;
   /* every joint has a table */
-  for (const struct egg_node *n = joint_parent->first; n; n = egg_next_skip(n, joint_parent, egg_in_node_list(n))) {
+  for (const struct egg_node *n = egg_first(joint_parent); n; n = egg_next_skip(n, joint_parent, egg_in_node_list(n))) {
     const struct egg_node *t, *p;
     if (n->spec != S_JOINT)
       continue;
-    for (p = n->parent; p != joint_parent && p->spec != S_JOINT; p = p->parent)
+    for (p = egg_parent(n); p != joint_parent && p->spec != S_JOINT; p = egg_parent(p))
       ;
     if (p != joint_parent)
       continue; /* a deeper joint: checked under its parent */
-    for (t = table->first; t; t = t->next)
-      if (t->spec == S_TABLE && n->name && t->name && egg_name_len(n) == egg_name_len(t) &&
-          !memcmp(n->name, t->name, egg_name_len(n)))
+    for (t = egg_first(table); t; t = egg_next(t))
+      if (t->spec == S_TABLE && egg_name(n) && egg_name(t) && egg_name_len(n) == egg_name_len(t) &&
+          !memcmp(egg_name(n), egg_name(t), egg_name_len(n)))
         break;
     if (!t) {
       snprintf(act, sizeof act, "<Joint> %s has no <Table> under %s", node_label(a, sizeof a, n),
-               table->name ? table->name : "(unnamed)");
+               egg_name(table) ? egg_name(table) : "(unnamed)");
       snprintf(exp, sizeof exp, "the \"<skeleton>\" table tree to mirror the joint tree");
       egg_emit(doc, RULE_EGG_SKELETON_MISMATCH, n->line, n->col, exp, "%s", act);
       return 1;
@@ -305,7 +305,7 @@ static void check_characters(struct egg_doc *doc)
         egg_emit(doc, RULE_EGG_JOINT_OUTSIDE_DART, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
       break;
     case S_ANIMPRELOAD:
-      if (!is_dart(n->parent) && !dart_ancestor(n))
+      if (!is_dart(egg_parent(n)) && !dart_ancestor(n))
         egg_emit(doc, RULE_EGG_ANIMPRELOAD_OUTSIDE_DART, n->line, n->col, NULL, "%s",
                  node_label(buf, sizeof buf, n));
       break;
@@ -321,7 +321,7 @@ static void check_characters(struct egg_doc *doc)
       int joints = 0;
       if (dart_ancestor(n))
         egg_emit(doc, RULE_EGG_DART_NESTED, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
-      for (const struct egg_node *c = n->first; c && !joints; c = egg_next_skip(c, n, egg_in_node_list(c)))
+      for (const struct egg_node *c = egg_first(n); c && !joints; c = egg_next_skip(c, n, egg_in_node_list(c)))
         joints = c->spec == S_JOINT;
       if (!joints)
         egg_emit(doc, RULE_EGG_DART_NO_JOINTS, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
@@ -332,13 +332,13 @@ static void check_characters(struct egg_doc *doc)
   /* one character and one bundle in the same file: names and trees should agree */
   if (ndarts == 1 && nbundles == 1 && (uint64_t)njoints * doc->nodes < 50000000u) {
     const struct egg_node *d = darts[0], *skel = NULL;
-    if (bundle->name && d->name && (egg_name_len(bundle) != egg_name_len(d) ||
-                                    memcmp(bundle->name, d->name, egg_name_len(d)))) {
+    if (egg_name(bundle) && egg_name(d) && (egg_name_len(bundle) != egg_name_len(d) ||
+                                    memcmp(egg_name(bundle), egg_name(d), egg_name_len(d)))) {
       char exp[96];
       egg_emit(doc, RULE_EGG_BUNDLE_NAME_MISMATCH, bundle->line, bundle->col,
-               egg_show(exp, sizeof exp, d->name, egg_name_len(d)), "%s", node_label(buf, sizeof buf, bundle));
+               egg_show(exp, sizeof exp, egg_name(d), egg_name_len(d)), "%s", node_label(buf, sizeof buf, bundle));
     }
-    for (const struct egg_node *c = bundle->first; c; c = c->next)
+    for (const struct egg_node *c = egg_first(bundle); c; c = egg_next(c))
       if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
         skel = c;
     if (skel)
@@ -360,17 +360,17 @@ static void check_morphs(struct egg_doc *doc)
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
     if (n->spec == S_DXYZ || n->spec == S_DNORMAL || n->spec == S_DRGBA || n->spec == S_DUV) {
       uint32_t vlen = 0;
-      const char *vs = !n->name && n->nvals ? egg_val_str(n, 0, &vlen) : NULL;
-      const char *s = n->name ? n->name : vs;
-      size_t len = n->name ? egg_name_len(n) : vs ? vlen : 0;
+      const char *vs = !egg_name(n) && egg_nvals(n) ? egg_val_str(n, 0, &vlen) : NULL;
+      const char *s = egg_name(n) ? egg_name(n) : vs;
+      size_t len = egg_name(n) ? egg_name_len(n) : vs ? vlen : 0;
       struct egg_map_ent *e;
       if (s && (e = egg_map_at(&targets, s, len)) && !e->val)
         e->val = (void *)(uintptr_t)n;
-    } else if (n->spec == S_TABLE && egg_node_name_is(n, "morph") && n->parent->spec == S_BUNDLE) {
+    } else if (n->spec == S_TABLE && egg_node_name_is(n, "morph") && egg_parent(n)->spec == S_BUNDLE) {
       any_table = 1;
-      for (const struct egg_node *c = n->first; c; c = c->next)
-        if (c->spec == S_SANIM && c->name) {
-          struct egg_map_ent *e = egg_map_at(&sliders, c->name, egg_name_len(c));
+      for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
+        if (c->spec == S_SANIM && egg_name(c)) {
+          struct egg_map_ent *e = egg_map_at(&sliders, egg_name(c), egg_name_len(c));
           if (e && !e->val)
             e->val = (void *)(uintptr_t)c;
         }

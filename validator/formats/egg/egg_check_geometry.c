@@ -14,7 +14,7 @@
 /* The three leading numbers of an entry whose values were kept, or 0. */
 static int vec3_of(const struct egg_node *n, double v[3])
 {
-  if (n->bad || n->nvals < 3 || n->vform == VF_DROPPED)
+  if (n->bad || egg_nvals(n) < 3 || n->vform == VF_DROPPED)
     return 0;
   for (uint32_t k = 0; k < 3; k++) {
     if (!egg_val_is_number(n, k))
@@ -41,16 +41,16 @@ void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
   const struct egg_node *nrm = NULL;
   double n[3];
   int have_n;
-  for (const struct egg_node *c = v->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(v); c; c = egg_next(c))
     if (c->spec == S_NORMAL) {
       egg_geometry_note_normal(doc, c);
       nrm = c; /* the last one is the one Panda3D keeps */
     }
   have_n = nrm && vec3_of(nrm, n);
-  for (const struct egg_node *c = v->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(v); c; c = egg_next(c)) {
     if (c->spec != S_UV)
       continue;
-    for (const struct egg_node *t = c->first; t; t = t->next) {
+    for (const struct egg_node *t = egg_first(c); t; t = egg_next(t)) {
       double tv[3];
       if (t->spec != S_TANGENT || !vec3_of(t, tv))
         continue;
@@ -84,7 +84,7 @@ static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node
   if (v->vform == VF_DROPPED) {
     egg_values_relex(doc, v, p, 3); /* missing coordinates read 0, as the model builds them */
   } else {
-    for (uint32_t k = 0; k < 3 && k < v->nvals; k++)
+    for (uint32_t k = 0; k < 3 && k < egg_nvals(v); k++)
       p[k] = egg_val_d(v, k);
   }
   memcpy(x->pos[x->npos++], p, sizeof p);
@@ -100,17 +100,17 @@ static int pools_index(struct poly_ix *x)
     int64_t next = 1;
     if (n->spec != S_VPOOL)
       continue;
-    e = egg_map_at(&x->pools, n->name ? n->name : "", egg_name_len(n));
+    e = egg_map_at(&x->pools, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
     if (!e)
       return -1;
     if (e->val)
       continue;
     e->val = (void *)(uintptr_t)n;
-    for (const struct egg_node *v = n->first; v; v = v->next) {
+    for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
       int64_t num;
       if (v->spec != S_VERTEX)
         continue;
-      num = v->name ? egg_index(v) : next;
+      num = egg_name(v) ? egg_index(v) : next;
       if (num < 0 || num == INT64_MAX)
         continue;
       if (num + 1 > next)
@@ -143,25 +143,25 @@ static size_t vertex_at(const struct poly_ix *x, const char *pool, uint32_t plen
 static long polygon_ids(const struct poly_ix *x, const struct egg_node *prim, size_t **ids, size_t *cap)
 {
   size_t n = 0;
-  for (const struct egg_node *vr = prim->first; vr; vr = vr->next) {
+  for (const struct egg_node *vr = egg_first(prim); vr; vr = egg_next(vr)) {
     const struct egg_node *ref;
     const char *pool;
     uint32_t plen = 0;
     if (vr->spec != S_VREF_PRIM || vr->bad)
       continue;
-    for (ref = vr->first; ref && ref->spec != S_REF; ref = ref->next)
+    for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
-    if (!ref || !ref->nvals || !(pool = egg_val_str(ref, 0, &plen)))
+    if (!ref || !egg_nvals(ref) || !(pool = egg_val_str(ref, 0, &plen)))
       return -1;
-    if (n + vr->nvals > *cap) {
-      size_t c = (n + vr->nvals) * 2;
+    if (n + egg_nvals(vr) > *cap) {
+      size_t c = (n + egg_nvals(vr)) * 2;
       size_t *g = realloc(*ids, c * sizeof *g);
       if (!g)
         return -2;
       *ids = g;
       *cap = c;
     }
-    for (uint32_t i = 0; i < vr->nvals; i++) {
+    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
       size_t k = vertex_at(x, pool, plen, egg_val_int(vr, i));
       if (!k)
         return -1;

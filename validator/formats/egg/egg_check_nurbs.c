@@ -8,7 +8,7 @@
 static const struct egg_node *child_of(const struct egg_node *n, int spec)
 {
   const struct egg_node *found = NULL;
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == spec)
       found = c; /* the later one wins, as in Panda3D */
   return found;
@@ -17,9 +17,9 @@ static const struct egg_node *child_of(const struct egg_node *n, int spec)
 static uint32_t cv_count(const struct egg_node *n)
 {
   uint32_t k = 0;
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == S_VREF_PRIM)
-      k += c->nvals;
+      k += egg_nvals(c);
   return k;
 }
 
@@ -34,7 +34,7 @@ static int check_order_value(struct egg_doc *doc, const struct egg_node *o, uint
 
 static void check_knots(struct egg_doc *doc, const struct egg_node *k)
 {
-  for (uint32_t i = 1; i < k->nvals; i++)
+  for (uint32_t i = 1; i < egg_nvals(k); i++)
     if (egg_val_d(k, i) < egg_val_d(k, i - 1)) {
       egg_emit_val(doc, RULE_EGG_NURBS_KNOTS_ORDER, k, i, NULL, "%g", egg_val_d(k, i));
       return;
@@ -46,21 +46,21 @@ static void check_curve(struct egg_doc *doc, const struct egg_node *c)
   const struct egg_node *o = child_of(c, S_ORDER_C), *k = child_of(c, S_KNOTS), *t;
   int order = 0;
   char act[64], exp[96];
-  if (o && o->nvals == 1)
+  if (o && egg_nvals(o) == 1)
     order = check_order_value(doc, o, 0);
   else if (!o)
     egg_emit(doc, RULE_EGG_NURBS_ORDER, c->line, c->col, NULL, "%s", "missing");
   if (k) {
     check_knots(doc, k);
-    if (order && k->nvals != cv_count(c) + (uint32_t)order) {
-      snprintf(act, sizeof act, "%u", (unsigned)k->nvals);
+    if (order && egg_nvals(k) != cv_count(c) + (uint32_t)order) {
+      snprintf(act, sizeof act, "%u", (unsigned)egg_nvals(k));
       snprintf(exp, sizeof exp, "%u (%u control vertices + order %d)",
                (unsigned)(cv_count(c) + (uint32_t)order), (unsigned)cv_count(c), order);
       egg_emit(doc, RULE_EGG_NURBS_KNOT_COUNT, k->line, k->col, exp, "%s", act);
     }
   }
   t = egg_scalar_child(c, "type");
-  if (t && t->nvals) {
+  if (t && egg_nvals(t)) {
     uint32_t len;
     const char *s = egg_val_str(t, 0, &len);
     char buf[96];
@@ -74,7 +74,7 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
 {
   const struct egg_node *o = child_of(s, S_ORDER_S), *uk = child_of(s, S_UKNOTS), *vk = child_of(s, S_VKNOTS);
   int uo = 0, vo = 0;
-  if (o && o->nvals == 2) {
+  if (o && egg_nvals(o) == 2) {
     uo = check_order_value(doc, o, 0);
     vo = check_order_value(doc, o, 1);
   } else if (!o) {
@@ -85,13 +85,13 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
   if (vk)
     check_knots(doc, vk);
   if (uo && vo && uk && vk) {
-    int64_t nu = (int64_t)uk->nvals - uo, nv = (int64_t)vk->nvals - vo;
+    int64_t nu = (int64_t)egg_nvals(uk) - uo, nv = (int64_t)egg_nvals(vk) - vo;
     int64_t want = nu > 0 && nv > 0 ? nu * nv : 0;
     if ((int64_t)cv_count(s) != want) {
       char act[32], exp[128];
       snprintf(act, sizeof act, "%u", (unsigned)cv_count(s));
       snprintf(exp, sizeof exp, "%lld = (%u u-knots - %d) * (%u v-knots - %d)", (long long)want,
-               (unsigned)uk->nvals, uo, (unsigned)vk->nvals, vo);
+               (unsigned)egg_nvals(uk), uo, (unsigned)egg_nvals(vk), vo);
       egg_emit(doc, RULE_EGG_NURBS_CV_COUNT, s->line, s->col, exp, "%s", act);
     }
   }
@@ -101,26 +101,26 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
 static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg_map *verts,
                           const struct egg_node *nurbs)
 {
-  for (const struct egg_node *vr = nurbs->first; vr; vr = vr->next) {
+  for (const struct egg_node *vr = egg_first(nurbs); vr; vr = egg_next(vr)) {
     const struct egg_node *ref = NULL, *pool;
     struct egg_map_ent *pe;
     const char *ps;
     uint32_t plen;
     if (vr->spec != S_VREF_PRIM)
       continue;
-    for (const struct egg_node *c = vr->first; c; c = c->next)
+    for (const struct egg_node *c = egg_first(vr); c; c = egg_next(c))
       if (c->spec == S_REF)
         ref = c;
-    if (!ref || !ref->nvals || !(ps = egg_val_str(ref, 0, &plen)))
+    if (!ref || !egg_nvals(ref) || !(ps = egg_val_str(ref, 0, &plen)))
       continue;
     pe = egg_map_find(pools, ps, plen);
     if (!pe || !(pool = pe->val))
       continue;
-    for (uint32_t i = 0; i < vr->nvals; i++) {
+    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
       const struct egg_map_ent *ve = egg_map_pair_find(verts, (uintptr_t)pool, egg_val_int(vr, i));
       const struct egg_node *v = ve ? ve->val : NULL;
-      if (v && v->nvals < 3) {
-        egg_emit(doc, RULE_EGG_NURBS_CV_DIMS, v->line, v->col, NULL, "%u", (unsigned)v->nvals);
+      if (v && egg_nvals(v) < 3) {
+        egg_emit(doc, RULE_EGG_NURBS_CV_DIMS, v->line, v->col, NULL, "%u", (unsigned)egg_nvals(v));
         return;
       }
     }
@@ -135,12 +135,12 @@ void egg_check_nurbs(struct egg_doc *doc)
   egg_map_init(&pools, &doc->map_failures);
   egg_map_init(&verts, &doc->map_failures);
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
-    if (n->spec == S_VPOOL && n->name) {
-      struct egg_map_ent *e = egg_map_at(&pools, n->name, egg_name_len(n));
+    if (n->spec == S_VPOOL && egg_name(n)) {
+      struct egg_map_ent *e = egg_map_at(&pools, egg_name(n), egg_name_len(n));
       if (e)
         e->val = (void *)(uintptr_t)n;
     } else if (n->spec == S_VERTEX && egg_index(n) >= 0) {
-      struct egg_map_ent *e = egg_map_pair(&verts, (uintptr_t)n->parent, egg_index(n));
+      struct egg_map_ent *e = egg_map_pair(&verts, (uintptr_t)egg_parent(n), egg_index(n));
       if (e && !e->val)
         e->val = (void *)(uintptr_t)n;
     }

@@ -40,22 +40,22 @@ struct refs {
 
 static const char *show_name(char *buf, size_t cap, const struct egg_node *n)
 {
-  if (!n->name)
+  if (!egg_name(n))
     return "(unnamed)";
-  return egg_show(buf, cap, n->name, egg_name_len(n));
+  return egg_show(buf, cap, egg_name(n), egg_name_len(n));
 }
 
 static void define(struct refs *r, struct egg_map *map, struct egg_node *n, const char *kind)
 {
   struct egg_map_ent *e;
   char buf[96], what[160];
-  if (!n->name)
+  if (!egg_name(n))
     return;
   if (egg_name_len(n) == 0) {
     snprintf(what, sizeof what, "%s", egg_specs[n->spec].what);
     egg_emit_val(r->doc, RULE_EGG_EMPTY_NAME, n, -1, NULL, "%s", what);
   }
-  e = egg_map_at(map, n->name, egg_name_len(n));
+  e = egg_map_at(map, egg_name(n), egg_name_len(n));
   if (!e) {
     r->oom = 1;
     return;
@@ -73,7 +73,7 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
 static const char *first_string(const struct egg_node *n, uint32_t *len)
 {
   *len = 0;
-  return n->nvals ? egg_val_str(n, 0, len) : NULL;
+  return egg_nvals(n) ? egg_val_str(n, 0, len) : NULL;
 }
 
 static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n, enum rule_index rule)
@@ -82,7 +82,7 @@ static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n
   uint32_t slen;
   size_t len;
   char tmp[40], buf[96];
-  if (!n->nvals)
+  if (!egg_nvals(n))
     return;
   s = egg_val_str(n, 0, &slen);
   len = slen;
@@ -114,11 +114,11 @@ static void check_two_pools(struct refs *r, const struct egg_node *prim)
   const char *first = NULL, *s;
   uint32_t first_len = 0, len;
   char a[96], b[96], both[200];
-  for (const struct egg_node *c = prim->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(prim); c; c = egg_next(c)) {
     const struct egg_node *ref;
     if (c->spec != S_VREF_PRIM)
       continue;
-    for (ref = c->first; ref && ref->spec != S_REF; ref = ref->next)
+    for (ref = egg_first(c); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
     if (!ref || !(s = first_string(ref, &len)))
       continue;
@@ -180,8 +180,8 @@ static void visit(struct egg_node *n, int leaving, void *user)
   struct refs *r = user;
   char buf[96];
   if (leaving) {
-    if ((n->spec == S_GROUP || n->spec == S_INSTANCE) && n->name) {
-      struct egg_map_ent *e = egg_map_at(&r->groups, n->name, egg_name_len(n));
+    if ((n->spec == S_GROUP || n->spec == S_INSTANCE) && egg_name(n)) {
+      struct egg_map_ent *e = egg_map_at(&r->groups, egg_name(n), egg_name_len(n));
       if (!e) {
         r->oom = 1;
         return;
@@ -189,7 +189,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
       if (e->val) {
         /* only a <Ref> after both closings is ambiguous: it is judged there */
         void *prev = e->val;
-        struct egg_map_ent *d = egg_map_at(&r->group_dups, n->name, egg_name_len(n));
+        struct egg_map_ent *d = egg_map_at(&r->group_dups, egg_name(n), egg_name_len(n));
         if (!d) {
           r->oom = 1;
           return;
@@ -210,9 +210,9 @@ static void visit(struct egg_node *n, int leaving, void *user)
   case S_MREF: lookup(r, &r->materials, n, RULE_EGG_UNKNOWN_MATERIAL); break;
   case S_TEXTURE_INLINE: inline_texture(r, n); break;
   case S_REF:
-    if (n->parent->spec == S_VREF_GROUP || n->parent->spec == S_VREF_PRIM)
+    if (egg_parent(n)->spec == S_VREF_GROUP || egg_parent(n)->spec == S_VREF_PRIM)
       break;
-    if (n->parent->spec != S_INSTANCE) {
+    if (egg_parent(n)->spec != S_INSTANCE) {
       uint32_t len;
       const char *s = first_string(n, &len);
       egg_emit(r->doc, RULE_EGG_REF_OUTSIDE_INSTANCE, n->line, n->col, NULL, "%s",
@@ -258,16 +258,16 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
   int any = 0, sorted = 1;
   if (!pi)
     return NULL;
-  for (struct egg_node *v = pool->first; v; v = v->next)
+  for (struct egg_node *v = egg_first(pool); v; v = egg_next(v))
     n++;
   pi->index = n ? arena_calloc(r->doc->arena, n, sizeof *pi->index) : NULL;
   if (n && !pi->index)
     return NULL;
-  for (struct egg_node *v = pool->first; v; v = v->next) {
+  for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
     int64_t idx;
     if (v->spec != S_VERTEX)
       continue;
-    if (v->name) {
+    if (egg_name(v)) {
       idx = egg_index(v);
       if (idx < 0) {
         egg_emit_val(r->doc, RULE_EGG_VERTEX_INDEX_NEGATIVE, v, -1, NULL, "%lld", (long long)idx);
@@ -309,7 +309,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
     if (dups) {
       struct egg_map seen;
       egg_map_init(&seen, &r->doc->map_failures);
-      for (struct egg_node *v = pool->first; v; v = v->next) {
+      for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
         struct egg_map_ent *e;
         if (v->spec != S_VERTEX || egg_index(v) < 0 || egg_index(v) > 2147483647)
           continue;
@@ -397,7 +397,7 @@ static void resolve_vertex_refs(struct refs *r)
       continue;
     }
     vr = chunk->node[at++];
-    for (ref = vr->first; ref && ref->spec != S_REF; ref = ref->next)
+    for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
     if (!ref || !(ps = first_string(ref, &plen)))
       continue;
@@ -408,14 +408,14 @@ static void resolve_vertex_refs(struct refs *r)
       if (!re)
         break;
       pi = NULL;
-      if (pool && pool->first) {
+      if (pool && egg_first(pool)) {
         const struct egg_map_ent *ie = egg_map_pair_find(&r->pools, (uintptr_t)pool, -1);
         pi = ie ? ie->val : NULL;
       }
       last = ps;
       last_len = plen;
     }
-    if (!pool || !pool->first) {
+    if (!pool || !egg_first(pool)) {
       if (!re->val) {
         if (r->doc->panda)
           egg_emit(r->doc, RULE_EGG_UNDEFINED_POOL, 0, 0, NULL, "%s", egg_show(buf, sizeof buf, ps, plen));
@@ -429,12 +429,12 @@ static void resolve_vertex_refs(struct refs *r)
       forward_pool(r, &forwarded, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
-    for (uint32_t k = 0; k < vr->nvals; k++)
+    for (uint32_t k = 0; k < egg_nvals(vr); k++)
       missing += !has_index(pi, egg_val_int(vr, k));
     if (missing) {
       size_t n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
                                   egg_show(buf, sizeof buf, ps, plen));
-      for (uint32_t k = 0; k < vr->nvals; k++) {
+      for (uint32_t k = 0; k < egg_nvals(vr); k++) {
         int64_t idx = egg_val_int(vr, k);
         if (!has_index(pi, idx) && n + 24 < sizeof what)
           n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);
@@ -452,20 +452,20 @@ static void resolve_vertex_refs(struct refs *r)
  * what it does not look at. */
 static void refs_walk(struct refs *r)
 {
-  struct egg_node *root = r->doc->root, *n = root->first;
+  struct egg_node *root = r->doc->root, *n = egg_first(root);
   while (n) {
     visit(n, 0, r);
-    if (n->first && vref_descend(n)) {
-      n = n->first;
+    if (egg_first(n) && vref_descend(n)) {
+      n = egg_first(n);
       continue;
     }
     for (;;) {
       visit(n, 1, r);
-      if (n->next) {
-        n = n->next;
+      if (egg_next(n)) {
+        n = egg_next(n);
         break;
       }
-      n = n->parent;
+      n = egg_parent(n);
       if (!n || n == root) {
         n = NULL;
         break;

@@ -200,32 +200,32 @@ static void check_enum_value(struct egg_doc *doc, const struct egg_node *n, uint
 static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
 {
   const char *where;
-  const struct scalar_def *defs = context_scalars(s->parent->spec, &where);
+  const struct scalar_def *defs = context_scalars(egg_parent(s)->spec, &where);
   struct egg_value vb, *v = NULL;
   char buf[96], act[200];
-  if (!defs || !s->name)
+  if (!defs || !egg_name(s))
     return;
   for (; defs->name; defs++)
-    if (egg_name_eq(s->name, egg_name_len(s), defs->name))
+    if (egg_name_eq(egg_name(s), egg_name_len(s), defs->name))
       break;
   if (!defs->name) {
     egg_emit_val(doc, RULE_EGG_UNKNOWN_SCALAR, s, -1, where, "%s",
-             egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+             egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)));
     return;
   }
-  if (!s->nvals)
+  if (!egg_nvals(s))
     return;
   egg_val(s, 0, &vb);
   v = &vb;
   switch (defs->type) {
   case T_UNPARSED:
     egg_emit_val(doc, RULE_EGG_DOCUMENTED_UNPARSED, s, -1,
-             s->parent->spec == S_ANIMPRELOAD ? "use frames" : "Panda3D warns and ignores it",
-             "%s", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+             egg_parent(s)->spec == S_ANIMPRELOAD ? "use frames" : "Panda3D warns and ignores it",
+             "%s", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)));
     break;
   case T_ORDER_SANIM:
     egg_emit(doc, RULE_EGG_ORDER_ON_SANIM, s->line, s->col, NULL, "%s",
-             s->parent->name ? egg_show(buf, sizeof buf, s->parent->name, egg_name_len(s->parent)) : "");
+             egg_name(egg_parent(s)) ? egg_show(buf, sizeof buf, egg_name(egg_parent(s)), egg_name_len(egg_parent(s))) : "");
     break;
   case T_ENUM:
     check_enum_value(doc, s, 0, defs->values);
@@ -235,11 +235,11 @@ static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
   case T_RGBSCALE:
   case T_NUMVIEWS:
     if (!egg_value_is_number(v)) {
-      snprintf(act, sizeof act, "<Scalar> %s", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+      snprintf(act, sizeof act, "<Scalar> %s", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)));
       egg_emit_val(doc, RULE_EGG_SCALAR_NOT_NUMBER, s, 0, NULL, "%s", act);
       /* Panda3D reads the word as 0, which these two reject */
       if (defs->type == T_RGBSCALE) {
-        snprintf(act, sizeof act, "%s value 0 (a word)", egg_show(buf, sizeof buf, s->name, egg_name_len(s)));
+        snprintf(act, sizeof act, "%s value 0 (a word)", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)));
         egg_emit_val(doc, RULE_EGG_TEXTURE_SCALE, s, 0, NULL, "%s", act);
       } else if (defs->type == T_NUMVIEWS) {
         egg_emit_val(doc, RULE_EGG_NUM_VIEWS, s, 0, NULL, "%s", "0 (a word)");
@@ -248,11 +248,11 @@ static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
     }
     if (defs->type == T_INT && v->type == V_NUMBER &&
         (v->d != floor(v->d) || v->d < -2147483648.0 || v->d > 4294967295.0)) {
-      snprintf(act, sizeof act, "<Scalar> %s { %g }", egg_show(buf, sizeof buf, s->name, egg_name_len(s)), v->d);
+      snprintf(act, sizeof act, "<Scalar> %s { %g }", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)), v->d);
       egg_emit_val(doc, RULE_EGG_SCALAR_NOT_INTEGER, s, 0, "an integer", "%s", act);
     }
     if (defs->type == T_RGBSCALE && !(v->d == 1 || v->d == 2 || v->d == 4)) {
-      snprintf(act, sizeof act, "%s value %g", egg_show(buf, sizeof buf, s->name, egg_name_len(s)), v->d);
+      snprintf(act, sizeof act, "%s value %g", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)), v->d);
       egg_emit_val(doc, RULE_EGG_TEXTURE_SCALE, s, 0, NULL, "%s", act);
     }
     if (defs->type == T_NUMVIEWS && !(v->d >= 1))
@@ -268,7 +268,7 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
 {
   struct egg_value vb, *v = &vb;
   char buf[96];
-  if (!n->nvals || n->bad)
+  if (!egg_nvals(n) || n->bad)
     return;
   egg_val(n, 0, &vb);
   switch (n->spec) {
@@ -283,7 +283,7 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
   case S_COLLIDE: {
     int descend = 0;
     check_enum_value(doc, n, 0, e_solid);
-    for (uint32_t i = 1; i < n->nvals; i++) {
+    for (uint32_t i = 1; i < egg_nvals(n); i++) {
       uint32_t len;
       const char *s = egg_val_str(n, i, &len);
       check_enum_value(doc, n, i, e_flags);
@@ -292,13 +292,13 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
     }
     if (!descend)
       egg_emit(doc, RULE_EGG_COLLIDE_NO_DESCEND, n->line, n->col, NULL, "%s",
-               n->name ? egg_show(buf, sizeof buf, n->name, egg_name_len(n)) : "unnamed");
+               egg_name(n) ? egg_show(buf, sizeof buf, egg_name(n), egg_name_len(n)) : "unnamed");
     /* a <Line> anywhere in the group: no solid is built from it (EGG-ENUM-016) */
-    if (doc->spec_count[S_LINE] && n->parent)
-      for (const struct egg_node *c = n->parent->first; c; c = egg_next_pre(c, n->parent))
+    if (doc->spec_count[S_LINE] && egg_parent(n))
+      for (const struct egg_node *c = egg_first(egg_parent(n)); c; c = egg_next_pre(c, egg_parent(n)))
         if (c->spec == S_LINE) {
           egg_emit(doc, RULE_EGG_COLLIDE_LINE, c->line, c->col, NULL, "%s",
-                   n->name ? egg_show(buf, sizeof buf, n->name, egg_name_len(n)) : "unnamed");
+                   egg_name(n) ? egg_show(buf, sizeof buf, egg_name(n), egg_name_len(n)) : "unnamed");
           break;
         }
     break;
@@ -311,16 +311,16 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
 static void check_transforms(struct egg_doc *doc, const struct egg_node *n)
 {
   unsigned k = 0;
-  for (const struct egg_node *c = n->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c)) {
     if (c->spec != S_TRANSFORM)
       continue;
     if (++k > 1)
       egg_emit(doc, RULE_EGG_REPEATED_TRANSFORM, c->line, c->col, NULL, "%s", "<Transform>");
     if (n->spec == S_TEXTURE)
       continue;
-    for (const struct egg_node *t = c->first; t; t = t->next) {
-      int flat = (t->spec == S_TRANSLATE && t->nvals == 2) || (t->spec == S_ROTATE && t->nvals == 1) ||
-                 (t->spec == S_SCALE && t->nvals == 2) || t->spec == S_MATRIX3;
+    for (const struct egg_node *t = egg_first(c); t; t = egg_next(t)) {
+      int flat = (t->spec == S_TRANSLATE && egg_nvals(t) == 2) || (t->spec == S_ROTATE && egg_nvals(t) == 1) ||
+                 (t->spec == S_SCALE && egg_nvals(t) == 2) || t->spec == S_MATRIX3;
       if (flat && !t->bad)
         egg_emit(doc, RULE_EGG_TRANSFORM_DIMENSION, t->line, t->col, NULL, "%s",
                  egg_specs[t->spec].what);
@@ -342,7 +342,7 @@ static void check_coordsys(struct egg_doc *doc)
     char buf[96], where[48];
     if (n->spec != S_COORDSYS)
       continue;
-    if (n->nvals) {
+    if (egg_nvals(n)) {
       egg_val(n, 0, &vb);
       v = &vb;
     }
@@ -353,7 +353,7 @@ static void check_coordsys(struct egg_doc *doc)
     } else {
       const struct egg_node *p;
       first = n;
-      for (p = doc->root->first; p && p != n; p = p->next)
+      for (p = egg_first(doc->root); p && p != n; p = egg_next(p))
         if (p->spec != S_COMMENT)
           break;
       if (p != n)
@@ -407,9 +407,9 @@ void egg_check_scalars(struct egg_doc *doc)
       check_group_attr(doc, n);
       break;
     case S_DEFAULTPOSE:
-      if (n->parent->spec != S_JOINT)
+      if (egg_parent(n)->spec != S_JOINT)
         egg_emit(doc, RULE_EGG_DEFAULTPOSE_OUTSIDE_JOINT, n->line, n->col, NULL, "%s",
-                 egg_specs[n->parent->spec].what);
+                 egg_specs[egg_parent(n)->spec].what);
       break;
     case S_GROUP: case S_JOINT: case S_INSTANCE: case S_TEXTURE:
       check_transforms(doc, n);

@@ -77,8 +77,8 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
     vc->sparse = 1;
     return;
   }
-  vc->values += vr->nvals;
-  for (uint32_t i = 0; i < vr->nvals; i++) {
+  vc->values += egg_nvals(vr);
+  for (uint32_t i = 0; i < egg_nvals(vr); i++) {
     int64_t idx = egg_val_int(vr, i);
     /* the arrays stay within a few times the map's size (which holds every value) */
     if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
@@ -108,9 +108,9 @@ static int members_fine(const struct vcheck *vc)
 static void morph_name(const struct egg_node *n, const char **s, size_t *len)
 {
   uint32_t vlen;
-  const char *v = !n->name && n->nvals ? egg_val_str(n, 0, &vlen) : NULL;
-  if (n->name) {
-    *s = n->name;
+  const char *v = !egg_name(n) && egg_nvals(n) ? egg_val_str(n, 0, &vlen) : NULL;
+  if (egg_name(n)) {
+    *s = egg_name(n);
     *len = egg_name_len(n);
   } else if (v) {
     *s = v;
@@ -127,28 +127,28 @@ static void repeated_names(struct egg_doc *doc, const struct egg_node *parent, i
 {
   char buf[96], act[160];
   unsigned n = 0;
-  for (const struct egg_node *a = parent->first; a; a = a->next)
+  for (const struct egg_node *a = egg_first(parent); a; a = egg_next(a))
     n += a->spec == spec;
   if (n < 2 || n > 64)
     return;
-  for (const struct egg_node *a = parent->first; a; a = a->next) {
+  for (const struct egg_node *a = egg_first(parent); a; a = egg_next(a)) {
     const char *sa;
     size_t la;
     if (a->spec != spec)
       continue;
     if (spec == S_UV || spec == S_AUX) {
-      sa = a->name ? a->name : "";
+      sa = egg_name(a) ? egg_name(a) : "";
       la = egg_name_len(a);
     } else {
       morph_name(a, &sa, &la);
     }
-    for (const struct egg_node *b = parent->first; b != a; b = b->next) {
+    for (const struct egg_node *b = egg_first(parent); b != a; b = egg_next(b)) {
       const char *sb;
       size_t lb;
       if (b->spec != spec)
         continue;
       if (spec == S_UV || spec == S_AUX) {
-        sb = b->name ? b->name : "";
+        sb = egg_name(b) ? egg_name(b) : "";
         lb = egg_name_len(b);
       } else {
         morph_name(b, &sb, &lb);
@@ -170,7 +170,7 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
                            enum rule_index rule)
 {
   unsigned k = 0;
-  for (const struct egg_node *c = parent->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(parent); c; c = egg_next(c))
     if (c->spec == spec && ++k > 1)
       egg_emit(doc, rule, c->line, c->col, NULL, "%s", egg_specs[spec].what);
 }
@@ -180,10 +180,10 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
  * Values not kept (a validation-only decode) are never "the same". */
 static int same_values(const struct egg_node *a, const struct egg_node *b)
 {
-  if (a->nvals != b->nvals || a->first || b->first || a->bad || b->bad ||
+  if (egg_nvals(a) != egg_nvals(b) || egg_first(a) || egg_first(b) || a->bad || b->bad ||
       a->vform == VF_DROPPED || b->vform == VF_DROPPED)
     return 0;
-  for (uint32_t i = 0; i < a->nvals; i++) {
+  for (uint32_t i = 0; i < egg_nvals(a); i++) {
     struct egg_value x, y;
     egg_val(a, i, &x);
     egg_val(b, i, &y);
@@ -201,7 +201,7 @@ static int same_values(const struct egg_node *a, const struct egg_node *b)
 static void repeated_differing(struct egg_doc *doc, const struct egg_node *parent, int spec)
 {
   const struct egg_node *first = NULL;
-  for (const struct egg_node *c = parent->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(parent); c; c = egg_next(c)) {
     if (c->spec != spec)
       continue;
     if (!first)
@@ -218,9 +218,9 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
   unsigned count[S_COUNT] = {0};
   int nested = 0;
   egg_geometry_note_vertex(doc, v);
-  for (const struct egg_node *c = v->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(v); c; c = egg_next(c)) {
     count[c->spec]++;
-    nested |= c->first != NULL;
+    nested |= egg_first(c) != NULL;
   }
   if (count[S_UV] > 1)
     repeated_names(doc, v, S_UV, "<UV>");
@@ -234,17 +234,17 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
     repeated_differing(doc, v, S_RGBA);
   if (!nested)
     return; /* the rest looks at the children's children */
-  for (const struct egg_node *c = v->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(v); c; c = egg_next(c)) {
     if (c->spec == S_UV) {
       repeated_names(doc, c, S_DUV, "<DUV> morph");
       repeated_child(doc, c, S_TANGENT, RULE_EGG_REPEATED_ATTRIBUTE);
       repeated_child(doc, c, S_BINORMAL, RULE_EGG_REPEATED_ATTRIBUTE);
-      for (const struct egg_node *d = c->first; d; d = d->next)
+      for (const struct egg_node *d = egg_first(c); d; d = egg_next(d))
         if (d->spec == S_DUV && !d->bad) {
-          uint32_t n = d->nvals - (d->name ? 0 : 1);
-          if (d->nvals && n != c->nvals && !c->bad) {
+          uint32_t n = egg_nvals(d) - (egg_name(d) ? 0 : 1);
+          if (egg_nvals(d) && n != egg_nvals(c) && !c->bad) {
             char exp[32];
-            snprintf(exp, sizeof exp, "%u", (unsigned)c->nvals);
+            snprintf(exp, sizeof exp, "%u", (unsigned)egg_nvals(c));
             egg_emit(doc, RULE_EGG_DUV_ARITY, d->line, d->col, exp, "%u", (unsigned)n);
           }
         }
@@ -258,7 +258,7 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
 
 static void check_rgba(struct egg_doc *doc, const struct egg_node *n)
 {
-  for (uint32_t i = 0; i < n->nvals; i++) {
+  for (uint32_t i = 0; i < egg_nvals(n); i++) {
     double d = egg_val_d(n, i);
     if (egg_val_is_number(n, i) && !(d >= 0.0 && d <= 1.0)) {
       egg_emit_val(doc, RULE_EGG_COLOR_RANGE, n, i, NULL, "%g", d);
@@ -271,7 +271,7 @@ void egg_check_vertex(struct egg_doc *doc, const struct egg_node *v)
 {
   check_vertex(doc, v);
   if (doc->spec_count[S_RGBA])
-    for (const struct egg_node *c = v->first; c; c = c->next)
+    for (const struct egg_node *c = egg_first(v); c; c = egg_next(c))
       if (c->spec == S_RGBA)
         check_rgba(doc, c);
 }
@@ -290,7 +290,7 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
   }
   {
     unsigned normals = 0, colors = 0;
-    for (const struct egg_node *c = p->first; c; c = c->next) {
+    for (const struct egg_node *c = egg_first(p); c; c = egg_next(c)) {
       normals += c->spec == S_NORMAL;
       colors += c->spec == S_RGBA;
       if (c->spec == S_NORMAL)
@@ -301,15 +301,15 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
     if (colors > 1)
       repeated_differing(doc, p, S_RGBA);
   }
-  for (const struct egg_node *c = p->first; c; c = c->next) {
+  for (const struct egg_node *c = egg_first(p); c; c = egg_next(c)) {
     if (c->spec == S_VREF_PRIM) {
-      nverts += c->nvals;
-      if (p->spec == S_POLYGON && c->nvals <= 64) {
-        for (uint32_t i = 1; i < c->nvals; i++)
+      nverts += egg_nvals(c);
+      if (p->spec == S_POLYGON && egg_nvals(c) <= 64) {
+        for (uint32_t i = 1; i < egg_nvals(c); i++)
           for (uint32_t j = 0; j < i; j++)
             if (egg_val_int(c, i) == egg_val_int(c, j)) {
               egg_emit_val(doc, RULE_EGG_REPEATED_VERTEX, c, i, NULL, "%lld", (long long)egg_val_int(c, i));
-              i = c->nvals;
+              i = egg_nvals(c);
               break;
             }
       }
@@ -324,10 +324,10 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
           egg_emit_val(doc, RULE_EGG_COMPONENT_RANGE, c, -1, exp, "%lld", (long long)egg_index(c));
         }
       }
-    } else if (c->spec == S_SCALAR && c->name) {
-      if (egg_name_eq(c->name, egg_name_len(c), "thick") && p->spec != S_LINE && p->spec != S_POINTLIGHT)
+    } else if (c->spec == S_SCALAR && egg_name(c)) {
+      if (egg_name_eq(egg_name(c), egg_name_len(c), "thick") && p->spec != S_LINE && p->spec != S_POINTLIGHT)
         egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points and lines", "%s", "thick");
-      if (egg_name_eq(c->name, egg_name_len(c), "perspective") && p->spec != S_POINTLIGHT)
+      if (egg_name_eq(egg_name(c), egg_name_len(c), "perspective") && p->spec != S_POINTLIGHT)
         egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points", "%s", "perspective");
     }
   }
@@ -341,18 +341,18 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
 
 static double scalar_number(const struct egg_node *s, int *ok)
 {
-  *ok = s && s->nvals == 1 && egg_val_is_number(s, 0);
+  *ok = s && egg_nvals(s) == 1 && egg_val_is_number(s, 0);
   return *ok ? egg_val_d(s, 0) : 0.0;
 }
 
 static void check_membership(struct vcheck *vc, const struct egg_node *vr, int replay)
 {
-  const struct egg_node *owner = vr->parent, *ref = NULL, *ms;
+  const struct egg_node *owner = egg_parent(vr), *ref = NULL, *ms;
   const char *pool;
   uint32_t plen;
   double m = 1.0;
   int ok;
-  for (const struct egg_node *c = vr->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(vr); c; c = egg_next(c))
     if (c->spec == S_REF)
       ref = c;
   ms = egg_scalar_child(vr, "membership");
@@ -365,13 +365,13 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     if (ok && m != 1.0 && owner->spec != S_JOINT && !replay)
       egg_emit(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms->line, ms->col, NULL, "%g", m);
   }
-  if (owner->spec != S_JOINT || !ref || !ref->nvals || !(pool = egg_val_str(ref, 0, &plen)))
+  if (owner->spec != S_JOINT || !ref || !egg_nvals(ref) || !(pool = egg_val_str(ref, 0, &plen)))
     return;
   if (!replay) {
     member_add(vc, pool, plen, vr, m);
     return;
   }
-  for (uint32_t i = 0; i < vr->nvals; i++) {
+  for (uint32_t i = 0; i < egg_nvals(vr); i++) {
     struct egg_map_ent *e = egg_map_named(&vc->members, pool, plen, egg_val_int(vr, i));
     if (!e)
       return;
@@ -387,12 +387,12 @@ static void check_occluder(struct egg_doc *doc, const struct egg_node *g)
   int ok;
   if (!s || scalar_number(s, &ok) == 0.0)
     return;
-  for (const struct egg_node *c = g->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(g); c; c = egg_next(c))
     if (c->spec == S_POLYGON) {
       unsigned n = 0;
-      for (const struct egg_node *v = c->first; v; v = v->next)
+      for (const struct egg_node *v = egg_first(c); v; v = egg_next(v))
         if (v->spec == S_VREF_PRIM)
-          n += v->nvals;
+          n += egg_nvals(v);
       if (n != 4)
         egg_emit(doc, RULE_EGG_OCCLUDER_SHAPE, c->line, c->col, NULL, "%u", n);
       return;

@@ -90,7 +90,7 @@ int egg_name_eq(const char *a, size_t alen, const char *b)
 
 int egg_node_name_is(const struct egg_node *n, const char *s)
 {
-  return n->name && egg_name_len(n) == strlen(s) && !memcmp(n->name, s, egg_name_len(n));
+  return egg_name(n) && egg_name_len(n) == strlen(s) && !memcmp(egg_name(n), s, egg_name_len(n));
 }
 
 uint32_t egg_node_last_line(const struct egg_node *n)
@@ -99,8 +99,8 @@ uint32_t egg_node_last_line(const struct egg_node *n)
   for (const struct egg_node *d = n; d; d = egg_next_pre(d, n)) {
     if (d->line > last)
       last = d->line;
-    if (d->vform == VF_NONE && !d->index_inline && d->v.close.line > last)
-      last = d->v.close.line;
+    if (d->vform == VF_NONE && egg_close_line(d) > last)
+      last = egg_close_line(d);
   }
   return last;
 }
@@ -113,8 +113,8 @@ struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *r
 const struct egg_node *egg_scalar_child(const struct egg_node *n, const char *name)
 {
   const struct egg_node *found = NULL;
-  for (const struct egg_node *c = n->first; c; c = c->next)
-    if (c->spec == S_SCALAR && c->name && egg_name_eq(c->name, egg_name_len(c), name))
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
+    if (c->spec == S_SCALAR && egg_name(c) && egg_name_eq(egg_name(c), egg_name_len(c), name))
       found = c; /* the later one wins */
   return found;
 }

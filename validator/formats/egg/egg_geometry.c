@@ -91,7 +91,7 @@ struct geom {
 static const char *first_string(const struct egg_node *n, uint32_t *len)
 {
   *len = 0;
-  return n && n->nvals ? egg_val_str(n, 0, len) : NULL;
+  return n && egg_nvals(n) ? egg_val_str(n, 0, len) : NULL;
 }
 
 static int is_triangle_prim(int spec)
@@ -102,7 +102,7 @@ static int is_triangle_prim(int spec)
 static const struct egg_node *child_of(const struct egg_node *n, int spec)
 {
   const struct egg_node *found = NULL;
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == spec && !c->bad)
       found = c; /* a repeated attribute: the last wins */
   return found;
@@ -116,8 +116,8 @@ static int collect_pools(struct geom *g)
   for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, egg_in_node_list(n))) {
     struct egg_map_ent *e;
     int64_t next = 1;
-    if (n->spec == S_TEXTURE && n->name) {
-      e = egg_map_at(&g->textures, n->name, egg_name_len(n));
+    if (n->spec == S_TEXTURE && egg_name(n)) {
+      e = egg_map_at(&g->textures, egg_name(n), egg_name_len(n));
       if (!e)
         return -1;
       if (!e->val)
@@ -126,17 +126,17 @@ static int collect_pools(struct geom *g)
     }
     if (n->spec != S_VPOOL)
       continue;
-    e = egg_map_at(&g->pools, n->name ? n->name : "", egg_name_len(n));
+    e = egg_map_at(&g->pools, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
     if (!e)
       return -1;
     if (e->val)
       continue;
     e->val = (void *)(uintptr_t)n;
-    for (const struct egg_node *v = n->first; v; v = v->next) {
+    for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
       int64_t num;
       if (v->spec != S_VERTEX)
         continue;
-      num = v->name ? egg_index(v) : next;
+      num = egg_name(v) ? egg_index(v) : next;
       if (num < 0 || num == INT64_MAX)
         continue;
       if (num + 1 > next)
@@ -165,7 +165,7 @@ static const struct egg_node *vertex_of(struct geom *g, const char *pool, uint32
 static const char *pool_ref(const struct egg_node *vref, uint32_t *len)
 {
   const struct egg_node *ref;
-  for (ref = vref->first; ref && ref->spec != S_REF; ref = ref->next)
+  for (ref = egg_first(vref); ref && ref->spec != S_REF; ref = egg_next(ref))
     ;
   return ref ? first_string(ref, len) : NULL;
 }
@@ -183,7 +183,7 @@ static int collect_members(struct geom *g)
     ji = egg_index(j);
     if (ji < 0 || (uint64_t)ji >= g->m->num_joints)
       continue;
-    for (const struct egg_node *vr = j->first; vr; vr = vr->next) {
+    for (const struct egg_node *vr = egg_first(j); vr; vr = egg_next(vr)) {
       const struct egg_node *sc;
       const char *pool;
       uint32_t plen;
@@ -195,8 +195,8 @@ static int collect_members(struct geom *g)
         continue;
       sc = egg_scalar_child(vr, "membership");
       if (sc)
-        w = sc->nvals ? egg_val_d(sc, 0) : 0; /* a string reads 0 */
-      for (uint32_t i = 0; i < vr->nvals; i++) {
+        w = egg_nvals(sc) ? egg_val_d(sc, 0) : 0; /* a string reads 0 */
+      for (uint32_t i = 0; i < egg_nvals(vr); i++) {
         const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
         struct egg_map_ent *e;
         if (!v)
@@ -245,7 +245,7 @@ static int index_members(struct geom *g)
 
 static const struct egg_node *child_first(const struct egg_node *n, int spec)
 {
-  for (const struct egg_node *c = n->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
     if (c->spec == spec && !c->bad)
       return c;
   return NULL;
@@ -266,7 +266,7 @@ static const char *texture_file(const struct geom *g, const struct egg_node *tre
 /* The mesh of a primitive: its enclosing group, its first texture (or material). */
 static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
 {
-  const struct egg_node *group = prim->parent, *t, *joint;
+  const struct egg_node *group = egg_parent(prim), *t, *joint;
   const char *mat = "";
   uint32_t mlen = 0;
   struct egg_map_ent *e;
@@ -286,7 +286,7 @@ static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
     if (g->nmesh == UINT32_MAX ||
         grow_to(&g->mesh, &g->capmesh, (size_t)g->nmesh + 1, sizeof *g->mesh, 64) < 0)
       return -1;
-    for (joint = group; joint && joint->spec != S_JOINT; joint = joint->parent)
+    for (joint = group; joint && joint->spec != S_JOINT; joint = egg_parent(joint))
       ;
     memset(&g->mesh[g->nmesh], 0, sizeof *g->mesh);
     g->mesh[g->nmesh].group = group;
@@ -320,7 +320,7 @@ static int add_tri(struct geom *g, uint32_t a, uint32_t b, uint32_t c)
 static void vertex_pos(const struct egg_node *v, double p[3])
 {
   for (uint32_t k = 0; k < 3; k++)
-    p[k] = k < v->nvals ? egg_val_d(v, k) : 0;
+    p[k] = k < egg_nvals(v) ? egg_val_d(v, k) : 0;
 }
 
 /* Vertices of a primitive in order (all its <VertexRef>s), or -1 when one is undefined. */
@@ -328,7 +328,7 @@ static long prim_vertices(struct geom *g, const struct egg_node *prim, const str
                           size_t *cap)
 {
   size_t n = 0;
-  for (const struct egg_node *vr = prim->first; vr; vr = vr->next) {
+  for (const struct egg_node *vr = egg_first(prim); vr; vr = egg_next(vr)) {
     const char *pool;
     uint32_t plen;
     if (vr->spec != S_VREF_PRIM || vr->bad)
@@ -336,9 +336,9 @@ static long prim_vertices(struct geom *g, const struct egg_node *prim, const str
     pool = pool_ref(vr, &plen);
     if (!pool)
       return -1;
-    if (grow_to(buf, cap, n + vr->nvals + 1, sizeof **buf, 64) < 0)
+    if (grow_to(buf, cap, n + egg_nvals(vr) + 1, sizeof **buf, 64) < 0)
       return -2;
-    for (uint32_t i = 0; i < vr->nvals; i++) {
+    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
       const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
       if (!v)
         return -1; /* an undefined vertex: reported by the checks, the primitive left out */
@@ -591,7 +591,7 @@ static int build_meshes(struct geom *g)
   for (uint32_t k = 0, at = 0; k < g->nmesh; k++) {
     struct model_mesh *mm = &g->m->meshes[k];
     const struct egg_node *grp = g->mesh[k].group;
-    mm->name = grp->name ? arena_strndup(&g->m->arena, grp->name, egg_name_len(grp)) : "";
+    mm->name = egg_name(grp) ? arena_strndup(&g->m->arena, egg_name(grp), egg_name_len(grp)) : "";
     mm->material = g->mesh[k].material;
     mm->first_vertex = (uint32_t)g->nmv;
     mm->first_triangle = (uint32_t)g->ntris;
@@ -627,9 +627,9 @@ out:
 
 static const struct egg_node *vertex_uv(const struct egg_node *v, const struct uvset *set)
 {
-  for (const struct egg_node *c = v->first; c; c = c->next)
+  for (const struct egg_node *c = egg_first(v); c; c = egg_next(c))
     if (c->spec == S_UV && !c->bad && egg_name_len(c) == set->len &&
-        (!set->len || !memcmp(c->name, set->name, set->len)))
+        (!set->len || !memcmp(egg_name(c), set->name, set->len)))
       return c; /* a repeated set name: Panda3D keeps the first */
   return NULL;
 }
@@ -642,15 +642,15 @@ static int scan_attributes(struct geom *g)
     const struct egg_node *v = g->mv[i].vertex, *pr = g->mv[i].prim;
     g->has_normal |= child_of(v, S_NORMAL) || (pr && child_of(pr, S_NORMAL));
     g->has_color |= child_of(v, S_RGBA) || (pr && child_of(pr, S_RGBA));
-    for (const struct egg_node *c = v->first; c; c = c->next) {
+    for (const struct egg_node *c = egg_first(v); c; c = egg_next(c)) {
       unsigned k;
       if (c->spec != S_UV || c->bad)
         continue;
       for (k = 0; k < g->nuv; k++)
-        if (g->uv[k].len == egg_name_len(c) && (!g->uv[k].len || !memcmp(g->uv[k].name, c->name, g->uv[k].len)))
+        if (g->uv[k].len == egg_name_len(c) && (!g->uv[k].len || !memcmp(g->uv[k].name, egg_name(c), g->uv[k].len)))
           break;
       if (k == g->nuv && g->nuv < MAX_UVSETS) {
-        g->uv[g->nuv].name = c->name ? c->name : "";
+        g->uv[g->nuv].name = egg_name(c) ? egg_name(c) : "";
         g->uv[g->nuv].len = egg_name_len(c);
         unnamed |= !g->uv[g->nuv].len;
         g->nuv++;
@@ -802,7 +802,7 @@ static int build_arrays(struct geom *g)
       a = child_of(v, S_NORMAL);
       if (!a && mv->prim)
         a = child_of(mv->prim, S_NORMAL);
-      for (uint32_t k = 0; a && k < 3 && k < a->nvals; k++)
+      for (uint32_t k = 0; a && k < 3 && k < egg_nvals(a); k++)
         n[k] = egg_val_d(a, k);
       for (int k = 0; k < 3; k++)
         put_f32(nrm + i * 12 + (size_t)k * 4, n[k]);
@@ -810,13 +810,13 @@ static int build_arrays(struct geom *g)
     for (unsigned k = 0; k < g->nuv; k++) {
       a = vertex_uv(v, &g->uv[k]);
       for (uint32_t c = 0; c < 2; c++)
-        put_f32(uv[k] + i * 8 + c * 4, a && c < a->nvals ? egg_val_d(a, c) : 0);
+        put_f32(uv[k] + i * 8 + c * 4, a && c < egg_nvals(a) ? egg_val_d(a, c) : 0);
       if (k == 0 && tan) {
         const struct egg_node *t = a ? child_of(a, S_TANGENT) : NULL, *b = a ? child_of(a, S_BINORMAL) : NULL;
         double tv[4] = {0, 0, 0, 1}, x[3];
-        for (uint32_t c = 0; t && c < t->nvals && c < 4; c++)
+        for (uint32_t c = 0; t && c < egg_nvals(t) && c < 4; c++)
           tv[c] = egg_val_d(t, c);
-        if (t && t->nvals < 4 && b && b->nvals == 3) {
+        if (t && egg_nvals(t) < 4 && b && egg_nvals(b) == 3) {
           x[0] = n[1] * tv[2] - n[2] * tv[1];
           x[1] = n[2] * tv[0] - n[0] * tv[2];
           x[2] = n[0] * tv[1] - n[1] * tv[0];
@@ -831,7 +831,7 @@ static int build_arrays(struct geom *g)
       a = child_of(v, S_RGBA);
       if (!a && mv->prim)
         a = child_of(mv->prim, S_RGBA);
-      for (uint32_t c = 0; a && c < 4 && c < a->nvals; c++)
+      for (uint32_t c = 0; a && c < 4 && c < egg_nvals(a); c++)
         c4[c] = egg_val_d(a, c);
       for (int c = 0; c < 4; c++) {
         double x = floor(0.5 + c4[c] * 255);
@@ -893,7 +893,7 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   if (g.over_four_count) {
     char what[160];
     snprintf(what, sizeof what, "%u vertices (the first in <VertexPool> %.80s)", g.over_four_count,
-             g.over_four_at->parent->name ? g.over_four_at->parent->name : "");
+             egg_name(egg_parent(g.over_four_at)) ? egg_name(egg_parent(g.over_four_at)) : "");
     egg_emit(doc, RULE_EGG_INFLUENCES_OVER_FOUR, g.over_four_at->line, g.over_four_at->col, "4", "%s", what);
   }
   rc = 0;

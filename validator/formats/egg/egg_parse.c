@@ -9,8 +9,8 @@
 #include "egg.h"
 
 struct frame {
-  struct egg_node *node;
-  struct egg_node *last;  /* last child so far */
+  struct egg_node *node;  /* doc->node_arr + idx: set again when the array moves (node_new) */
+  size_t idx;
   int ctx;
   size_t vstart;     /* first of this node's values on the value stack */
   size_t maxvals;    /* most values the entry takes, (size_t)-1 for any number */
@@ -21,14 +21,12 @@ struct frame {
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
   int containers;    /* groups/tables open down to here (Panda3D's stack limit) */
-  /* a pool's <Vertex> in a validation-only decode: the slabs as they were after the vertex
+  /* a pool's <Vertex> in a validation-only decode: the number slab as it was after the vertex
    * itself, to give back what its attributes took once it is checked (vertex_done) */
   int vertex_mark;
   unsigned long morphs;   /* morph targets so far: egg_check_anim reads their names later */
-  unsigned char *node_slab;
-  size_t node_left;
-  double *num_slab;
-  size_t num_left;
+  size_t nums_used;
+  int64_t index;          /* the number of an entry that has one (egg_has_index) */
 };
 
 /* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
@@ -41,9 +39,9 @@ struct parser {
   struct frame stack[EGG_MAX_DEPTH];
   unsigned depth;
   double *dstack;             /* values of the open entries, as numbers */
-  struct egg_value *rstack;   /* the same values in full, for frames that are rich */
+  struct egg_rich *rstack;    /* the same values in full, for frames that are rich */
   size_t nvals, capvals;
-  const char *strs[STR_CACHE];
+  uint32_t strs[STR_CACHE];   /* offsets in the tree's strings */
   int8_t child[C_COUNT][KW_COUNT]; /* egg_grammar_child, one row per context as first needed */
   uint32_t rows;                   /* bit c: row c is filled */
   int oom;
@@ -166,101 +164,133 @@ static void skip_header(struct parser *p)
     skip_block(p);
 }
 
-#define NODE_SLAB 65536
-#define NUM_SLAB 8192
-#define STR_SLAB 65536
+/* Room for `more` elements of elem bytes in a pool at *base (used, *cap): pools grow by half
+ * again, in one block each, and entries name their elements by 32-bit offsets. 0, or -1 when
+ * out of memory (or past what 32 bits count). */
+static int pool_room(struct parser *p, void **base, size_t used, size_t *cap, size_t more, size_t elem)
+{
+  size_t want, ncap;
+  void *grown;
+  if (*cap - used >= more)
+    return 0;
+  if (more > UINT32_MAX - used) {
+    p->oom = 1;
+    return -1;
+  }
+  want = used + more;
+  ncap = *cap < 256 ? 256 : *cap + *cap / 2;
+  if (ncap < want)
+    ncap = want;
+  if (ncap > UINT32_MAX)
+    ncap = UINT32_MAX;
+  grown = ncap <= SIZE_MAX / elem ? arena_regrow(p->doc->arena, *base, ncap * elem) : NULL;
+  if (!grown) {
+    p->oom = 1;
+    return -1;
+  }
+  *base = grown;
+  *cap = ncap;
+  return 0;
+}
 
+/* The tree's header says where its pools are now. */
+static void tree_pools(struct egg_doc *doc)
+{
+  if (doc->tree) {
+    doc->tree->strs = doc->strs;
+    doc->tree->nums = doc->nums;
+    doc->tree->rich = doc->rich;
+  }
+}
+
+/* A new entry at the end of the array (zeroed), which grows by half again when full: the open
+ * frames' node pointers are set again when it moves. */
 static struct egg_node *node_new(struct parser *p, int spec, const struct egg_token *kw)
 {
   struct egg_doc *doc = p->doc;
   struct egg_node *n;
-  int inline_index = spec == S_VERTEX && !doc->keep_values;
-  size_t size = egg_has_index(spec) && !inline_index ? sizeof(struct egg_node_ix) : sizeof(struct egg_node);
-  if (doc->node_left < size) {
-    /* slabs grow with the file: small files stay small, big ones take few large blocks */
-    size_t count = doc->nodes < 256 ? 256 : doc->nodes < NODE_SLAB ? (size_t)doc->nodes : NODE_SLAB;
-    doc->node_slab = arena_calloc(doc->arena, count, sizeof(struct egg_node));
-    if (!doc->node_slab) {
+  if (doc->node_used == doc->node_cap) {
+    size_t cap = doc->node_cap < 256 ? 256 : doc->node_cap + doc->node_cap / 2;
+    struct egg_tree_hdr *tree;
+    if (cap > UINT32_MAX) /* links are 32-bit counts of entries */
+      cap = UINT32_MAX;
+    tree = cap > doc->node_used && cap <= (SIZE_MAX - sizeof *tree) / sizeof *n
+             ? arena_regrow(doc->arena, doc->tree, sizeof *tree + cap * sizeof *n) : NULL;
+    if (!tree) {
       p->oom = 1;
       return NULL;
     }
-    doc->node_left = count * sizeof(struct egg_node);
+    doc->tree = tree;
+    doc->node_arr = (struct egg_node *)(void *)(tree + 1);
+    doc->node_cap = cap;
+    tree_pools(doc);
+    for (unsigned i = 0; i < p->depth; i++)
+      p->stack[i].node = doc->node_arr + p->stack[i].idx;
+    if (doc->node_used)
+      doc->root = doc->node_arr;
   }
-  n = (struct egg_node *)(void *)doc->node_slab;
-  doc->node_slab += size;
-  doc->node_left -= size;
-  n->spec = (uint8_t)spec;
-  n->index_inline = (uint8_t)inline_index;
-  n->kw = (uint8_t)kw->kw;
+  n = doc->node_arr + doc->node_used++;
+  memset(n, 0, sizeof *n);
+  n->spec = (unsigned)spec;
+  n->kw = (unsigned)kw->kw;
   n->line = kw->line;
   n->col = kw->col;
+  n->size = 1;
   doc->nodes++;
   doc->spec_count[spec]++;
   return n;
 }
 
-static double *nums_new(struct parser *p, size_t count)
+/* count slots in the tree's numbers: the offset of the first, or UINT32_MAX when out of memory. */
+static uint32_t nums_new(struct parser *p, size_t count)
 {
   struct egg_doc *doc = p->doc;
-  double *d;
-  if (count > NUM_SLAB / 4) {
-    d = arena_calloc(doc->arena, count, sizeof *d);
-  } else {
-    if (doc->num_left < count) {
-      doc->num_slab = arena_calloc(doc->arena, NUM_SLAB, sizeof *doc->num_slab);
-      doc->num_left = doc->num_slab ? NUM_SLAB : 0;
-    }
-    d = doc->num_left >= count ? doc->num_slab : NULL;
-    if (d) {
-      doc->num_slab += count;
-      doc->num_left -= count;
-    }
-  }
-  if (!d)
-    p->oom = 1;
-  return d;
+  size_t at = doc->nums_used;
+  void *base = doc->nums;
+  if (pool_room(p, &base, doc->nums_used, &doc->nums_cap, count, sizeof *doc->nums) < 0)
+    return UINT32_MAX;
+  doc->nums = base;
+  tree_pools(doc);
+  doc->nums_used += count;
+  return (uint32_t)at;
 }
 
-/* A string kept in the tree: its length (uint32_t) before it, a NUL after it. */
-static const char *str_new(struct parser *p, const char *s, size_t len)
+static void nums_set_u64(double *slot, uint64_t u) { memcpy(slot, &u, sizeof u); }
+
+/* A string kept in the tree: its length (uint32_t) before it, a NUL after it; the offset of its
+ * bytes in the tree's strings, or 0 when out of memory. */
+static uint32_t str_new(struct parser *p, const char *s, size_t len)
 {
   struct egg_doc *doc = p->doc;
-  size_t need = (sizeof(uint32_t) + len + 1 + 3) & ~(size_t)3;
+  size_t need = (sizeof(uint32_t) + len + 1 + 3) & ~(size_t)3, at;
   uint32_t n32 = (uint32_t)len;
+  void *base = doc->strs;
   char *m;
-  if (need > STR_SLAB / 4) {
-    m = arena_calloc(doc->arena, need, 1);
-  } else {
-    if (doc->str_left < need) {
-      doc->str_slab = arena_calloc(doc->arena, STR_SLAB, 1);
-      doc->str_left = doc->str_slab ? STR_SLAB : 0;
-    }
-    m = doc->str_left >= need ? doc->str_slab : NULL;
-    if (m) {
-      doc->str_slab += need;
-      doc->str_left -= need;
-    }
-  }
-  if (!m) {
-    p->oom = 1;
-    return NULL;
-  }
+  if (pool_room(p, &base, doc->strs_used, &doc->strs_cap, need, 1) < 0)
+    return 0;
+  doc->strs = base;
+  tree_pools(doc);
+  at = doc->strs_used;
+  doc->strs_used += need;
+  m = doc->strs + at;
+  memset(m + need - 4, 0, 4);
   memcpy(m, &n32, sizeof n32);
   memcpy(m + sizeof n32, s, len);
   m[sizeof n32 + len] = 0;
-  return m + sizeof n32;
+  return (uint32_t)(at + sizeof n32);
 }
 
-/* str_new for value strings, reusing an identical recent copy. */
-static const char *str_value(struct parser *p, const char *s, size_t len)
+/* str_new reusing an identical recent copy (<TRef> { skin } a million times is one copy, and so
+ * is a million groups' name `a`). */
+static uint32_t str_value(struct parser *p, const char *s, size_t len)
 {
   unsigned h = (unsigned)len * 31u;
-  const char **slot, *c;
+  uint32_t *slot, c;
   for (size_t i = 0; i < len && i < 8; i++)
     h = h * 131u + (unsigned char)s[i];
   slot = &p->strs[h % STR_CACHE];
   c = *slot;
-  if (c && egg_str_len(c) == len && !memcmp(c, s, len))
+  if (c && egg_str_len(p->doc->strs + c) == len && !memcmp(p->doc->strs + c, s, len))
     return c;
   c = str_new(p, s, len);
   if (c)
@@ -270,19 +300,14 @@ static const char *str_value(struct parser *p, const char *s, size_t len)
 
 static void node_attach(struct frame *pf, struct egg_node *n)
 {
-  n->parent = pf->node;
-  if (pf->last)
-    pf->last->next = n;
-  else
-    pf->node->first = n;
-  pf->last = n;
+  n->up = (uint32_t)(n - pf->node);
 }
 
 static int grow_values(struct parser *p)
 {
   size_t cap = p->capvals ? p->capvals * 2 : 1024;
   double *nd = realloc(p->dstack, cap * sizeof *nd);
-  struct egg_value *nr;
+  struct egg_rich *nr;
   if (!nd) {
     p->oom = 1;
     return -1;
@@ -298,7 +323,7 @@ static int grow_values(struct parser *p)
   return 0;
 }
 
-static void value_full(struct parser *p, struct egg_value *v, const struct egg_token *t)
+static void value_full(struct parser *p, struct egg_rich *v, const struct egg_token *t)
 {
   memset(v, 0, sizeof *v);
   v->flags = (uint8_t)(t->flags & (TOKF_INF | TOKF_NANBITS));
@@ -468,27 +493,88 @@ static void vertex_done(struct parser *p, struct frame *f)
 {
   struct egg_doc *doc = p->doc;
   struct egg_node *v = f->node;
-  size_t nodes_used, nums_used;
   egg_check_vertex(doc, v);
-  if (!v->first || morph_count(doc) != f->morphs)
+  if (v->size <= 1 || morph_count(doc) != f->morphs)
     return;
-  /* a new slab started meanwhile: what the old one holds stays */
-  if (f->node_left < doc->node_left ||
-      doc->node_slab != f->node_slab + (nodes_used = f->node_left - doc->node_left))
-    return;
-  if (doc->num_slab != f->num_slab &&
-      (!f->num_slab || f->num_left < doc->num_left ||
-       doc->num_slab != f->num_slab + (nums_used = f->num_left - doc->num_left)))
-    return;
-  /* node_new relies on zeroed slabs */
-  memset(f->node_slab, 0, nodes_used);
-  doc->node_slab = f->node_slab;
-  doc->node_left = f->node_left;
-  if (doc->num_slab != f->num_slab) {
-    doc->num_slab = f->num_slab;
-    doc->num_left = f->num_left;
+  /* its attributes are the last entries of the array, their numbers the last in the pool */
+  doc->node_used = f->idx + 1;
+  v->size = 1;
+  doc->nums_used = f->nums_used;
+}
+
+/* Where an entry's values go as it closes (the layout egg.h describes by vform). */
+static void close_values(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
+{
+  struct egg_doc *doc = p->doc;
+  uint32_t ix = (uint32_t)egg_has_index(n->spec), at;
+  if (ix && !doc->keep_values && n->spec == S_VERTEX && n->name == EGG_NAME_ELIDED &&
+      f->index >= 0 && f->index < (int64_t)UINT32_MAX && (!count || f->lazy)) {
+    /* a pool vertex of a validation-only decode: its name is elided, its number takes its place */
+    n->name_ix = 1;
+    n->name = (uint32_t)f->index;
+    ix = 0;
   }
-  v->first = NULL;
+  n->ix_slot = ix;
+  if (!count) {
+    /* where it closed (egg_node_last_line); a pool vertex of a validation-only decode never
+     * kept it */
+    uint32_t close = n->spec == S_VERTEX && !doc->keep_values ? 0 : p->tok.line;
+    n->vform = VF_NONE;
+    if (!ix) {
+      n->v = close;
+    } else if ((at = nums_new(p, 2)) != UINT32_MAX) {
+      nums_set_u64(doc->nums + at, (uint64_t)f->index);
+      nums_set_u64(doc->nums + at + 1, close);
+      n->v = at;
+    }
+  } else if (f->lazy) {
+    n->vform = VF_DROPPED; /* lexed without their values (struct frame, lazy) */
+    doc->dropped = 1;
+    if (!ix) {
+      n->v = (uint32_t)count;
+    } else if ((at = nums_new(p, 2)) != UINT32_MAX) {
+      nums_set_u64(doc->nums + at, (uint64_t)f->index);
+      nums_set_u64(doc->nums + at + 1, count);
+      n->v = at;
+    }
+  } else if (f->rich) {
+    const struct egg_rich *r = p->rstack + f->vstart;
+    if (count == 1 && (r->type == V_WORD || r->type == V_QSTRING) && r->s && !ix) {
+      n->vform = r->type == V_WORD ? VF_WORD : VF_QSTR;
+      n->v = r->s;
+    } else {
+      void *base = doc->rich;
+      n->vform = VF_RICH;
+      if (pool_room(p, &base, doc->rich_used, &doc->rich_cap, count + 1 + ix, sizeof *doc->rich) == 0) {
+        struct egg_rich *dst;
+        doc->rich = base;
+        tree_pools(doc);
+        dst = doc->rich + doc->rich_used;
+        memset(dst, 0, (1 + ix) * sizeof *dst);
+        if (ix)
+          dst[0].ul = (uint64_t)f->index;
+        dst[ix].ul = count;
+        memcpy(dst + ix + 1, r, count * sizeof *dst);
+        n->v = (uint32_t)doc->rich_used;
+        doc->rich_used += count + 1 + ix;
+      }
+    }
+  } else if (count == 1 && !ix) {
+    n->vform = VF_ONE;
+    if ((at = nums_new(p, 1)) != UINT32_MAX) {
+      doc->nums[at] = p->dstack[f->vstart];
+      n->v = at;
+    }
+  } else {
+    n->vform = VF_NUM;
+    if ((at = nums_new(p, count + 1 + ix)) != UINT32_MAX) {
+      if (ix)
+        nums_set_u64(doc->nums + at, (uint64_t)f->index);
+      nums_set_u64(doc->nums + at + ix, count);
+      memcpy(doc->nums + at + ix + 1, p->dstack + f->vstart, count * sizeof *doc->nums);
+      n->v = at;
+    }
+  }
 }
 
 static void close_node(struct parser *p, int bad)
@@ -496,39 +582,9 @@ static void close_node(struct parser *p, int bad)
   struct frame *f = &p->stack[p->depth - 1];
   struct egg_node *n = f->node;
   size_t count = frame_nvals(p, f);
-  n->bad = (uint8_t)(n->bad | bad);
-  n->nvals = (uint32_t)count;
-  if (!count) {
-    n->vform = VF_NONE;
-    if (!n->index_inline) {
-      n->v.close.line = p->tok.line;
-      n->v.close.col = p->tok.col;
-    }
-  } else if (f->lazy) {
-    n->vform = VF_DROPPED; /* lexed without their values (struct frame, lazy) */
-    p->doc->dropped = 1;
-  } else if (f->rich) {
-    const struct egg_value *r = p->rstack + f->vstart;
-    if (count == 1 && (r->type == V_WORD || r->type == V_QSTRING) && r->s) {
-      n->vform = r->type == V_WORD ? VF_WORD : VF_QSTR;
-      n->v.str = r->s;
-    } else {
-      n->vform = VF_RICH;
-      n->v.rich = arena_calloc(p->doc->arena, count, sizeof *n->v.rich);
-      if (n->v.rich)
-        memcpy(n->v.rich, r, count * sizeof *n->v.rich);
-      else
-        p->oom = 1;
-    }
-  } else if (count == 1) {
-    n->vform = VF_ONE;
-    n->v.one = p->dstack[f->vstart];
-  } else {
-    n->vform = VF_NUM;
-    n->v.num = nums_new(p, count);
-    if (n->v.num)
-      memcpy(n->v.num, p->dstack + f->vstart, count * sizeof *n->v.num);
-  }
+  n->size = (uint32_t)(p->doc->node_used - f->idx);
+  n->bad = n->bad | (unsigned)bad;
+  close_values(p, f, n, count);
   if (f->vertex_mark)
     vertex_done(p, f);
   p->nvals = f->vstart;
@@ -560,6 +616,7 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   struct frame *parent = &p->stack[p->depth - 1];
   struct egg_node *n;
   struct egg_token name;
+  int64_t index = 0;      /* an entry with a number whose name is missing: 0 */
   int has_name = 0;
   int containers = parent->containers + is_container(spec);
 
@@ -607,23 +664,25 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   if (has_name) {
     /* a validation-only decode reads a pool vertex's number (egg_index), never its text */
     n->name = spec == S_VERTEX && !p->doc->keep_values
-                ? egg_name_elided : str_new(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
+                ? EGG_NAME_ELIDED : str_value(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
     n->name_quoted = name.type == T_QSTRING;
     n->name_numeric = name.type == T_NUMBER || name.type == T_ULONG;
     if (si->name == NAME_INT_OPT || si->name == NAME_INT_REQ) {
       check_integer(p, &name);
-      egg_set_index(n, name_index(&name));
+      index = name_index(&name);
     }
     if (name.flags & TOKF_CONTROL)
       egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, name.line, name.col, NULL, "%s", "a name");
   } else if (si->name == NAME_REQ) {
     egg_emit(p->doc, RULE_EGG_NAME_REQUIRED, p->tok.line, p->tok.col, NULL, "%s", si->what);
   } else {
-    egg_set_index(n, -1);
+    index = -1;
   }
   node_attach(parent, n);
   memset(&p->stack[p->depth], 0, sizeof p->stack[p->depth]);
   p->stack[p->depth].node = n;
+  p->stack[p->depth].idx = (size_t)(n - p->doc->node_arr);
+  p->stack[p->depth].index = index;
   p->stack[p->depth].ctx = si->body;
   p->stack[p->depth].vstart = p->nvals;
   p->stack[p->depth].maxvals = count_max(si->counts);
@@ -633,10 +692,7 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     struct frame *vf = &p->stack[p->depth];
     vf->vertex_mark = 1;
     vf->morphs = morph_count(p->doc);
-    vf->node_slab = p->doc->node_slab;
-    vf->node_left = p->doc->node_left;
-    vf->num_slab = p->doc->num_slab;
-    vf->num_left = p->doc->num_left;
+    vf->nums_used = p->doc->nums_used;
   }
   p->lx.lazy = p->stack[p->depth].lazy;
   if (egg_nests(spec))

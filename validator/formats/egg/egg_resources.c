@@ -10,7 +10,7 @@
 static const char *value_text(const struct egg_node *n, uint32_t *len)
 {
   *len = 0;
-  return n->nvals ? egg_val_str(n, 0, len) : NULL;
+  return egg_nvals(n) ? egg_val_str(n, 0, len) : NULL;
 }
 
 static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const struct egg_node *n,
@@ -23,8 +23,8 @@ static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const str
   if (!s || !len || n->bad)
     return NULL;
   egg_val_loc(doc, n, 0, &line, &col);
-  if (n->name)
-    snprintf(path, sizeof path, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), n->name);
+  if (egg_name(n))
+    snprintf(path, sizeof path, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), egg_name(n));
   else
     snprintf(path, sizeof path, "%s", what);
   return model_ref_add(m, kind, 0, s, len, -1, line, col, path);

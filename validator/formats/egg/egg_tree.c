@@ -20,19 +20,32 @@ static int64_t double_int(double d)
   return (int64_t)d;
 }
 
+/* Rich value i of an entry as the checks read it. */
+static void rich_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
+{
+  const struct egg_tree_hdr *t = egg_tree_of(n);
+  const struct egg_rich *r = &t->rich[n->v + n->ix_slot + 1 + i];
+  out->d = r->d;
+  out->ul = r->ul;
+  out->s = r->s ? t->strs + r->s : NULL;
+  out->len = r->len;
+  out->type = r->type;
+  out->flags = r->flags;
+}
+
 void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
 {
   memset(out, 0, sizeof *out);
   switch (n->vform) {
-  case VF_NUM: out->d = n->v.num[i]; break;
-  case VF_ONE: out->d = n->v.one; break;
+  case VF_NUM: out->d = egg_nums(n)[i]; break;
+  case VF_ONE: out->d = egg_tree_of(n)->nums[n->v]; break;
   case VF_WORD:
   case VF_QSTR:
     out->type = n->vform == VF_WORD ? V_WORD : V_QSTRING;
-    out->s = n->v.str;
-    out->len = egg_str_len(n->v.str);
+    out->s = egg_tree_of(n)->strs + n->v;
+    out->len = egg_str_len(out->s);
     break;
-  case VF_RICH: *out = n->v.rich[i]; break;
+  case VF_RICH: rich_val(n, i, out); break;
   default: break; /* VF_DROPPED: a number no check reads */
   }
 }
@@ -41,32 +54,37 @@ const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len)
 {
   *len = 0;
   if (n->vform == VF_WORD || n->vform == VF_QSTR) {
-    *len = egg_str_len(n->v.str);
-    return n->v.str;
+    const char *s = egg_tree_of(n)->strs + n->v;
+    *len = egg_str_len(s);
+    return s;
   }
-  if (n->vform == VF_RICH && n->v.rich[i].s) {
-    *len = n->v.rich[i].len;
-    return n->v.rich[i].s;
+  if (n->vform == VF_RICH) {
+    struct egg_value v;
+    rich_val(n, i, &v);
+    *len = v.s ? v.len : 0;
+    return v.s;
   }
   return NULL;
 }
 
 int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i)
 {
+  struct egg_value v;
   switch (n->vform) {
-  case VF_NUM: return double_int(n->v.num[i]);
-  case VF_ONE: return double_int(n->v.one);
-  case VF_RICH: return egg_value_int(&n->v.rich[i]);
+  case VF_NUM: return double_int(egg_nums(n)[i]);
+  case VF_ONE: return double_int(egg_tree_of(n)->nums[n->v]);
+  case VF_RICH: rich_val(n, i, &v); return egg_value_int(&v);
   default: return 0;
   }
 }
 
 int egg_val_is_number(const struct egg_node *n, uint32_t i)
 {
+  struct egg_value v;
   switch (n->vform) {
   case VF_WORD:
   case VF_QSTR: return 0;
-  case VF_RICH: return egg_value_is_number(&n->v.rich[i]);
+  case VF_RICH: rich_val(n, i, &v); return egg_value_is_number(&v);
   default: return 1;
   }
 }

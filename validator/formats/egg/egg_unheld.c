@@ -29,7 +29,7 @@ static int scalar_hides(const struct egg_node *n)
 {
   uint32_t len;
   const char *s;
-  if (!n->parent || !egg_is_group(n->parent->spec) || !n->name || !n->nvals || n->bad)
+  if (!egg_parent(n) || !egg_is_group(egg_parent(n)->spec) || !egg_name(n) || !egg_nvals(n) || n->bad)
     return 0;
   if (egg_node_name_is(n, "visibility"))
     return (s = egg_val_str(n, 0, &len)) != NULL && egg_name_eq(s, len, "hidden");
@@ -56,7 +56,7 @@ static int kind_of(int spec)
 /* 1 when the <Collide> entry c lists the flag `keep` (its geometry stays visible). */
 static int collide_keeps(const struct egg_node *c)
 {
-  for (uint32_t i = 1; i < c->nvals; i++) {
+  for (uint32_t i = 1; i < egg_nvals(c); i++) {
     uint32_t len;
     const char *s = egg_val_str(c, i, &len);
     if (s && egg_name_eq(s, len, "keep"))
@@ -71,9 +71,9 @@ static int counts(const struct egg_node *n)
   if (n->bad)
     return 0;
   if (n->spec == S_BFACE || n->spec == S_SWITCH)
-    return n->nvals && egg_val_int(n, 0) != 0;
+    return egg_nvals(n) && egg_val_int(n, 0) != 0;
   if (n->spec == S_SANIM) /* a joint's channel (in <Xfm$Anim_S$>) is carried; a slider is not */
-    return !n->parent || n->parent->spec != S_XFMSANIM;
+    return !egg_parent(n) || egg_parent(n)->spec != S_XFMSANIM;
   return 1;
 }
 
@@ -142,7 +142,7 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
         t.first[K_HIDDEN] = n;
       continue;
     }
-    if (n->spec == S_MREF && n->nvals && (s = egg_val_str(n, 0, &len)) != NULL)
+    if (n->spec == S_MREF && egg_nvals(n) && (s = egg_val_str(n, 0, &len)) != NULL)
       (void)egg_map_at(&mrefs, s, len);
     if (k < 0 || !counts(n))
       continue;
@@ -154,8 +154,8 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
   }
   /* materials whose colours or shininess a primitive uses: the target keeps the name only */
   for (const struct egg_node *n = mrefs.count ? doc->root : NULL; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
-    if (n->spec == S_MATERIAL && n->name && n->has_scalar && !n->bad &&
-        egg_map_find(&mrefs, n->name, egg_name_len(n)) && !t.materials++)
+    if (n->spec == S_MATERIAL && egg_name(n) && n->has_scalar && !n->bad &&
+        egg_map_find(&mrefs, egg_name(n), egg_name_len(n)) && !t.materials++)
       t.first[K_MATERIAL] = n;
   egg_map_free(&mrefs);
   add(m, RULE_CORE_CONVERT_TWO_SIDED, t.n[S_BFACE], t.first[K_BFACE],

@@ -88,19 +88,19 @@ static void indent(struct byte_buf *out, unsigned depth)
 static void put_header(struct byte_buf *out, const struct egg_node *n)
 {
   buf_printf(out, "%s", egg_kw_spelling(n->kw));
-  if (n->name) {
+  if (egg_name(n)) {
     buf_put(out, " ", 1);
     if (egg_specs[n->spec].name == NAME_INT_OPT || egg_specs[n->spec].name == NAME_INT_REQ)
       buf_printf(out, "%lld", (long long)egg_index(n));
     else
-      put_name(out, n->name, egg_name_len(n));
+      put_name(out, egg_name(n), egg_name_len(n));
   }
   buf_put(out, " {", 2);
 }
 
 static void put_values(struct byte_buf *out, const struct egg_node *n, unsigned depth, int inline_vals)
 {
-  for (uint32_t i = 0; i < n->nvals; i++) {
+  for (uint32_t i = 0; i < egg_nvals(n); i++) {
     if (!inline_vals && i % VALUES_PER_LINE == 0) {
       buf_put(out, "\n", 1);
       indent(out, depth + 1);
@@ -115,17 +115,17 @@ static void put_values(struct byte_buf *out, const struct egg_node *n, unsigned 
 
 int egg_write_tree(const struct egg_node *root, struct byte_buf *out)
 {
-  const struct egg_node *n = root->first;
+  const struct egg_node *n = egg_first(root);
   unsigned depth = 0;
   while (n) {
-    int inline_vals = n->nvals <= VALUES_PER_LINE;
+    int inline_vals = egg_nvals(n) <= VALUES_PER_LINE;
     indent(out, depth);
     put_header(out, n);
     put_values(out, n, depth, inline_vals);
-    if (n->first) {
+    if (egg_first(n)) {
       buf_put(out, "\n", 1);
       depth++;
-      n = n->first;
+      n = egg_first(n);
       continue;
     }
     if (!inline_vals) {
@@ -135,8 +135,8 @@ int egg_write_tree(const struct egg_node *root, struct byte_buf *out)
     } else {
       buf_put(out, " }\n", 3);
     }
-    while (n && !n->next) {
-      n = n->parent;
+    while (n && !egg_next(n)) {
+      n = egg_parent(n);
       if (!n || n == root)
         return out->oom ? -1 : 0;
       depth--;
@@ -144,7 +144,7 @@ int egg_write_tree(const struct egg_node *root, struct byte_buf *out)
       buf_put(out, "}\n", 2);
     }
     if (n)
-      n = n->next;
+      n = egg_next(n);
   }
   return out->oom ? -1 : 0;
 }
@@ -207,17 +207,17 @@ static int value_equal(const struct egg_value *a, const struct egg_value *b)
 int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why, size_t cap)
 {
   const struct egg_node *ra = a, *rb = b;
-  a = a->first;
-  b = b->first;
+  a = egg_first(a);
+  b = egg_first(b);
   while (a && b) {
-    int names = (!a->name && !b->name) ||
-                (a->name && b->name && egg_name_len(a) == egg_name_len(b) && !memcmp(a->name, b->name, egg_name_len(a)));
-    if (a->spec != b->spec || a->kw != b->kw || !names || a->nvals != b->nvals) {
+    int names = (!egg_name(a) && !egg_name(b)) ||
+                (egg_name(a) && egg_name(b) && egg_name_len(a) == egg_name_len(b) && !memcmp(egg_name(a), egg_name(b), egg_name_len(a)));
+    if (a->spec != b->spec || a->kw != b->kw || !names || egg_nvals(a) != egg_nvals(b)) {
       snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(a->kw),
                (unsigned)a->line, egg_kw_spelling(b->kw), (unsigned)b->line);
       return 0;
     }
-    for (uint32_t i = 0; i < a->nvals; i++) {
+    for (uint32_t i = 0; i < egg_nvals(a); i++) {
       struct egg_value va, vb;
       egg_val(a, i, &va);
       egg_val(b, i, &vb);
@@ -227,27 +227,27 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
         return 0;
       }
     }
-    if (!a->first != !b->first) {
+    if (!egg_first(a) != !egg_first(b)) {
       snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), (unsigned)a->line);
       return 0;
     }
-    if (a->first) {
-      a = a->first;
-      b = b->first;
+    if (egg_first(a)) {
+      a = egg_first(a);
+      b = egg_first(b);
       continue;
     }
-    while (a && b && !a->next && !b->next) {
-      a = a->parent;
-      b = b->parent;
+    while (a && b && !egg_next(a) && !egg_next(b)) {
+      a = egg_parent(a);
+      b = egg_parent(b);
       if (a == ra || b == rb)
         return a == ra && b == rb;
     }
-    if (!a || !b || !a->next || !b->next) {
+    if (!a || !b || !egg_next(a) || !egg_next(b)) {
       snprintf(why, cap, "%s", "the trees have different numbers of entries");
       return 0;
     }
-    a = a->next;
-    b = b->next;
+    a = egg_next(a);
+    b = egg_next(b);
   }
   if (a || b) {
     snprintf(why, cap, "%s", "the trees have different numbers of entries");
