@@ -262,18 +262,60 @@ static int base_frame_own(const struct x42_doc *d)
  * invertible affine map keeps collinearity, so the test is exact on the stored integers (an axis
  * whose range is empty decodes every value to its min: its coordinate is dropped). This is
  * MDL-GEO-002's test (geo_triangle_flat) without the rounding of decoded floats. */
-static int packed_flat(const struct x42_doc *d, const uint32_t c[3], const int live[3])
+static inline int packed_flat(const uint16_t *vp, uint32_t c0, uint32_t c1, uint32_t c2, const int64_t mask[3])
 {
-  int64_t e0[3], e1[3], x[3];
-  for (int a = 0; a < 3; a++) {
-    int64_t p0 = live[a] ? d->vert_pos[3u * c[0] + (unsigned)a] : 0;
-    e0[a] = (live[a] ? d->vert_pos[3u * c[1] + (unsigned)a] : 0) - p0;
-    e1[a] = (live[a] ? d->vert_pos[3u * c[2] + (unsigned)a] : 0) - p0;
+  const uint16_t *p0 = vp + 3u * (size_t)c0, *p1 = vp + 3u * (size_t)c1, *p2 = vp + 3u * (size_t)c2;
+  /* a dead axis (mask 0) counts as 0 in every corner */
+  int64_t ax = ((int64_t)p1[0] - p0[0]) & mask[0], ay = ((int64_t)p1[1] - p0[1]) & mask[1],
+          az = ((int64_t)p1[2] - p0[2]) & mask[2];
+  int64_t bx = ((int64_t)p2[0] - p0[0]) & mask[0], by = ((int64_t)p2[1] - p0[1]) & mask[1],
+          bz = ((int64_t)p2[2] - p0[2]) & mask[2];
+  return ((ay * bz - az * by) | (az * bx - ax * bz) | (ax * by - ay * bx)) == 0;
+}
+
+/* One group's triangles: how many are flat, the first one's element and corners. The triangle
+ * list with indices, nearly every group, has its own loop: no per-corner choice of primitive. */
+static uint32_t group_flat(const struct x42_doc *d, const struct x42_group *g, const int64_t mask[3],
+                           uint32_t *total, uint32_t *first, uint32_t fc[3])
+{
+  int indexed = g->first_index != 0xFFFFFFFFu;
+  uint32_t count = 0, n = 0;
+  if (g->prim == 4 && indexed) {
+    const uint16_t *ix = d->indices + g->first_index, *vp = d->vert_pos;
+    const uint64_t fv = g->first_vert, nv = d->num_verts;
+    const uint32_t ne = g->num_elems;
+    for (uint32_t e = 0; e + 2 < ne; e += 3) {
+      uint64_t v0 = fv + ix[e], v1 = fv + ix[e + 1], v2 = fv + ix[e + 2];
+      n++;
+      if (v0 >= nv || v1 >= nv || v2 >= nv || v0 == v1 || v1 == v2 || v0 == v2)
+        continue; /* out of range or repeated: X42-GRP-* */
+      if (packed_flat(vp, (uint32_t)v0, (uint32_t)v1, (uint32_t)v2, mask) && count++ == 0) {
+        *first = e;
+        fc[0] = (uint32_t)v0, fc[1] = (uint32_t)v1, fc[2] = (uint32_t)v2;
+      }
+    }
+    *total = n;
+    return count;
   }
-  x[0] = e0[1] * e1[2] - e0[2] * e1[1];
-  x[1] = e0[2] * e1[0] - e0[0] * e1[2];
-  x[2] = e0[0] * e1[1] - e0[1] * e1[0];
-  return x[0] == 0 && x[1] == 0 && x[2] == 0;
+  for (uint32_t e = 0; e + 2 < g->num_elems; e += g->prim == 4 ? 3 : 1) {
+    uint32_t c[3];
+    int ok = 1;
+    for (int k = 0; k < 3; k++) {
+      uint32_t at = g->prim == 6 && k == 0 ? 0 : e + (uint32_t)k;
+      uint64_t v = (uint64_t)g->first_vert + (indexed ? d->indices[g->first_index + at] : at);
+      ok &= v < d->num_verts;
+      c[k] = (uint32_t)v;
+    }
+    n++;
+    if (!ok || c[0] == c[1] || c[1] == c[2] || c[0] == c[2])
+      continue; /* out of range or repeated: X42-GRP-* */
+    if (packed_flat(d->vert_pos, c[0], c[1], c[2], mask) && count++ == 0) {
+      *first = e; /* the element that starts the triangle (a fan's hub is element 0) */
+      memcpy(fc, c, 3 * sizeof *c);
+    }
+  }
+  *total = n;
+  return count;
 }
 
 /* The shared zero-area test (MDL-GEO-002) on the file's own arrays (validation does not expand
@@ -285,33 +327,17 @@ static int packed_flat(const struct x42_doc *d, const uint32_t c[3], const int l
 static void geometry_check(struct x42_ctx *x)
 {
   const struct x42_doc *d = x->doc;
-  int live[3];
+  int64_t mask[3];
   for (int a = 0; a < 3; a++)
-    live[a] = d->vert_pos_pack[a][0] != d->vert_pos_pack[a][1];
+    mask[a] = d->vert_pos_pack[a][0] != d->vert_pos_pack[a][1] ? -1 : 0;
   if (d->vert_pos)
     for (uint32_t gi = 0; gi < d->num_groups; gi++) {
       const struct x42_group *g = &d->groups[gi];
       int indexed = g->first_index != 0xFFFFFFFFu;
-      uint32_t first = 0, count = 0, total = 0, fc[3] = {0, 0, 0};
+      uint32_t first = 0, count, total = 0, fc[3] = {0, 0, 0};
       if ((g->prim != 4 && g->prim != 6) || !group_elems_ok(d, g))
         continue;
-      for (uint32_t e = 0; e + 2 < g->num_elems; e += g->prim == 4 ? 3 : 1) {
-        uint32_t c[3];
-        int ok = 1;
-        for (int k = 0; k < 3; k++) {
-          uint32_t at = g->prim == 6 && k == 0 ? 0 : e + (uint32_t)k;
-          uint64_t v = (uint64_t)g->first_vert + (indexed ? d->indices[g->first_index + at] : at);
-          ok &= v < d->num_verts;
-          c[k] = (uint32_t)v;
-        }
-        total++;
-        if (!ok || c[0] == c[1] || c[1] == c[2] || c[0] == c[2])
-          continue; /* out of range or repeated: X42-GRP-* */
-        if (packed_flat(d, c, live) && count++ == 0) {
-          first = e; /* the element that starts the triangle (a fan's hub is element 0) */
-          memcpy(fc, c, sizeof fc);
-        }
-      }
+      count = group_flat(d, g, mask, &total, &first, fc);
       if (count) {
         struct mdl_loc loc = indexed && x->lay.off[XS_INDICES]
           ? loc_bin(x->lay.off[XS_INDICES] + 2 * ((uint64_t)g->first_index + first), "groups[%u].elements[%u]", gi, first)

@@ -305,8 +305,26 @@ static void check_anim_groups(struct x42_ctx *x)
   }
 }
 
+/* The largest of n samples: sixteen running maxima side by side (a loop -O2 vectorises), for
+ * the common case where no sample is out of range and the reporting loop need not run. */
+static uint16_t u16_max(const uint16_t *v, uint64_t n)
+{
+  uint16_t acc[16] = {0}, top = 0;
+  uint64_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (unsigned j = 0; j < 16; j++)
+      acc[j] = v[i + j] > acc[j] ? v[i + j] : acc[j];
+  for (; i < n; i++)
+    top = v[i] > top ? v[i] : top;
+  for (unsigned j = 0; j < 16; j++)
+    top = acc[j] > top ? acc[j] : top;
+  return top;
+}
+
 static void check_range_samples(struct x42_ctx *x, const uint16_t *v, uint64_t n, uint64_t off, const char *what, unsigned per)
 {
+  if (u16_max(v, n) <= (uint16_t)X42_RANGE_STEPS)
+    return;
   for (uint64_t i = 0; i < n; i++)
     if (v[i] > (uint16_t)X42_RANGE_STEPS) {
       struct mdl_loc loc = loc_bin(off + 2 * i, "%s[%llu][%u]", what, (unsigned long long)(i / per),
@@ -523,11 +541,9 @@ static void check_groups(struct x42_ctx *x)
       diag_emit(x->diag, RULE_X42_GROUP_INDEX_RANGE, &loc, exp, "%u + %u", g->first_index, g->num_elems);
     } else {
       uint32_t bad = 0, max = 0, n = g->num_elems < budget ? g->num_elems : (uint32_t)budget;
-      uint16_t top = 0;
       /* the common case first: a plain max over the group's indices (vectorises); the loop
        * below, which reports, runs only when some index is out of range */
-      for (uint32_t k = 0; k < n; k++)
-        top = d->indices[g->first_index + k] > top ? d->indices[g->first_index + k] : top;
+      uint16_t top = n ? u16_max(d->indices + g->first_index, n) : 0;
       if (!n || top < g->num_verts) {
         budget -= n;
         continue;
@@ -552,6 +568,35 @@ static void check_groups(struct x42_ctx *x)
   }
 }
 
+/* 1 when none of nv blend entries of m slots at e has an index at or past lim or stored weights
+ * summing past 255: what the reporting loop below would find nothing in. m is a constant once
+ * inlined (blend_clean), so a vertex is a few loads and compares with no branch. */
+static inline int blend_clean_m(const uint8_t *e, uint64_t nv, const unsigned m, unsigned lim)
+{
+  const unsigned stride = 2 * m - 1;
+  unsigned bad = 0;
+  for (uint64_t v = 0; v < nv; v++, e += stride) {
+    unsigned sum = 0;
+    for (unsigned k = 0; k < m; k++)
+      bad |= e[2 * k] >= lim;
+    for (unsigned k = 0; k + 1 < m; k++)
+      sum += e[2 * k + 1];
+    bad |= sum > 255;
+  }
+  return !bad;
+}
+
+static int blend_clean(const uint8_t *e, uint64_t nv, unsigned m, unsigned lim)
+{
+  switch (m) {
+  case 1: return blend_clean_m(e, nv, 1, lim);
+  case 2: return blend_clean_m(e, nv, 2, lim);
+  case 3: return blend_clean_m(e, nv, 3, lim);
+  case 4: return blend_clean_m(e, nv, 4, lim);
+  default: return 0;
+  }
+}
+
 static void check_blend(struct x42_ctx *x)
 {
   const struct x42_doc *d = x->doc;
@@ -565,6 +610,15 @@ static void check_blend(struct x42_ctx *x)
     unsigned lim = g->num_infl && g->num_infl <= X42_MAX_PALETTE ? g->num_infl : 256;
     if (!m)
       continue;
+    {
+      /* the entries the loop below visits: up to numVerts, while whole inside the blend data */
+      uint64_t nv = pos + (uint64_t)stride * g->num_verts <= d->blend_len ? g->num_verts
+                    : pos <= d->blend_len ? (d->blend_len - pos) / stride : 0;
+      if (d->blend && blend_clean(d->blend + pos, nv, m, lim)) {
+        pos += (uint64_t)stride * nv;
+        continue;
+      }
+    }
     for (uint32_t v = 0; v < g->num_verts && pos + stride <= d->blend_len; v++, pos += stride) {
       const uint8_t *e = d->blend + pos;
       unsigned sum = 0;
