@@ -19,23 +19,12 @@ static void cross3(double out[3], const double a[3], const double b[3])
 
 int geo_vector_zero(const double v[3])
 {
-  /* NaN compares false: a non-finite vector is the formats' non-finite rules' to report */
-  return dot3(v, v) < GEO_ZERO_LENGTH * GEO_ZERO_LENGTH;
+  return geo_vector_zero_inline(v[0], v[1], v[2]);
 }
 
 int geo_triangle_flat(const double a[3], const double b[3], const double c[3])
 {
-  double e0[3], e1[3], x[3], l0, l1;
-  for (int k = 0; k < 3; k++) {
-    e0[k] = b[k] - a[k];
-    e1[k] = c[k] - a[k];
-  }
-  cross3(x, e0, e1);
-  l0 = dot3(e0, e0);
-  l1 = dot3(e1, e1);
-  l0 = l0 > l1 ? l0 : l1;
-  /* squared: |x| <= 1e-12 * l0 without a square root per triangle */
-  return dot3(x, x) <= 1e-24 * l0 * l0;
+  return geo_triangle_flat_inline(a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
 }
 
 int geo_tangent_degenerate(const double t[3], const double n[3])
@@ -69,6 +58,25 @@ static inline void vec_get(const struct model_varray *va, uint32_t v, double out
     out[k] = k < va->size ? vformat_get(p + (size_t)k * bytes, va->format, normalized) : 0.0;
 }
 
+/* The arrays nearly every file has: floats, at least 3 a vertex, on a little-endian host. The
+ * passes below read them directly (no per-vertex choice of format); vec_get serves the rest. */
+static int va_plain_float(const struct model_varray *va)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return va && va->format == VF_FLOAT && va->size >= 3;
+#else
+  (void)va;
+  return 0;
+#endif
+}
+
+static inline void f3_get(const unsigned char *base, size_t stride, uint32_t v, double *x, double *y, double *z)
+{
+  float f[3];
+  memcpy(f, base + (size_t)v * stride, sizeof f);
+  *x = f[0], *y = f[1], *z = f[2];
+}
+
 static struct mdl_loc vertex_loc(const struct geo_where *w, uint32_t a, uint32_t v)
 {
   struct mdl_loc loc = loc_none();
@@ -84,11 +92,21 @@ static void normals_check(struct diag_sink *sink, const struct model *m, const s
     uint32_t first = 0, count = 0;
     if (va->type != VT_NORMAL || !va->data || va->generated || va->size < 3 || !vformat_bytes(va->format))
       continue;
-    for (uint32_t v = 0; v < m->num_vertexes; v++) {
-      double n[3];
-      vec_get(va, v, n);
-      if (geo_vector_zero(n) && count++ == 0)
-        first = v;
+    if (va_plain_float(va)) {
+      const size_t stride = (size_t)va->size * 4;
+      for (uint32_t v = 0; v < m->num_vertexes; v++) {
+        double x, y, z;
+        f3_get(va->data, stride, v, &x, &y, &z);
+        if (geo_vector_zero_inline(x, y, z) && count++ == 0)
+          first = v;
+      }
+    } else {
+      for (uint32_t v = 0; v < m->num_vertexes; v++) {
+        double n[3];
+        vec_get(va, v, n);
+        if (geo_vector_zero(n) && count++ == 0)
+          first = v;
+      }
     }
     if (count) {
       struct mdl_loc loc = vertex_loc(w, a, first);
@@ -108,6 +126,16 @@ static void tangents_check(struct diag_sink *sink, const struct model *m, const 
     uint32_t first = 0, count = 0;
     if (va->type != VT_TANGENT || !va->data || va->generated || va->size < 3 || !vformat_bytes(va->format))
       continue;
+    if (va_plain_float(va) && va_plain_float(nrm)) {
+      const size_t ts = (size_t)va->size * 4, ns = (size_t)nrm->size * 4;
+      for (uint32_t v = 0; v < m->num_vertexes; v++) {
+        double t[3], n[3];
+        f3_get(va->data, ts, v, &t[0], &t[1], &t[2]);
+        f3_get(nrm->data, ns, v, &n[0], &n[1], &n[2]);
+        if (geo_tangent_degenerate(t, n) && count++ == 0)
+          first = v;
+      }
+    } else
     for (uint32_t v = 0; v < m->num_vertexes; v++) {
       double t[3], n[3] = {0, 0, 0};
       vec_get(va, v, t);
@@ -140,8 +168,28 @@ static inline uint32_t corner(const struct model *m, uint32_t t, int k)
 static void triangles_range(struct diag_sink *sink, const struct model *m, const struct geo_where *w,
                             const struct model_varray *pos, uint32_t lo, uint32_t hi, const char *mesh)
 {
-  uint32_t first = 0, count = 0;
-  for (uint32_t t = lo; t < hi; t++) {
+  uint32_t first = 0, count = 0, from = lo;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (va_plain_float(pos)) {
+    const unsigned char *tri = m->triangles, *pd = pos->data;
+    const size_t stride = (size_t)pos->size * 4;
+    const uint32_t nv = m->num_vertexes;
+    for (uint32_t t = lo; t < hi; t++) {
+      uint32_t c[3];
+      double ax, ay, az, bx, by, bz, cx, cy, cz;
+      memcpy(c, tri + (size_t)t * 12, sizeof c);
+      if ((c[0] >= nv) | (c[1] >= nv) | (c[2] >= nv) | (c[0] == c[1]) | (c[1] == c[2]) | (c[0] == c[2]))
+        continue; /* the format's own rules report a repeated or out-of-range index */
+      f3_get(pd, stride, c[0], &ax, &ay, &az);
+      f3_get(pd, stride, c[1], &bx, &by, &bz);
+      f3_get(pd, stride, c[2], &cx, &cy, &cz);
+      if (geo_triangle_flat_inline(ax, ay, az, bx, by, bz, cx, cy, cz) && count++ == 0)
+        first = t;
+    }
+    from = hi; /* done: the loop below has nothing left */
+  }
+#endif
+  for (uint32_t t = from; t < hi; t++) {
     uint32_t c[3];
     double p[3][3];
     for (int k = 0; k < 3; k++)

@@ -18,6 +18,25 @@
  * unit vector by at most 0.0068, well below). */
 #define GEO_PARALLEL_SINE 1e-2
 
+/* The tests below, inline for the passes over whole arrays (model_geometry.c); the extern
+ * functions are these same expressions, so every caller gets the same answer. */
+static inline int geo_vector_zero_inline(double x, double y, double z)
+{
+  /* NaN compares false: a non-finite vector is the formats' non-finite rules' to report */
+  return x * x + y * y + z * z < GEO_ZERO_LENGTH * GEO_ZERO_LENGTH;
+}
+
+static inline int geo_triangle_flat_inline(double ax, double ay, double az, double bx, double by, double bz,
+                                           double cx, double cy, double cz)
+{
+  double e0x = bx - ax, e0y = by - ay, e0z = bz - az, e1x = cx - ax, e1y = cy - ay, e1z = cz - az;
+  double xx = e0y * e1z - e0z * e1y, xy = e0z * e1x - e0x * e1z, xz = e0x * e1y - e0y * e1x;
+  double l0 = e0x * e0x + e0y * e0y + e0z * e0z, l1 = e1x * e1x + e1y * e1y + e1z * e1z;
+  l0 = l0 > l1 ? l0 : l1;
+  /* squared: |x| <= 1e-12 * l0 without a square root per triangle */
+  return xx * xx + xy * xy + xz * xz <= 1e-24 * l0 * l0;
+}
+
 /* 1 when v (3 components) is shorter than GEO_ZERO_LENGTH. */
 int geo_vector_zero(const double v[3]);
 /* 1 when the triangle's corners span no area: |e0 x e1| <= 1e-12 * max(|e0|^2, |e1|^2), the
