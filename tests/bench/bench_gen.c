@@ -2,7 +2,7 @@
  * rt_model_build serialised by the format's own writer (struct mdl_format.write).
  *
  * usage: bench_gen FORMAT OUT [UNITS [SEED]]
- *   FORMAT  iqm, iqe, egg, qmsh, x42, or small-<fmt> (a tiny model)
+ *   FORMAT  iqm, iqe, egg, qmsh, x42, small-<fmt> (a tiny model) or mid-<fmt> (~0.5 MB)
  *   UNITS   size in halves of the standard file (default 2; 1 with 2 makes the linearity row)
  * or:    bench_gen batch DIR [COUNT]  (COUNT small files of every format, default 10,000)
  * The file is written to OUT.tmp and renamed, so an interrupted run never leaves a truncated OUT
@@ -140,6 +140,16 @@ static int spec_for(const char *fmt, unsigned units, struct rt_spec *s)
     s->joints = s->poses = 60;
     s->anims = 4;
     s->frames_per_anim = 50;
+  } else if (!strncmp(fmt, "mid-", 4)) {
+    /* tests/cli/bulk-checks.sh: past the blocks of 1024 the checks take at once (2 meshes of
+     * 48 x 48: 4,608 vertices, 8,836 triangles with adjacency), yet small (~0.5 MB) */
+    s->meshes = 2;
+    s->grid_w = s->grid_h = 48;
+    s->adjacency = 1;
+    s->joints = s->poses = 8;
+    s->anims = 1;
+    s->frames_per_anim = 4;
+    s->bounds = 0;
   } else if (!strncmp(fmt, "small-", 6)) {
     /* one file of the batch directory */
     s->meshes = 1;
@@ -212,7 +222,7 @@ int main(int argc, char **argv)
   fmt = argv[1];
   if (!strcmp(fmt, "batch"))
     return batch_write(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 10000) < 0;
-  base = !strncmp(fmt, "small-", 6) ? fmt + 6 : fmt;
+  base = !strncmp(fmt, "small-", 6) ? fmt + 6 : !strncmp(fmt, "mid-", 4) ? fmt + 4 : fmt;
   units = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 2;
   seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 20240601;
   if (!strcmp(base, "egg")) {

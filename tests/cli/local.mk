@@ -21,6 +21,7 @@ CLI_TESTS = \
   tests/cli/options-doc.sh \
   tests/cli/completion.sh \
   tests/cli/sarif-fingerprints.sh \
+  tests/cli/bulk-checks.sh \
   tests/cli/resources.sh \
   tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/fix.sh tests/cli/fix-padding.sh \
   tests/cli/report-text.sh \

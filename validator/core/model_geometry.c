@@ -5,18 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static double dot3(const double a[3], const double b[3])
-{
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(double out[3], const double a[3], const double b[3])
-{
-  out[0] = a[1] * b[2] - a[2] * b[1];
-  out[1] = a[2] * b[0] - a[0] * b[2];
-  out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 int geo_vector_zero(const double v[3])
 {
   return geo_vector_zero_inline(v[0], v[1], v[2]);
@@ -29,13 +17,7 @@ int geo_triangle_flat(const double a[3], const double b[3], const double c[3])
 
 int geo_tangent_degenerate(const double t[3], const double n[3])
 {
-  double x[3], tt = dot3(t, t), nn = dot3(n, n);
-  if (geo_vector_zero(t))
-    return 1;
-  if (!(nn >= GEO_ZERO_LENGTH * GEO_ZERO_LENGTH) || !isfinite(tt) || !isfinite(nn))
-    return 0; /* no normal to compare with: MDL-GEO-001 or a non-finite rule says so */
-  cross3(x, t, n);
-  return dot3(x, x) <= GEO_PARALLEL_SINE * GEO_PARALLEL_SINE * tt * nn;
+  return geo_tangent_degenerate_inline(t[0], t[1], t[2], n[0], n[1], n[2]);
 }
 
 static inline void vec_get(const struct model_varray *va, uint32_t v, double out[3])
@@ -72,9 +54,12 @@ static int va_plain_float(const struct model_varray *va)
 
 static inline void f3_get(const unsigned char *base, size_t stride, uint32_t v, double *x, double *y, double *z)
 {
-  float f[3];
-  memcpy(f, base + (size_t)v * stride, sizeof f);
-  *x = f[0], *y = f[1], *z = f[2];
+  const unsigned char *p = base + (size_t)v * stride;
+  float f0, f1, f2; /* one load each: a 12-byte copy went through the stack */
+  memcpy(&f0, p, 4);
+  memcpy(&f1, p + 4, 4);
+  memcpy(&f2, p + 8, 4);
+  *x = f0, *y = f1, *z = f2;
 }
 
 static struct mdl_loc vertex_loc(const struct geo_where *w, uint32_t a, uint32_t v)
@@ -129,10 +114,10 @@ static void tangents_check(struct diag_sink *sink, const struct model *m, const 
     if (va_plain_float(va) && va_plain_float(nrm)) {
       const size_t ts = (size_t)va->size * 4, ns = (size_t)nrm->size * 4;
       for (uint32_t v = 0; v < m->num_vertexes; v++) {
-        double t[3], n[3];
-        f3_get(va->data, ts, v, &t[0], &t[1], &t[2]);
-        f3_get(nrm->data, ns, v, &n[0], &n[1], &n[2]);
-        if (geo_tangent_degenerate(t, n) && count++ == 0)
+        double tx, ty, tz, nx, ny, nz;
+        f3_get(va->data, ts, v, &tx, &ty, &tz);
+        f3_get(nrm->data, ns, v, &nx, &ny, &nz);
+        if (geo_tangent_degenerate_inline(tx, ty, tz, nx, ny, nz) && count++ == 0)
           first = v;
       }
     } else

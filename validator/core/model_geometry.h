@@ -4,6 +4,7 @@
 #ifndef MDL_MODEL_GEOMETRY_H
 #define MDL_MODEL_GEOMETRY_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -35,6 +36,19 @@ static inline int geo_triangle_flat_inline(double ax, double ay, double az, doub
   l0 = l0 > l1 ? l0 : l1;
   /* squared: |x| <= 1e-12 * l0 without a square root per triangle */
   return xx * xx + xy * xy + xz * xz <= 1e-24 * l0 * l0;
+}
+
+static inline int geo_tangent_degenerate_inline(double tx, double ty, double tz, double nx, double ny, double nz)
+{
+  double tt = tx * tx + ty * ty + tz * tz, nn = nx * nx + ny * ny + nz * nz, xx, xy, xz;
+  if (tt < GEO_ZERO_LENGTH * GEO_ZERO_LENGTH)
+    return 1;
+  if (!(nn >= GEO_ZERO_LENGTH * GEO_ZERO_LENGTH) || !isfinite(tt) || !isfinite(nn))
+    return 0; /* no normal to compare with: MDL-GEO-001 or a non-finite rule says so */
+  xx = ty * nz - tz * ny;
+  xy = tz * nx - tx * nz;
+  xz = tx * ny - ty * nx;
+  return xx * xx + xy * xy + xz * xz <= GEO_PARALLEL_SINE * GEO_PARALLEL_SINE * tt * nn;
 }
 
 /* 1 when v (3 components) is shorter than GEO_ZERO_LENGTH. */
