@@ -46,12 +46,14 @@ static int adjacency_clean(const unsigned char *adj, const unsigned char *r, uin
     for (int k = 0; k < 3; k++) {
       uint32_t o = le32(r + 4 * k);
       const unsigned char *back;
+      uint32_t b0, b1, b2;
       if (o == NO_NEIGHBOUR)
         continue;
       if (o >= nt)
         return 0;
       back = adj + (uint64_t)o * 12;
-      bad |= (le32(back) != t) & (le32(back + 4) != t) & (le32(back + 8) != t);
+      b0 = le32(back), b1 = le32(back + 4), b2 = le32(back + 8);
+      bad |= (b0 != t) & (b1 != t) & (b2 != t);
     }
   return !bad;
 }
