@@ -42,6 +42,22 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
  * there are. */
 uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first);
 
+/* The usual line read in one pass, without a line cursor: s[0..avail) runs from a line's start
+ * to the input's end; the line's command is its first two bytes, followed by blanks and plain
+ * finite decimals only (each converted where it starts, and it must end at a blank or the
+ * line's end), then LF or the input's end. At most max values; tokens into toks[0..cap)
+ * (toks[0] the command). Return how many values (in vals, as iqe_parse_real gives them) with
+ * *len the line's length, or -1 when the line has anything else (more than max values, a bad
+ * or non-finite number, a quote, a CR, more than 511 bytes): the general path reads it. */
+int iqe_lex_reals(const char *s, size_t avail, size_t *len, struct iqe_tok *toks, uint32_t cap,
+                  uint32_t max, double *vals);
+
+/* The counting pass's usual line, without a line cursor: s[0..avail) runs from a line's start
+ * to the input's end, the line starts with a two-byte command and a blank. Return the line's
+ * token count (as iqe_count_tokens) with *len its length up to its LF, or -1 for anything else
+ * (a quote, a CR, no LF in the 16-byte steps before the input's end): the cursor reads it. */
+int iqe_count_line(const char *s, size_t avail, size_t *len);
+
 enum iqe_num_status { IQE_NUM_OK, IQE_NUM_BAD, IQE_NUM_NONFINITE };
 /* Decimal number: [+-](digits[.digits]|.digits)([eE][+-]digits); nan/inf give NONFINITE. */
 enum iqe_num_status iqe_parse_real(const char *s, size_t len, double *out);

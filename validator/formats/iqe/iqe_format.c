@@ -249,11 +249,27 @@ static void count_pass(struct iqe_parser *p)
   size_t pos = 0;
   uint32_t lineno = 0;
   struct iqe_line ln;
-  while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln)) {
+  for (;;) {
     struct iqe_tok t;
-    uint32_t n = iqe_count_tokens(&ln, &t);
+    uint32_t n;
     const struct iqe_command *c;
-    p->num_lines = ln.no;
+    size_t len;
+    int fast = pos < p->size ? iqe_count_line((const char *)p->data + pos, p->size - pos, &len) : -1;
+    if (fast >= 0) {
+      /* the usual line: its command is its first two bytes */
+      n = (uint32_t)fast;
+      t.s = (const char *)p->data + pos;
+      t.len = 2;
+      t.quoted = 0;
+      ln.len = len;
+      pos += len + 1;
+      p->num_lines = ++lineno;
+    } else {
+      if (!iqe_line_next(p->data, p->size, &pos, &lineno, &ln))
+        break;
+      n = iqe_count_tokens(&ln, &t);
+      p->num_lines = ln.no;
+    }
     if (n > p->max_tokens)
       p->max_tokens = n; /* every line, comments too: the checking pass tokenizes them all */
     if (n == 0 || is_comment(&t))
@@ -391,14 +407,51 @@ static void dispatch(struct iqe_parser *p, const struct iqe_command *c, const st
   c->handle(p, ln, args, given, pv, given);
 }
 
+/* The usual line at pos, a command taking a bounded list of numbers with all of them well
+ * formed (vp vn vx pq ...): read in one pass, line end included, and handed to its handler as
+ * dispatch would. Return 0 when the line takes the general path (which reports what is wrong
+ * with it), else 1 with *ln the line. */
+static int fast_reals(struct iqe_parser *p, size_t pos, uint32_t lineno, struct iqe_line *ln)
+{
+  const char *s = (const char *)p->data + pos;
+  const struct iqe_command *c;
+  double vals[IQE_MAX_VALUES];
+  size_t len;
+  int n;
+  if (p->size - pos < 3 || !(c = iqe_command_find(s, 2)) || c->args != ARGS_REALS ||
+      c->max_args == IQE_UNBOUNDED)
+    return 0;
+  n = iqe_lex_reals(s, p->size - pos, &len, p->toks, p->max_tokens, c->max_args, vals);
+  if (n < (int)c->min_args)
+    return 0;
+  ln->s = s;
+  ln->len = len;
+  ln->no = lineno;
+  ln->next = pos + len < p->size ? pos + len + 1 : p->size;
+  ln->lone_cr = 0;
+  if (ln->no <= p->num_lines && (ln->no - 1) % IQE_LINE_MARK == 0)
+    p->line_marks[(ln->no - 1) / IQE_LINE_MARK] = pos;
+  for (uint32_t i = (uint32_t)n; i < c->max_args; i++)
+    vals[i] = c->defaults[i];
+  c->handle(p, ln, p->toks + 1, (uint32_t)n, vals, (uint32_t)n);
+  return 1;
+}
+
 static void check_pass(struct iqe_parser *p)
 {
   size_t pos = 0;
   uint32_t lineno = 0, cr_lines = 0, cr_line = 0, cr_col = 0;
   struct iqe_line ln;
-  while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln)) {
+  for (;;) {
     uint32_t n;
     const struct iqe_command *c;
+    if (pos < p->size && fast_reals(p, pos, lineno + 1, &ln)) {
+      lineno++;
+      pos = ln.next;
+      continue;
+    }
+    if (!iqe_line_next(p->data, p->size, &pos, &lineno, &ln))
+      break;
     if (ln.lone_cr && cr_lines++ == 0) {
       cr_line = ln.no;
       cr_col = (uint32_t)(ln.len < UINT32_MAX ? ln.len + 1 : UINT32_MAX);
@@ -451,6 +504,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 
   header_check(&p);
   count_pass(&p);
+
+
   if (alloc_arrays(&p) < 0) {
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);

@@ -155,6 +155,58 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
   return n;
 }
 
+/* Whitespace inside a line (a CR ends one). */
+static int is_blank(unsigned char c)
+{
+  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+
+int iqe_lex_reals(const char *s, size_t avail, size_t *len, struct iqe_tok *toks, uint32_t cap,
+                  uint32_t max, double *vals)
+{
+  size_t i = 2;
+  uint32_t n = 0;
+  if (avail < 3 || !is_blank((unsigned char)s[2]))
+    return -1;
+  for (;;) {
+    size_t j, used;
+    struct iqe_tok *t;
+    while (i < avail && is_blank((unsigned char)s[i]))
+      i++;
+    if (i >= avail || s[i] == '\n')
+      break;
+    if (n >= max || n + 2 > cap)
+      return -1; /* surplus values, or a CR: the general path */
+    /* iqe_parse_real's spelling checks, then the longest number from here (digits never run
+     * past a line end), which must end where the token does */
+    j = i + (s[i] == '+' || s[i] == '-');
+    if (j >= avail || !((s[j] >= '0' && s[j] <= '9') || s[j] == '.') ||
+        (s[j] == '0' && j + 1 < avail && (s[j + 1] | 0x20) == 'x'))
+      return -1;
+    used = number_parse_double(s + i, avail - i, &vals[n]);
+    if (!used || (i + used < avail && !is_blank((unsigned char)s[i + used]) && s[i + used] != '\n') ||
+        !isfinite(vals[n]))
+      return -1;
+    t = &toks[++n];
+    t->s = s + i;
+    t->len = (uint32_t)used;
+    t->col = (uint32_t)(i + 1);
+    t->quoted = 0;
+    t->unterminated = 0;
+    i += used;
+  }
+  if (i > 511)
+    return -1; /* too long a line: the general path reports it */
+  *len = i;
+  toks[0].s = s;
+  toks[0].len = 2;
+  toks[0].col = 1;
+  toks[0].quoted = 0;
+  toks[0].unterminated = 0;
+  return (int)n;
+}
+
 #ifdef __SSE2__
 /* Bits set in a 16-bit mask, inline: without -mpopcnt __builtin_popcount is a libgcc call. */
 static uint32_t pop16(unsigned x)
@@ -214,6 +266,59 @@ uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first)
 #else
   return iqe_tokenize(ln, first, 1);
 #endif
+}
+
+#ifdef __SSE2__
+/* A byte of an unquoted token. */
+static int is_word(unsigned char c)
+{
+  return !is_space(c) && c != '\n' && c != '"';
+}
+#endif
+
+int iqe_count_line(const char *s, size_t avail, size_t *len)
+{
+#ifdef __SSE2__
+  size_t i = 2;
+  uint32_t n = 1;
+  unsigned prev_space = 0; /* s[1], the command's last byte, is no blank */
+  const __m128i sp = _mm_set1_epi8(' '), q = _mm_set1_epi8('"'), lf = _mm_set1_epi8('\n');
+  const __m128i cr = _mm_set1_epi8('\r'), lo = _mm_set1_epi8('\t' - 1), hi = _mm_set1_epi8('\f' + 1);
+  if (avail < 3 || !is_blank((unsigned char)s[2]) || !is_word((unsigned char)s[0]) ||
+      !is_word((unsigned char)s[1]))
+    return -1;
+  for (; i + 16 <= avail; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    /* blanks: ' ', or \t..\f without \n (signed compares: bytes >= 0x80 are negative) */
+    __m128i nl = _mm_cmpeq_epi8(v, lf);
+    __m128i ws = _mm_or_si128(_mm_cmpeq_epi8(v, sp),
+                              _mm_andnot_si128(nl, _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi))));
+    unsigned m = (unsigned)_mm_movemask_epi8(ws);
+    unsigned stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(nl, _mm_cmpeq_epi8(v, cr)));
+    unsigned quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q));
+    unsigned keep = 0xFFFFu;
+    if (stop) {
+      unsigned k = (unsigned)__builtin_ctz(stop);
+      if (s[i + k] == '\r')
+        return -1; /* CR LF or a lone CR: the line cursor decides */
+      keep = (1u << k) - 1;
+      if (quote & keep)
+        return -1;
+      n += pop16(~m & ((m << 1) | prev_space) & keep);
+      *len = i + k;
+      return (int)n;
+    }
+    if (quote)
+      return -1; /* a quoted token holds blanks: the tokenizer counts it */
+    n += pop16(~m & ((m << 1) | prev_space) & keep);
+    prev_space = m >> 15;
+  }
+#else
+  (void)s;
+  (void)avail;
+  (void)len;
+#endif
+  return -1; /* the input's last bytes: the line cursor reads them */
 }
 
 static int ieq(const char *s, size_t len, const char *word)
