@@ -178,11 +178,6 @@ struct iqe_joint {
   uint32_t line, name_col, parent_col;
 };
 
-struct iqe_pose {
-  struct trs trs;
-  uint32_t line;
-};
-
 struct iqe_frame {
   uint32_t first_pose, num_poses;
   uint32_t line;
@@ -227,9 +222,11 @@ struct iqe_parser {
 
   struct iqe_attr_arr attr[ATTR_COUNT];
   uint32_t *vp_lines;             /* line of each vp (attr[ATTR_VP].lines) */
-  struct iqe_pair *pairs;         /* all vb pairs */
-  uint32_t *vb_first, *vb_num;    /* per vb element */
-  uint32_t num_pairs;
+  /* vb pairs: all of them when a model is built (keep_frames), with each element's first and
+   * count; else the current line's only (vb_first, vb_num NULL), as no check reads them later */
+  struct iqe_pair *pairs;
+  uint32_t *vb_first, *vb_num;
+  uint32_t num_pairs, pairs_cap, vb_line_pairs;
   uint32_t vx_count[2];           /* vx lines of each form: [0] tangent+sign, [1] +bitangent */
   uint32_t vx_first_line[2], vx_first_col[2];
   uint32_t *unknown_lines;        /* lines of unknown commands, ascending */
@@ -259,7 +256,10 @@ struct iqe_parser {
   struct iqe_joint *joints;
   uint32_t num_joints;
 
-  struct iqe_pose *poses;         /* base poses then animation poses, in file order */
+  /* base poses then animation poses, in file order: the line of each, and its transform when
+   * a model is built (keep_frames; else NULL: validation reads the values once, in place) */
+  uint32_t *pose_lines;
+  struct trs *pose_trs;
   uint32_t num_poses;
   uint32_t num_base_poses;
   int in_animation;

@@ -136,9 +136,9 @@ static void poses_check(struct iqe_parser *p)
   uint32_t nj = p->num_joints;
   if (nj == 0) {
     if (p->num_poses > 0)
-      iqe_emit(p, RULE_IQE_POSE_WITHOUT_JOINT, p->poses[0].line, 0, NULL, "%u", p->num_poses);
+      iqe_emit(p, RULE_IQE_POSE_WITHOUT_JOINT, p->pose_lines[0], 0, NULL, "%u", p->num_poses);
   } else if (p->num_base_poses > nj) {
-    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, p->poses[nj].line, 0, "one base pose per joint",
+    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, p->pose_lines[nj], 0, "one base pose per joint",
              "%u base poses for %u joints: this one has no joint", p->num_base_poses, nj);
   } else if (p->num_base_poses < nj && (p->num_base_poses > 0 || p->num_frames == 0)) {
     char actual[96];
@@ -154,7 +154,7 @@ static void poses_check(struct iqe_parser *p)
       continue;
     snprintf(expected, sizeof expected, "one pose for each of the %u joints", nj);
     if (fr->num_poses > nj)
-      iqe_emit(p, RULE_IQE_FRAME_POSE_COUNT, p->poses[fr->first_pose + nj].line, 0, expected,
+      iqe_emit(p, RULE_IQE_FRAME_POSE_COUNT, p->pose_lines[fr->first_pose + nj], 0, expected,
                "frame %u has %u poses", f, fr->num_poses);
     else
       iqe_emit(p, RULE_IQE_FRAME_POSE_COUNT, fr->line, 0, expected, "frame %u has %u poses", f,

@@ -288,8 +288,11 @@ static void count_pass(struct iqe_parser *p)
     }
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
-    else if (c->id == CMD_VB)
+    else if (c->id == CMD_VB) {
       p->vb_pairs += n / 2;
+      if (n / 2 > p->vb_line_pairs)
+        p->vb_line_pairs = n / 2;
+    }
     else if (c->id == CMD_COMMENT)
       break;
   }
@@ -305,6 +308,7 @@ static int alloc_arrays(struct iqe_parser *p)
   uint32_t frames_cap = p->counts[CMD_FRAME] + p->counts[CMD_ANIMATION];
   uint32_t poses_cap = p->counts[CMD_PQ] + p->counts[CMD_PM] + p->counts[CMD_PA];
   uint32_t faces = p->counts[CMD_FA] + p->counts[CMD_FM];
+  int keep = p->ctx->keep_frames; /* a model is built (iqe_model_build) */
 
   for (int i = 0; i < ATTR_COUNT; i++) {
     struct iqe_attr_arr *ar = &p->attr[i];
@@ -331,9 +335,16 @@ static int alloc_arrays(struct iqe_parser *p)
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
   p->vp_lines = p->attr[ATTR_VP].lines;
   p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
-  p->pairs = arena_calloc(a, (size_t)p->vb_pairs + 1, sizeof *p->pairs);
-  p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
-  p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
+  /* what only the model reads is kept only when a model is built (validation drops it) */
+  p->pairs_cap = keep ? p->vb_pairs : p->vb_line_pairs;
+  p->pairs = arena_calloc(a, (size_t)p->pairs_cap + 1, sizeof *p->pairs);
+  if (keep) {
+    p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
+    p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
+    p->pose_trs = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_trs);
+    if (!p->vb_first || !p->vb_num || !p->pose_trs)
+      return -1;
+  }
   p->tris = arena_calloc(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
   if (p->m->want_spans && !(p->tri_line = arena_calloc(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
     p->m->spans_failed = 1;
@@ -344,11 +355,11 @@ static int alloc_arrays(struct iqe_parser *p)
   p->fs_line = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_line);
   p->meshes = arena_calloc(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
-  p->poses = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->poses);
+  p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (!p->toks || !p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->vb_first || !p->vb_num || !p->tris ||
-      !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->poses || !p->frames ||
+  if (!p->toks || !p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->tris ||
+      !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
       !p->anims)
     return -1;
   return 0;

@@ -322,7 +322,7 @@ static int anim_build(struct iqe_parser *p)
     m->joints[i].name = p->joints[i].name;
     m->joints[i].parent = p->joints[i].parent;
     if (i < p->num_base_poses)
-      m->joints[i].pose = p->poses[i].trs;
+      m->joints[i].pose = p->pose_trs[i];
     else
       trs_identity(&m->joints[i].pose);
   }
@@ -360,7 +360,7 @@ static int anim_build(struct iqe_parser *p)
       for (uint32_t j = 0; j < np; j++) {
         struct trs *t = &m->frames[(size_t)f * np + j];
         if (j < fr->num_poses)
-          *t = p->poses[fr->first_pose + j].trs;
+          *t = p->pose_trs[fr->first_pose + j];
         else
           trs_identity(t); /* padded as the reference compiler pads short frames */
       }
@@ -447,7 +447,7 @@ static void spans_record(struct iqe_parser *p, uint32_t nv, const uint32_t *tri_
   for (uint32_t j = 0; j < p->num_joints; j++) {
     model_span_lines(m, MODEL_EL_JOINT, j, p->joints[j].line, p->joints[j].line);
     if (j < p->num_base_poses)
-      model_span_lines(m, MODEL_EL_JOINT, j, p->poses[j].line, p->poses[j].line);
+      model_span_lines(m, MODEL_EL_JOINT, j, p->pose_lines[j], p->pose_lines[j]);
   }
   for (uint32_t k = 0; k < p->num_meshes; k++)
     model_span_lines(m, MODEL_EL_MESH, k, p->meshes[k].line, p->meshes[k].line);

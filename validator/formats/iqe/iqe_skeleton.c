@@ -172,19 +172,19 @@ void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const str
 void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                        uint32_t nargs, const double *vals, uint32_t given)
 {
-  struct iqe_pose *ps;
+  struct trs scratch, *ps;
   const struct iqe_tok *cmd = args - 1;
   (void)nargs;
   if (p->num_poses >= p->counts[CMD_PQ] + p->counts[CMD_PM] + p->counts[CMD_PA])
     return;
-  ps = &p->poses[p->num_poses];
-  ps->line = ln->no;
+  ps = p->pose_trs ? &p->pose_trs[p->num_poses] : &scratch;
+  p->pose_lines[p->num_poses] = ln->no;
   if (cmd->s[1] == 'q')
-    iqe_pose_from_pq(p, ln, args, vals, given, &ps->trs);
+    iqe_pose_from_pq(p, ln, args, vals, given, ps);
   else if (cmd->s[1] == 'm')
-    iqe_pose_from_pm(p, ln, args, vals, given, &ps->trs);
+    iqe_pose_from_pm(p, ln, args, vals, given, ps);
   else
-    iqe_pose_from_pa(p, ln, args, vals, given, &ps->trs);
+    iqe_pose_from_pa(p, ln, args, vals, given, ps);
   p->num_poses++;
   if (!p->in_animation) {
     p->num_base_poses++;

@@ -289,12 +289,15 @@ void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const str
                       uint32_t nargs, const double *vals, uint32_t given)
 {
   struct iqe_attr_arr *a = attr_append(p, ATTR_VB, ln->no);
-  uint32_t first = p->num_pairs, npairs = 0, strong = 0;
+  uint32_t first, npairs = 0, strong = 0;
   double sum = 0, max_w = 0;
   (void)vals;
   (void)given;
   if (!a)
     return;
+  if (!p->vb_first)
+    p->num_pairs = 0; /* no model: only this line's pairs are kept */
+  first = p->num_pairs;
   for (uint32_t k = 0; k < nargs; k += 2) {
     long idx = 0;
     double w = 0;
@@ -329,7 +332,7 @@ void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const str
     }
     if (w < 0)
       iqe_emit(p, RULE_IQE_BLEND_WEIGHT_NEGATIVE, ln->no, args[k + 1].col, NULL, "%g", w);
-    if (p->num_pairs < p->vb_pairs && k + 1 < nargs) {
+    if (p->num_pairs < p->pairs_cap && k + 1 < nargs) {
       p->pairs[p->num_pairs].index = (int32_t)idx;
       p->pairs[p->num_pairs].weight = w;
       p->num_pairs++;
@@ -342,8 +345,10 @@ void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const str
       }
     }
   }
-  p->vb_first[a->count - 1] = first;
-  p->vb_num[a->count - 1] = npairs;
+  if (p->vb_first) {
+    p->vb_first[a->count - 1] = first;
+    p->vb_num[a->count - 1] = npairs;
+  }
   if (npairs > 0 && strong == 0)
     iqe_emit(p, RULE_IQE_BLEND_WEIGHTS_ZERO, ln->no, args[1].col, NULL, "%u pairs", npairs);
   if (strong > 4) {
