@@ -515,8 +515,6 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 
   header_check(&p);
   count_pass(&p);
-
-
   if (alloc_arrays(&p) < 0) {
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);

@@ -161,7 +161,6 @@ static int is_blank(unsigned char c)
   return c == ' ' || c == '\t' || c == '\v' || c == '\f';
 }
 
-
 int iqe_lex_reals(const char *s, size_t avail, size_t *len, struct iqe_tok *toks, uint32_t cap,
                   uint32_t max, double *vals)
 {
@@ -185,8 +184,7 @@ int iqe_lex_reals(const char *s, size_t avail, size_t *len, struct iqe_tok *toks
         (s[j] == '0' && j + 1 < avail && (s[j + 1] | 0x20) == 'x'))
       return -1;
     used = number_parse_double(s + i, avail - i, &vals[n]);
-    if (!used || (i + used < avail && !is_blank((unsigned char)s[i + used]) && s[i + used] != '\n') ||
-        !isfinite(vals[n]))
+    if (!used || (i + used < avail && !is_blank((unsigned char)s[i + used]) && s[i + used] != '\n'))
       return -1;
     t = &toks[++n];
     t->s = s + i;
@@ -198,6 +196,9 @@ int iqe_lex_reals(const char *s, size_t avail, size_t *len, struct iqe_tok *toks
   }
   if (i > 511)
     return -1; /* too long a line: the general path reports it */
+  for (uint32_t k = 0; k < n; k++)
+    if (!isfinite(vals[k]))
+      return -1; /* checked once the line is read: no number waits for the one before */
   *len = i;
   toks[0].s = s;
   toks[0].len = 2;
@@ -276,42 +277,66 @@ static int is_word(unsigned char c)
 }
 #endif
 
+#ifdef __SSE2__
+/* Bits set in a 32-bit mask (see pop16). */
+static uint32_t pop32(uint32_t x)
+{
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+  return (x * 0x01010101u) >> 24;
+}
+
+/* The blanks, line ends (LF, CR) and quotes among p[0..16), as bit masks. A blank is ' ' or
+ * \t..\r (signed compares: bytes >= 0x80 are negative, never in the range): \n and \r
+ * count too, harmlessly, as a line end cuts the mask there. */
+static inline void classify16(const char *p, uint32_t *ws, uint32_t *stop, uint32_t *quote)
+{
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+  __m128i range = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('\t' - 1)),
+                                _mm_cmplt_epi8(v, _mm_set1_epi8('\r' + 1)));
+  *ws = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), range));
+  *stop = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+  *quote = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+}
+#endif
+
 int iqe_count_line(const char *s, size_t avail, size_t *len)
 {
 #ifdef __SSE2__
   size_t i = 2;
-  uint32_t n = 1;
-  unsigned prev_space = 0; /* s[1], the command's last byte, is no blank */
-  const __m128i sp = _mm_set1_epi8(' '), q = _mm_set1_epi8('"'), lf = _mm_set1_epi8('\n');
-  const __m128i cr = _mm_set1_epi8('\r'), lo = _mm_set1_epi8('\t' - 1), hi = _mm_set1_epi8('\f' + 1);
+  uint32_t n = 1, prev_space = 0; /* s[1], the command's last byte, is no blank */
   if (avail < 3 || !is_blank((unsigned char)s[2]) || !is_word((unsigned char)s[0]) ||
       !is_word((unsigned char)s[1]))
     return -1;
-  for (; i + 16 <= avail; i += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-    /* blanks: ' ', or \t..\f without \n (signed compares: bytes >= 0x80 are negative) */
-    __m128i nl = _mm_cmpeq_epi8(v, lf);
-    __m128i ws = _mm_or_si128(_mm_cmpeq_epi8(v, sp),
-                              _mm_andnot_si128(nl, _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi))));
-    unsigned m = (unsigned)_mm_movemask_epi8(ws);
-    unsigned stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(nl, _mm_cmpeq_epi8(v, cr)));
-    unsigned quote = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q));
-    unsigned keep = 0xFFFFu;
+  /* 32 bytes a step: a token starts at each non-blank byte after a blank */
+  while (i + 16 <= avail) {
+    uint32_t m, stop, quote, m1, stop1, quote1;
+    int wide = i + 32 <= avail;
+    classify16(s + i, &m, &stop, &quote);
+    if (wide && !stop) {
+      classify16(s + i + 16, &m1, &stop1, &quote1);
+      m |= m1 << 16;
+      stop |= stop1 << 16;
+      quote |= quote1 << 16;
+    } else {
+      m |= 0xFFFF0000u; /* past a line end, or past the input: blanks, no token */
+      wide = 0;
+    }
     if (stop) {
       unsigned k = (unsigned)__builtin_ctz(stop);
-      if (s[i + k] == '\r')
-        return -1; /* CR LF or a lone CR: the line cursor decides */
-      keep = (1u << k) - 1;
-      if (quote & keep)
-        return -1;
-      n += pop16(~m & ((m << 1) | prev_space) & keep);
+      uint32_t keep = (1u << k) - 1;
+      if (s[i + k] == '\r' || (quote & keep))
+        return -1; /* CR LF or a lone CR (the line cursor decides), or a quote */
       *len = i + k;
-      return (int)n;
+      return (int)(n + pop32(~m & ((m << 1) | prev_space) & keep));
     }
     if (quote)
       return -1; /* a quoted token holds blanks: the tokenizer counts it */
-    n += pop16(~m & ((m << 1) | prev_space) & keep);
-    prev_space = m >> 15;
+    n += pop32(~m & ((m << 1) | prev_space));
+    prev_space = (m >> (wide ? 31 : 15)) & 1;
+    i += wide ? 32 : 16;
   }
 #else
   (void)s;

@@ -241,14 +241,17 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   int i = attr_of(args - 1);
   struct iqe_attr_arr *a;
   double dst[IQE_MAX_VALUES];
+  const double *src = vals;
+  size_t at;
   (void)nargs;
   storage_check(p, ln, args, i, vals, given);
   a = attr_append(p, i, ln->no);
   if (!a)
     return;
-  memcpy(dst, vals, sizeof dst);
   if (i == ATTR_VX) {
     int form = given >= 5;
+    memcpy(dst, vals, sizeof dst);
+    src = dst;
     dst[0] = vals[0];
     dst[1] = vals[1];
     dst[2] = vals[2];
@@ -268,8 +271,13 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
       p->vx_first_col[form] = args[0].col;
     }
   }
-  for (uint32_t c = 0; c < a->stride; c++)
-    iqe_attr_put(a, a->count - 1, c, dst[c]);
+  /* iqe_attr_put for components 0..stride-1, the storage decided once per line */
+  at = (size_t)(a->count - 1) * a->stride;
+  if (a->v)
+    memcpy(a->v + at, src, a->stride * sizeof *src);
+  else
+    for (uint32_t c = 0; c < a->stride; c++)
+      a->f[at + c] = (float)src[c];
 }
 
 void iqe_vertex_smooth(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
