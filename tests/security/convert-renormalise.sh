@@ -1,10 +1,15 @@
 #!/bin/sh
-# Issue 26 item 12 (its third case, QMSH key rotations renormalised): an IQE frame with a
-# quaternion of norm 3 (only a warning there, IQE-POS-001) must convert to a QMSH that validates
-# clean, with unit rotations. NOTE: this does not isolate the QMSH writer's renormalisation
-# (qmsh_convert.c): with it removed the test still passes, because the IQE decoder already
-# normalises pq rotations; it guards the pipeline end to end only. An input reaching the
-# writer's own renormalisation (a key matrix that is not quite a rotation) is still to be found.
+# Issue 26 item 12 (its third case, QMSH key rotations renormalised): a QMSH written by convert
+# has unit key rotations. Two inputs:
+# - an IQE frame with a quaternion of norm 3 (only a warning there, IQE-POS-001) converts to a QMSH
+#   that validates clean. This guards the pipeline end to end; it does not reach the QMSH writer's
+#   renormalisation (qmsh_convert.c), since the IQE decoder normalises pq rotations first.
+# - a joint whose base pose scales non-uniformly (1 2 1) and a frame that rotates it 45 degrees:
+#   the QMSH key (local times the inverse bind matrix) is then sheared, and the quaternion taken
+#   from its normalised rows has length 0.985 (QMSH-KEY-003 beyond 1e-3). The writer
+#   renormalises it; the shear itself is dropped (announced by the proof, exit 1) and the bytes
+#   are written to be inspected, which must validate. Checked: with the writer's renormalisation
+#   removed, the written bytes have QMSH-KEY-003, do not validate, and nothing is written.
 # The other cases of item 12 are conformance cases: no mesh to QMSH, MDL-CNV-004-t01; 65 bones to
 # QMSH, MDL-CNV-001-t04; an X42 inverse bind no float holds, MDL-CNV-001-t05.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
@@ -45,4 +50,20 @@ if bad:
     print("not unit:", bad[:3])
     sys.exit(1)
 PY
+# the sheared key: decoders keep what they read (the IQE base pose's scale), the writer composes
+sed -e 's/^pq 0 1 0 0 0 0 1$/pq 0 1 0 0 0 0 1 1 2 1/' \
+  -e 's/^pq 0 1 0 0.6 0 0 -0.8 1 1 2$/pq 0 1 0 0 0 0.38268343 0.92387953 1 1 1/' \
+  "$srcdir/examples/skinned.iqe" >"$work/shear.iqe"
+[ "$(grep -c '^pq 0 1 0 0 0 0 1 1 2 1$' "$work/shear.iqe")" -eq 2 ] &&
+  grep -q '^pq 0 1 0 0 0 0.38268343 0.92387953 1 1 1$' "$work/shear.iqe" ||
+  { echo "examples/skinned.iqe changed" >&2; exit 99; }
+run "$work/shear.iqe"
+expect_rc 0 "the sheared input is valid"
+run convert --accept-loss=MDL-CNV-003,MDL-CNV-013 "$work/shear.iqe" "$work/shear.qmsh"
+expect_rc 1 "the shear is dropped: the proof finds the difference"
+expect_grep err "shear is not a translation-rotation-scale and is dropped"
+[ -f "$work/shear.qmsh" ] || fail "the sheared conversion wrote nothing: its bytes did not validate"
+run "$work/shear.qmsh"
+expect_rc 0 "the written QMSH validates"
+expect_no_grep out 'QMSH-KEY' "a key rotation finding in the written QMSH"
 finish
