@@ -16,8 +16,9 @@
  *
  * FUZZ_EVERY: every entry point past validation (issue 26: a write after free in the Egg
  * geometry builder was out of reach of validation alone): poses, convert to each format (the
- * writer, then the proof: a comparison of the written bytes with the input) and compare with
- * itself, through the library's poses and compare calls. FUZZ_FORMAT names the format assumed,
+ * writer, then the proof: a comparison of the written bytes with the input), compare with
+ * itself, and fix (its repaired bytes decoded again), through the library's poses, compare and
+ * fix calls. FUZZ_FORMAT names the format assumed,
  * or "any" (detected, as in the sanitizer sweep over every corpus file). */
 #include <stdint.h>
 #include <stdio.h>
@@ -201,10 +202,25 @@ static void every(const uint8_t *data, size_t size)
     }
     pipeline_release(&run);
   }
-  /* HOOK for `mdlcheck fix` (not in the library yet): when its library call lands, call it here
-   * on data (to a buffer), then validate and compare the repaired bytes with data, as convert's
-   * proof does above. Every entry point past validation belongs in this function: the sweep
-   * (tests/security/sweep.sh, ASan/UBSan in .ci/run) and the every_<fmt> fuzz targets run it. */
+  /* fix, in memory (mdl_fix_buffer_json writes nothing to disk): the library proves what it
+   * repaired; the bytes it hands back are decoded again here as a check of that proof, and a
+   * repair with an error in it is a finding, as a conversion's output is above */
+  {
+    void *fixed = NULL;
+    size_t fixed_size = 0;
+    json = mdl_fix_buffer_json(data, size, "fuzz", settings, &fixed, &fixed_size, &st, err, sizeof err);
+    mdl_string_free(json);
+    if (fixed) {
+      pipeline_decode(fixed, fixed_size, "fuzz", &o, 1, &run);
+      if (!run.out_of_memory &&
+          (!run.decoded || run.result.counts[MDL_FATAL] + run.result.counts[MDL_ERROR] != 0)) {
+        fprintf(stderr, "fix: the repaired bytes do not decode cleanly\n");
+        abort();
+      }
+      pipeline_release(&run);
+      mdl_bytes_free(fixed);
+    }
+  }
 }
 #endif
 

@@ -2,8 +2,9 @@
 # Issue 26: every entry point past validation, on every input the project holds. Each corpus
 # file, example and fuzz seed (and, where xxd is installed, each conformance case's input) goes
 # through tests/fuzz/replay_every: poses, convert to every format with the proof (the written
-# bytes compared with the input) and compare with itself. In the sanitizer build (.ci/run) this
-# is the ASan/UBSan sweep; in a plain build it still fails on a crash or a heap abort. The Egg
+# bytes compared with the input), compare with itself and fix in memory (the repaired bytes
+# decoded again). In the sanitizer build (.ci/run) this is the ASan/UBSan sweep; in a plain build
+# it still fails on a crash or a heap abort. The Egg
 # builder's write after free (item 1) was out of reach of validation alone, and of the fuzzers,
 # which only validated, round-tripped and converted QMSH.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
