@@ -496,10 +496,19 @@ static void vertex_done(struct parser *p, struct frame *f)
   egg_check_vertex(doc, v);
   if (v->size <= 1 || morph_count(doc) != f->morphs)
     return;
-  /* its attributes are the last entries of the array, their numbers the last in the pool */
+  /* its attributes are the last entries of the array, their numbers the last in the pool but
+   * for the vertex's own slots when it has any (close_values: its number and count, after its
+   * attributes'), moved down to where the attributes' began. Its values were not kept (a
+   * validation-only decode), so VF_NONE or VF_DROPPED. */
   doc->node_used = f->idx + 1;
   v->size = 1;
-  doc->nums_used = f->nums_used;
+  if (v->ix_slot && v->v >= f->nums_used) {
+    memmove(doc->nums + f->nums_used, doc->nums + v->v, 2 * sizeof *doc->nums);
+    v->v = (uint32_t)f->nums_used;
+    doc->nums_used = f->nums_used + 2;
+  } else {
+    doc->nums_used = f->nums_used;
+  }
 }
 
 /* Where an entry's values go as it closes (the layout egg.h describes by vform). */
