@@ -211,6 +211,22 @@ static inline const double *egg_nums(const struct egg_node *n)
   return egg_tree_of(n)->nums + n->v + n->ix_slot + 1;
 }
 
+/* A number as an integer, truncated toward zero and saturated (NaN gives INT64_MIN). */
+static inline int64_t egg_double_int(double d)
+{
+  if (!(d == d) || d <= -9.2e18)
+    return INT64_MIN;
+  return d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+}
+/* The kept values of a VF_NUM or VF_ONE entry (plain decimals), else NULL: a loop over many
+ * values finds the tree's numbers once, not once a value (egg_tree_of walks up). */
+static inline const double *egg_plain_nums(const struct egg_node *n)
+{
+  if (n->vform == VF_NUM)
+    return egg_nums(n);
+  return n->vform == VF_ONE ? egg_tree_of(n)->nums + n->v : NULL;
+}
+
 /* The empty name a pool <Vertex> has in a validation-only decode (keep_values 0): it is named,
  * its number is egg_index, and its text is read by writers alone, which refuse such a tree. */
 extern const char *const egg_name_elided;
@@ -258,9 +274,7 @@ static inline int64_t egg_val_int(const struct egg_node *n, uint32_t i)
     d = egg_tree_of(n)->nums[n->v];
   else
     return egg_val_int_slow(n, i);
-  if (!(d == d) || d <= -9.2e18)
-    return INT64_MIN;
-  return d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+  return egg_double_int(d);
 }
 /* The text of value i when it is a string, else NULL. */
 const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len);
@@ -381,6 +395,8 @@ struct egg_doc {
    * EGG_LINE_STEP-th line, found as far as the furthest line asked for, and the last line found */
   size_t *lines;
   size_t nlines, lines_cap;
+  int cr_known;           /* the first \r at or after cr_from is at cr_at (size: none) */
+  size_t cr_from, cr_at;
   unsigned last_line;
   size_t last_start;
   /* geometry findings gathered as vertices close (egg_check_geometry.c): a count and where the

@@ -14,8 +14,13 @@
 /* The three leading numbers of an entry whose values were kept, or 0. */
 static int vec3_of(const struct egg_node *n, double v[3])
 {
-  if (n->bad || egg_nvals(n) < 3 || n->vform == VF_DROPPED)
+  const double *nd;
+  if (n->bad || n->vform == VF_DROPPED || egg_nvals(n) < 3)
     return 0;
+  if ((nd = egg_plain_nums(n)) != NULL) { /* plain decimals: numbers all */
+    memcpy(v, nd, 3 * sizeof *v);
+    return 1;
+  }
   for (uint32_t k = 0; k < 3; k++) {
     if (!egg_val_is_number(n, k))
       return 0;
@@ -63,11 +68,22 @@ void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
   }
 }
 
+/* A pool whose vertex numbers are few beyond their count (the usual 0..n-1): 1 + the position
+ * index of each number, 0 for none, rather than a map entry a vertex. */
+struct dense_pool {
+  uint32_t *at;
+  size_t n;
+};
+
 struct poly_ix {
   struct egg_doc *doc;
-  struct egg_map pools, verts; /* pool name -> pool; (pool, number) -> 1 + index into pos */
+  struct egg_map pools, verts; /* pool name -> pool (sum: 1 + its dense_pool, or 0:
+                                * num is part of the key); (pool,
+                                * number) -> 1 + index into pos for the other pools */
   double (*pos)[3];
   size_t npos, cap;
+  struct dense_pool *dense;
+  size_t ndense;
 };
 
 static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node *v)
@@ -84,7 +100,7 @@ static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node
   if (v->vform == VF_DROPPED) {
     egg_values_relex(doc, v, p, 3); /* missing coordinates read 0, as the model builds them */
   } else {
-    for (uint32_t k = 0; k < 3 && k < egg_nvals(v); k++)
+    for (uint32_t k = 0, k_end = egg_nvals(v); k < 3 && k < k_end; k++)
       p[k] = egg_val_d(v, k);
   }
   memcpy(x->pos[x->npos++], p, sizeof p);
@@ -106,6 +122,36 @@ static int pools_index(struct poly_ix *x)
     if (e->val)
       continue;
     e->val = (void *)(uintptr_t)n;
+    {
+      /* numbered as below, a first time to size a dense table */
+      size_t count = 0;
+      int64_t top = -1;
+      for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
+        int64_t num;
+        if (v->spec != S_VERTEX)
+          continue;
+        num = egg_name(v) ? egg_index(v) : next;
+        if (num < 0 || num == INT64_MAX)
+          continue;
+        if (num + 1 > next)
+          next = num + 1;
+        count++;
+        if (num > top)
+          top = num;
+      }
+      next = 1;
+      if (top >= 0 && (uint64_t)top < 2 * (uint64_t)count + 1024 && count < UINT32_MAX) {
+        struct dense_pool *grown = realloc(x->dense, (x->ndense + 1) * sizeof *grown);
+        if (!grown)
+          return -1;
+        x->dense = grown;
+        grown[x->ndense].n = (size_t)top + 1;
+        grown[x->ndense].at = calloc((size_t)top + 1, sizeof *grown->at);
+        if (!grown[x->ndense].at)
+          return -1;
+        e->sum = (double)++x->ndense;
+      }
+    }
     for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
       int64_t num;
       if (v->spec != S_VERTEX)
@@ -115,14 +161,25 @@ static int pools_index(struct poly_ix *x)
         continue;
       if (num + 1 > next)
         next = num + 1;
-      e = egg_map_pair(&x->verts, (uintptr_t)n, num);
-      if (!e)
-        return -1;
-      if (e->val)
+      if (e->sum > 0) {
+        uint32_t *at = &x->dense[(size_t)e->sum - 1].at[num];
+        if (*at)
+          continue;
+        if (pos_add(x, x->doc, v) < 0)
+          return -1;
+        *at = (uint32_t)x->npos;
         continue;
-      if (pos_add(x, x->doc, v) < 0)
-        return -1;
-      e->val = (void *)(uintptr_t)x->npos;
+      }
+      {
+        struct egg_map_ent *ve = egg_map_pair(&x->verts, (uintptr_t)n, num);
+        if (!ve)
+          return -1;
+        if (ve->val)
+          continue;
+        if (pos_add(x, x->doc, v) < 0)
+          return -1;
+        ve->val = (void *)(uintptr_t)x->npos;
+      }
     }
   }
   return 0;
@@ -134,6 +191,10 @@ static size_t vertex_at(const struct poly_ix *x, const char *pool, uint32_t plen
   const struct egg_map_ent *pe = egg_map_find(&x->pools, pool, plen), *ve;
   if (!pe || !pe->val)
     return 0;
+  if (pe->sum > 0) {
+    const struct dense_pool *d = &x->dense[(size_t)pe->sum - 1];
+    return num >= 0 && (uint64_t)num < d->n ? d->at[num] : 0;
+  }
   ve = egg_map_pair_find(&x->verts, (uintptr_t)pe->val, num);
   return ve && ve->val ? (size_t)(uintptr_t)ve->val : 0;
 }
@@ -161,8 +222,9 @@ static long polygon_ids(const struct poly_ix *x, const struct egg_node *prim, si
       *ids = g;
       *cap = c;
     }
-    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
-      size_t k = vertex_at(x, pool, plen, egg_val_int(vr, i));
+    const double *nd = egg_plain_nums(vr);
+    for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
+      size_t k = vertex_at(x, pool, plen, nd ? egg_double_int(nd[i]) : egg_val_int(vr, i));
       if (!k)
         return -1;
       (*ids)[n++] = k - 1;
@@ -219,6 +281,9 @@ static int polygons_check(struct egg_doc *doc)
 done:
   free(ids);
   free(x.pos);
+  for (size_t i = 0; i < x.ndense; i++)
+    free(x.dense[i].at);
+  free(x.dense);
   if (x.pools.oom || x.verts.oom)
     rc = -1;
   egg_map_free(&x.pools);

@@ -34,7 +34,7 @@ static int check_order_value(struct egg_doc *doc, const struct egg_node *o, uint
 
 static void check_knots(struct egg_doc *doc, const struct egg_node *k)
 {
-  for (uint32_t i = 1; i < egg_nvals(k); i++)
+  for (uint32_t i = 1, i_end = egg_nvals(k); i < i_end; i++)
     if (egg_val_d(k, i) < egg_val_d(k, i - 1)) {
       egg_emit_val(doc, RULE_EGG_NURBS_KNOTS_ORDER, k, i, NULL, "%g", egg_val_d(k, i));
       return;
@@ -116,7 +116,7 @@ static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg
     pe = egg_map_find(pools, ps, plen);
     if (!pe || !(pool = pe->val))
       continue;
-    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
+    for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
       const struct egg_map_ent *ve = egg_map_pair_find(verts, (uintptr_t)pool, egg_val_int(vr, i));
       const struct egg_node *v = ve ? ve->val : NULL;
       if (v && egg_nvals(v) < 3) {

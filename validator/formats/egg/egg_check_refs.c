@@ -388,6 +388,7 @@ static void resolve_vertex_refs(struct refs *r)
   egg_map_init(&forwarded, &r->doc->map_failures);
   while (chunk) {
     struct egg_node *vr, *ref;
+    const double *nd;
     const char *ps;
     uint32_t plen;
     size_t missing = 0;
@@ -429,12 +430,13 @@ static void resolve_vertex_refs(struct refs *r)
       forward_pool(r, &forwarded, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
-    for (uint32_t k = 0; k < egg_nvals(vr); k++)
-      missing += !has_index(pi, egg_val_int(vr, k));
+    nd = egg_plain_nums(vr);
+    for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++)
+      missing += !has_index(pi, nd ? egg_double_int(nd[k]) : egg_val_int(vr, k));
     if (missing) {
       size_t n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
                                   egg_show(buf, sizeof buf, ps, plen));
-      for (uint32_t k = 0; k < egg_nvals(vr); k++) {
+      for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++) {
         int64_t idx = egg_val_int(vr, k);
         if (!has_index(pi, idx) && n + 24 < sizeof what)
           n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);

@@ -283,7 +283,7 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
   case S_COLLIDE: {
     int descend = 0;
     check_enum_value(doc, n, 0, e_solid);
-    for (uint32_t i = 1; i < egg_nvals(n); i++) {
+    for (uint32_t i = 1, i_end = egg_nvals(n); i < i_end; i++) {
       uint32_t len;
       const char *s = egg_val_str(n, i, &len);
       check_enum_value(doc, n, i, e_flags);

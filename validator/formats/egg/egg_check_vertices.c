@@ -78,8 +78,9 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
     return;
   }
   vc->values += egg_nvals(vr);
-  for (uint32_t i = 0; i < egg_nvals(vr); i++) {
-    int64_t idx = egg_val_int(vr, i);
+  const double *nd = egg_plain_nums(vr);
+  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
+    int64_t idx = nd ? egg_double_int(nd[i]) : egg_val_int(vr, i);
     /* the arrays stay within a few times the map's size (which holds every value) */
     if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
         ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1) < 0)) {
@@ -183,7 +184,7 @@ static int same_values(const struct egg_node *a, const struct egg_node *b)
   if (egg_nvals(a) != egg_nvals(b) || egg_first(a) || egg_first(b) || a->bad || b->bad ||
       a->vform == VF_DROPPED || b->vform == VF_DROPPED)
     return 0;
-  for (uint32_t i = 0; i < egg_nvals(a); i++) {
+  for (uint32_t i = 0, i_end = egg_nvals(a); i < i_end; i++) {
     struct egg_value x, y;
     egg_val(a, i, &x);
     egg_val(b, i, &y);
@@ -258,7 +259,7 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
 
 static void check_rgba(struct egg_doc *doc, const struct egg_node *n)
 {
-  for (uint32_t i = 0; i < egg_nvals(n); i++) {
+  for (uint32_t i = 0, i_end = egg_nvals(n); i < i_end; i++) {
     double d = egg_val_d(n, i);
     if (egg_val_is_number(n, i) && !(d >= 0.0 && d <= 1.0)) {
       egg_emit_val(doc, RULE_EGG_COLOR_RANGE, n, i, NULL, "%g", d);
@@ -305,7 +306,7 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
     if (c->spec == S_VREF_PRIM) {
       nverts += egg_nvals(c);
       if (p->spec == S_POLYGON && egg_nvals(c) <= 64) {
-        for (uint32_t i = 1; i < egg_nvals(c); i++)
+        for (uint32_t i = 1, i_end = egg_nvals(c); i < i_end; i++)
           for (uint32_t j = 0; j < i; j++)
             if (egg_val_int(c, i) == egg_val_int(c, j)) {
               egg_emit_val(doc, RULE_EGG_REPEATED_VERTEX, c, i, NULL, "%lld", (long long)egg_val_int(c, i));
@@ -371,7 +372,7 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     member_add(vc, pool, plen, vr, m);
     return;
   }
-  for (uint32_t i = 0; i < egg_nvals(vr); i++) {
+  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
     struct egg_map_ent *e = egg_map_named(&vc->members, pool, plen, egg_val_int(vr, i));
     if (!e)
       return;

@@ -196,7 +196,7 @@ static int collect_members(struct geom *g)
       sc = egg_scalar_child(vr, "membership");
       if (sc)
         w = egg_nvals(sc) ? egg_val_d(sc, 0) : 0; /* a string reads 0 */
-      for (uint32_t i = 0; i < egg_nvals(vr); i++) {
+      for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
         const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
         struct egg_map_ent *e;
         if (!v)
@@ -338,7 +338,7 @@ static long prim_vertices(struct geom *g, const struct egg_node *prim, const str
       return -1;
     if (grow_to(buf, cap, n + egg_nvals(vr) + 1, sizeof **buf, 64) < 0)
       return -2;
-    for (uint32_t i = 0; i < egg_nvals(vr); i++) {
+    for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
       const struct egg_node *v = vertex_of(g, pool, plen, egg_val_int(vr, i));
       if (!v)
         return -1; /* an undefined vertex: reported by the checks, the primitive left out */

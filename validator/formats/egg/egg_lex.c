@@ -342,6 +342,9 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
         lx->pos = pos;
         lex_newline(lx);
         pos = lx->pos;
+        /* indentation: spaces eight at a time */
+        while (size - pos >= 8 && !memcmp(d + pos, "        ", 8))
+          pos += 8;
       } else {
         break;
       }

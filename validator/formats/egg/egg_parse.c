@@ -249,8 +249,10 @@ static uint32_t nums_new(struct parser *p, size_t count)
   void *base = doc->nums;
   if (pool_room(p, &base, doc->nums_used, &doc->nums_cap, count, sizeof *doc->nums) < 0)
     return UINT32_MAX;
-  doc->nums = base;
-  tree_pools(doc);
+  if (base != doc->nums) {
+    doc->nums = base;
+    tree_pools(doc);
+  }
   doc->nums_used += count;
   return (uint32_t)at;
 }
@@ -268,8 +270,10 @@ static uint32_t str_new(struct parser *p, const char *s, size_t len)
   char *m;
   if (pool_room(p, &base, doc->strs_used, &doc->strs_cap, need, 1) < 0)
     return 0;
-  doc->strs = base;
-  tree_pools(doc);
+  if (base != doc->strs) {
+    doc->strs = base;
+    tree_pools(doc);
+  }
   at = doc->strs_used;
   doc->strs_used += need;
   m = doc->strs + at;

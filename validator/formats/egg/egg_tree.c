@@ -106,21 +106,36 @@ int egg_value_is_number(const struct egg_value *v)
  * the last line found. */
 #define EGG_LINE_STEP 64u
 
+/* The first line end (\n or \r) at or after i (< size), or size: memchr for each byte, the
+ * next \r kept from one call to the next (a text without any is searched for one once). */
+static size_t next_eol(struct egg_doc *doc, size_t i)
+{
+  const unsigned char *d = doc->data, *lf;
+  size_t n = doc->size;
+  if (!doc->cr_known || doc->cr_at < i || doc->cr_from > i) {
+    const unsigned char *cr = memchr(d + i, '\r', n - i);
+    doc->cr_known = 1;
+    doc->cr_from = i;
+    doc->cr_at = cr ? (size_t)(cr - d) : n;
+  }
+  lf = memchr(d + i, '\n', doc->cr_at - i);
+  return lf ? (size_t)(lf - d) : doc->cr_at;
+}
+
 /* The offset after `count` more line ends from off, counted as the lexer counts them (\r\n and
  * \n\r once), or SIZE_MAX when the text ends first. */
-static size_t lines_skip(const struct egg_doc *doc, size_t off, unsigned count)
+static size_t lines_skip(struct egg_doc *doc, size_t off, unsigned count)
 {
   const unsigned char *d = doc->data;
-  size_t n = doc->size;
-  for (size_t i = off; count; i++) {
-    if (i >= n)
+  size_t n = doc->size, i = off;
+  while (count) {
+    if (i >= n || (i = next_eol(doc, i)) >= n)
       return SIZE_MAX;
-    if (d[i] == '\n' || d[i] == '\r') {
-      if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
-        i++;
-      if (!--count)
-        return i + 1;
-    }
+    if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
+      i++;
+    if (!--count)
+      return i + 1;
+    i++;
   }
   return off;
 }
