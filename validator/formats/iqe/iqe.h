@@ -105,12 +105,13 @@ enum iqe_attr {
   ATTR_V0, ATTR_V9 = ATTR_V0 + 9, ATTR_VS, ATTR_COUNT
 };
 
-/* One per-vertex attribute stream as parsed: count * stride values, in double (v) when that
+/* One per-vertex attribute stream as parsed: count * stride values (none for vb, whose pairs
+ * hold its values, nor for vc without a model: v and f NULL), in double (v) when that
  * costs at most twice the bytes of the stream's lines or a `vertexarray` may declare 32-bit
  * integers, else in float (f): memory stays proportional to the file on the shortest lines
  * (`vp 0 0 0`). stride is the most values any line gave; components past it read as the
- * command's defaults. vs keeps its 32-bit integer bit for bit in f. Read and written through
- * iqe_attr_get and iqe_attr_put only. */
+ * command's defaults. vs keeps its 32-bit integer bit for bit in f. Read through iqe_attr_get
+ * (iqe_attr_int for vs); written by iqe_vertex_attr, a line's values at once. */
 struct iqe_attr_arr {
   double *v;
   float *f;

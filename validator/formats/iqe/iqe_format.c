@@ -320,15 +320,19 @@ static int alloc_arrays(struct iqe_parser *p)
       ar->stride = 1;
     ar->cap = p->counts[cmds[i]];
     ar->defaults = iqe_commands[cmds[i]].defaults;
-    /* colours stay double: they are stored as bytes, and a float can round x * 255 the other
-     * way (0.3 -> 77, not 76) */
-    if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
+    /* values nothing reads are not stored (v and f NULL): vb's (its pairs hold them), and vc's
+     * without a model (colours go only into the model; no check reads them). Colours stay
+     * double: they are stored as bytes, and a float can round x * 255 the other way (0.3 -> 77,
+     * not 76) */
+    if (i == ATTR_VB || (i == ATTR_VC && !keep))
+      ;
+    else if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
         ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
       ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
     else
       ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
     ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
-    if ((!ar->v && !ar->f) || !ar->lines)
+    if ((!ar->v && !ar->f && i != ATTR_VB && (i != ATTR_VC || keep)) || !ar->lines)
       return -1;
   }
   p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);

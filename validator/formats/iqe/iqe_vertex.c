@@ -275,7 +275,7 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   at = (size_t)(a->count - 1) * a->stride;
   if (a->v)
     memcpy(a->v + at, src, a->stride * sizeof *src);
-  else
+  else if (a->f) /* neither: values nothing reads (alloc_arrays) */
     for (uint32_t c = 0; c < a->stride; c++)
       a->f[at + c] = (float)src[c];
 }
