@@ -123,6 +123,9 @@ struct model_ref {
   int alpha_file;       /* an alpha file adds a channel from another image: no channel check */
   const char *implied_ext; /* added to a file name without an extension before it is looked up
                             * (Egg <File>: "the extension .egg is implied"), or NULL */
+  int unused;           /* the format's loader never loads it (an Egg <Texture> no <TRef> names):
+                         * no loss when a conversion drops it, no difference when the proof
+                         * finds it missing; --resources still looks for the file it names */
 };
 
 /* Content of the source that the common model has no place for (Egg: two-sided polygons,

@@ -27,8 +27,8 @@ static int key_cmp(const void *x, const void *y)
   return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-/* The distinct references of m that name files, sorted, each at its first place in the file;
- * NULL when out of memory. */
+/* The distinct references of m that name files a loader loads (not r->unused), sorted, each at
+ * its first place in the file; NULL when out of memory. */
 static struct ref_key *refs_sorted(const struct model *m, size_t *n)
 {
   struct ref_key *v = malloc((m->num_refs ? m->num_refs : 1) * sizeof *v);
@@ -37,7 +37,7 @@ static struct ref_key *refs_sorted(const struct model *m, size_t *n)
   if (!v)
     return NULL;
   for (const struct model_ref *r = m->refs; r; r = r->next)
-    if (model_ref_named_file(r)) {
+    if (model_ref_named_file(r) && !r->unused) {
       v[k].r = r;
       v[k].order = k;
       k++;

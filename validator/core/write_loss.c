@@ -62,12 +62,13 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
   }
 }
 
-/* 1 with r's place in *loc when r is the first reference of m to its file (each is announced
- * once, at the place the model first names it), else 0. */
+/* 1 with r's place in *loc when r is the first reference of m to its file that a loader loads
+ * (each is announced once, at the place the model first names it; an unused one before it does
+ * not count), else 0. */
 static int ref_first_place(const struct model *m, const struct model_ref *r, struct mdl_loc *loc)
 {
   const struct model_ref *e;
-  for (e = m->refs; e != r && !(e->kind == r->kind && !strcmp(e->ref, r->ref)); e = e->next)
+  for (e = m->refs; e != r && (e->unused || !(e->kind == r->kind && !strcmp(e->ref, r->ref))); e = e->next)
     ;
   if (e != r)
     return 0;
@@ -84,7 +85,7 @@ void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_in
 {
   for (const struct model_ref *r = m->refs; l && r; r = r->next) {
     struct mdl_loc loc;
-    if (!model_ref_named_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
+    if (r->unused || !model_ref_named_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
       continue;
     write_loss(l, rule, RULE_CORE_COMPARE_REFERENCE, &loc, "%s '%.200s'",
                r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);

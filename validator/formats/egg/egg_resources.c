@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "egg.h"
+#include "egg_map.h"
 
 /* Value 0 of n when it is a string; NULL for a number or an empty body. */
 static const char *value_text(const struct egg_node *n, uint32_t *len)
@@ -56,10 +57,29 @@ static int refs_descend(const struct egg_doc *doc, const struct egg_node *n)
   return doc->spec_count[S_TEXTURE_INLINE] != 0;
 }
 
+/* The texture names a <TRef> of some primitive uses, into *used; 0, or -1 out of memory. Panda3D
+ * loads only those (EggLoader gathers the used textures): a <Texture> no primitive names is never
+ * loaded, so no conversion loses it. */
+static int trefs_collect(const struct egg_doc *doc, struct egg_map *used)
+{
+  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
+                                                                   n->spec != S_TABLE && n->spec != S_BUNDLE)) {
+    uint32_t len;
+    const char *s;
+    if (n->spec == S_TREF && !n->bad && (s = value_text(n, &len)) != NULL && !egg_map_at(used, s, len))
+      return -1;
+  }
+  return 0;
+}
+
 void egg_collect_refs(struct egg_doc *doc, struct model *m)
 {
+  struct egg_map used;
+  int all_used; /* the names could not be gathered: every texture counts as used (announced) */
   if (!doc->spec_count[S_TEXTURE] && !doc->spec_count[S_TEXTURE_INLINE] && !doc->spec_count[S_FILE])
     return;
+  egg_map_init(&used, &doc->map_failures); /* a failure is counted: the decode says so */
+  all_used = !doc->spec_count[S_TEXTURE] || trefs_collect(doc, &used) < 0;
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {
     struct model_ref *r;
     const struct egg_node *sc;
@@ -69,12 +89,15 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
     case S_TEXTURE:
       if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
         break;
+      r->unused = !all_used && !egg_map_find(&used, n->name ? n->name : "", egg_name_len(n));
       if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
         if ((r->format = arena_strndup(&m->arena, s, len)) != NULL)
           r->channels = format_channels(r->format);
       if ((sc = egg_scalar_child(n, "alpha-file")) != NULL) {
+        struct model_ref *a;
         r->alpha_file = 1;
-        (void)ref_add(doc, m, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file");
+        if ((a = ref_add(doc, m, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file")) != NULL)
+          a->unused = r->unused; /* loaded with its texture or not at all */
       }
       break;
     case S_TEXTURE_INLINE:
@@ -88,4 +111,5 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
       break;
     }
   }
+  egg_map_free(&used);
 }
