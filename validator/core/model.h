@@ -137,7 +137,7 @@ struct model_unheld {
   unsigned line, column; /* the first one's place in the source (text), or 0 */
   char what[200];       /* what is lost and how the target shows it instead */
 };
-#define MODEL_UNHELD_MAX 12
+#define MODEL_UNHELD_MAX 16
 
 struct model_bounds {
   double bbmin[3], bbmax[3];

@@ -447,6 +447,14 @@ void egg_check_nurbs(struct egg_doc *doc);
 
 /* What the egg holds that the model has no place for, into m->unheld (egg_unheld.c). */
 void egg_unheld_record(struct egg_doc *doc, struct model *m);
+/* One kind of loss into m->unheld: its rule, how many entries, the first, what is lost (nothing
+ * when count is 0). */
+void egg_unheld_add(struct model *m, uint32_t rule, unsigned long count, const struct egg_node *first,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The render attributes of the egg the model has no place for (egg_unheld_render.c); groups,
+ * primitives and textures Panda3D does not draw are added to *hidden (the first at *first_hidden). */
+void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidden,
+                       const struct egg_node **first_hidden);
 /* Animation tables and joints into the common model (egg_anim.c). */
 int egg_anim_decode(struct egg_doc *doc, struct model *m);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs

@@ -89,7 +89,7 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
     case S_TEXTURE:
       if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
         break;
-      r->unused = !all_used && !egg_map_find(&used, n->name ? n->name : "", egg_name_len(n));
+      r->unused = !all_used && !egg_map_find(&used, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
       if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
         if ((r->format = arena_strndup(&m->arena, s, len)) != NULL)
           r->channels = format_channels(r->format);

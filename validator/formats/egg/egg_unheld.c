@@ -1,7 +1,8 @@
 /* egg_unheld.c - what an egg holds that the common model has no place for (model.unheld): two-sided
  * polygons, collision solids, switch and level-of-detail groups, billboards, points, lines,
- * patches, NURBS, morph targets, group tags and object types, groups Panda3D does not draw, and
- * the colours of used materials. Recorded when the model is built,
+ * patches, NURBS, morph targets, group tags and object types, groups Panda3D does not draw, the
+ * colours of used materials, per-component attributes of strips and fans, and render attributes (egg_unheld_render.c). Recorded when the model
+ * is built,
  * so a writer of another format announces each (core/write_loss.h) rather than dropping it in
  * silence; the egg's own writer prints the tree and keeps them. */
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 
 /* One kind of loss: its rule, the entry kinds it counts, and what it says. */
 enum { K_BFACE, K_COLLIDE, K_SWITCH, K_PRIMS, K_NURBS, K_MORPHS, K_BILLBOARD, K_NODE_DATA, K_HIDDEN, K_MATERIAL,
-       K_COUNT };
+       K_COMPONENT, K_COUNT };
 
 struct tally {
   unsigned long n[S_COUNT];               /* entries of each kind that count */
@@ -49,6 +50,7 @@ static int kind_of(int spec)
   case S_DXYZ: case S_DNORMAL: case S_DRGBA: case S_DUV: case S_SANIM: case S_AUX: return K_MORPHS;
   case S_BILLBOARD: return K_BILLBOARD;
   case S_TAG: case S_OBJECTTYPE: return K_NODE_DATA;
+  case S_COMPONENT: return K_COMPONENT;
   default: return -1;
   }
 }
@@ -72,15 +74,16 @@ static int counts(const struct egg_node *n)
     return 0;
   if (n->spec == S_BFACE || n->spec == S_SWITCH)
     return egg_nvals(n) && egg_val_int(n, 0) != 0;
+  if (n->spec == S_COMPONENT) /* a strip's or fan's triangle with its own normal or colour; a
+                               * line's components go with the line (MDL-CNV-023) */
+    return egg_first(n) && egg_parent(n) &&
+           (egg_parent(n)->spec == S_TRISTRIP || egg_parent(n)->spec == S_TRIFAN);
   if (n->spec == S_SANIM) /* a joint's channel (in <Xfm$Anim_S$>) is carried; a slider is not */
     return !egg_parent(n) || egg_parent(n)->spec != S_XFMSANIM;
   return 1;
 }
 
-static void add(struct model *m, uint32_t rule, unsigned long count, const struct egg_node *first,
-                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void add(struct model *m, uint32_t rule, unsigned long count, const struct egg_node *first,
+void egg_unheld_add(struct model *m, uint32_t rule, unsigned long count, const struct egg_node *first,
                 const char *fmt, ...)
 {
   struct model_unheld *u;
@@ -121,14 +124,14 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
 {
   static const int specs[] = {S_BFACE, S_COLLIDE, S_SWITCH, S_SWITCHCOND, S_POINTLIGHT, S_LINE, S_PATCH,
                               S_NURBS_C, S_NURBS_S, S_DXYZ, S_DNORMAL, S_DRGBA, S_DUV, S_SANIM, S_AUX,
-                              S_BILLBOARD, S_TAG, S_OBJECTTYPE};
+                              S_BILLBOARD, S_TAG, S_OBJECTTYPE, S_COMPONENT};
   struct tally t;
   struct egg_map mrefs; /* names <MRef>s use */
   char a[96], b[96], c[96], l[300];
   int any = 0;
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     any |= doc->spec_count[specs[i]] != 0;
-  any |= doc->spec_count[S_SCALAR] != 0 || doc->spec_count[S_MATERIAL] != 0;
+  any |= doc->spec_count[S_SCALAR] != 0 || doc->spec_count[S_MATERIAL] != 0 || doc->spec_count[S_TEXTURE] != 0;
   if (!any || !doc->root)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
@@ -158,41 +161,45 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
         egg_map_find(&mrefs, egg_name(n), egg_name_len(n)) && !t.materials++)
       t.first[K_MATERIAL] = n;
   egg_map_free(&mrefs);
-  add(m, RULE_CORE_CONVERT_TWO_SIDED, t.n[S_BFACE], t.first[K_BFACE],
+  egg_unheld_add(m, RULE_CORE_CONVERT_TWO_SIDED, t.n[S_BFACE], t.first[K_BFACE],
       "%lu two-sided polygons (<BFace> { 1 }) are written one-sided", t.n[S_BFACE]);
-  add(m, RULE_CORE_CONVERT_COLLISION, t.n[S_COLLIDE], t.first[K_COLLIDE],
+  egg_unheld_add(m, RULE_CORE_CONVERT_COLLISION, t.n[S_COLLIDE], t.first[K_COLLIDE],
       "%lu collision solids (<Collide>) are dropped%s", t.n[S_COLLIDE],
       t.collide_hidden ? "; the invisible polygons that defined them are written as visible geometry" : "");
   list3(l, sizeof l, part(a, sizeof a, t.n[S_SWITCH], "switch groups (<Switch> { 1 }: one child shown at a time)"),
         part(b, sizeof b, t.n[S_SWITCHCOND], "level-of-detail groups (<SwitchCondition>)"), "");
-  add(m, RULE_CORE_CONVERT_SWITCH, t.n[S_SWITCH] + t.n[S_SWITCHCOND], t.first[K_SWITCH],
+  egg_unheld_add(m, RULE_CORE_CONVERT_SWITCH, t.n[S_SWITCH] + t.n[S_SWITCHCOND], t.first[K_SWITCH],
       "%s: every child is written as meshes drawn at once", l);
   list3(l, sizeof l, part(a, sizeof a, t.n[S_POINTLIGHT], "points (<PointLight>)"),
         part(b, sizeof b, t.n[S_LINE], "lines (<Line>)"), part(c, sizeof c, t.n[S_PATCH], "patches (<Patch>)"));
-  add(m, RULE_CORE_CONVERT_PRIMITIVES_DROPPED, t.n[S_POINTLIGHT] + t.n[S_LINE] + t.n[S_PATCH],
+  egg_unheld_add(m, RULE_CORE_CONVERT_PRIMITIVES_DROPPED, t.n[S_POINTLIGHT] + t.n[S_LINE] + t.n[S_PATCH],
       t.first[K_PRIMS], "%s are dropped (only polygons are written)", l);
   list3(l, sizeof l, part(a, sizeof a, t.n[S_NURBS_C], "NURBS curves"),
         part(b, sizeof b, t.n[S_NURBS_S], "NURBS surfaces"), "");
-  add(m, RULE_CORE_CONVERT_NURBS_DROPPED, t.n[S_NURBS_C] + t.n[S_NURBS_S], t.first[K_NURBS],
+  egg_unheld_add(m, RULE_CORE_CONVERT_NURBS_DROPPED, t.n[S_NURBS_C] + t.n[S_NURBS_S], t.first[K_NURBS],
       "%s are dropped", l);
   list3(l, sizeof l,
         part(a, sizeof a, t.n[S_DXYZ] + t.n[S_DNORMAL] + t.n[S_DRGBA] + t.n[S_DUV],
              "morph offsets (<Dxyz>, <DNormal>, <DRGBA>, <DUV>)"),
         part(b, sizeof b, t.n[S_SANIM], "morph slider tables (<S$Anim>)"),
         part(c, sizeof c, t.n[S_AUX], "<Aux> vertex data"));
-  add(m, RULE_CORE_CONVERT_MORPHS_DROPPED,
+  egg_unheld_add(m, RULE_CORE_CONVERT_MORPHS_DROPPED,
       t.n[S_DXYZ] + t.n[S_DNORMAL] + t.n[S_DRGBA] + t.n[S_DUV] + t.n[S_SANIM] + t.n[S_AUX], t.first[K_MORPHS],
       "%s are dropped", l);
-  add(m, RULE_CORE_CONVERT_BILLBOARD, t.n[S_BILLBOARD], t.first[K_BILLBOARD],
+  egg_unheld_add(m, RULE_CORE_CONVERT_BILLBOARD, t.n[S_BILLBOARD], t.first[K_BILLBOARD],
       "%lu billboard groups (<Billboard>: turned to face the camera) are written fixed", t.n[S_BILLBOARD]);
   list3(l, sizeof l, part(a, sizeof a, t.n[S_TAG], "group tags (<Tag>)"),
         part(b, sizeof b, t.n[S_OBJECTTYPE], "object types (<ObjectType>)"), "");
-  add(m, RULE_CORE_CONVERT_NODE_DATA, t.n[S_TAG] + t.n[S_OBJECTTYPE], t.first[K_NODE_DATA],
+  egg_unheld_add(m, RULE_CORE_CONVERT_NODE_DATA, t.n[S_TAG] + t.n[S_OBJECTTYPE], t.first[K_NODE_DATA],
       "%s are dropped", l);
-  add(m, RULE_CORE_CONVERT_HIDDEN_GEOMETRY, t.hidden, t.first[K_HIDDEN],
-      "%lu groups Panda3D does not draw (<Scalar> visibility { hidden }, occluder, portal) are written "
-      "as visible meshes", t.hidden);
-  add(m, RULE_CORE_CONVERT_MATERIAL_PROPERTIES, t.materials, t.first[K_MATERIAL],
+  egg_unheld_add(m, RULE_CORE_CONVERT_COMPONENT_ATTRIBUTES, t.n[S_COMPONENT], t.first[K_COMPONENT],
+      "%lu per-triangle normals or colours of strips and fans (<Component>) are dropped: each "
+      "triangle is written with its vertices' or its primitive's", t.n[S_COMPONENT]);
+  egg_unheld_render(doc, m, &t.hidden, &t.first[K_HIDDEN]);
+  egg_unheld_add(m, RULE_CORE_CONVERT_HIDDEN_GEOMETRY, t.hidden, t.first[K_HIDDEN],
+      "%lu groups or primitives Panda3D does not draw (<Scalar> visibility { hidden }, occluder, portal) "
+      "are written as visible meshes", t.hidden);
+  egg_unheld_add(m, RULE_CORE_CONVERT_MATERIAL_PROPERTIES, t.materials, t.first[K_MATERIAL],
       "%lu materials' colours and shininess (<Material> scalars) are dropped: the written file keeps "
       "their names only", t.materials);
 }

@@ -19,6 +19,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/egg/egg_anim.c \
   validator/formats/egg/egg_geometry.c \
   validator/formats/egg/egg_unheld.c \
+  validator/formats/egg/egg_unheld_render.c \
   validator/formats/egg/egg_write.c \
   validator/formats/egg/egg_write_model.c \
   validator/formats/egg/egg_pz.c
