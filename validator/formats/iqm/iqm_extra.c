@@ -1,6 +1,7 @@
 /* iqm_extra.c - the comment (R35) and the extension list (R36); both are kept on the model so
  * that an IQM written back carries them. */
 #include <stdio.h>
+#include <string.h>
 
 #include "iqm.h"
 
@@ -106,5 +107,15 @@ void iqm_extensions_check(struct iqm *q)
   if (ofs != 0) {
     struct mdl_loc loc = loc_bin(field, "%s", path);
     diag_emit(q->diag, RULE_IQM_EXTENSION_END, &loc, "0 (the last node)", "%llu", (unsigned long long)ofs);
+  }
+  if (q->m->num_extensions && q->m->num_unheld < MODEL_UNHELD_MAX) {
+    /* only the IQM writer carries them: a writer of another format announces them (CORE 4.13) */
+    struct model_unheld *u = &q->m->unheld[q->m->num_unheld++];
+    const char *first = q->m->extensions[0].name ? q->m->extensions[0].name : "";
+    memset(u, 0, sizeof *u);
+    u->rule = RULE_CORE_CONVERT_EXTENSIONS;
+    u->count = q->m->num_extensions;
+    snprintf(u->what, sizeof u->what, "%u IQM extensions (the first: '%.40s', %u bytes) are dropped",
+             (unsigned)q->m->num_extensions, first, (unsigned)q->m->extensions[0].size);
   }
 }
