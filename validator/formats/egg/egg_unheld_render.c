@@ -236,7 +236,7 @@ void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidd
   }
   /* the attributes of each texture drawn as a mesh's material: one a primitive uses after its
    * first, or none uses, is no material of the target (MDL-CNV-008 or no loss at all) */
-  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n))) {
+  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec == S_ROOT || egg_is_group(n->spec))) {
     if (n->spec != S_TEXTURE || n->bad || (!failed && !egg_map_find(&drawn, egg_name(n) ? egg_name(n) : "", egg_name_len(n))))
       continue;
     for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
