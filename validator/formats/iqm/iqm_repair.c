@@ -126,8 +126,9 @@ static int weights_renormalise(struct model *m)
 }
 
 /* The rotation of each joint whose length is off 1 by more than IQM-JNT-004's 1e-3, divided by
- * its length: the rotation the demo and ioquake3 draw, which normalise it on loading
- * (lsalzman/iqm demo.cpp, ioq3 tr_model_iqm.c QuatNormalize2). */
+ * its length: the rotation the demo and current ioquake3 draw, which normalise it on loading
+ * (lsalzman/iqm demo.cpp, ioq3 tr_model_iqm.c QuatNormalize2; older ioq3 renderers, as the copy
+ * in DeepMind Lab, built the matrix from the stored quaternion and drew the joint scaled). */
 static void joints_normalise(struct model *m)
 {
   for (uint32_t j = 0; j < m->num_joints; j++) {
