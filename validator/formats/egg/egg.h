@@ -79,6 +79,11 @@ struct egg_lexer {
 
 void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc);
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
+/* The plain decimals (those egg_lex_next reads as T_NUMBER without flags) that come next, at
+ * most max, into out (0 for each in lazy mode), with ints: only integers up to 2147483647; then
+ * the token after them into t. The number of values read: the parser's short path for the bulk
+ * of a file, one call for a run of numbers rather than one a number. */
+size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints, struct egg_token *t);
 
 /* --- the tree ------------------------------------------------------------------------------- */
 enum egg_vtype { V_NUMBER, V_ULONG, V_QSTRING, V_WORD };

@@ -418,3 +418,41 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
     return;
   }
 }
+
+size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints, struct egg_token *t)
+{
+  const unsigned char *d = lx->data;
+  const size_t size = lx->size;
+  size_t n = 0;
+  while (n < max) {
+    size_t pos = lx->pos, end;
+    unsigned char c;
+    double v;
+    /* the whitespace egg_lex_next skips before a token (a comment ends the run) */
+    for (;;) {
+      if (pos >= size)
+        goto done;
+      c = d[pos];
+      if (c == ' ' || c == '\t') {
+        pos++;
+      } else if (c == '\n' || c == '\r') {
+        lx->pos = pos;
+        lex_newline(lx);
+        pos = lx->pos;
+      } else {
+        break;
+      }
+    }
+    lx->pos = pos;
+    end = pos;
+    if (!((c >= '0' && c <= '9') || c == '-' || c == '.' || c == '+') ||
+        !lex_decimal(d, size, &end, &v, lx->lazy) ||
+        (ints && !(v <= 2147483647.0 && v == floor(v))))
+      break; /* egg_lex_next lexes it from its start */
+    lx->pos = end;
+    out[n++] = v;
+  }
+done:
+  egg_lex_next(lx, t);
+  return n;
+}

@@ -961,8 +961,12 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
       if (f->fastnum && !p->tok.flags && !f->seen_child && !f->rich &&
           p->nvals - f->vstart < f->maxvals && p->nvals < p->capvals &&
           (f->fastnum == 1 || (p->tok.num <= 2147483647.0 && p->tok.num == floor(p->tok.num)))) {
+        size_t room;
         p->dstack[p->nvals++] = p->tok.num;
-        advance(p);
+        room = p->capvals - p->nvals;
+        if (f->maxvals - (p->nvals - f->vstart) < room)
+          room = f->maxvals - (p->nvals - f->vstart);
+        p->nvals += egg_lex_decimals(&p->lx, p->dstack + p->nvals, room, f->fastnum == 2, &p->tok);
         break;
       }
       /* fall through */
