@@ -348,6 +348,22 @@ static inline int64_t egg_index(const struct egg_node *n)
   t = egg_tree_of(n);
   return (int64_t)(n->vform == VF_RICH ? t->rich[n->v].ul : egg_slot_u64(t->nums + n->v));
 }
+
+/* The number of pool vertex v as Panda3D gives it (notes §5 D1): its own, or for an omitted one
+ * the highest so far + 1, *next starting at 1; -1 for an entry that is no numbered vertex. Every
+ * walk over a pool numbers its vertices through here, so the checks and the model agree. */
+static inline int64_t egg_vertex_number(const struct egg_node *v, int64_t *next)
+{
+  int64_t num;
+  if (v->spec != S_VERTEX)
+    return -1;
+  num = egg_name(v) ? egg_index(v) : *next;
+  if (num < 0 || num == INT64_MAX)
+    return -1;
+  if (num + 1 > *next)
+    *next = num + 1;
+  return num;
+}
 /* Set the number of an entry that has a slot for it (a name_ix vertex keeps its own). */
 static inline void egg_set_index(struct egg_node *n, int64_t index)
 {

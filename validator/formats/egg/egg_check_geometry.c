@@ -127,14 +127,9 @@ static int pools_index(struct poly_ix *x)
       size_t count = 0;
       int64_t top = -1;
       for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
-        int64_t num;
-        if (v->spec != S_VERTEX)
+        int64_t num = egg_vertex_number(v, &next);
+        if (num < 0)
           continue;
-        num = egg_name(v) ? egg_index(v) : next;
-        if (num < 0 || num == INT64_MAX)
-          continue;
-        if (num + 1 > next)
-          next = num + 1;
         count++;
         if (num > top)
           top = num;
@@ -153,14 +148,9 @@ static int pools_index(struct poly_ix *x)
       }
     }
     for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
-      int64_t num;
-      if (v->spec != S_VERTEX)
+      int64_t num = egg_vertex_number(v, &next);
+      if (num < 0)
         continue;
-      num = egg_name(v) ? egg_index(v) : next;
-      if (num < 0 || num == INT64_MAX)
-        continue;
-      if (num + 1 > next)
-        next = num + 1;
       if (e->sum > 0) {
         uint32_t *at = &x->dense[(size_t)e->sum - 1].at[num];
         if (*at)

@@ -133,14 +133,9 @@ static int collect_pools(struct geom *g)
       continue;
     e->val = (void *)(uintptr_t)n;
     for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
-      int64_t num;
-      if (v->spec != S_VERTEX)
+      int64_t num = egg_vertex_number(v, &next);
+      if (num < 0)
         continue;
-      num = egg_name(v) ? egg_index(v) : next;
-      if (num < 0 || num == INT64_MAX)
-        continue;
-      if (num + 1 > next)
-        next = num + 1;
       e = egg_map_pair(&g->verts, (uintptr_t)n, num);
       if (!e)
         return -1;
