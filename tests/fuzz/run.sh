@@ -104,6 +104,9 @@ if [ "$mode" = seeds ]; then
 fi
 
 printf '%-16s %12s %8s %8s %6s %s\n' target execs paths crashes hangs seconds
+# A crash found, or a target that did not run, fails the run: a smoke run that saw a crash is no
+# clean result (the CI's fuzz stage passed with a crash in every_iqe before this).
+found=0
 for t in "$@"; do
   build_target "$t"
   exe=$work/bin/fuzz_$t
@@ -128,7 +131,14 @@ for t in "$@"; do
     get() { sed -n "s/^$1 *: *//p" "$stats"; }
     printf '%-16s %12s %8s %8s %6s %s\n' "$t" "$(get execs_done)" "$(get corpus_count)" \
       "$(get saved_crashes)" "$(get saved_hangs)" "$seconds"
+    if [ "$(get saved_crashes)" != 0 ]; then
+      found=1
+      for c in "$out"/default/crashes/id:*; do echo "fuzz: $t crashes on $c (replay: $exe $c)"; done
+    fi
+    [ "$(get saved_hangs)" = 0 ] || echo "fuzz: $t: hangs over 2 s (not a failure: a loaded machine can cause them), in $out/default/hangs"
   else
     echo "$t: afl-fuzz did not run, see $work/afl_$t.log"
+    found=1
   fi
 done
+exit "$found"

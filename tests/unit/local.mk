@@ -17,7 +17,8 @@ UNIT_TESTS = \
   tests/unit/test_text_safe \
   tests/unit/test_api_json \
   tests/unit/test_inflate \
-  tests/unit/test_fix
+  tests/unit/test_fix \
+  tests/unit/test_input_end
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -27,6 +28,9 @@ UNIT_LDADD = $(MDL_LIBS) $(CHECK_LIBS)
 tests_unit_test_inflate_SOURCES = tests/unit/test_inflate.c tests/unit/unit.h
 tests_unit_test_inflate_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_inflate_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+tests_unit_test_input_end_SOURCES = tests/unit/test_input_end.c tests/unit/unit.h
+tests_unit_test_input_end_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_input_end_LDADD = $(UNIT_LDADD)
 tests_unit_test_fix_SOURCES = tests/unit/test_fix.c tests/unit/unit.h
 tests_unit_test_fix_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_fix_LDADD = $(UNIT_LDADD)

@@ -38,6 +38,13 @@ int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t 
  * Return the number of tokens (counting beyond cap; only cap are stored). */
 uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap);
 
+/* A comment line's first token: an unquoted '#'. A quoted token's text starts inside its quotes,
+ * and at the input's end it is empty, so len is tested before the byte is read. */
+static inline int iqe_tok_is_comment(const struct iqe_tok *t)
+{
+  return t->len && t->s[0] == '#' && !t->quoted;
+}
+
 /* iqe_tokenize(ln, first, 1), faster: the count pass wants only the first token and how many
  * there are. */
 uint32_t iqe_count_tokens(const struct iqe_line *ln, struct iqe_tok *first);

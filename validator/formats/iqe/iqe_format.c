@@ -238,11 +238,6 @@ const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
 
 /* ---- passes ----------------------------------------------------------------------------- */
 
-static int is_comment(const struct iqe_tok *t)
-{
-  return t->len && t->s[0] == '#' && !t->quoted;
-}
-
 /* Pass 1: count commands, face triangles, vb pairs and the longest token list. */
 static void count_pass(struct iqe_parser *p)
 {
@@ -272,7 +267,7 @@ static void count_pass(struct iqe_parser *p)
     }
     if (n > p->max_tokens)
       p->max_tokens = n; /* every line, comments too: the checking pass tokenizes them all */
-    if (n == 0 || is_comment(&t))
+    if (n == 0 || iqe_tok_is_comment(&t))
       continue;
     c = t.quoted ? NULL : iqe_command_find(t.s, t.len); /* as the checking pass decides */
     if (!c) {
@@ -478,7 +473,7 @@ static void check_pass(struct iqe_parser *p)
     n = iqe_tokenize(&ln, p->toks, p->max_tokens);
     if (n > p->max_tokens)
       n = p->max_tokens; /* cannot happen: the counting pass saw this line */
-    if (n == 0 || is_comment(&p->toks[0]))
+    if (n == 0 || iqe_tok_is_comment(&p->toks[0]))
       continue;
     c = p->toks[0].quoted ? NULL : iqe_command_find(p->toks[0].s, p->toks[0].len);
     if (!c) {

@@ -307,7 +307,7 @@ int iqe_index_build(const unsigned char *data, size_t size, struct iqe_index *ix
     int rc = 0;
     if (ln.no <= cap)
       ix->line_offsets[ln.no] = (size_t)((const unsigned char *)ln.s - data);
-    if (iqe_tokenize(&ln, &t, 1) == 0 || t.s[0] == '#')
+    if (iqe_tokenize(&ln, &t, 1) == 0 || iqe_tok_is_comment(&t))
       continue;
     c = iqe_command_find(t.s, t.len);
     if (!c)
