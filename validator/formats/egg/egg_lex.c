@@ -313,6 +313,30 @@ static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double 
   return 1;
 }
 
+/* The blanks and line ends before a token, from pos: the position of the next other byte (size
+ * at the input's end), lines counted. egg_lex_next and egg_lex_decimals skip the same way. */
+static inline size_t lex_blanks(struct egg_lexer *lx, size_t pos)
+{
+  const unsigned char *d = lx->data;
+  const size_t size = lx->size;
+  while (pos < size) {
+    unsigned char c = d[pos];
+    if (c == ' ' || c == '\t') {
+      pos++;
+    } else if (c == '\n' || c == '\r') {
+      lx->pos = pos;
+      lex_newline(lx);
+      pos = lx->pos;
+      /* indentation: spaces eight at a time */
+      while (size - pos >= 8 && !memcmp(d + pos, "        ", 8))
+        pos += 8;
+    } else {
+      break;
+    }
+  }
+  return pos;
+}
+
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
 {
   const unsigned char *d = lx->data;
@@ -325,30 +349,17 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
   for (;;) {
     unsigned char c;
     size_t start;
-    for (;;) {
-      if (pos >= size) {
-        lx->pos = pos;
-        t->type = T_EOF;
-        t->s = NULL;
-        t->len = 0;
-        t->line = lx->line;
-        t->col = 0; /* Panda3D reports end of file at column 0 */
-        return;
-      }
-      c = d[pos];
-      if (c == ' ' || c == '\t') {
-        pos++;
-      } else if (c == '\n' || c == '\r') {
-        lx->pos = pos;
-        lex_newline(lx);
-        pos = lx->pos;
-        /* indentation: spaces eight at a time */
-        while (size - pos >= 8 && !memcmp(d + pos, "        ", 8))
-          pos += 8;
-      } else {
-        break;
-      }
+    pos = lex_blanks(lx, pos);
+    if (pos >= size) {
+      lx->pos = pos;
+      t->type = T_EOF;
+      t->s = NULL;
+      t->len = 0;
+      t->line = lx->line;
+      t->col = 0; /* Panda3D reports end of file at column 0 */
+      return;
     }
+    c = d[pos];
     t->line = lx->line;
     t->col = (unsigned)(pos - lx->line_start + 1);
     start = pos;
@@ -429,20 +440,10 @@ size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints,
     unsigned char c;
     double v;
     /* the whitespace egg_lex_next skips before a token (a comment ends the run) */
-    for (;;) {
-      if (pos >= size)
-        goto done;
-      c = d[pos];
-      if (c == ' ' || c == '\t') {
-        pos++;
-      } else if (c == '\n' || c == '\r') {
-        lx->pos = pos;
-        lex_newline(lx);
-        pos = lx->pos;
-      } else {
-        break;
-      }
-    }
+    pos = lex_blanks(lx, pos);
+    if (pos >= size)
+      goto done;
+    c = d[pos];
     lx->pos = pos;
     end = pos;
     if (!((c >= '0' && c <= '9') || c == '-' || c == '.' || c == '+') ||
