@@ -57,7 +57,7 @@ unsigned check_poses(struct conf_case *c, const struct pipeline_run *run)
         failed++;
         continue;
       }
-      actual = m->joints[p->joint].pose;
+      actual = *model_rest(m, p->joint);
     } else {
       uint64_t f = (uint64_t)p->frame;
       const struct trs *fr;

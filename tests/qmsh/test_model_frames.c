@@ -52,16 +52,16 @@ static void model_make(struct model *m, const double *t, uint32_t n)
   double *times;
   model_init(m);
   m->num_joints = m->num_poses = 2;
-  m->joints = arena_calloc(&m->arena, 2, sizeof *m->joints);
+  model_joints_alloc(m, 2);
   m->anims = arena_calloc(&m->arena, 1, sizeof *m->anims);
   m->frames = arena_calloc(&m->arena, (size_t)n * 2 + 1, sizeof *m->frames);
   times = arena_calloc(&m->arena, n + 1, sizeof *times);
   m->joints[0].parent = -1;
   m->joints[0].name = "root";
-  set_trs(&m->joints[0].pose, 0, 0.5, 0, id, 1);
+  set_trs(model_rest_mut(m, 0), 0, 0.5, 0, id, 1);
   m->joints[1].parent = 0;
   m->joints[1].name = "bone1";
-  set_trs(&m->joints[1].pose, 0, 1, 0, z90, 1);
+  set_trs(model_rest_mut(m, 1), 0, 1, 0, z90, 1);
   m->num_anims = 1;
   m->anims[0].name = "wave";
   m->anims[0].num_frames = n;
@@ -168,7 +168,7 @@ int main(void)
     double t[2] = {0, 0.5};
     memset(&nt, 0, sizeof nt);
     model_make(&m, t, 2);
-    m.joints[1].pose.s[1] = 2;
+    model_rest_mut(&m, 1)->s[1] = 2;
     CHECK(model_frames_to_parent(&m, NULL, on_note, &nt, err, sizeof err) == 0, "%s", err);
     CHECK(nt.warning == 1 && strstr(nt.last, "shear"), "note: %s", nt.last);
     model_free(&m);

@@ -85,7 +85,7 @@ static void compare_models(const char *name, const struct model *a, const struct
   }
   for (uint32_t j = 0; j < a->num_joints; j++)
     if (a->joints[j].parent != b->joints[j].parent ||
-        memcmp(&a->joints[j].pose, &b->joints[j].pose, sizeof a->joints[j].pose) ||
+        memcmp(model_rest(a, j), model_rest(b, j), sizeof(struct trs)) ||
         strcmp(a->joints[j].name, b->joints[j].name))
       fail(name, "a joint differs after the upgrade", NULL);
   if (a->frames && b->frames &&
@@ -246,6 +246,7 @@ struct quad {
   struct model m;
   struct model_varray va[3];
   struct model_joint joints[2];
+  struct trs rests[2];
   struct model_anim anim;
   struct model_mesh mesh;
   struct trs frames[4];
@@ -281,10 +282,12 @@ static void quad_build(struct quad *q)
   va[2] = (struct model_varray){VT_BLENDWEIGHTS, NULL, 0, VF_UBYTE, 4, bw, {0}, 0};
   joints[0].name = "root";
   joints[0].parent = -1;
-  set_trs(&joints[0].pose, 1, 0, 1);
+  joints[0].rest = 0;
+  set_trs(&q->rests[0], 1, 0, 1);
   joints[1].name = "arm";
   joints[1].parent = 0;
-  set_trs(&joints[1].pose, 0.5, HALF_PI, 1);
+  joints[1].rest = 1;
+  set_trs(&q->rests[1], 0.5, HALF_PI, 1);
   set_trs(&frames[0], 1, 0, 1);
   set_trs(&frames[1], 0.5, HALF_PI, 1);
   set_trs(&frames[2], 1.25, 0.1, 1);
@@ -300,6 +303,8 @@ static void quad_build(struct quad *q)
   mp->meshes = &q->mesh;
   mp->num_joints = mp->num_poses = 2;
   mp->joints = joints;
+  mp->rests = q->rests;
+  mp->num_rests = 2;
   mp->num_anims = 1;
   mp->anims = &q->anim;
   mp->num_frames = 2;
@@ -380,7 +385,7 @@ static void convert_check(void)
     for (uint32_t f = 0; f < 2; f++)
       for (uint32_t k = 0; k < 2; k++) {
         double mat[16], key[16], got[16], want[16];
-        trs_to_matrix(&run.model.joints[k].pose, mat);
+        trs_to_matrix(model_rest(&run.model, k), mat);
         trs_to_matrix(model_frame(&run.model, f, k), key);
         mat4_mul(got, mat, key); /* local = mat * key (column vectors) */
         trs_to_matrix(&frames[f * 2 + k], want);

@@ -174,7 +174,7 @@ static int build_anim(struct model *m, const struct rt_spec *spec, uint64_t *rng
     for (uint32_t f = 0; f < m->num_frames; f++)
       motion_eval(&mo, f, &m->frames[(size_t)f * m->num_poses + j]);
     if (j < m->num_joints) { /* the base pose: the first frame, as floats */
-      struct trs *b = &m->joints[j].pose;
+      struct trs *b = model_rest_mut(m, j);
       motion_eval(&mo, 0, b);
       for (int k = 0; k < 3; k++) {
         b->t[k] = fl(b->t[k]);
@@ -298,13 +298,14 @@ int rt_model_build(struct model *m, const struct rt_spec *spec)
   struct model_varray *va[7] = {NULL};
 
   m->num_joints = spec->joints;
-  m->joints = arena_calloc(&m->arena, m->num_joints + 1, sizeof *m->joints);
+  if (model_joints_alloc(m, (size_t)m->num_joints + 1) < 0)
+    m->joints = NULL;
   if (!m->joints)
     return -1;
   for (uint32_t j = 0; j < m->num_joints; j++) {
     m->joints[j].name = dup_name(m, "joint", j, "");
     m->joints[j].parent = j ? (int32_t)(rng_next(&rng) % j) : -1;
-    trs_identity(&m->joints[j].pose);
+    trs_identity(model_rest_mut(m, j));
   }
   if (spec->poses && build_anim(m, spec, &rng) < 0)
     return -1;

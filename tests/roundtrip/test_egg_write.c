@@ -125,7 +125,7 @@ static void compare(const char *name, const struct model *a, const struct model 
   }
   for (uint32_t j = 0; j < a->num_joints; j++) {
     int32_t pa = a->joints[j].parent, pb = b->joints[map[j]].parent;
-    double d = matrix_diff(&a->joints[j].pose, &b->joints[map[j]].pose);
+    double d = matrix_diff(model_rest(a, j), model_rest(b, map[j]));
     if (pa < 0 ? pb >= 0 : pb != (int32_t)map[pa])
       fail(name, "joint %u: parent changed (now %d)", (unsigned)j, (int)pb);
     if (!(d <= 1e-9))

@@ -158,7 +158,7 @@ static void test_full_layout(void)
     size_t r = end + 48 * (size_t)j;
     CHECK(!strcmp(text_at(&b, rd32(&b, r)), m.joints[j].name), "joint %u name", j);
     CHECK((int32_t)rd32(&b, r + 4) == m.joints[j].parent, "joint %u parent", j);
-    CHECK(rdf(&b, r + 20 + 12) == (float)m.joints[j].pose.r[3], "joint %u qw", j);
+    CHECK(rdf(&b, r + 20 + 12) == (float)model_rest(&m, j)->r[3], "joint %u qw", j);
   }
   end += 48 * (size_t)nj;
   CHECK(rd32(&b, 80) == end, "ofs_poses %u, expected %zu", rd32(&b, 80), end);
@@ -203,7 +203,7 @@ static void test_full_layout(void)
       size_t r = rd32(&b1, 72) + 44 * (size_t)j;
       double q[4], x = rdf(&b1, r + 20), y = rdf(&b1, r + 24), z = rdf(&b1, r + 28);
       double w = -sqrt(fmax(0, 1 - (x * x + y * y + z * z)));
-      memcpy(q, m.joints[j].pose.r, sizeof q);
+      memcpy(q, model_rest(&m, j)->r, sizeof q);
       quat_normalize(q);
       if (q[3] > 0)
         for (int k = 0; k < 4; k++)

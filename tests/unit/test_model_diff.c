@@ -15,13 +15,13 @@ static void build(struct model *m)
   model_init(m);
   m->flags = 4;
   m->num_joints = 2;
-  m->joints = arena_calloc(a, 2, sizeof *m->joints);
+  ck_assert_int_eq(model_joints_alloc(m, 2), 0);
   ck_assert_ptr_nonnull(m->joints);
   for (uint32_t j = 0; j < 2; j++) {
     m->joints[j].name = j ? "arm" : "root";
     m->joints[j].parent = j ? 0 : -1;
-    trs_identity(&m->joints[j].pose);
-    m->joints[j].pose.t[1] = 0.5 * j;
+    trs_identity(model_rest_mut(m, j));
+    model_rest_mut(m, j)->t[1] = 0.5 * j;
   }
 
   m->num_vertexes = 3;
@@ -200,18 +200,18 @@ END_TEST
 START_TEST(test_joint_pose)
 {
   struct model_diff_opts o = strict;
-  b.joints[1].pose.t[1] = nextafter(0.5, 1); /* within a float ulp, not equal */
+  model_rest_mut(&b, 1)->t[1] = nextafter(0.5, 1); /* within a float ulp, not equal */
   expect_one(&o, "joints[1].pose.Ty");
   memset(&lines, 0, sizeof lines);
   o.joint_pose = MODEL_DIFF_REAL_NEAR_FLOAT;
   expect_none(&o);
   o.joint_pose = MODEL_DIFF_REAL_FLOAT_OF; /* the float of 0.5 is 0.5, not its neighbour */
   expect_one(&o, "joints[1].pose.Ty");
-  b.joints[1].pose.t[1] = 0.5;
-  a.joints[1].pose.t[1] = nextafter(0.5, 1); /* b holds a rounded to float */
+  model_rest_mut(&b, 1)->t[1] = 0.5;
+  model_rest_mut(&a, 1)->t[1] = nextafter(0.5, 1); /* b holds a rounded to float */
   memset(&lines, 0, sizeof lines);
   expect_none(&o);
-  a.joints[1].pose.t[1] = 0.5 + 1e-6; /* beyond a float ulp */
+  model_rest_mut(&a, 1)->t[1] = 0.5 + 1e-6; /* beyond a float ulp */
   o.joint_pose = MODEL_DIFF_REAL_NEAR_FLOAT;
   expect_one(&o, "joints[1].pose.Ty");
 }
@@ -220,7 +220,7 @@ END_TEST
 START_TEST(test_nan_pose)
 {
   struct model_diff_opts o = strict;
-  a.joints[0].pose.s[2] = b.joints[0].pose.s[2] = NAN;
+  model_rest_mut(&a, 0)->s[2] = model_rest_mut(&b, 0)->s[2] = NAN;
   expect_none(&o); /* EQUAL: both NaN is the same */
   o.joint_pose = MODEL_DIFF_REAL_NEAR_FLOAT; /* a tolerance never holds NaN */
   expect_one(&o, "joints[0].pose.Sz");

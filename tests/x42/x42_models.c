@@ -2,6 +2,7 @@
  * models, turned into V5 documents by the writer's builder, then given the V5 features a common
  * model has no place for (tags, several anim groups, a reverse loop). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "x42_models.h"
@@ -128,7 +129,8 @@ void x42_model_animated(struct model *m)
   static const int32_t parents[4] = {-1, 0, 1, 1};
   model_init(m);
   m->num_joints = 4;
-  m->joints = arena_calloc(&m->arena, 4, sizeof *m->joints);
+  if (model_joints_alloc(m, 4) < 0)
+    abort();
   m->num_poses = 4;
   m->num_frames = 8;
   m->frames = arena_calloc(&m->arena, 8 * 4, sizeof *m->frames);
@@ -152,7 +154,7 @@ void x42_model_animated(struct model *m)
   for (uint32_t b = 0; b < 4; b++) {
     m->joints[b].name = names[b];
     m->joints[b].parent = parents[b];
-    m->joints[b].pose = m->frames[b];
+    *model_rest_mut(m, b) = m->frames[b];
   }
   m->num_anims = 2;
   m->anims = arena_calloc(&m->arena, 2, sizeof *m->anims);

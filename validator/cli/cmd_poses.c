@@ -66,7 +66,7 @@ static void poses_text(FILE *out, const char *path, const struct pipeline_run *r
           m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
   for (uint32_t j = 0; j < m->num_joints; j++) {
     text_printf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
-    text_trs(out, &m->joints[j].pose);
+    text_trs(out, model_rest(m, j));
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
     const struct model_anim *an = &m->anims[a];

@@ -21,6 +21,18 @@ void model_free(struct model *m)
   memset(m, 0, sizeof *m);
 }
 
+int model_joints_alloc(struct model *m, size_t n)
+{
+  m->joints = arena_calloc(&m->arena, n, sizeof *m->joints);
+  m->rests = arena_calloc(&m->arena, n, sizeof *m->rests);
+  if (!m->joints || !m->rests || n > UINT32_MAX)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    m->joints[i].rest = (uint32_t)i;
+  m->num_rests = (uint32_t)n;
+  return 0;
+}
+
 static void span_add(struct model *m, const struct model_span *sp)
 {
   if (!m->want_spans || m->spans_failed)

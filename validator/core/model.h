@@ -23,10 +23,13 @@ struct trs {
   double s[3];
 };
 
+/* A joint: 16 bytes, its rest pose (base pose) kept apart in the model's rests, which joints
+ * may share (issue 26: with the pose inside, a joint cost 96 bytes for an Egg `<Joint> j { }`
+ * of 14; an Egg joint without a transform shares one identity). Read a pose with model_rest. */
 struct model_joint {
   const char *name;
   int32_t parent; /* < 0: root */
-  struct trs pose;
+  uint32_t rest;  /* its rest pose: the model's rests[rest] */
 };
 
 struct model_anim {
@@ -176,6 +179,8 @@ struct model {
 
   uint32_t num_joints;
   struct model_joint *joints;
+  struct trs *rests;                /* the joints' rest poses (model_rest), num_rests of them */
+  uint32_t num_rests;
 
   /* Animated transforms: one pose record per animated bone. */
   uint32_t num_poses;
@@ -277,6 +282,20 @@ void model_span_lines(struct model *m, enum model_elem kind, uint32_t index, uin
 /* Record lines line..line_end as an element of kind the decoder left out of the model (a face
  * naming a missing vertex): a diagnostic there concerns no element the model holds. */
 void model_span_dropped(struct model *m, enum model_elem kind, uint32_t line, uint32_t line_end);
+
+/* The rest pose of joint j (< num_joints). */
+static inline const struct trs *model_rest(const struct model *m, uint32_t j)
+{
+  return &m->rests[m->joints[j].rest];
+}
+/* The same, to be set: only where each joint has a rest pose of its own (model_joints_alloc). */
+static inline struct trs *model_rest_mut(struct model *m, uint32_t j)
+{
+  return &m->rests[m->joints[j].rest];
+}
+/* n joints (zeroed, parents and names to be set) with a rest pose each (zeroed; joint j's is
+ * rests[j]), in m's arena: 0, or -1 when out of memory. */
+int model_joints_alloc(struct model *m, size_t n);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);

@@ -145,7 +145,7 @@ static double converted_bound(const struct cmp *c, uint32_t pose, unsigned ch, d
     return 0;
   m += 1;
   if (ch < 3 && pose < s->model->num_joints) {
-    const double *t = s->model->joints[pose].pose.t;
+    const double *t = model_rest(s->model, pose)->t;
     m += 2 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2])) + fabs(u) + fabs(v);
   }
   return 8 * ldexp(1.0, -24) * m;
@@ -300,10 +300,10 @@ static void base_poses_compare(struct cmp *c)
   for (uint32_t i = 0; i < n; i++) {
     unsigned ch;
     double err, bound;
-    double r = trs_worst(c, &a->joints[i].pose, &b->joints[i].pose, i, 0, no_extra, &ch, &err, &bound);
+    double r = trs_worst(c, model_rest(a, i), model_rest(b, i), i, 0, no_extra, &ch, &err, &bound);
     char path[64], bv[96];
     if (r > 1)
-      r = trs_recheck(c, &a->joints[i].pose, &b->joints[i].pose, i, 0, FMT_EL_BASEPOSE, i, 0, &ch,
+      r = trs_recheck(c, model_rest(a, i), model_rest(b, i), i, 0, FMT_EL_BASEPOSE, i, 0, &ch,
                       &err, &bound);
     c->r.poses_checked++;
     if (r > c->r.worst_ratio)
@@ -311,9 +311,9 @@ static void base_poses_compare(struct cmp *c)
     if (r <= 1)
       continue;
     snprintf(path, sizeof path, "joints[%u].pose.%s", i, trs_channel_name(ch));
-    snprintf(bv, sizeof bv, "%.9g", trs_channel(&b->joints[i].pose, ch));
+    snprintf(bv, sizeof bv, "%.9g", trs_channel(model_rest(b, i), ch));
     cmp_mismatch(c, RULE_CORE_COMPARE_POSE, FMT_EL_BASEPOSE, i, 0, path, bv,
-                 "base pose %.9g differs by %.3g, bound %.3g", trs_channel(&a->joints[i].pose, ch),
+                 "base pose %.9g differs by %.3g, bound %.3g", trs_channel(model_rest(a, i), ch),
                  err, bound);
   }
 }

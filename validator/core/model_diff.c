@@ -107,7 +107,7 @@ static void diff_joints(struct diff *d, const struct model *a, const struct mode
     if (x->parent != y->parent)
       differ(d, "joints[%u].parent %d became %d", i, (int)x->parent, (int)y->parent);
     for (unsigned c = 0; c < TRS_CHANNELS; c++) {
-      double u = trs_channel(&x->pose, c), v = trs_channel(&y->pose, c);
+      double u = trs_channel(model_rest(a, i), c), v = trs_channel(model_rest(b, i), c);
       if (!real_same(d->o->joint_pose, u, v))
         differ(d, "joints[%u].pose.%s %.17g became %.17g", i, trs_channel_name(c), u, v);
     }

@@ -290,7 +290,7 @@ int model_frames_to_parent(struct model *m, const double *rates, frames_note_fn 
     for (uint32_t f = 0; f < m->num_frames; f++)
       for (uint32_t p = 0; p < np; p++) {
         struct trs *x = &m->frames[(size_t)f * np + p];
-        sheared += (uint32_t)trs_compose(x, &m->joints[p].pose, x);
+        sheared += (uint32_t)trs_compose(x, model_rest(m, p), x);
       }
     goto finish;
   }
@@ -357,7 +357,7 @@ int model_frames_to_parent(struct model *m, const double *rates, frames_note_fn 
         else
           trs_lerp(x, k0, model_frame(m, an->first_frame + i + 1, p), u);
         if (bind)
-          sheared += (uint32_t)trs_compose(x, &m->joints[p].pose, x);
+          sheared += (uint32_t)trs_compose(x, model_rest(m, p), x);
       }
     }
     an->first_frame = out_f;

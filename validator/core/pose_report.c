@@ -103,7 +103,7 @@ void poses_write_joints(struct json_writer *w, const struct model *m)
     json_kv_uint(w, "index", j);
     json_kv_string(w, "name", m->joints[j].name ? m->joints[j].name : "");
     json_kv_int(w, "parent", m->joints[j].parent);
-    json_trs(w, &m->joints[j].pose);
+    json_trs(w, model_rest(m, j));
     json_object_end(w);
   }
   json_array_end(w);

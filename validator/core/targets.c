@@ -463,7 +463,7 @@ static void check_joints(struct tctx *c, const char *check)
 {
   const struct model *m = c->m;
   for (uint32_t j = 0; j < m->num_joints; j++) {
-    const double *s = m->joints[j].pose.s;
+    const double *s = model_rest(m, j)->s;
     struct mdl_loc loc = loc_path("joints", j, "");
     if (!strcmp(check, "joint-scale")) {
       if (fabs(s[0] - 1) > 1e-5 || fabs(s[1] - 1) > 1e-5 || fabs(s[2] - 1) > 1e-5)

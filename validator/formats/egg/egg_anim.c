@@ -302,6 +302,17 @@ static void joint_rest(const struct egg_node *jn, double r[16])
     transform_matrix(t, r);
 }
 
+/* Whether joint_rest finds a <Transform> to read (else the rest is the identity). */
+static int joint_has_transform(const struct egg_node *jn)
+{
+  if (jn->spec != S_JOINT)
+    return 0;
+  for (const struct egg_node *c = egg_first(jn); c; c = egg_next(c))
+    if (c->spec == S_TRANSFORM)
+      return 1;
+  return 0;
+}
+
 struct joint_list {
   const struct egg_node **nodes;
   int32_t *parents;
@@ -391,21 +402,34 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     return -1;
 
   /* joints and their rest transforms (computed again where frames need them: a matrix kept per
-   * joint cost 128 bytes for a <Joint> of 20) */
+   * joint cost 128 bytes for a <Joint> of 20); the joints without a <Transform> share one
+   * identity, rests[0] */
   m->num_joints = jl.count;
-  m->joints = jl.count ? arena_calloc(&m->arena, jl.count, sizeof *m->joints) : NULL;
-  if (jl.count && !m->joints)
-    return -1;
-  for (uint32_t j = 0; j < jl.count; j++) {
-    const struct egg_node *jn = jl.nodes[j];
+  if (jl.count) {
+    uint32_t nrest = 1, k = 1;
     double r[16];
-    joint_rest(jn, r);
-    /* the tree's copy: NUL-terminated, in the same arena as the model */
-    m->joints[j].name = egg_name(jn) ? egg_name(jn) : "";
-    m->joints[j].parent = jl.parents[j];
-    matrix_to_trs(r, &m->joints[j].pose);
-    if (m->want_spans)
-      model_span_lines(m, MODEL_EL_JOINT, j, jn->line, egg_node_last_line(jn));
+    for (uint32_t j = 0; j < jl.count; j++)
+      nrest += joint_has_transform(jl.nodes[j]);
+    m->joints = arena_calloc(&m->arena, jl.count, sizeof *m->joints);
+    m->rests = arena_calloc(&m->arena, nrest, sizeof *m->rests);
+    if (!m->joints || !m->rests)
+      return -1;
+    m->num_rests = nrest;
+    mat_identity(r);
+    matrix_to_trs(r, &m->rests[0]);
+    for (uint32_t j = 0; j < jl.count; j++) {
+      const struct egg_node *jn = jl.nodes[j];
+      /* the tree's copy: NUL-terminated, in the same arena as the model */
+      m->joints[j].name = egg_name(jn) ? egg_name(jn) : "";
+      m->joints[j].parent = jl.parents[j];
+      if (joint_has_transform(jn)) {
+        joint_rest(jn, r);
+        matrix_to_trs(r, &m->rests[k]);
+        m->joints[j].rest = k++;
+      }
+      if (m->want_spans)
+        model_span_lines(m, MODEL_EL_JOINT, j, jn->line, egg_node_last_line(jn));
+    }
   }
   if (!doc->ctx->keep_frames && nbundles && jl.count && (uint64_t)total * jl.count <= MAX_ANIM_CELLS) {
     /* validation alone builds no frames: the report's stats get the counts a full decode has */

@@ -264,7 +264,7 @@ static void write_joint(struct wm *w, uint32_t j, unsigned depth)
   buf_printf(out, " {\n");
   indent(out, depth + 1);
   buf_printf(out, "<Transform> { <Matrix4> {");
-  trs_to_rows(&w->m->joints[j].pose, rows);
+  trs_to_rows(model_rest(w->m, j), rows);
   for (int r = 0; r < 4; r++) {
     buf_put(out, "\n", 1);
     indent(out, depth + 2);

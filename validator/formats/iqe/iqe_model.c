@@ -315,16 +315,17 @@ static int anim_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
   uint32_t nj = p->num_joints, np = nj;
-  m->joints = arena_calloc(&m->arena, (size_t)nj + 1, sizeof *m->joints);
+  if (model_joints_alloc(m, (size_t)nj + 1) < 0)
+    m->joints = NULL;
   if (!m->joints)
     return -1;
   for (uint32_t i = 0; i < nj; i++) {
     m->joints[i].name = p->joints[i].name;
     m->joints[i].parent = p->joints[i].parent;
     if (i < p->num_base_poses)
-      m->joints[i].pose = p->pose_trs[i];
+      *model_rest_mut(m, i) = p->pose_trs[i];
     else
-      trs_identity(&m->joints[i].pose);
+      trs_identity(model_rest_mut(m, i));
   }
   m->num_joints = nj;
   if (np == 0)

@@ -210,7 +210,7 @@ int iqe_write(const struct model *m, const struct write_opts *opts, struct byte_
     if (name_check(b, "joint", name) < 0)
       return -1;
     buf_printf(b, "joint \"%s\" %d\n", name, m->joints[j].parent < 0 ? -1 : m->joints[j].parent);
-    put_pose(b, &m->joints[j].pose);
+    put_pose(b, model_rest(m, j));
   }
   if (layout_write(m, &l, b) < 0)
     return -1;

@@ -132,7 +132,7 @@ static int weights_renormalise(struct model *m)
 static void joints_normalise(struct model *m)
 {
   for (uint32_t j = 0; j < m->num_joints; j++) {
-    double *r = m->joints[j].pose.r, n = quat_norm(r);
+    double *r = model_rest_mut(m, j)->r, n = quat_norm(r);
     if (isfinite(n) && n > 0 && fabs(n - 1) > 1e-3)
       for (int k = 0; k < 4; k++)
         r[k] /= n;
@@ -193,7 +193,7 @@ static int world_matrices(const struct model *m, uint32_t f, int framed, double 
   for (uint32_t j = 0; j < m->num_joints; j++) {
     double local[16];
     int32_t parent = m->joints[j].parent;
-    const struct trs *t = &m->joints[j].pose;
+    const struct trs *t = model_rest(m, j);
     if (framed && j < m->num_poses) {
       t = model_frame(m, f, j);
       parent = m->pose_parents ? m->pose_parents[j] : parent;

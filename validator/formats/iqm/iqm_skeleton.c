@@ -105,7 +105,8 @@ void iqm_joints_check(struct iqm *q)
 
   if (!p)
     return;
-  q->m->joints = arena_calloc(&q->m->arena, n, sizeof *q->m->joints);
+  if (model_joints_alloc(q->m, n) < 0)
+    q->m->joints = NULL;
   parents = arena_calloc(&q->m->arena, n, sizeof *parents);
   if (!q->m->joints || !parents)
     return;
@@ -115,6 +116,7 @@ void iqm_joints_check(struct iqm *q)
     uint64_t rec = q->sec[S_JOINTS].ofs + (uint64_t)i * q->joint_size;
     struct model_joint *j = &q->m->joints[i];
     unsigned nrot = v1 ? 3 : 4, sofs = v1 ? 32 : 36;
+    struct trs *pose = model_rest_mut(q->m, i);
     int finite;
     j->name = iqm_string(q, le32(r), rec, "joints[%u].name", i);
     j->parent = parents[i] = lei32(r + 4);
@@ -122,22 +124,22 @@ void iqm_joints_check(struct iqm *q)
     finite &= floats_finite(q, r + 20, rec + 20, nrot, "joints", i, "rotate");
     finite &= floats_finite(q, r + sofs, rec + sofs, 3, "joints", i, "scale");
     for (int k = 0; k < 3; k++) {
-      j->pose.t[k] = lef32(r + 8 + 4 * k);
-      j->pose.r[k] = lef32(r + 20 + 4 * k);
-      j->pose.s[k] = lef32(r + sofs + 4 * k);
+      pose->t[k] = lef32(r + 8 + 4 * k);
+      pose->r[k] = lef32(r + 20 + 4 * k);
+      pose->s[k] = lef32(r + sofs + 4 * k);
     }
     if (v1) {
       /* the upgrader's reconstruction (iqm-notes.md 1.5) */
-      double xyz = j->pose.r[0] * j->pose.r[0] + j->pose.r[1] * j->pose.r[1] + j->pose.r[2] * j->pose.r[2];
-      j->pose.r[3] = -sqrt(xyz < 1.0 ? 1.0 - xyz : 0.0);
+      double xyz = pose->r[0] * pose->r[0] + pose->r[1] * pose->r[1] + pose->r[2] * pose->r[2];
+      pose->r[3] = -sqrt(xyz < 1.0 ? 1.0 - xyz : 0.0);
     } else {
-      j->pose.r[3] = lef32(r + 32);
+      pose->r[3] = lef32(r + 32);
     }
-    if (finite && iqm_quat_unit_off(j->pose.r[0], j->pose.r[1], j->pose.r[2], j->pose.r[3], 1e-3) &&
+    if (finite && iqm_quat_unit_off(pose->r[0], pose->r[1], pose->r[2], pose->r[3], 1e-3) &&
         iqm_want(q, RULE_IQM_JOINT_QUATERNION_NORM)) {
       struct mdl_loc loc = loc_bin(rec + 20, "joints[%u].rotate", i);
-      double norm = sqrt(j->pose.r[0] * j->pose.r[0] + j->pose.r[1] * j->pose.r[1] +
-                         j->pose.r[2] * j->pose.r[2] + j->pose.r[3] * j->pose.r[3]);
+      double norm = sqrt(pose->r[0] * pose->r[0] + pose->r[1] * pose->r[1] +
+                         pose->r[2] * pose->r[2] + pose->r[3] * pose->r[3]);
       diag_emit(q->diag, RULE_IQM_JOINT_QUATERNION_NORM, &loc, "1 +- 1e-3", "%.9g", norm);
     }
   }

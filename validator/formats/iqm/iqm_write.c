@@ -241,7 +241,7 @@ static void quant_static(const struct model *m, uint32_t j, int v1, struct pose_
     return;
   }
   if (j < m->num_joints)
-    base = m->joints[j].pose;
+    base = *model_rest(m, j);
   for (unsigned c = 0; c < (v1 ? 9u : TRS_CHANNELS); c++)
     q->offset[c] = (float)frame_channel(&base, c, v1);
 }
@@ -333,21 +333,22 @@ static void put_f32s(struct byte_buf *out, const double *v, unsigned n)
     buf_f32(out, (float)v[i]);
 }
 
-static void write_joint(struct byte_buf *out, const struct model_joint *jt, uint32_t name, int v1)
+static void write_joint(struct byte_buf *out, const struct model_joint *jt, const struct trs *pose,
+                        uint32_t name, int v1)
 {
   buf_u32(out, name);
   buf_i32(out, jt->parent);
-  put_f32s(out, jt->pose.t, 3);
+  put_f32s(out, pose->t, 3);
   if (v1) {
     double q[4];
-    memcpy(q, jt->pose.r, sizeof q);
+    memcpy(q, pose->r, sizeof q);
     quat_normalize(q);
     for (int k = 0; k < 3; k++)
       buf_f32(out, (float)(q[3] > 0 ? -q[k] : q[k]));
   } else {
-    put_f32s(out, jt->pose.r, 4);
+    put_f32s(out, pose->r, 4);
   }
-  put_f32s(out, jt->pose.s, 3);
+  put_f32s(out, pose->s, 3);
 }
 
 static int32_t pose_parent(const struct model *m, uint32_t j)
@@ -510,7 +511,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   if (m->num_joints)
     buf_patch_u32(out, H_OFS_JOINTS, (uint32_t)out->size);
   for (uint32_t i = 0; i < m->num_joints; i++)
-    write_joint(out, &m->joints[i], name_joint[i], v1);
+    write_joint(out, &m->joints[i], model_rest(m, i), name_joint[i], v1);
 
   /* 10. poses (version 1: 9 channels, 80 bytes) */
   buf_patch_u32(out, H_NUM_POSES, m->num_poses);

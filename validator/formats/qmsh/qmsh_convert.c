@@ -246,7 +246,7 @@ static int skeleton_build(const struct model *m, struct arena *a, struct qmsh_me
     b->parent = m->joints[k].parent < 0 ? 0 : (uint16_t)(m->joints[k].parent + 1);
     if (name_set(a, &b->name, m->joints[k].name, "joint", k, "name", err, cap) < 0)
       return -1;
-    qmsh_trs_rows(&m->joints[k].pose, rows);
+    qmsh_trs_rows(model_rest(m, k), rows);
     if (qmsh_rows_invert(rows, inv[k]) < 0) {
       snprintf(err, cap, "joint %u has a singular base pose", k);
       return -1;

@@ -54,7 +54,8 @@ static int skeleton_fill(struct qmsh_dec *d)
   double *times;
 
   m->num_joints = m->num_poses = nb;
-  m->joints = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->joints);
+  if (model_joints_alloc(m, (size_t)nb + 1) < 0)
+    m->joints = NULL;
   m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);
   m->num_anims = q->h.n_anims;
   m->anims = arena_calloc(&m->arena, (size_t)q->h.n_anims + 1, sizeof *m->anims);
@@ -66,7 +67,7 @@ static int skeleton_fill(struct qmsh_dec *d)
     /* file ids are 1-based with 0 = none; a parent out of order is reported, not followed */
     m->joints[k].parent = b->parent >= 1 && b->parent <= k ? (int32_t)b->parent - 1 : -1;
     m->pose_parents[k] = m->joints[k].parent;
-    bone_trs(b->mat, &m->joints[k].pose);
+    bone_trs(b->mat, model_rest_mut(m, k));
   }
   for (uint32_t a = 0; a < q->h.n_anims; a++) {
     m->anims[a].name = q->anims[a].name.s;

@@ -131,7 +131,7 @@ int qmsh_points_build(const struct model *m, struct arena *a, struct qmsh_mesh *
    * joint's base pose, and the proof reports the joint it no longer names */
   for (uint32_t k = 0; jw && k < m->num_joints; k++) {
     double rows[12];
-    qmsh_trs_rows(&m->joints[k].pose, rows);
+    qmsh_trs_rows(model_rest(m, k), rows);
     if (m->joints[k].parent >= 0 && (uint32_t)m->joints[k].parent < k)
       qmsh_rows_mul(rows, jw[m->joints[k].parent], jw[k]);
     else

@@ -105,7 +105,7 @@ static const struct trs *frame_at(const struct model *m, uint32_t f, uint32_t b)
 {
   if (m->frames && m->num_poses == m->num_joints && f < m->num_frames)
     return &m->frames[(size_t)f * m->num_poses + b];
-  return &m->joints[b].pose;
+  return model_rest(m, b);
 }
 
 static int same_pose(const struct trs *a, const struct trs *b)
@@ -289,12 +289,12 @@ static int inverse_bind(const struct model *m, uint32_t j, float out[12])
 {
   double w[16], l[16], t[16], inv[12], det;
   uint32_t depth = 0;
-  trs_to_matrix(&m->joints[j].pose, w);
+  trs_to_matrix(model_rest(m, j), w);
   /* up the parent chain, each parent's local transform applied on the left (no depth bound:
    * a chain deeper than any array is still whole; a cycle is bounded by the joint count) */
   for (int32_t k = m->joints[j].parent; k >= 0 && (uint32_t)k < m->num_joints && depth < m->num_joints;
        k = m->joints[k].parent, depth++) {
-    trs_to_matrix(&m->joints[k].pose, l);
+    trs_to_matrix(model_rest(m, k), l);
     mat4_mul(t, l, w);
     memcpy(w, t, sizeof t);
   }
@@ -715,7 +715,7 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
     uint32_t f;
     for (f = 0; f < nf && f <= 0x7FFF; f++) {
       uint32_t b;
-      for (b = 0; b < nb && same_pose(frame_at(m, f, b), &m->joints[b].pose); b++)
+      for (b = 0; b < nb && same_pose(frame_at(m, f, b), model_rest(m, b)); b++)
         ;
       if (b == nb)
         break;

@@ -699,7 +699,8 @@ static void fill_model(struct lx *x, struct model *m)
   fn = field_by_role(x->secs[bs].fields, "name");
   fp = field_by_role(x->secs[bs].fields, "parent");
   m->num_joints = (uint32_t)x->secs[bs].count;
-  m->joints = arena_calloc(&m->arena, (size_t)m->num_joints + 1, sizeof *m->joints);
+  if (model_joints_alloc(m, (size_t)m->num_joints + 1) < 0)
+    m->joints = NULL;
   m->pose_parents = arena_calloc(&m->arena, (size_t)m->num_joints + 1, sizeof *m->pose_parents);
   if (!m->joints || !m->pose_parents) {
     m->num_joints = 0;
@@ -719,7 +720,7 @@ static void fill_model(struct lx *x, struct model *m)
     m->joints[b].name = arena_strndup(&m->arena, name, strlen(name));
     m->joints[b].parent = fp >= 0 && sindex(x, bs, b, fp, 0) < b ? (int32_t)sindex(x, bs, b, fp, 0) : -1;
     m->pose_parents[b] = m->joints[b].parent;
-    trs_identity(&m->joints[b].pose);
+    trs_identity(model_rest_mut(m, b));
   }
   if (x->dc->keep_frames)
     fill_frames(x, m);
@@ -727,7 +728,7 @@ static void fill_model(struct lx *x, struct model *m)
     decode_count(x->dc, DC_FRAMES, MDL_STAT_UNKNOWN);
   if (m->frames)
     for (uint32_t b = 0; b < m->num_joints; b++)
-      m->joints[b].pose = m->frames[b];
+      *model_rest_mut(m, b) = m->frames[b];
 }
 
 /* The section order the change log gives each version (flag-dependent sections included). */

@@ -404,7 +404,8 @@ int x42_model_fill(struct x42_ctx *x)
   m->flags = d->flags;
   geometry_check(x);
   m->num_joints = nb;
-  m->joints = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->joints);
+  if (model_joints_alloc(m, (size_t)nb + 1) < 0)
+    m->joints = NULL;
   m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);
   m->channels = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->channels);
   base = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *base);
@@ -416,7 +417,7 @@ int x42_model_fill(struct x42_ctx *x)
     struct model_channels *c = &m->channels[b];
     m->joints[b].name = name_of(m, d, d->bones[b].name);
     m->joints[b].parent = d->bones[b].parent == X42_NONE ? -1 : (int32_t)d->bones[b].parent;
-    m->joints[b].pose = base[b];
+    *model_rest_mut(m, b) = base[b];
     m->pose_parents[b] = m->joints[b].parent;
     /* the quantization each channel went through, for round-trip bounds */
     c->mask = 0x3FF;
