@@ -313,21 +313,27 @@ static int joint_has_transform(const struct egg_node *jn)
   return 0;
 }
 
+/* The joints (or tables standing in for them) in model order: their entries as offsets from
+ * the root (4 bytes a joint, not a pointer's 8), and the model's joints, whose parents are set
+ * as they are found (no list of parents beside them). */
 struct joint_list {
-  const struct egg_node **nodes;
-  int32_t *parents;
+  const struct egg_node *root;
+  uint32_t *nodes;
+  struct model_joint *joints;
   uint32_t count;
 };
+#define JL_NODE(jl, j) ((jl)->root + (jl)->nodes[j])
 
 /* Room for n entries: 1, or 0 when n is 0 (nothing to collect), -1 when out of memory. */
-static int joint_list_alloc(struct egg_doc *doc, struct joint_list *jl, uint32_t n)
+static int joint_list_alloc(struct egg_doc *doc, struct model *m, struct joint_list *jl, uint32_t n)
 {
   jl->count = 0;
+  jl->root = doc->root;
   if (!n)
     return 0;
   jl->nodes = arena_calloc(doc->arena, n, sizeof *jl->nodes);
-  jl->parents = arena_calloc(doc->arena, n, sizeof *jl->parents);
-  return jl->nodes && jl->parents ? 1 : -1;
+  jl->joints = arena_calloc(&m->arena, n, sizeof *jl->joints);
+  return jl->nodes && jl->joints ? 1 : -1;
 }
 
 static int is_dart_joint_parent(const struct egg_node *n)
@@ -335,23 +341,23 @@ static int is_dart_joint_parent(const struct egg_node *n)
   return n->spec == S_JOINT;
 }
 
-static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
+static int collect_joints(struct egg_doc *doc, struct model *m, struct joint_list *jl)
 {
   /* every <Joint> is in a group (the grammar), so the parser's count is the walk's */
   uint32_t n = (uint32_t)doc->spec_count[S_JOINT], k = 0;
   int rc;
-  if ((rc = joint_list_alloc(doc, jl, n)) <= 0)
+  if ((rc = joint_list_alloc(doc, m, jl, n)) <= 0)
     return rc;
   for (const struct egg_node *x = doc->root; x; x = egg_next_skip(x, doc->root, egg_in_node_list(x))) {
     const struct egg_node *p;
     if (x->spec != S_JOINT)
       continue;
-    jl->nodes[k] = x;
-    jl->parents[k] = -1;
+    jl->nodes[k] = (uint32_t)(x - jl->root);
+    jl->joints[k].parent = -1;
     for (p = egg_parent(x); p && !is_dart_joint_parent(p); p = egg_parent(p))
       ;
     if (p) /* pre-order: the parent joint is already numbered (in its index field) */
-      jl->parents[k] = (int32_t)egg_index(p);
+      jl->joints[k].parent = (int32_t)egg_index(p);
     egg_set_index((struct egg_node *)(uintptr_t)x, k);
     k++;
   }
@@ -359,19 +365,20 @@ static int collect_joints(struct egg_doc *doc, struct joint_list *jl)
   return 0;
 }
 
-static int collect_tables(struct egg_doc *doc, const struct egg_node *skel, struct joint_list *jl)
+static int collect_tables(struct egg_doc *doc, struct model *m, const struct egg_node *skel,
+                          struct joint_list *jl)
 {
   uint32_t n = 0, k = 0;
   int rc;
   for (const struct egg_node *x = egg_first(skel); x; x = egg_next_pre(x, skel))
     n += x->spec == S_TABLE;
-  if ((rc = joint_list_alloc(doc, jl, n)) <= 0)
+  if ((rc = joint_list_alloc(doc, m, jl, n)) <= 0)
     return rc;
   for (const struct egg_node *x = egg_first(skel); x; x = egg_next_pre(x, skel)) {
     if (x->spec != S_TABLE)
       continue;
-    jl->nodes[k] = x;
-    jl->parents[k] = egg_parent(x) != skel && egg_parent(x)->spec == S_TABLE ? (int32_t)egg_index(egg_parent(x)) : -1;
+    jl->nodes[k] = (uint32_t)(x - jl->root);
+    jl->joints[k].parent = egg_parent(x) != skel && egg_parent(x)->spec == S_TABLE ? (int32_t)egg_index(egg_parent(x)) : -1;
     egg_set_index((struct egg_node *)(uintptr_t)x, k);
     k++;
   }
@@ -395,10 +402,10 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       nbundles++;
       total += egg_bundle_frames(n);
     }
-  if (collect_joints(doc, &jl) < 0)
+  if (collect_joints(doc, m, &jl) < 0)
     return -1;
   if (!jl.count && first_bundle && skeleton_of(first_bundle) &&
-      collect_tables(doc, skeleton_of(first_bundle), &jl) < 0)
+      collect_tables(doc, m, skeleton_of(first_bundle), &jl) < 0)
     return -1;
 
   /* joints and their rest transforms (computed again where frames need them: a matrix kept per
@@ -409,8 +416,8 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     uint32_t nrest = 1, k = 1;
     double r[16];
     for (uint32_t j = 0; j < jl.count; j++)
-      nrest += joint_has_transform(jl.nodes[j]);
-    m->joints = arena_calloc(&m->arena, jl.count, sizeof *m->joints);
+      nrest += joint_has_transform(JL_NODE(&jl, j));
+    m->joints = jl.joints;
     m->rests = arena_calloc(&m->arena, nrest, sizeof *m->rests);
     if (!m->joints || !m->rests)
       return -1;
@@ -418,10 +425,9 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     mat_identity(r);
     matrix_to_trs(r, &m->rests[0]);
     for (uint32_t j = 0; j < jl.count; j++) {
-      const struct egg_node *jn = jl.nodes[j];
+      const struct egg_node *jn = JL_NODE(&jl, j);
       /* the tree's copy: NUL-terminated, in the same arena as the model */
       m->joints[j].name = egg_name(jn) ? egg_name(jn) : "";
-      m->joints[j].parent = jl.parents[j];
       if (joint_has_transform(jn)) {
         joint_rest(jn, r);
         matrix_to_trs(r, &m->rests[k]);
@@ -449,7 +455,8 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   priv->matrices = arena_calloc(&m->arena, (size_t)total * jl.count, 16 * sizeof *priv->matrices);
   if (!m->pose_parents || !m->anims || !m->frames || !priv->matrices)
     return -1;
-  memcpy(m->pose_parents, jl.parents, jl.count * sizeof *jl.parents);
+  for (uint32_t j = 0; j < jl.count; j++)
+    m->pose_parents[j] = m->joints[j].parent;
   m->num_anims = nbundles;
   m->num_frames = total;
   priv->num_poses = jl.count;
@@ -472,7 +479,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     /* tables bind to joints by name (the first table of a name wins) */
     egg_map_init(&names, &doc->map_failures);
     for (uint32_t j = 0; j < jl.count; j++) {
-      const struct egg_node *jn = jl.nodes[j];
+      const struct egg_node *jn = JL_NODE(&jl, j);
       struct egg_map_ent *e = egg_map_at(&names, egg_name(jn) ? egg_name(jn) : "", egg_name_len(jn));
       if (e && !e->val)
         e->val = (void *)(uintptr_t)(j + 1);
@@ -490,7 +497,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     for (uint32_t j = 0; j < jl.count; j++) {
       double r[16];
       if (!xf[j])
-        joint_rest(jl.nodes[j], r);
+        joint_rest(JL_NODE(&jl, j), r);
       for (uint32_t f = 0; f < frames; f++) {
         size_t cell = (size_t)(first + f) * jl.count + j;
         double *mat = priv->matrices + 16 * cell;
