@@ -334,7 +334,9 @@ extern const struct egg_spec_info egg_specs[S_COUNT];
  * name field of a pool vertex whose name is elided (name_ix). */
 static inline int egg_has_index(int spec)
 {
-  return spec == S_VERTEX || spec == S_COMPONENT || spec == S_JOINT || spec == S_TABLE;
+  /* not a <Joint>: its number is its place among the joints (egg_joint_number), 16 bytes less a
+   * joint (issue 26) */
+  return spec == S_VERTEX || spec == S_COMPONENT || spec == S_TABLE;
 }
 static inline int64_t egg_index(const struct egg_node *n)
 {
@@ -400,6 +402,8 @@ struct egg_doc {
   unsigned eof_line;
   unsigned long nodes;
   unsigned long spec_count[S_COUNT]; /* entries of each kind: a check with none to look at is skipped */
+  const uint32_t *joint_offs; /* the model's joints: their entries' offsets from the root, */
+  uint32_t njoints;           /* ascending (egg_anim_decode; egg_joint_number) */
   int coordsys;           /* enum egg_cs */
   /* the tree: one block holding its header (struct egg_tree_hdr) then its entries in file
    * order, the root first; and its pools, each one block that grows (entries hold offsets) */
@@ -476,8 +480,10 @@ void egg_unheld_add(struct model *m, uint32_t rule, unsigned long count, const s
  * primitives and textures Panda3D does not draw are added to *hidden (the first at *first_hidden). */
 void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidden,
                        const struct egg_node **first_hidden);
-/* Animation tables and joints into the common model (egg_anim.c). */
+/* Animation tables and joints into the common model (egg_anim.c): 0, or -1 when out of memory. */
 int egg_anim_decode(struct egg_doc *doc, struct model *m);
+/* The model's number of <Joint> j (after egg_anim_decode), or -1. */
+int64_t egg_joint_number(const struct egg_doc *doc, const struct egg_node *j);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs
  * after egg_anim_decode, only when the values were kept. 0, or -1 when out of memory. */
 int egg_geometry_decode(struct egg_doc *doc, struct model *m);

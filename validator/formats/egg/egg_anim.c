@@ -341,6 +341,20 @@ static int is_dart_joint_parent(const struct egg_node *n)
   return n->spec == S_JOINT;
 }
 
+/* The place of off in the ascending offs[0..n), or -1. */
+static int64_t offs_find(const uint32_t *offs, uint32_t n, uint32_t off)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (offs[mid] < off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && offs[lo] == off ? (int64_t)lo : -1;
+}
+
 static int collect_joints(struct egg_doc *doc, struct model *m, struct joint_list *jl)
 {
   /* every <Joint> is in a group (the grammar), so the parser's count is the walk's */
@@ -356,13 +370,21 @@ static int collect_joints(struct egg_doc *doc, struct model *m, struct joint_lis
     jl->joints[k].parent = -1;
     for (p = egg_parent(x); p && !is_dart_joint_parent(p); p = egg_parent(p))
       ;
-    if (p) /* pre-order: the parent joint is already numbered (in its index field) */
-      jl->joints[k].parent = (int32_t)egg_index(p);
-    egg_set_index((struct egg_node *)(uintptr_t)x, k);
+    if (p) /* pre-order: the parent joint is already in the list */
+      jl->joints[k].parent = (int32_t)offs_find(jl->nodes, k, (uint32_t)(p - jl->root));
     k++;
   }
   jl->count = k;
+  doc->joint_offs = jl->nodes;
+  doc->njoints = k;
   return 0;
+}
+
+int64_t egg_joint_number(const struct egg_doc *doc, const struct egg_node *j)
+{
+  if (!doc->root || j < doc->root || j >= doc->root + doc->root->size)
+    return -1;
+  return offs_find(doc->joint_offs, doc->njoints, (uint32_t)(j - doc->root));
 }
 
 static int collect_tables(struct egg_doc *doc, struct model *m, const struct egg_node *skel,
@@ -411,7 +433,6 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   /* joints and their rest transforms (computed again where frames need them: a matrix kept per
    * joint cost 128 bytes for a <Joint> of 20); the joints without a <Transform> share one
    * identity, rests[0] */
-  m->num_joints = jl.count;
   if (jl.count) {
     uint32_t nrest = 1, k = 1;
     double r[16];
@@ -419,8 +440,11 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       nrest += joint_has_transform(JL_NODE(&jl, j));
     m->joints = jl.joints;
     m->rests = arena_calloc(&m->arena, nrest, sizeof *m->rests);
-    if (!m->joints || !m->rests)
+    if (!m->joints || !m->rests) {
+      m->joints = NULL;
       return -1;
+    }
+    m->num_joints = jl.count;
     m->num_rests = nrest;
     mat_identity(r);
     matrix_to_trs(r, &m->rests[0]);

@@ -244,7 +244,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   m->format_data = priv;
   m->format_data_owner = "egg";
   egg_collect_refs(doc, m);
-  egg_anim_decode(doc, m);
+  if (egg_anim_decode(doc, m) < 0)
+    return -1;
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
   if (egg_geometry_decode(doc, m) < 0)
     return -1;

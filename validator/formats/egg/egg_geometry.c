@@ -49,6 +49,7 @@ struct uvset {
 struct mesh_acc {
   const struct egg_node *group;   /* the enclosing group (or the root) */
   const struct egg_node *joint;   /* the nearest enclosing <Joint>, or NULL */
+  int64_t joint_number;           /* its number in the model */
   const char *material;
   uint32_t nprims;
 };
@@ -175,7 +176,7 @@ static int collect_members(struct geom *g)
     int64_t ji;
     if (j->spec != S_JOINT)
       continue;
-    ji = egg_index(j);
+    ji = egg_joint_number(g->doc, j);
     if (ji < 0 || (uint64_t)ji >= g->m->num_joints)
       continue;
     for (const struct egg_node *vr = egg_first(j); vr; vr = egg_next(vr)) {
@@ -286,6 +287,7 @@ static int64_t prim_mesh(struct geom *g, const struct egg_node *prim)
     memset(&g->mesh[g->nmesh], 0, sizeof *g->mesh);
     g->mesh[g->nmesh].group = group;
     g->mesh[g->nmesh].joint = joint;
+    g->mesh[g->nmesh].joint_number = joint ? egg_joint_number(g->doc, joint) : -1;
     g->mesh[g->nmesh].material = arena_strndup(&g->m->arena, mat, mlen);
     if (!g->mesh[g->nmesh].material)
       return -1;
@@ -727,7 +729,7 @@ static int vertex_blend(struct geom *g, const struct mvert *mv, uint32_t idx[4],
   if (total > MAX_INFLUENCES && !g->over_four_count++)
     g->over_four_at = mv->vertex;
   if (!n && g->mesh[mv->mesh].joint) {
-    idx[0] = (uint32_t)egg_index(g->mesh[mv->mesh].joint);
+    idx[0] = (uint32_t)g->mesh[mv->mesh].joint_number;
     w[0] = 1;
     n = 1;
   }
