@@ -64,11 +64,11 @@ awk 'BEGIN { print "<VertexPool> p { <Vertex> 0 { 0 0 0 } }"
 check misses "$work/misses.egg" 3 65536
 rm -f "$work/misses.egg"
 
-# 1.2 million joints of 21 bytes (25 MB), at the issue's bound: 18 x the text before (a rest
-# matrix and a name copy a joint), 10 x before the compact tree, 8.8 x before the core's joint
-# kept its rest pose apart (96 bytes a joint, with the pose, then 16, identities shared), 4.5 x
-# now: within 3 x + 64 MiB here, not yet at any size (the tree's entry and the joint's name
-# alone are twice such a joint's text)
+# 1.2 million joints of 20 bytes (24 MB), at the issue's bound: 18 x the text before (a rest
+# matrix and a name copy a joint), 10 x before the compact tree, 9 x before the core's joint
+# kept its rest pose apart (96 bytes a joint with the pose, now 16, identities shared) and the
+# Egg joint its number slot and list of pointers, 4.0 x now: within 3 x + 64 MiB here, not yet
+# at any size (the text, the tree's 28-byte entry and the joint's name are already 3 x)
 awk 'BEGIN { print "<Group> root { <Dart> { 1 }"
   for (i = 0; i < 1200000; i++) printf "<Joint> j%d { }\n", i; print "}" }' >"$work/joints.egg"
 check joints "$work/joints.egg" 3 65536
