@@ -84,6 +84,11 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
  * the token after them into t. The number of values read: the parser's short path for the bulk
  * of a file, one call for a run of numbers rather than one a number. */
 size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints, struct egg_token *t);
+/* For egg_lex_test: the plain decimal at *pos read a word at a time where it can (words 1),
+ * byte by byte only (words 0), or by the word path alone (words 2: -1 where it declines, as it
+ * does without room or on a big-endian machine); 1 read (*pos past it, its value, 0 when
+ * lazy), 0 not one. */
+int egg_lex_decimal_test(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy, int words);
 
 /* --- the tree ------------------------------------------------------------------------------- */
 enum egg_vtype { V_NUMBER, V_ULONG, V_QSTRING, V_WORD };

@@ -264,10 +264,88 @@ static void lex_c_comment(struct egg_lexer *lx, unsigned line, unsigned col)
   lx->pos = lx->size;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EGG_SWAR 1
+/* The eight bytes at p as one little-endian word (the first byte lowest). */
+static inline uint64_t load8(const unsigned char *p)
+{
+  uint64_t x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+/* How many of the eight bytes of x (the first byte lowest) are digits before the first other
+ * byte (8: all of them). A byte is a digit when its high nibble is 3 and adding 6 keeps it 3;
+ * a carry out of a byte >= 0xFA only reaches the bytes after it, past the first other byte. */
+static inline unsigned digits8(uint64_t x)
+{
+  const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, three = 0x3030303030303030ull;
+  uint64_t y = ((x & hi) ^ three) | (((x + 0x0606060606060606ull) & hi) ^ three);
+  return y ? (unsigned)__builtin_ctzll(y) >> 3 : 8;
+}
+
+/* The value of the first k (1..8) bytes of x, all digits, the first the most significant. */
+static inline uint64_t value8(uint64_t x, unsigned k)
+{
+  const uint64_t mask = 0x000000FF000000FFull, mul1 = 0x000F424000000064ull, mul2 = 0x0000271000000001ull;
+  x = (x & 0x0F0F0F0F0F0F0F0Full) << (8 * (8 - k)); /* leading zeros in the bytes shifted in */
+  x = x * 10 + (x >> 8);
+  return (((x & mask) * mul1) + (((x >> 16) & mask) * mul2)) >> 32;
+}
+#endif
+
+/* lex_decimal's usual case, a word at a time: at most 8 digits, then at most 8 decimals, with
+ * 17 bytes readable from i (after the sign). 1 read (as lex_decimal would read it), 0 not a
+ * decimal (as lex_decimal would answer), -1 another case: lex_decimal decides byte by byte. */
+static inline int lex_decimal_words(const unsigned char *d, size_t i, size_t *end, int neg, double *out,
+                                    int lazy)
+{
+#ifdef EGG_SWAR
+  static const double pow10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  static const uint64_t ipow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  uint64_t x1 = load8(d + i), x2, m = 0;
+  unsigned n1 = digits8(x1), n2 = 0;
+  size_t e;
+  double v;
+  if (n1 == 8)
+    return -1;
+  e = i + n1;
+  if (d[e] == '.') {
+    x2 = load8(d + e + 1);
+    n2 = digits8(x2);
+    if (n2 == 8)
+      return -1;
+    e += 1 + n2;
+  }
+  if (!stops[d[e]] || !(n1 + n2))
+    return 0;
+  *end = e;
+  if (lazy) {
+    *out = 0;
+    return 1;
+  }
+  if (n1)
+    m = value8(x1, n1);
+  if (n2)
+    m = m * ipow10[n2] + value8(x2, n2);
+  v = (double)m; /* below 10^16: the division is the one lex_decimal does */
+  if (n2)
+    v /= pow10[n2];
+  *out = neg ? -v : v;
+  return 1;
+#else
+  (void)d, (void)i, (void)end, (void)neg, (void)out, (void)lazy;
+  return -1;
+#endif
+}
+
 /* A bare run that is a short plain decimal ([+-]digits[.digits], see fast_decimal), read in
  * the same pass that finds its end: the bulk of an egg file. 0 when the run is anything else
- * (the caller then lexes it the general way, from the same start). */
-static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy)
+ * (the caller then lexes it the general way, from the same start). words: the usual case a
+ * word at a time (lex_decimal_words) where the input leaves room; egg_lex_decimal_test
+ * compares both ways. */
+static inline int lex_decimal_how(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy,
+                                  int words)
 {
   static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
     1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -279,6 +357,11 @@ static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double 
   if (d[i] == '-' || d[i] == '+') {
     neg = d[i] == '-';
     i++;
+  }
+  if (words && i + 17 <= size) {
+    int r = lex_decimal_words(d, i, pos, neg, out, lazy);
+    if (r >= 0)
+      return r;
   }
   if (lazy) {
     /* the value is not kept: only the spelling matters, and any digit count is a number */
@@ -311,6 +394,23 @@ static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double 
     v /= pow10[frac];
   *out = neg ? -v : v;
   return 1;
+}
+
+static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy)
+{
+  return lex_decimal_how(d, size, pos, out, lazy, 1);
+}
+
+int egg_lex_decimal_test(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy, int words)
+{
+  if (words == 2) { /* the word path alone */
+    size_t i = *pos;
+    int neg = 0;
+    if (i < size && (d[i] == '-' || d[i] == '+'))
+      neg = d[i++] == '-';
+    return i + 17 <= size ? lex_decimal_words(d, i, pos, neg, out, lazy) : -1;
+  }
+  return words ? lex_decimal_how(d, size, pos, out, lazy, 1) : lex_decimal_how(d, size, pos, out, lazy, 0);
 }
 
 /* The blanks and line ends before a token, from pos: the position of the next other byte (size

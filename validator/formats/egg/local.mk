@@ -29,5 +29,11 @@ check_PROGRAMS += validator/formats/egg/egg_rt_test
 validator_formats_egg_egg_rt_test_SOURCES = validator/formats/egg/egg_rt_test.c
 validator_formats_egg_egg_rt_test_LDADD = $(MDL_LIBS)
 
+# the lexer's word-at-a-time decimals against the byte-by-byte reader and strtod
+check_PROGRAMS += validator/formats/egg/egg_lex_test
+validator_formats_egg_egg_lex_test_SOURCES = validator/formats/egg/egg_lex_test.c
+validator_formats_egg_egg_lex_test_LDADD = $(MDL_LIBS)
+TESTS += validator/formats/egg/egg_lex_test
+
 TESTS += tests/samples/egg.test
 EXTRA_DIST += tests/samples/egg.test

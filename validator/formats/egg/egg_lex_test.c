@@ -1,0 +1,191 @@
+/* egg_lex_test.c - the egg lexer's word-at-a-time decimal reader (lex_decimal_words) against
+ * the byte-by-byte reader it stands in for, and both against strtod: on millions of random and
+ * edge-case runs (signs, long digit runs, dots, exponents, hex-looking and stray bytes, every
+ * stop byte after them, the end of the input at every distance), both must answer alike (read
+ * or not, where the run ends, the value bit for bit, lazy or not), every value read must be
+ * strtod's bit for bit, and the word path must take the plain decimals it is meant for. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "egg.h"
+
+static int failures;
+static unsigned long compared, read_ok, word_sized;
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static unsigned next(unsigned n)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (unsigned)(rng % n);
+}
+
+static void fail(const unsigned char *d, size_t at, size_t size, const char *what)
+{
+  if (failures < 10) {
+    size_t n = size - at < 40 ? size - at : 40;
+    printf("FAIL: '");
+    for (size_t i = 0; i < n; i++)
+      printf(d[at + i] >= 0x20 && d[at + i] < 0x7f ? "%c" : "\\x%02x", d[at + i]);
+    printf("' (%zu bytes left): %s\n", size - at, what);
+  }
+  failures++;
+}
+
+static int same_bits(double a, double b) { return !memcmp(&a, &b, sizeof a); }
+
+/* The run at d[at..size) through both readers, lazy and not (the lexer calls them on a byte). */
+static void check(const unsigned char *d, size_t at, size_t size)
+{
+  if (at >= size)
+    return;
+  for (int lazy = 0; lazy <= 1; lazy++) {
+    size_t pw = at, pb = at;
+    double vw = 1.5, vb = 1.5;
+    int rw = egg_lex_decimal_test(d, size, &pw, &vw, lazy, 1);
+    int rb = egg_lex_decimal_test(d, size, &pb, &vb, lazy, 0);
+    compared++;
+    if (rw != rb) {
+      fail(d, at, size, rw ? "the word path read what the byte path does not" : "the word path declined a decimal");
+      continue;
+    }
+    if (pw != pb) {
+      fail(d, at, size, "the two paths end the run at different bytes");
+      continue;
+    }
+    {
+      /* the word path's own answer: it may decline (-1), else it must be the byte path's, and
+       * it must not decline a run of at most 8 digits, a dot and at most 8 decimals with room */
+      size_t p2 = at, i = at, n1 = 0, n2 = 0;
+      double v2 = 2.5;
+      int r2 = egg_lex_decimal_test(d, size, &p2, &v2, lazy, 2);
+      if (r2 >= 0 && (r2 != rb || (rb && (p2 != pb || !same_bits(v2, vb)))))
+        fail(d, at, size, "the word path alone answers otherwise");
+      if (i < size && (d[i] == '-' || d[i] == '+'))
+        i++;
+      while (i + n1 < size && d[i + n1] >= '0' && d[i + n1] <= '9')
+        n1++;
+      if (i + n1 < size && d[i + n1] == '.')
+        while (i + n1 + 1 + n2 < size && d[i + n1 + 1 + n2] >= '0' && d[i + n1 + 1 + n2] <= '9')
+          n2++;
+      if (i + 17 <= size && n1 < 8 && n2 < 8) {
+        word_sized++;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (r2 < 0)
+          fail(d, at, size, "the word path declined a run it is meant for");
+#endif
+      }
+    }
+    if (!rw)
+      continue;
+    if (!same_bits(vw, vb)) {
+      fail(d, at, size, "the two paths give different values");
+      continue;
+    }
+    if (!lazy) {
+      char buf[600];
+      double want;
+      if (pw - at >= sizeof buf) {
+        fail(d, at, size, "a run longer than a plain decimal can be");
+        continue;
+      }
+      memcpy(buf, d + at, pw - at);
+      buf[pw - at] = 0;
+      want = strtod(buf, NULL);
+      read_ok++;
+      if (!same_bits(vw, want))
+        fail(d, at, size, "the value is not strtod's");
+    }
+  }
+}
+
+static const char stops[] = " \t\n\r\"{}";
+
+/* A random run: mostly the shapes an egg file holds, sometimes anything. */
+static size_t make_run(char *s)
+{
+  size_t n = 0;
+  unsigned shape = next(10);
+  if (shape == 0) { /* random bytes of the decimal alphabet and a few others */
+    static const char alpha[] = "0123456789.+-eExXabf#:/\xfa\xff\x7f";
+    unsigned len = 1 + next(30);
+    for (unsigned i = 0; i < len; i++)
+      s[n++] = alpha[next(sizeof alpha - 1)];
+    return n;
+  }
+  if (next(3) == 0)
+    s[n++] = next(2) ? '-' : '+';
+  {
+    unsigned int_digits = next(4) == 0 ? next(22) : next(9);
+    unsigned frac_digits = next(4) == 0 ? next(26) : next(10);
+    int dot = next(5) != 0;
+    for (unsigned i = 0; i < int_digits; i++)
+      s[n++] = (char)('0' + (next(3) == 0 ? 9 * next(2) : next(10)));
+    if (dot) {
+      s[n++] = '.';
+      for (unsigned i = 0; i < frac_digits; i++)
+        s[n++] = (char)('0' + (next(3) == 0 ? 9 * next(2) : next(10)));
+    }
+  }
+  switch (next(12)) {
+  case 0: s[n++] = 'e'; s[n++] = (char)('0' + next(10)); break;
+  case 1: s[n++] = "xX.-+/"[next(6)]; break;
+  case 2: s[n++] = (char)(0x80 + next(128)); break;
+  default: break;
+  }
+  return n;
+}
+
+int main(int argc, char **argv)
+{
+  static unsigned char buf[256];
+  unsigned long rounds = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000000ul;
+  /* edge cases: digit counts at the word boundary, extremes of value */
+  static const char *edges[] = {
+    "0", "-0", "+0", "0.", ".0", ".", "-", "+", "-.", "1.", "-1.", ".5", "-.5",
+    "12345678", "123456789", "12345678.12345678", "12345678.123456789", "99999999.99999999",
+    "0.00000001", "-0.00000001", "00000000.00000000", "0000000.0000000", "9007199254740993",
+    "9007199254740992.5", "1234567890123456789", "12345678901234567890", "0.1", "0.2", "0.3",
+    "2.2250738585072014", "1.7976931348623157", "4.9406564584124654", "-0.085908", "0.249974",
+    "1e5", "0x10", "0b1", "1.#inf", "-inf", "nan0x7ff8", "1.2.3", "--1", "+-1", "1-", "1+",
+  };
+  for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+    size_t len = strlen(edges[e]);
+    for (size_t tail = 0; tail <= 24; tail++) {
+      for (size_t k = 0; k < sizeof stops; k++) {
+        size_t size = len + tail;
+        memcpy(buf, edges[e], len);
+        for (size_t i = len; i < size; i++)
+          buf[i] = (unsigned char)(i == len ? (k < sizeof stops - 1 ? stops[k] : 'q') : '7');
+        check(buf, 0, size);
+      }
+    }
+  }
+  for (unsigned long r = 0; r < rounds; r++) {
+    char run[128];
+    size_t n = make_run(run), at = next(4), size;
+    unsigned end = next(10);
+    for (size_t i = 0; i < at; i++)
+      buf[i] = ' ';
+    memcpy(buf + at, run, n);
+    size = at + n;
+    if (end < 8) { /* a stop byte, then more of a file (or not) */
+      buf[size++] = end < 7 ? (unsigned char)stops[end] : (unsigned char)next(256);
+      for (unsigned i = next(3) ? next(40) : 0; i; i--)
+        buf[size++] = (unsigned char)"0123456789 .-\n"[next(15)];
+    }
+    check(buf, at, size);
+  }
+  printf("%lu comparisons, %lu values read and compared with strtod, %lu runs for the word path\n",
+         compared, read_ok, word_sized);
+  if (read_ok < rounds / 4) {
+    printf("FAIL: too few runs were plain decimals for the test to mean anything\n");
+    failures++;
+  }
+  if (failures)
+    printf("%d failures\n", failures);
+  return failures ? 1 : 0;
+}
