@@ -69,11 +69,24 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
   e->val = n;
 }
 
+/* egg_val_str of value 0 of an entry with values, the usual lone word or quoted string read
+ * from the doc's tree (egg_tree_of walks up to the root for it: once per polygon's <TRef> and
+ * <Ref> is a good part of these checks). */
+static const char *str0(const struct egg_doc *doc, const struct egg_node *n, uint32_t *len)
+{
+  if (n->vform == VF_WORD || n->vform == VF_QSTR) {
+    const char *s = doc->tree->strs + n->v;
+    *len = egg_str_len(s);
+    return s;
+  }
+  return egg_val_str(n, 0, len);
+}
+
 /* The first value of an entry when it is a string, else NULL. */
-static const char *first_string(const struct egg_node *n, uint32_t *len)
+static const char *first_string(const struct egg_doc *doc, const struct egg_node *n, uint32_t *len)
 {
   *len = 0;
-  return egg_nvals(n) ? egg_val_str(n, 0, len) : NULL;
+  return egg_nvals(n) ? str0(doc, n, len) : NULL;
 }
 
 static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n, enum rule_index rule)
@@ -84,7 +97,7 @@ static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n
   char tmp[40], buf[96];
   if (!egg_nvals(n))
     return;
-  s = egg_val_str(n, 0, &slen);
+  s = str0(r->doc, n, &slen);
   len = slen;
   if (!s) {
     /* a numeric name: compare by the shortest text that reads back */
@@ -120,7 +133,7 @@ static void check_two_pools(struct refs *r, const struct egg_node *prim)
       continue;
     for (ref = egg_first(c); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
-    if (!ref || !(s = first_string(ref, &len)))
+    if (!ref || !(s = first_string(r->doc, ref, &len)))
       continue;
     if (!first) {
       first = s;
@@ -137,7 +150,7 @@ static void check_two_pools(struct refs *r, const struct egg_node *prim)
 static void inline_texture(struct refs *r, const struct egg_node *n)
 {
   uint32_t len, plen;
-  const char *s = first_string(n, &len), *base;
+  const char *s = first_string(r->doc, n, &len), *base;
   struct egg_map_ent *e;
   char buf[96];
   if (!s)
@@ -150,7 +163,7 @@ static void inline_texture(struct refs *r, const struct egg_node *n)
   if (!e)
     return;
   if (e->val) {
-    const char *prev = first_string(e->val, &plen);
+    const char *prev = first_string(r->doc, e->val, &plen);
     if (plen != len || memcmp(prev, s, len))
       egg_emit_val(r->doc, RULE_EGG_INLINE_TEXTURE_CLASH, n, 0, NULL, "%s", egg_show(buf, sizeof buf, s, len));
   } else {
@@ -163,7 +176,7 @@ static void inline_texture(struct refs *r, const struct egg_node *n)
 static void ambiguous_ref(struct refs *r, const struct egg_node *ref)
 {
   uint32_t len;
-  const char *s = first_string(ref, &len);
+  const char *s = first_string(r->doc, ref, &len);
   const struct egg_map_ent *d, *g;
   char buf[96], what[200];
   if (!s || !(d = egg_map_find(&r->group_dups, s, len)) ||
@@ -214,7 +227,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
       break;
     if (egg_parent(n)->spec != S_INSTANCE) {
       uint32_t len;
-      const char *s = first_string(n, &len);
+      const char *s = first_string(r->doc, n, &len);
       egg_emit(r->doc, RULE_EGG_REF_OUTSIDE_INSTANCE, n->line, n->col, NULL, "%s",
                s ? egg_show(buf, sizeof buf, s, len) : "");
     } else {
@@ -400,7 +413,7 @@ static void resolve_vertex_refs(struct refs *r)
     vr = chunk->node[at++];
     for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
-    if (!ref || !(ps = first_string(ref, &plen)))
+    if (!ref || !(ps = first_string(r->doc, ref, &plen)))
       continue;
     if (ps != last || plen != last_len) {
       struct egg_map_ent *pe = egg_map_find(&r->pools, ps, plen);
