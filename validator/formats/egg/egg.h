@@ -425,8 +425,6 @@ struct egg_doc {
    * EGG_LINE_STEP-th line, found as far as the furthest line asked for, and the last line found */
   size_t *lines;
   size_t nlines, lines_cap;
-  int cr_known;           /* the first \r at or after cr_from is at cr_at (size: none) */
-  size_t cr_from, cr_at;
   unsigned last_line;
   size_t last_start;
   /* geometry findings gathered as vertices close (egg_check_geometry.c): a count and where the

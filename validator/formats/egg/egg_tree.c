@@ -106,20 +106,28 @@ int egg_value_is_number(const struct egg_value *v)
  * the last line found. */
 #define EGG_LINE_STEP 64u
 
-/* The first line end (\n or \r) at or after i (< size), or size: memchr for each byte, the
- * next \r kept from one call to the next (a text without any is searched for one once). */
-static size_t next_eol(struct egg_doc *doc, size_t i)
+/* The first line end (\n or \r) at or after i, or n: eight bytes a step (the lines between two
+ * located entries are short, a memchr call for each costs more than the line), a byte zero
+ * after xor-ing with the line end's byte found by the borrow of subtracting one from it (a
+ * borrow only reaches the bytes after a zero byte, so the first one found is the first). */
+static size_t next_eol(const unsigned char *d, size_t i, size_t n)
 {
-  const unsigned char *d = doc->data, *lf;
-  size_t n = doc->size;
-  if (!doc->cr_known || doc->cr_at < i || doc->cr_from > i) {
-    const unsigned char *cr = memchr(d + i, '\r', n - i);
-    doc->cr_known = 1;
-    doc->cr_from = i;
-    doc->cr_at = cr ? (size_t)(cr - d) : n;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, lf, cr, hit;
+    memcpy(&x, d + i, sizeof x);
+    lf = x ^ (ones * '\n');
+    cr = x ^ (ones * '\r');
+    hit = ((lf - ones) & ~lf & highs) | ((cr - ones) & ~cr & highs);
+    if (hit)
+      return i + ((unsigned)__builtin_ctzll(hit) >> 3);
   }
-  lf = memchr(d + i, '\n', doc->cr_at - i);
-  return lf ? (size_t)(lf - d) : doc->cr_at;
+#endif
+  for (; i < n; i++)
+    if (d[i] == '\n' || d[i] == '\r')
+      return i;
+  return n;
 }
 
 /* The offset after `count` more line ends from off, counted as the lexer counts them (\r\n and
@@ -129,7 +137,7 @@ static size_t lines_skip(struct egg_doc *doc, size_t off, unsigned count)
   const unsigned char *d = doc->data;
   size_t n = doc->size, i = off;
   while (count) {
-    if (i >= n || (i = next_eol(doc, i)) >= n)
+    if (i >= n || (i = next_eol(d, i, n)) >= n)
       return SIZE_MAX;
     if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
       i++;
