@@ -264,6 +264,14 @@ static void lex_c_comment(struct egg_lexer *lx, unsigned line, unsigned col)
   lx->pos = lx->size;
 }
 
+/* the decimal readers are inlined into the loops that call them (egg_lex_next, egg_lex_decimals):
+ * a call for each number costs about as much as reading it */
+#if defined(__GNUC__) || defined(__clang__)
+#define LEX_INLINE inline __attribute__((always_inline))
+#else
+#define LEX_INLINE inline
+#endif
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define EGG_SWAR 1
 /* The eight bytes at p as one little-endian word (the first byte lowest). */
@@ -297,8 +305,8 @@ static inline uint64_t value8(uint64_t x, unsigned k)
 /* lex_decimal's usual case, a word at a time: at most 8 digits, then at most 8 decimals, with
  * 17 bytes readable from i (after the sign). 1 read (as lex_decimal would read it), 0 not a
  * decimal (as lex_decimal would answer), -1 another case: lex_decimal decides byte by byte. */
-static inline int lex_decimal_words(const unsigned char *d, size_t i, size_t *end, int neg, double *out,
-                                    int lazy)
+static LEX_INLINE int lex_decimal_words(const unsigned char *d, size_t i, size_t *end, int neg, double *out,
+                                     int lazy)
 {
 #ifdef EGG_SWAR
   static const double pow10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
@@ -344,7 +352,7 @@ static inline int lex_decimal_words(const unsigned char *d, size_t i, size_t *en
  * (the caller then lexes it the general way, from the same start). words: the usual case a
  * word at a time (lex_decimal_words) where the input leaves room; egg_lex_decimal_test
  * compares both ways. */
-static inline int lex_decimal_how(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy,
+static LEX_INLINE int lex_decimal_how(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy,
                                   int words)
 {
   static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
@@ -396,7 +404,7 @@ static inline int lex_decimal_how(const unsigned char *d, size_t size, size_t *p
   return 1;
 }
 
-static int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy)
+static LEX_INLINE int lex_decimal(const unsigned char *d, size_t size, size_t *pos, double *out, int lazy)
 {
   return lex_decimal_how(d, size, pos, out, lazy, 1);
 }
