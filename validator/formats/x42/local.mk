@@ -5,6 +5,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/x42/x42_format.c \
   validator/formats/x42/x42_header.c \
   validator/formats/x42/x42_sections.c \
+  validator/formats/x42/x42_fast.c validator/formats/x42/x42_fast.h \
   validator/formats/x42/x42_anim.c \
   validator/formats/x42/x42_pack.c \
   validator/formats/x42/x42_model.c \
@@ -53,3 +54,9 @@ EXTRA_DIST += tests/x42/convert.sh
 tests_x42_x42_test_SOURCES = tests/x42/x42_test.c tests/x42/x42_models.c tests/x42/x42_models.h
 tests_x42_x42_test_CPPFLAGS = $(X42_TEST_CPPFLAGS)
 tests_x42_x42_test_LDADD = $(MDL_LIBS)
+# the many-at-a-time vertex and triangle tests against the exact ones (SSE2 and portable)
+check_PROGRAMS += validator/formats/x42/x42_fast_test
+validator_formats_x42_x42_fast_test_SOURCES = validator/formats/x42/x42_fast_test.c
+validator_formats_x42_x42_fast_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/formats/x42
+validator_formats_x42_x42_fast_test_LDADD = $(MDL_LIBS)
+TESTS += validator/formats/x42/x42_fast_test

@@ -116,6 +116,9 @@ struct x42_ctx {
   struct x42_doc *doc;
   struct arena *arena; /* where sections are read to */
   unsigned char *name_refs; /* name_blob_len flags: some name starts here */
+  /* per group, 1 + its largest index where the group checks went over all of its indices (0:
+   * not known), so the zero-area test need not read them a second time; NULL: none known */
+  uint32_t *index_top;
   struct x42_layout lay;
 };
 

@@ -8,6 +8,7 @@
 
 #include "model_geometry.h"
 #include "x42.h"
+#include "x42_fast.h"
 #include "pose.h"
 
 
@@ -274,19 +275,25 @@ static inline int packed_flat(const uint16_t *vp, uint32_t c0, uint32_t c1, uint
 }
 
 /* One group's triangles: how many are flat, the first one's element and corners. The triangle
- * list with indices, nearly every group, has its own loop: no per-corner choice of primitive. */
+ * list with indices, nearly every group, has its own loop: no per-corner choice of primitive.
+ * top1: 1 + the group's largest index, when the group checks found it (0: not known). */
 static uint32_t group_flat(const struct x42_doc *d, const struct x42_group *g, const int64_t mask[3],
-                           uint32_t *total, uint32_t *first, uint32_t fc[3])
+                           uint32_t top1, uint32_t *total, uint32_t *first, uint32_t fc[3])
 {
   int indexed = g->first_index != 0xFFFFFFFFu;
   uint32_t count = 0, n = 0;
   if (g->prim == 4 && indexed) {
     const uint16_t *ix = d->indices + g->first_index, *vp = d->vert_pos;
     const uint64_t fv = g->first_vert, nv = d->num_verts;
-    const uint32_t ne = g->num_elems;
-    for (uint32_t e = 0; e + 2 < ne; e += 3) {
+    const uint32_t ne = g->num_elems, ntri = ne / 3;
+    /* with every corner below nv - 1, the triangles surely not flat are passed over many at a
+     * time (x42_fast.c); the loop below decides the rest, one by one, as it decides them all
+     * otherwise */
+    int fast = ntri && fv + (top1 ? top1 - 1 : x42_u16_max(ix, 3u * (uint64_t)ntri)) + 1 < nv;
+    for (uint32_t t = fast ? x42_list_next_maybe_flat(ix, ntri, vp, fv, mask, 0) : 0; t < ntri;
+         t = fast ? x42_list_next_maybe_flat(ix, ntri, vp, fv, mask, t + 1) : t + 1) {
+      uint32_t e = 3 * t;
       uint64_t v0 = fv + ix[e], v1 = fv + ix[e + 1], v2 = fv + ix[e + 2];
-      n++;
       if (v0 >= nv || v1 >= nv || v2 >= nv || v0 == v1 || v1 == v2 || v0 == v2)
         continue; /* out of range or repeated: X42-GRP-* */
       if (packed_flat(vp, (uint32_t)v0, (uint32_t)v1, (uint32_t)v2, mask) && count++ == 0) {
@@ -294,7 +301,7 @@ static uint32_t group_flat(const struct x42_doc *d, const struct x42_group *g, c
         fc[0] = (uint32_t)v0, fc[1] = (uint32_t)v1, fc[2] = (uint32_t)v2;
       }
     }
-    *total = n;
+    *total = ntri;
     return count;
   }
   for (uint32_t e = 0; e + 2 < g->num_elems; e += g->prim == 4 ? 3 : 1) {
@@ -337,7 +344,7 @@ static void geometry_check(struct x42_ctx *x)
       uint32_t first = 0, count, total = 0, fc[3] = {0, 0, 0};
       if ((g->prim != 4 && g->prim != 6) || !group_elems_ok(d, g))
         continue;
-      count = group_flat(d, g, mask, &total, &first, fc);
+      count = group_flat(d, g, mask, x->index_top ? x->index_top[gi] : 0, &total, &first, fc);
       if (count) {
         struct mdl_loc loc = indexed && x->lay.off[XS_INDICES]
           ? loc_bin(x->lay.off[XS_INDICES] + 2 * ((uint64_t)g->first_index + first), "groups[%u].elements[%u]", gi, first)

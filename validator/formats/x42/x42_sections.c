@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "x42.h"
+#include "x42_fast.h"
 
 #define ALLOC(x, n, T) ((T *)arena_calloc((x)->arena, (size_t)(n) + 1, sizeof(T)))
 
@@ -305,25 +306,9 @@ static void check_anim_groups(struct x42_ctx *x)
   }
 }
 
-/* The largest of n samples: sixteen running maxima side by side (a loop -O2 vectorises), for
- * the common case where no sample is out of range and the reporting loop need not run. */
-static uint16_t u16_max(const uint16_t *v, uint64_t n)
-{
-  uint16_t acc[16] = {0}, top = 0;
-  uint64_t i = 0;
-  for (; i + 16 <= n; i += 16)
-    for (unsigned j = 0; j < 16; j++)
-      acc[j] = v[i + j] > acc[j] ? v[i + j] : acc[j];
-  for (; i < n; i++)
-    top = v[i] > top ? v[i] : top;
-  for (unsigned j = 0; j < 16; j++)
-    top = acc[j] > top ? acc[j] : top;
-  return top;
-}
-
 static void check_range_samples(struct x42_ctx *x, const uint16_t *v, uint64_t n, uint64_t off, const char *what, unsigned per)
 {
-  if (u16_max(v, n) <= (uint16_t)X42_RANGE_STEPS)
+  if (x42_u16_max(v, n) <= (uint16_t)X42_RANGE_STEPS)
     return;
   for (uint64_t i = 0; i < n; i++)
     if (v[i] > (uint16_t)X42_RANGE_STEPS) {
@@ -469,6 +454,7 @@ static void check_groups(struct x42_ctx *x)
   uint64_t next_vert = 0, next_index = 0;
   /* groups may overlap: bound the index checks so overlapping ranges cannot multiply the work */
   uint64_t budget = 4 * (uint64_t)d->num_indices + (1u << 20);
+  x->index_top = arena_calloc(x->arena, (size_t)d->num_groups + 1, sizeof *x->index_top);
   for (uint32_t i = 0; i < d->num_groups; i++) {
     const struct x42_group *g = &d->groups[i];
     uint64_t o = x->lay.off[XS_GROUPS] + 148u * (uint64_t)i;
@@ -543,7 +529,9 @@ static void check_groups(struct x42_ctx *x)
       uint32_t bad = 0, max = 0, n = g->num_elems < budget ? g->num_elems : (uint32_t)budget;
       /* the common case first: a plain max over the group's indices (vectorises); the loop
        * below, which reports, runs only when some index is out of range */
-      uint16_t top = n ? u16_max(d->indices + g->first_index, n) : 0;
+      uint16_t top = n ? x42_u16_max(d->indices + g->first_index, n) : 0;
+      if (x->index_top && n && n == g->num_elems)
+        x->index_top[i] = 1u + top;
       if (!n || top < g->num_verts) {
         budget -= n;
         continue;
@@ -568,35 +556,6 @@ static void check_groups(struct x42_ctx *x)
   }
 }
 
-/* 1 when none of nv blend entries of m slots at e has an index at or past lim or stored weights
- * summing past 255: what the reporting loop below would find nothing in. m is a constant once
- * inlined (blend_clean), so a vertex is a few loads and compares with no branch. */
-static inline int blend_clean_m(const uint8_t *e, uint64_t nv, const unsigned m, unsigned lim)
-{
-  const unsigned stride = 2 * m - 1;
-  unsigned bad = 0;
-  for (uint64_t v = 0; v < nv; v++, e += stride) {
-    unsigned sum = 0;
-    for (unsigned k = 0; k < m; k++)
-      bad |= e[2 * k] >= lim;
-    for (unsigned k = 0; k + 1 < m; k++)
-      sum += e[2 * k + 1];
-    bad |= sum > 255;
-  }
-  return !bad;
-}
-
-static int blend_clean(const uint8_t *e, uint64_t nv, unsigned m, unsigned lim)
-{
-  switch (m) {
-  case 1: return blend_clean_m(e, nv, 1, lim);
-  case 2: return blend_clean_m(e, nv, 2, lim);
-  case 3: return blend_clean_m(e, nv, 3, lim);
-  case 4: return blend_clean_m(e, nv, 4, lim);
-  default: return 0;
-  }
-}
-
 static void check_blend(struct x42_ctx *x)
 {
   const struct x42_doc *d = x->doc;
@@ -614,7 +573,7 @@ static void check_blend(struct x42_ctx *x)
       /* the entries the loop below visits: up to numVerts, while whole inside the blend data */
       uint64_t nv = pos + (uint64_t)stride * g->num_verts <= d->blend_len ? g->num_verts
                     : pos <= d->blend_len ? (d->blend_len - pos) / stride : 0;
-      if (d->blend && blend_clean(d->blend + pos, nv, m, lim)) {
+      if (d->blend && x42_blend_clean(d->blend + pos, nv, m, lim)) {
         pos += (uint64_t)stride * nv;
         continue;
       }
@@ -649,32 +608,11 @@ static void check_blend(struct x42_ctx *x)
   }
 }
 
-/* 1 when the S8N vector (a, b, c) / 127 certainly has a length within 1 +- 0.014: the squared
- * integer length against (127 * 0.986)^2 = 15680.6 and (127 * 1.014)^2 = 16583.6, one unit inside
- * each bound so the exact test below (run for everything else) never disagrees. */
-static int s8_len2_surely_unit(int a, int b, int c)
-{
-  int l2 = a * a + b * b + c * c;
-  return l2 >= 15682 && l2 <= 16582;
-}
-
-/* 1 when the exact test below certainly finds cos(normal, nfac * (t x b)) >= 0.9. It computes
- * (c . n) / (|c| * 127) with c = t x b; here in integers, (c . n)^2 >= 13487 |c|^2 asks for
- * >= 0.9144 (0.9^2 * 127^2 is 13064.5), far above the rounding of the doubles there. */
-static int basis_surely_agrees(const int8_t *t, const int8_t *n)
-{
-  int64_t c0 = (int64_t)t[1] * t[6] - (int64_t)t[2] * t[5];
-  int64_t c1 = (int64_t)t[2] * t[4] - (int64_t)t[0] * t[6];
-  int64_t c2 = (int64_t)t[0] * t[5] - (int64_t)t[1] * t[4];
-  int64_t dot = (c0 * n[0] + c1 * n[1] + c2 * n[2]) * (t[3] > 0 ? 1 : -1);
-  int64_t lc2 = c0 * c0 + c1 * c1 + c2 * c2;
-  return lc2 > 0 && dot > 0 && dot * dot >= 13487 * lc2;
-}
-
 static void check_vertex_attrs(struct x42_ctx *x)
 {
   const struct x42_doc *d = x->doc;
   int has_static = 0;
+  uint32_t nfrom, tfrom;
   for (uint32_t i = 0; i < d->num_groups; i++)
     has_static |= d->groups[i].max_infl == 0;
   if ((d->flags & X42_MF_HAS_TANGENT_BASIS) && !(d->flags & X42_MF_HAS_NORMALS) && has_static) {
@@ -687,10 +625,13 @@ static void check_vertex_attrs(struct x42_ctx *x)
     check_range_samples(x, d->texcoords, 2u * (uint64_t)d->num_verts, x->lay.off[XS_TEXCOORDS], "texCoords", 2);
   /* S8N: each component is off by at most 0.5/127, so a unit vector's length is within
    * sqrt(3)*0.5/127 = 0.0069 of 1; 0.014 admits encoders that truncate */
-  for (uint32_t v = 0; d->normals && v < d->num_verts; v++) {
+  /* the exact loops start at the first vertex the integer tests (x42_fast.c) do not clear:
+   * those before it would be skipped one by one */
+  x42_vertex_prefixes(d->normals, d->tangents, d->num_verts, &nfrom, &tfrom);
+  for (uint32_t v = nfrom; d->normals && v < d->num_verts; v++) {
     const int8_t *n = d->normals + 3u * (size_t)v;
     double len;
-    if (s8_len2_surely_unit(n[0], n[1], n[2]))
+    if (x42_s8_surely_unit(n[0], n[1], n[2]))
       continue;
     len = sqrt(x42_s8n(n[0]) * x42_s8n(n[0]) + x42_s8n(n[1]) * x42_s8n(n[1]) + x42_s8n(n[2]) * x42_s8n(n[2]));
     if (fabs(len - 1) > 0.014) {
@@ -698,14 +639,14 @@ static void check_vertex_attrs(struct x42_ctx *x)
       diag_emit(x->diag, RULE_X42_NORMAL_NOT_UNIT, &loc, "1 +- 0.014", "|n| = %.4f", len);
     }
   }
-  for (uint32_t v = 0; d->tangents && v < d->num_verts; v++) {
+  for (uint32_t v = tfrom; d->tangents && v < d->num_verts; v++) {
     const int8_t *t = d->tangents + 7u * (size_t)v;
     uint64_t o = x->lay.off[XS_TANGENTS] + 7u * (uint64_t)v;
     double tv[3], bv[3], c[3], lt, lb, lc;
     if (t[3] == 127 || t[3] == -127) {
       /* the common case decided in integers: both unit, and the basis agrees with the normal */
-      if (s8_len2_surely_unit(t[0], t[1], t[2]) && s8_len2_surely_unit(t[4], t[5], t[6]) &&
-          (!d->normals || basis_surely_agrees(t, d->normals + 3u * (size_t)v)))
+      if (x42_s8_surely_unit(t[0], t[1], t[2]) && x42_s8_surely_unit(t[4], t[5], t[6]) &&
+          (!d->normals || x42_basis_surely_agrees(t, d->normals + 3u * (size_t)v)))
         continue;
     }
     for (int k = 0; k < 3; k++) {
