@@ -65,7 +65,7 @@ struct geom {
   struct model *m;
   struct egg_map pools;     /* pool name -> pool node */
   struct egg_map verts;     /* (pool node, vertex number) -> vertex node */
-  struct egg_map textures;  /* texture name -> <Texture> node */
+  struct egg_map textures;  /* texture name -> the last <Texture> of that name so far (build_meshes) */
   struct egg_map meshes;    /* (material, group) -> mesh number + 1 */
   struct egg_map members;   /* (vertex node, joint) -> influence number + 1 */
   struct egg_map mverts;    /* (vertex node, mesh or primitive) -> model vertex + 1 */
@@ -117,14 +117,6 @@ static int collect_pools(struct geom *g)
   for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, egg_in_node_list(n))) {
     struct egg_map_ent *e;
     int64_t next = 1;
-    if (n->spec == S_TEXTURE && egg_name(n)) {
-      e = egg_map_at(&g->textures, egg_name(n), egg_name_len(n));
-      if (!e)
-        return -1;
-      if (!e->val)
-        e->val = (void *)(uintptr_t)n;
-      continue;
-    }
     if (n->spec != S_VPOOL)
       continue;
     e = egg_map_at(&g->pools, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
@@ -555,6 +547,15 @@ static int build_meshes(struct geom *g)
   int rc = -1;
   for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec))) {
     int64_t mesh;
+    if (n->spec == S_TEXTURE && egg_name(n)) {
+      /* Panda3D's parser resolves a <TRef> to the last <Texture> of its name read before it,
+       * wherever in the file (one namespace, at any depth: a sibling group's counts too) */
+      struct egg_map_ent *e = egg_map_at(&g->textures, egg_name(n), egg_name_len(n));
+      if (!e)
+        goto out;
+      e->val = (void *)(uintptr_t)n;
+      continue;
+    }
     if (!is_triangle_prim(n->spec))
       continue;
     if (n->bad) {

@@ -57,19 +57,33 @@ static int refs_descend(const struct egg_doc *doc, const struct egg_node *n)
   return doc->spec_count[S_TEXTURE_INLINE] != 0;
 }
 
-/* The texture names a <TRef> of some primitive uses, into *used; 0, or -1 out of memory. Panda3D
- * loads only those (EggLoader gathers the used textures): a <Texture> no primitive names is never
- * loaded, so no conversion loses it. */
-static int trefs_collect(const struct egg_doc *doc, struct egg_map *used)
+/* The <Texture>s a <TRef> of some primitive uses, into *used (keyed by node); 0, or -1 out of
+ * memory. Panda3D loads only those (EggLoader gathers the used textures): a <Texture> no primitive
+ * names is never loaded, so no conversion loses it. A <TRef> names the last <Texture> of its name
+ * read before it, at any depth (Panda3D's parser keeps one name table for the file), so a texture
+ * redefined under the same name before any <TRef> is as unused as one never named. */
+static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
 {
-  for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
+  struct egg_map last; /* texture name -> its last <Texture> so far */
+  int rc = 0;
+  egg_map_init(&last, &doc->map_failures);
+  for (const struct egg_node *n = doc->root; n && !rc; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
                                                                    n->spec != S_TABLE && n->spec != S_BUNDLE)) {
     uint32_t len;
     const char *s;
-    if (n->spec == S_TREF && !n->bad && (s = value_text(n, &len)) != NULL && !egg_map_at(used, s, len))
-      return -1;
+    struct egg_map_ent *e;
+    if (n->spec == S_TEXTURE && egg_name(n)) {
+      if (!(e = egg_map_at(&last, egg_name(n), egg_name_len(n))))
+        rc = -1;
+      else
+        e->val = (void *)(uintptr_t)n;
+    } else if (n->spec == S_TREF && !n->bad && (s = value_text(n, &len)) != NULL &&
+               (e = egg_map_find(&last, s, len)) != NULL && e->val &&
+               !egg_map_pair(used, (uintptr_t)e->val, 0))
+      rc = -1;
   }
-  return 0;
+  egg_map_free(&last);
+  return rc;
 }
 
 void egg_collect_refs(struct egg_doc *doc, struct model *m)
@@ -89,7 +103,7 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
     case S_TEXTURE:
       if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
         break;
-      r->unused = !all_used && !egg_map_find(&used, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
+      r->unused = !all_used && !egg_map_pair_find(&used, (uintptr_t)n, 0);
       if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
         if ((r->format = arena_strndup(&m->arena, s, len)) != NULL)
           r->channels = format_channels(r->format);

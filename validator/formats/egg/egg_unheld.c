@@ -126,7 +126,8 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
                               S_NURBS_C, S_NURBS_S, S_DXYZ, S_DNORMAL, S_DRGBA, S_DUV, S_SANIM, S_AUX,
                               S_BILLBOARD, S_TAG, S_OBJECTTYPE, S_COMPONENT};
   struct tally t;
-  struct egg_map mrefs; /* names <MRef>s use */
+  struct egg_map last;  /* material name -> its last <Material> so far: the one an <MRef> names */
+  struct egg_map mrefs; /* <Material>s <MRef>s use */
   char a[96], b[96], c[96], l[300];
   int any = 0;
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
@@ -136,6 +137,7 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
   egg_map_init(&mrefs, &doc->map_failures); /* a failure is counted: the decode says so */
+  egg_map_init(&last, &doc->map_failures);
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, 1)) {
     int k = kind_of(n->spec);
     uint32_t len;
@@ -145,8 +147,18 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
         t.first[K_HIDDEN] = n;
       continue;
     }
-    if (n->spec == S_MREF && egg_nvals(n) && (s = egg_val_str(n, 0, &len)) != NULL)
-      (void)egg_map_at(&mrefs, s, len);
+    /* Panda3D's parser resolves an <MRef> to the last <Material> of its name read before it,
+     * at any depth (one name table for the file) */
+    if (n->spec == S_MATERIAL && egg_name(n)) {
+      struct egg_map_ent *e = egg_map_at(&last, egg_name(n), egg_name_len(n));
+      if (e)
+        e->val = (void *)(uintptr_t)n;
+    }
+    if (n->spec == S_MREF && egg_nvals(n) && (s = egg_val_str(n, 0, &len)) != NULL) {
+      const struct egg_map_ent *e = egg_map_find(&last, s, len);
+      if (e && e->val)
+        (void)egg_map_pair(&mrefs, (uintptr_t)e->val, 0);
+    }
     if (k < 0 || !counts(n))
       continue;
     t.n[n->spec]++;
@@ -156,11 +168,13 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
       t.collide_hidden++;
   }
   /* materials whose colours or shininess a primitive uses: the target keeps the name only */
-  for (const struct egg_node *n = mrefs.count ? doc->root : NULL; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
-    if (n->spec == S_MATERIAL && egg_name(n) && n->has_scalar && !n->bad &&
-        egg_map_find(&mrefs, egg_name(n), egg_name_len(n)) && !t.materials++)
+  for (const struct egg_node *n = mrefs.count ? doc->root : NULL; n;
+       n = egg_next_skip(n, doc->root, n->spec == S_ROOT || egg_is_group(n->spec)))
+    if (n->spec == S_MATERIAL && n->has_scalar && !n->bad && egg_map_pair_find(&mrefs, (uintptr_t)n, 0) &&
+        !t.materials++)
       t.first[K_MATERIAL] = n;
   egg_map_free(&mrefs);
+  egg_map_free(&last);
   egg_unheld_add(m, RULE_CORE_CONVERT_TWO_SIDED, t.n[S_BFACE], t.first[K_BFACE],
       "%lu two-sided polygons (<BFace> { 1 }) are written one-sided", t.n[S_BFACE]);
   egg_unheld_add(m, RULE_CORE_CONVERT_COLLISION, t.n[S_COLLIDE], t.first[K_COLLIDE],

@@ -214,30 +214,39 @@ void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidd
                        const struct egg_node **first_hidden)
 {
   struct render_tally t;
-  struct egg_map drawn; /* textures some primitive draws with: its first <TRef> (the mesh's material) */
+  struct egg_map drawn; /* <Texture>s some primitive draws with: its first <TRef> (the mesh's material) */
+  struct egg_map last;  /* texture name -> its last <Texture> so far: the one a <TRef> names */
   int failed = 0;
   if (!doc->root || (!doc->spec_count[S_SCALAR] && !doc->spec_count[S_TEXTURE]))
     return;
   memset(&t, 0, sizeof t);
   egg_map_init(&drawn, &doc->map_failures); /* a failure is counted: the decode says so */
+  egg_map_init(&last, &doc->map_failures);
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
                                                                    n->spec != S_TABLE && n->spec != S_BUNDLE)) {
     const struct egg_node *p = egg_parent(n);
+    struct egg_map_ent *e;
     uint32_t len;
     const char *s;
-    if (n->spec == S_SCALAR && p && egg_is_group(p->spec)) {
+    if (n->spec == S_TEXTURE && egg_name(n)) {
+      if ((e = egg_map_at(&last, egg_name(n), egg_name_len(n))) != NULL)
+        e->val = (void *)(uintptr_t)n;
+      else
+        failed = 1;
+    } else if (n->spec == S_SCALAR && p && egg_is_group(p->spec)) {
       if (scalar_kind(n, AT_GROUP, m) != R_HIDDEN) /* hidden groups: egg_unheld.c counts them */
         tally_scalar(&t, n, AT_GROUP, m);
     } else if (n->spec == S_SCALAR && p && carried_prim(p->spec))
       tally_scalar(&t, n, AT_PRIM, m);
     else if (n->spec == S_TREF && p && carried_prim(p->spec) && first_tref(p) == n && egg_nvals(n) &&
-             (s = egg_val_str(n, 0, &len)) != NULL && !egg_map_at(&drawn, s, len))
+             (s = egg_val_str(n, 0, &len)) != NULL && (e = egg_map_find(&last, s, len)) != NULL &&
+             e->val && !egg_map_pair(&drawn, (uintptr_t)e->val, 0))
       failed = 1;
   }
   /* the attributes of each texture drawn as a mesh's material: one a primitive uses after its
    * first, or none uses, is no material of the target (MDL-CNV-008 or no loss at all) */
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec == S_ROOT || egg_is_group(n->spec))) {
-    if (n->spec != S_TEXTURE || n->bad || (!failed && !egg_map_find(&drawn, egg_name(n) ? egg_name(n) : "", egg_name_len(n))))
+    if (n->spec != S_TEXTURE || n->bad || (!failed && !egg_map_pair_find(&drawn, (uintptr_t)n, 0)))
       continue;
     for (const struct egg_node *c = egg_first(n); c; c = egg_next(c))
       if (c->spec == S_SCALAR)
@@ -246,6 +255,7 @@ void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidd
         tally_add(&t, R_STAGE, c, "<Transform>"); /* a texture matrix: UVs moved before sampling */
   }
   egg_map_free(&drawn);
+  egg_map_free(&last);
   if (t.n[R_HIDDEN]) { /* hidden primitives and textures join hidden groups (MDL-CNV-029) */
     if (!*hidden || (t.first[R_HIDDEN]->line < (*first_hidden)->line))
       *first_hidden = t.first[R_HIDDEN];
