@@ -52,7 +52,9 @@ def scalar_lost(where, name, v):
     in the target, else why it is a loss."""
     n, w = word(name), word(v)
     if n == 'alpha':
-        return 'a transparency mode'
+        # eggSyntax <Scalar> alpha: "If alpha-type is OFF, it means not to enable transparency,
+        # even if the image contains an alpha channel": opaque, as every target draws
+        return None if w == 'off' else 'a transparency mode'
     if n in ('bin', 'draw_order'):
         return 'a draw order'
     if n == 'depth_offset':
@@ -158,8 +160,78 @@ def unused_files(path):
     return {f for f, u in files.items() if not u}
 
 
+def pools(root):
+    """Each <VertexPool>'s vertices by number: its own, an omitted one the highest so far + 1
+    (the first 1), a repeated number keeping the first vertex."""
+    out = {}
+    for n in walk(root):
+        if n[0] != '<vertexpool>':
+            continue
+        verts, nxt = {}, 1
+        for v in n[3]:
+            if v[0] != '<vertex>':
+                continue
+            try:
+                num = int(v[1]) if v[1] is not None else nxt
+            except ValueError:
+                continue
+            verts.setdefault(num, v)
+            nxt = max(nxt, num + 1)
+        out.setdefault(n[1] or '', verts)
+    return out
+
+
+def attr(n, kind):
+    """The values of n's last `kind` child (<Normal>, <RGBA>), or None."""
+    found = [c[2] for c in n[3] if c[0] == kind]
+    return found[-1] if found else None
+
+
+def same(kind, a, b):
+    """Whether component value a draws as vertex value b: normals as 32-bit floats (none is no
+    normal), colours as bytes (none is opaque white, what a reader without colours shows)."""
+    import struct
+
+    def f32(x):
+        return struct.unpack('f', struct.pack('f', float(x)))[0]
+
+    def byte(x):
+        return min(255, max(0, int(float(x) * 255 + 0.5)))
+    if kind == '<normal>':
+        return b is not None and all(f32(x) == f32(y) for x, y in zip(a[:3], b[:3]))
+    a, b = (a or ['1'] * 4)[:4], (b or ['1'] * 4)[:4]
+    return all(byte(x) == byte(y) for x, y in zip(a, b))
+
+
+def component_lost(comp, prim, vpools):
+    """eggSyntax <TriangleStrip>: "the individual triangles of a triangle strip [may] have a
+    separate normal and/or color" (<Component> index, drawn flat). Written per vertex, the
+    triangle draws the same only when each of its three vertices carries that value (its own,
+    else the primitive's)."""
+    verts = []
+    for vr in prim[3]:
+        if vr[0] == '<vertexref>':
+            ref = [c[2][0] for c in vr[3] if c[0] == '<ref>' and c[2]]
+            pool = vpools.get(ref[0] if ref else '', {})
+            verts += [pool.get(int(float(i))) for i in vr[2]]
+    try:
+        k = int(comp[1])
+    except (TypeError, ValueError):
+        return True
+    if k < 0 or k + 2 >= len(verts):
+        return True
+    tri = [verts[0] if prim[0] == '<trianglefan>' else verts[k], verts[k + 1], verts[k + 2]]
+    for c in comp[3]:
+        if c[0] in ('<normal>', '<rgba>'):
+            for v in tri:
+                if v is None or not same(c[0], c[2], attr(v, c[0]) or attr(prim, c[0])):
+                    return True
+    return False
+
+
 def audit(path):
     root = load(path)
+    vpools = pools(root)
     lost = []
     first_tex, later_tex = set(), set()
     used_mat = set()
@@ -202,7 +274,7 @@ def audit(path):
             if pk != '<xfm$anim_s$>':
                 lost.append('a morph slider table')
         elif kind == '<component>':
-            if pk in ('<trianglestrip>', '<trianglefan>') and kids:
+            if pk in ('<trianglestrip>', '<trianglefan>') and kids and component_lost(n, parent, vpools):
                 lost.append('per-triangle attributes')
         elif kind in DROPPED:
             lost.append(kind)

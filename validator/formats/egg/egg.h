@@ -410,6 +410,10 @@ struct egg_doc {
   const uint32_t *joint_offs; /* the model's joints: their entries' offsets from the root, */
   uint32_t njoints;           /* ascending (egg_anim_decode; egg_joint_number) */
   int coordsys;           /* enum egg_cs */
+  /* <Component>s of carried strips and fans whose normal or colour the model's vertices do not
+   * carry (egg_geometry.c), and the first in file order: announced as MDL-CNV-036 */
+  unsigned long components_lost;
+  const struct egg_node *component_lost_first;
   /* the tree: one block holding its header (struct egg_tree_hdr) then its entries in file
    * order, the root first; and its pools, each one block that grows (entries hold offsets) */
   struct egg_tree_hdr *tree;

@@ -447,6 +447,65 @@ static int64_t model_vertex(struct geom *g, const struct egg_node *v, const stru
   return (int64_t)(uintptr_t)e->val - 1;
 }
 
+/* The normal or colour (spec S_NORMAL or S_RGBA) vertex v of prim has in the model: its own,
+ * else the primitive's (model_vertex, build_arrays), or NULL. */
+static const struct egg_node *vertex_attr(const struct egg_node *v, const struct egg_node *prim, int spec)
+{
+  const struct egg_node *a = child_of(v, spec);
+  return a ? a : child_of(prim, spec);
+}
+
+/* Whether attribute a (a <Normal> or <RGBA>, NULL: none) reads as b in the model: normals as
+ * float (build_arrays' put_f32; none is no normal), colours as unsigned bytes, opaque white when
+ * absent (what the model and a reader without colours show). */
+static int attr_same(const struct egg_node *a, const struct egg_node *b, int spec)
+{
+  if (spec == S_NORMAL) {
+    if (!a || !b)
+      return 0;
+    for (uint32_t k = 0; k < 3; k++)
+      if ((float)(k < egg_nvals(a) ? egg_val_d(a, k) : 0) != (float)(k < egg_nvals(b) ? egg_val_d(b, k) : 0))
+        return 0;
+    return 1;
+  }
+  for (uint32_t k = 0; k < 4; k++) {
+    double x = a && k < egg_nvals(a) ? egg_val_d(a, k) : 1, y = b && k < egg_nvals(b) ? egg_val_d(b, k) : 1;
+    x = floor(0.5 + x * 255);
+    y = floor(0.5 + y * 255);
+    if ((x > 255 ? 255 : x > 0 ? x : 0) != (y > 255 ? 255 : y > 0 ? y : 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* The <Component>s of strip or fan prim (its n vertices vs) whose normal or colour the model does
+ * not draw: Panda3D shades component k's triangle flat with them, the model keeps attributes per
+ * vertex, so nothing is lost only when each of the triangle's three vertices carries the same
+ * value (the vertices' own or the primitive's). Counted into the doc for MDL-CNV-036. */
+static void components_check(struct geom *g, const struct egg_node *prim, const struct egg_node *const *vs, long n)
+{
+  for (const struct egg_node *c = egg_first(prim); c; c = egg_next(c)) {
+    int64_t k = egg_index(c);
+    long at[3];
+    int lost = 0;
+    if (c->spec != S_COMPONENT || c->bad || !egg_first(c))
+      continue;
+    if (k < 0 || k > n - 3) {
+      lost = 1; /* no such triangle (EGG reports it): counted, as any other component */
+    } else {
+      at[0] = prim->spec == S_TRIFAN ? 0 : (long)k;
+      at[1] = (long)k + 1;
+      at[2] = (long)k + 2;
+      for (const struct egg_node *a = egg_first(c); a && !lost; a = egg_next(a))
+        if ((a->spec == S_NORMAL || a->spec == S_RGBA) && !a->bad && a == child_of(c, a->spec))
+          for (int i = 0; i < 3 && !lost; i++)
+            lost = !attr_same(a, vertex_attr(vs[at[i]], prim, a->spec), a->spec);
+    }
+    if (lost && (!g->doc->components_lost++ || c < g->doc->component_lost_first))
+      g->doc->component_lost_first = c; /* the tree is in file order: the lowest is the first */
+  }
+}
+
 static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t mesh,
                           const struct egg_node ***buf, size_t *cap, uint32_t **ids, size_t *idcap)
 {
@@ -466,6 +525,8 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
       return -1;
     nid[i] = (uint32_t)mv;
   }
+  if (prim->spec != S_POLYGON && g->doc->spec_count[S_COMPONENT])
+    components_check(g, prim, *buf, n);
   tri = nid + n;
   ntri = (size_t)n - 2;
   if (prim->spec == S_TRISTRIP) {

@@ -14,7 +14,7 @@
 
 /* One kind of loss: its rule, the entry kinds it counts, and what it says. */
 enum { K_BFACE, K_COLLIDE, K_SWITCH, K_PRIMS, K_NURBS, K_MORPHS, K_BILLBOARD, K_NODE_DATA, K_HIDDEN, K_MATERIAL,
-       K_COMPONENT, K_COUNT };
+       K_COUNT };
 
 struct tally {
   unsigned long n[S_COUNT];               /* entries of each kind that count */
@@ -50,7 +50,6 @@ static int kind_of(int spec)
   case S_DXYZ: case S_DNORMAL: case S_DRGBA: case S_DUV: case S_SANIM: case S_AUX: return K_MORPHS;
   case S_BILLBOARD: return K_BILLBOARD;
   case S_TAG: case S_OBJECTTYPE: return K_NODE_DATA;
-  case S_COMPONENT: return K_COMPONENT;
   default: return -1;
   }
 }
@@ -74,10 +73,6 @@ static int counts(const struct egg_node *n)
     return 0;
   if (n->spec == S_BFACE || n->spec == S_SWITCH)
     return egg_nvals(n) && egg_val_int(n, 0) != 0;
-  if (n->spec == S_COMPONENT) /* a strip's or fan's triangle with its own normal or colour; a
-                               * line's components go with the line (MDL-CNV-023) */
-    return egg_first(n) && egg_parent(n) &&
-           (egg_parent(n)->spec == S_TRISTRIP || egg_parent(n)->spec == S_TRIFAN);
   if (n->spec == S_SANIM) /* a joint's channel (in <Xfm$Anim_S$>) is carried; a slider is not */
     return !egg_parent(n) || egg_parent(n)->spec != S_XFMSANIM;
   return 1;
@@ -124,7 +119,7 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
 {
   static const int specs[] = {S_BFACE, S_COLLIDE, S_SWITCH, S_SWITCHCOND, S_POINTLIGHT, S_LINE, S_PATCH,
                               S_NURBS_C, S_NURBS_S, S_DXYZ, S_DNORMAL, S_DRGBA, S_DUV, S_SANIM, S_AUX,
-                              S_BILLBOARD, S_TAG, S_OBJECTTYPE, S_COMPONENT};
+                              S_BILLBOARD, S_TAG, S_OBJECTTYPE};
   struct tally t;
   struct egg_map last;  /* material name -> its last <Material> so far: the one an <MRef> names */
   struct egg_map mrefs; /* <Material>s <MRef>s use */
@@ -132,7 +127,8 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
   int any = 0;
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     any |= doc->spec_count[specs[i]] != 0;
-  any |= doc->spec_count[S_SCALAR] != 0 || doc->spec_count[S_MATERIAL] != 0 || doc->spec_count[S_TEXTURE] != 0;
+  any |= doc->spec_count[S_SCALAR] != 0 || doc->spec_count[S_MATERIAL] != 0 || doc->spec_count[S_TEXTURE] != 0 ||
+         doc->components_lost != 0;
   if (!any || !doc->root)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
@@ -206,9 +202,11 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
         part(b, sizeof b, t.n[S_OBJECTTYPE], "object types (<ObjectType>)"), "");
   egg_unheld_add(m, RULE_CORE_CONVERT_NODE_DATA, t.n[S_TAG] + t.n[S_OBJECTTYPE], t.first[K_NODE_DATA],
       "%s are dropped", l);
-  egg_unheld_add(m, RULE_CORE_CONVERT_COMPONENT_ATTRIBUTES, t.n[S_COMPONENT], t.first[K_COMPONENT],
+  /* a strip's or fan's triangle with its own normal or colour that its vertices do not carry
+   * (egg_geometry.c decides; a line's components go with the line, MDL-CNV-023) */
+  egg_unheld_add(m, RULE_CORE_CONVERT_COMPONENT_ATTRIBUTES, doc->components_lost, doc->component_lost_first,
       "%lu per-triangle normals or colours of strips and fans (<Component>) are dropped: each "
-      "triangle is written with its vertices' or its primitive's", t.n[S_COMPONENT]);
+      "triangle is written with its vertices' or its primitive's", doc->components_lost);
   egg_unheld_render(doc, m, &t.hidden, &t.first[K_HIDDEN]);
   egg_unheld_add(m, RULE_CORE_CONVERT_HIDDEN_GEOMETRY, t.hidden, t.first[K_HIDDEN],
       "%lu groups or primitives Panda3D does not draw (<Scalar> visibility { hidden }, occluder, portal) "

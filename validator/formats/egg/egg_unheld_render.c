@@ -84,8 +84,10 @@ static int uv_set_apart(const struct egg_node *n, const struct model *m)
 static int render_kind(const struct egg_node *n)
 {
   static const char *const hidden[] = {"hidden", NULL}, *const off[] = {"off", NULL};
-  if (is(n, "alpha"))
-    return R_BLEND; /* a transparency mode: the target's loaders decide transparency themselves */
+  if (is(n, "alpha")) /* off (eggSyntax: "not to enable transparency, even if the image contains
+                        * an alpha channel") is what every target draws: opaque; any other mode is
+                        * transparency the target's loaders decide themselves */
+    return val_is(n, off) ? R_NONE : R_BLEND;
   if (is(n, "bin") || is(n, "draw-order"))
     return R_ORDER;
   if (is(n, "depth-offset"))
