@@ -66,4 +66,30 @@ expect_grep err "shear is not a translation-rotation-scale and is dropped"
 run "$work/shear.qmsh"
 expect_rc 0 "the written QMSH validates"
 expect_no_grep out 'QMSH-KEY' "a key rotation finding in the written QMSH"
+
+# QMSH to QMSH: the writer copies a decoded QMSH's own keys, and renormalises those off unit length
+# as it does every rotation of another format's model. corpus/qmsh/base/v22-f13.qmsh's key at
+# 1208 (x y z w, a 30-degree turn) scaled to length 1.0005: QMSH-KEY-004, a warning, so the file
+# converts; the written QMSH (same version and v21) must have no key finding, and the proof
+# compares the rotations as unit ones (a success). Checked: the old writer copied the key as it was
+# (QMSH-KEY-004 in the written file).
+"$PYTHON" - "$srcdir/corpus/qmsh/base/v22-f13.qmsh" "$work/long.qmsh" <<'PY' || exit 99
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+q = struct.unpack('<4f', d[1208:1224])
+if abs(sum(c * c for c in q) - 1) > 1e-6 or q[3] < 0.9:
+    sys.exit('corpus/qmsh/base/v22-f13.qmsh changed')
+d[1208:1224] = struct.pack('<4f', *(c * 1.0005 for c in q))
+open(sys.argv[2], 'wb').write(d)
+PY
+run "$work/long.qmsh"
+expect_rc 0 "a key rotation of length 1.0005 is a warning"
+expect_grep out 'QMSH-KEY-004' "the input's key rotation is off unit length"
+for v in 22 21; do
+  run convert --target-version=$v "$work/long.qmsh" "$work/long-$v.qmsh"
+  expect_rc 0 "QMSH to QMSH v$v: the renormalised rotation is the same rotation"
+  run "$work/long-$v.qmsh"
+  expect_rc 0 "the written QMSH v$v validates"
+  expect_no_grep out 'QMSH-KEY' "a key rotation finding in the written QMSH v$v"
+done
 finish

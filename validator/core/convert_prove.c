@@ -122,7 +122,7 @@ enum convert_verdict convert_prove(struct convert_state *s)
   sb.model = &s->run.model;
   sb.converted = s->converted;
   sb.unit_normals = s->losses.unit_normals;
-  sb.unit_rotations = rq->fix && rq->fix->unit_rotations;
+  sb.unit_rotations = (rq->fix && rq->fix->unit_rotations) || s->losses.unit_rotations;
   sb.unit_weights = rq->fix && rq->fix->unit_weights;
   sb.added_attrs = s->losses.added_attrs;
   sb.materials_as_files = s->losses.materials_as_files;

@@ -27,6 +27,9 @@ struct write_losses {
                            * MDL-CNV-015): the proof expects those files (compare_side) */
   int empty_meshes_dropped; /* the writer left out the meshes without triangles (announced,
                              * MDL-CNV-018): no loader sees them, the proof expects it */
+  int unit_rotations; /* the writer normalised rotations it copied from the source's own bytes (a
+                       * QMSH's keys off unit length): the proof compares unit rotations, as
+                       * after fix (compare_side.unit_rotations) */
 };
 
 /* Announce that the field at loc will not be written (rule, a warning); proof is the comparison

@@ -199,5 +199,10 @@ int qmsh_from_model(const struct model *m, struct arena *arena, struct qmsh_mesh
 int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
 /* mdlcheck fix's repairs of a decoded mesh (qmsh_repair.c; struct mdl_format.repair). */
 int qmsh_repair(struct model *m, struct fix_repair *fx);
+/* Whether some key rotation of q is off unit length by more than tol; then *out is q with its
+ * animations copied into arena a and those rotations normalised (0, or -1 out of memory): what
+ * the writer writes of a decoded QMSH, as it normalises every rotation of another model. */
+int qmsh_keys_off_unit(const struct qmsh_mesh *q, double tol);
+int qmsh_keys_unit_copy(const struct qmsh_mesh *q, struct arena *a, struct qmsh_mesh *out, double tol);
 
 #endif

@@ -28,6 +28,50 @@ static void keys_normalise(struct qmsh_mesh *q, double tol)
   }
 }
 
+/* The length of key rotation r, or 1 for one no division mends (zero, not finite). */
+static double rot_len(const float *r)
+{
+  double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3]);
+  return isfinite(len) && len != 0 ? len : 1;
+}
+
+int qmsh_keys_off_unit(const struct qmsh_mesh *q, double tol)
+{
+  for (uint32_t a = 0; a < q->h.n_anims; a++)
+    for (uint32_t f = 0; f < q->anims[a].n_frames; f++)
+      for (uint32_t k = 0; q->anims[a].frames[f].keys && k < q->h.n_bones; k++)
+        if (fabs(rot_len(q->anims[a].frames[f].keys[k].rot) - 1.0) > tol)
+          return 1;
+  return 0;
+}
+
+int qmsh_keys_unit_copy(const struct qmsh_mesh *q, struct arena *a, struct qmsh_mesh *out, double tol)
+{
+  *out = *q;
+  out->anims = arena_calloc(a, (size_t)q->h.n_anims + 1, sizeof *out->anims);
+  if (!out->anims)
+    return -1;
+  for (uint32_t i = 0; i < q->h.n_anims; i++) {
+    const struct qmsh_anim *src = &q->anims[i];
+    struct qmsh_anim *dst = &out->anims[i];
+    *dst = *src;
+    dst->frames = arena_calloc(a, (size_t)src->n_frames + 1, sizeof *dst->frames);
+    if (!dst->frames)
+      return -1;
+    for (uint32_t f = 0; f < src->n_frames; f++) {
+      dst->frames[f] = src->frames[f];
+      if (!src->frames[f].keys)
+        continue;
+      dst->frames[f].keys = arena_calloc(a, (size_t)q->h.n_bones + 1, sizeof *dst->frames[f].keys);
+      if (!dst->frames[f].keys)
+        return -1;
+      memcpy(dst->frames[f].keys, src->frames[f].keys, (size_t)q->h.n_bones * sizeof *dst->frames[f].keys);
+    }
+  }
+  keys_normalise(out, tol);
+  return 0;
+}
+
 /* The smallest box and origin-centred radius holding every finite vertex position, as floats
  * that still hold them (the radius rounded up). */
 static void bounds_rebuild(struct qmsh_mesh *q, int box, int sphere)

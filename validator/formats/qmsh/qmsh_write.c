@@ -263,7 +263,23 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
   o.b = out;
   if (m->format_data && m->format_data_owner && !strcmp(m->format_data_owner, "qmsh")) {
     o.q = m->format_data;
-    return write_mesh(&o);
+    if (!qmsh_keys_off_unit(o.q, QMSH_QUAT_TOL))
+      return write_mesh(&o);
+    /* key rotations off unit length beyond a float writer's rounding (QMSH-KEY-004) are written
+     * normalised, as qmsh_from_model writes every rotation of another format's model: the
+     * engine's slerp expects unit quaternions, and the decoded mesh itself stays as read */
+    arena_init(&a);
+    rc = qmsh_keys_unit_copy(o.q, &a, &conv, QMSH_QUAT_TOL);
+    if (rc == 0) {
+      o.q = &conv;
+      rc = write_mesh(&o);
+      if (opts && opts->losses)
+        opts->losses->unit_rotations = 1;
+    } else {
+      snprintf(out->error, sizeof out->error, "out of memory");
+    }
+    arena_free(&a);
+    return rc;
   }
   /* another format's model: build a QMSH file from the common model first */
   write_loss_unheld(opts ? opts->losses : NULL, m, "QMSH");
