@@ -17,3 +17,4 @@ include tests/security/local.mk
 include tests/loaders/local.mk
 include tests/threads/local.mk
 include tests/style/local.mk
+include tests/build/local.mk
