@@ -149,14 +149,21 @@ def unused_files(path):
     """The files only <Texture>s no <TRef> names name (with their alpha-files): Panda3D never
     loads them, so a conversion need not name them (the matrix's reference check)."""
     root = load(path)
-    used = {n[2][0] for n in walk(root) if n[0] == '<tref>' and n[2]}
+    # Panda3D's parser (egg/parser.yxx, texture_name) resolves a <TRef> to the last <Texture> of
+    # its name read before it, wherever in the file: one name table, at any depth
+    last, used = {}, set()
+    for n in walk(root):
+        if n[0] == '<texture>' and n[4][0] not in PRIMS:
+            last[n[1]] = id(n)
+        elif n[0] == '<tref>' and n[2] and n[2][0] in last:
+            used.add(last[n[2][0]])
     files = {}
     for n in walk(root):
         if n[0] == '<texture>' and n[4][0] not in PRIMS and n[2]:
             names = [n[2][0]] + [c[2][0] for c in n[3] if c[0] in ('<scalar>', '<char*>') and
                                  word(c[1] or '') == 'alpha_file' and c[2]]
             for f in names:
-                files[f] = files.get(f, False) or n[1] in used
+                files[f] = files.get(f, False) or id(n) in used
     return {f for f, u in files.items() if not u}
 
 
