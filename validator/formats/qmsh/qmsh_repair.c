@@ -37,8 +37,10 @@ static double rot_len(const float *r)
 
 int qmsh_keys_off_unit(const struct qmsh_mesh *q, double tol)
 {
+  if (!qmsh_is_skeletal(q->h.flags) || !q->anims)
+    return 0; /* a static mesh's animations are neither decoded nor written */
   for (uint32_t a = 0; a < q->h.n_anims; a++)
-    for (uint32_t f = 0; f < q->anims[a].n_frames; f++)
+    for (uint32_t f = 0; q->anims[a].frames && f < q->anims[a].n_frames; f++)
       for (uint32_t k = 0; q->anims[a].frames[f].keys && k < q->h.n_bones; k++)
         if (fabs(rot_len(q->anims[a].frames[f].keys[k].rot) - 1.0) > tol)
           return 1;
@@ -55,6 +57,8 @@ int qmsh_keys_unit_copy(const struct qmsh_mesh *q, struct arena *a, struct qmsh_
     const struct qmsh_anim *src = &q->anims[i];
     struct qmsh_anim *dst = &out->anims[i];
     *dst = *src;
+    if (!src->frames)
+      continue;
     dst->frames = arena_calloc(a, (size_t)src->n_frames + 1, sizeof *dst->frames);
     if (!dst->frames)
       return -1;
