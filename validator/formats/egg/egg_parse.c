@@ -17,6 +17,9 @@ struct frame {
   int rich;          /* a value that is not a plain decimal: kept in rstack too */
   int fastnum;       /* plain decimals take the short path: 1 numbers, 2 integers */
   int lazy;          /* values counted, not kept: the lexer need not convert them */
+  size_t let_go;     /* a lazy frame's values counted and let go from the value stack, which
+                      * then holds a few at a time, not 8 bytes a value of a `<V>` of millions
+                      * of 2-byte numbers (issue 26) */
   int seen_child;
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
@@ -344,6 +347,15 @@ static void value_full(struct parser *p, struct egg_rich *v, const struct egg_to
   }
 }
 
+/* A lazy frame's values are only counted: let those on the stack go. */
+static void values_let_go(struct parser *p, struct frame *f)
+{
+  if (f->lazy) {
+    f->let_go += p->nvals - f->vstart;
+    p->nvals = f->vstart;
+  }
+}
+
 static int push_value(struct parser *p, struct frame *f, const struct egg_token *t)
 {
   if (p->nvals == p->capvals && grow_values(p) < 0)
@@ -361,6 +373,7 @@ static int push_value(struct parser *p, struct frame *f, const struct egg_token 
   if (f->rich)
     value_full(p, &p->rstack[p->nvals], t);
   p->nvals++;
+  values_let_go(p, f);
   if (t->flags & TOKF_MULTILINE)
     egg_emit(p->doc, RULE_EGG_MULTILINE_STRING, t->line, t->col, NULL, "%u", p->lx.line);
   return 0;
@@ -395,8 +408,9 @@ static void check_special_number(struct parser *p, const struct egg_token *t)
 
 static size_t frame_nvals(const struct parser *p, const struct frame *f)
 {
-  return p->nvals - f->vstart;
+  return p->nvals - f->vstart + f->let_go;
 }
+
 
 /* Numeric values that count toward arity (a morph may open its body with its name). */
 static size_t arity_count(const struct parser *p, const struct frame *f)
@@ -959,14 +973,15 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
     case T_NUMBER:
       /* the bulk of a file: a plain decimal where numbers go, within the entry's count */
       if (f->fastnum && !p->tok.flags && !f->seen_child && !f->rich &&
-          p->nvals - f->vstart < f->maxvals && p->nvals < p->capvals &&
+          frame_nvals(p, f) < f->maxvals && p->nvals < p->capvals &&
           (f->fastnum == 1 || (p->tok.num <= 2147483647.0 && p->tok.num == floor(p->tok.num)))) {
         size_t room;
         p->dstack[p->nvals++] = p->tok.num;
         room = p->capvals - p->nvals;
-        if (f->maxvals - (p->nvals - f->vstart) < room)
-          room = f->maxvals - (p->nvals - f->vstart);
+        if (f->maxvals - frame_nvals(p, f) < room)
+          room = f->maxvals - frame_nvals(p, f);
         p->nvals += egg_lex_decimals(&p->lx, p->dstack + p->nvals, room, f->fastnum == 2, &p->tok);
+        values_let_go(p, f);
         break;
       }
       /* fall through */
