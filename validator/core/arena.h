@@ -8,6 +8,7 @@ struct arena_block;
 
 struct arena {
   struct arena_block *head;
+  struct arena_block *big; /* large requests' pages (arena.c), NULL when none yet */
   size_t used_total;
   int failed; /* an allocation failed: whatever needed it is incomplete (the pipeline reports
                  MDL-MEM-001 for the model's arena, a decoder checks its own scratch arenas) */

@@ -28,11 +28,36 @@ static void vtx_field_finite(struct qmsh_dec *d, uint32_t v, int off, int n, con
   }
 }
 
+/* 1 when the loop below would report nothing on vertex v: every float field finite (the
+ * exponent bits not all set), the weight in [0, 1], the two bone ids within n_bones when
+ * skeletal and the spare ids 0. The fields are at most 16 floats (64 bytes): tested together. */
+static int vertex_clean(const struct qmsh_mesh *q, uint32_t v, const struct qmsh_vlayout *l, int skeletal)
+{
+  const unsigned char *p = q->verts + (size_t)v * q->vertex_size;
+  uint32_t odd = 0;
+  for (uint32_t off = 0; off + 4 <= q->vertex_size; off += 4) {
+    uint32_t u = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
+                 (uint32_t)p[off + 3] << 24;
+    /* the index bytes are no float: skipped */
+    odd |= ((int)off != l->idx) & ((u & 0x7F800000u) == 0x7F800000u);
+  }
+  if (l->weight >= 0) {
+    float w = qmsh_vertex_f32(q, v, l->weight, 0);
+    odd |= !(w >= 0 && w <= 1);
+  }
+  if (l->idx >= 0) {
+    const unsigned char *ix = p + l->idx;
+    odd |= (skeletal & ((ix[0] > q->h.n_bones) | (ix[1] > q->h.n_bones))) | (ix[2] != 0) | (ix[3] != 0);
+  }
+  return !odd;
+}
+
 int qmsh_vertices_read(struct qmsh_dec *d)
 {
   struct qmsh_mesh *q = d->q;
   struct qmsh_vlayout l;
   const unsigned char *src;
+  char nb[16];
 
   q->vertex_size = qmsh_vertex_size(q->h.flags);
   d->vert_off = d->pos;
@@ -47,8 +72,12 @@ int qmsh_vertices_read(struct qmsh_dec *d)
   d->pos += (uint64_t)q->h.n_verts * q->vertex_size;
 
   qmsh_vertex_layout(q->h.flags, &l);
+  snprintf(nb, sizeof nb, "%u", q->h.n_bones);
   for (uint32_t v = 0; v < q->h.n_verts; v++) {
     uint64_t rec = d->vert_off + (uint64_t)v * q->vertex_size;
+    const unsigned char *ix = l.idx >= 0 ? q->verts + (size_t)v * q->vertex_size + (size_t)l.idx : NULL;
+    if (vertex_clean(q, v, &l, d->skeletal))
+      continue; /* nothing below would report on this vertex */
     vtx_field_finite(d, v, l.pos, 3, "pos");
     vtx_field_finite(d, v, l.weight, 1, "weight");
     vtx_field_finite(d, v, l.normal, 3, "normal");
@@ -62,10 +91,7 @@ int qmsh_vertices_read(struct qmsh_dec *d)
         diag_emit(d->diag, RULE_QMSH_WEIGHT_RANGE, &loc, "[0, 1]", "%.9g", (double)w);
       }
     }
-    if (l.idx >= 0) {
-      const unsigned char *ix = q->verts + (size_t)v * q->vertex_size + (size_t)l.idx;
-      char nb[16];
-      snprintf(nb, sizeof nb, "%u", q->h.n_bones);
+    if (ix) {
       for (int k = 0; k < 2 && d->skeletal; k++) {
         if (ix[k] > q->h.n_bones) {
           struct mdl_loc loc = loc_bin(rec + (uint64_t)l.idx + (uint64_t)k,
