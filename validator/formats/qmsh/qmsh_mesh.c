@@ -378,11 +378,33 @@ static uint64_t vertex_pos_off(const struct qmsh_dec *d, uint32_t v, int c)
   return d->vert_off + (uint64_t)v * d->q->vertex_size + 4u * (uint64_t)c;
 }
 
-/* Box k (0..5: min xyz, max xyz) and sphere test of vertex v; excess recorded per bound. */
-static void bounds_test(const struct qmsh_mesh *q, uint32_t v, const float box[6],
-                        const float *center, double radius, struct outlier out[7])
+/* The sphere's slack and a bound on r^2 below which no vertex can be outside it (a square root
+ * per vertex spared): r^2 <= lim2 = s^2 (1 - 2^-20), s = radius + slack, gives
+ * sqrt(r^2) < s (1 - 2^-21) (1 + 2^-53), which rounds to at most s, so r > s is false. -1 (no
+ * shortcut) unless s is positive and finite. */
+struct sphere_lim {
+  double slack, lim2;
+};
+
+static struct sphere_lim sphere_lim(const float *center, double radius)
 {
-  double p[3], r2 = 0, r, slack;
+  struct sphere_lim l;
+  double s;
+  l.slack = QMSH_BOUND_EPS * fmax(1.0, fmax(fabs(radius), center ? fabs(center[0]) + fabs(center[1]) +
+                                                                  fabs(center[2]) : 0));
+  s = radius + l.slack;
+  l.lim2 = s > 0 && s * s < INFINITY ? s * s * (1.0 - 1.0 / 1048576.0) : -1;
+  return l;
+}
+
+/* Box k (0..5: min xyz, max xyz) and sphere test of vertex v; excess recorded per bound. A
+ * coordinate inside [lo, hi] is not outside it whatever the slack (qmsh_outside's slack is
+ * never negative): the common case takes no qmsh_outside call. */
+static void bounds_test(const struct qmsh_mesh *q, uint32_t v, const float box[6],
+                        const float *center, double radius, const struct sphere_lim *sl,
+                        struct outlier out[7])
+{
+  double p[3], r2 = 0, r;
   for (int c = 0; c < 3; c++) {
     p[c] = qmsh_vertex_f32(q, v, 0, c);
     r2 += (p[c] - (center ? center[c] : 0)) * (p[c] - (center ? center[c] : 0));
@@ -390,15 +412,17 @@ static void bounds_test(const struct qmsh_mesh *q, uint32_t v, const float box[6
   if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
     return;
   for (int c = 0; c < 3 && box; c++) {
+    if (p[c] >= box[c] && p[c] <= box[3 + c])
+      continue;
     if (qmsh_outside(p[c], box[c], box[3 + c])) {
       int k = p[c] < box[c] ? c : 3 + c;
       outlier_add(&out[k], v, c, fabs(p[c] - box[k]));
     }
   }
+  if (r2 <= sl->lim2)
+    return;
   r = sqrt(r2);
-  slack = QMSH_BOUND_EPS * fmax(1.0, fmax(fabs(radius), center ? fabs(center[0]) + fabs(center[1]) +
-                                                                  fabs(center[2]) : 0));
-  if (isfinite(radius) && r > radius + slack) {
+  if (isfinite(radius) && r > radius + sl->slack) {
     int big = 0;
     for (int c = 1; c < 3; c++)
       if (fabs(p[c] - (center ? center[c] : 0)) > fabs(p[big] - (center ? center[big] : 0)))
@@ -427,12 +451,13 @@ static void split_check(struct qmsh_dec *d, uint32_t s, uint64_t rec)
       return;
   if (!isfinite(sp->radius))
     return;
+  struct sphere_lim sl = sphere_lim(sp->pos, sp->radius);
   memset(out, 0, sizeof out);
   if (end > q->h.n_tris)
     end = q->h.n_tris;
   for (uint32_t i = (uint32_t)sb->first * 3u; i < end * 3u; i++)
     if (q->tris[i] < q->h.n_verts)
-      bounds_test(q, q->tris[i], sp->box, sp->pos, sp->radius, out);
+      bounds_test(q, q->tris[i], sp->box, sp->pos, sp->radius, &sl, out);
   box_text(text, sizeof text, sp->box);
   for (int k = 0; k < 6; k++) {
     struct mdl_loc loc;
@@ -497,14 +522,16 @@ void qmsh_bounds_check(struct qmsh_dec *d)
   const struct qmsh_mesh *q = d->q;
   const struct qmsh_header *h = &q->h;
   struct outlier out[7];
+  struct sphere_lim sl;
   int bbox_ok = 1;
   char text[160];
 
   memset(out, 0, sizeof out);
   for (int i = 0; i < 6; i++)
     bbox_ok &= isfinite(h->bbox[i]) != 0;
+  sl = sphere_lim(NULL, h->radius);
   for (uint32_t v = 0; v < h->n_verts; v++)
-    bounds_test(q, v, bbox_ok ? h->bbox : NULL, NULL, h->radius, out);
+    bounds_test(q, v, bbox_ok ? h->bbox : NULL, NULL, h->radius, &sl, out);
   box_text(text, sizeof text, h->bbox);
   for (int k = 0; k < 6; k++) {
     struct mdl_loc loc;
