@@ -12,6 +12,7 @@ UNIT_TESTS = \
   tests/unit/test_num_format \
   tests/unit/test_model_diff \
   tests/unit/test_egg_geometry \
+  tests/unit/test_geo_flat \
   tests/unit/test_egg_memory \
   tests/unit/test_stats \
   tests/unit/test_text_safe \
@@ -25,6 +26,9 @@ TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 UNIT_LDADD = $(MDL_LIBS) $(CHECK_LIBS)
 
+tests_unit_test_geo_flat_SOURCES = tests/unit/test_geo_flat.c tests/unit/unit.h
+tests_unit_test_geo_flat_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_geo_flat_LDADD = $(UNIT_LDADD)
 tests_unit_test_inflate_SOURCES = tests/unit/test_inflate.c tests/unit/unit.h
 tests_unit_test_inflate_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_inflate_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)

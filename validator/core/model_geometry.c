@@ -1,6 +1,8 @@
 /* model_geometry.c - the MDL-GEO checks over the common model (model_geometry.h). */
 #include "model_geometry.h"
 
+#include "geo_flat4.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,7 +161,37 @@ static void triangles_range(struct diag_sink *sink, const struct model *m, const
     const unsigned char *tri = m->triangles, *pd = pos->data;
     const size_t stride = (size_t)pos->size * 4;
     const uint32_t nv = m->num_vertexes;
-    for (uint32_t t = lo; t < hi; t++) {
+    uint32_t t = lo;
+#ifdef GEO_FLAT4
+    /* four at a time: the triangles geo_not_flat4 cannot clear take the test below, in order */
+    for (; nv && hi - t >= 4; t += 4) {
+      const unsigned char *pa[4], *pb[4], *pc[4];
+      unsigned use = 0, sure;
+      for (unsigned i = 0; i < 4; i++) {
+        uint32_t c[3];
+        unsigned good;
+        memcpy(c, tri + (size_t)(t + i) * 12, sizeof c);
+        good = !((c[0] >= nv) | (c[1] >= nv) | (c[2] >= nv) | (c[0] == c[1]) | (c[1] == c[2]) | (c[0] == c[2]));
+        use |= good << i;
+        /* a triangle left out reads vertex 0, in range, and its answer is not used */
+        pa[i] = pd + (good ? c[0] : 0) * stride;
+        pb[i] = pd + (good ? c[1] : 0) * stride;
+        pc[i] = pd + (good ? c[2] : 0) * stride;
+      }
+      sure = geo_not_flat4(pa, pb, pc);
+      for (unsigned i = 0, left = use & ~sure; left; i++, left >>= 1) {
+        double ax, ay, az, bx, by, bz, cx, cy, cz;
+        if (!(left & 1))
+          continue;
+        f3_get(pa[i], 0, 0, &ax, &ay, &az);
+        f3_get(pb[i], 0, 0, &bx, &by, &bz);
+        f3_get(pc[i], 0, 0, &cx, &cy, &cz);
+        if (geo_triangle_flat_inline(ax, ay, az, bx, by, bz, cx, cy, cz) && count++ == 0)
+          first = t + i;
+      }
+    }
+#endif
+    for (; t < hi; t++) {
       uint32_t c[3];
       double ax, ay, az, bx, by, bz, cx, cy, cz;
       memcpy(c, tri + (size_t)t * 12, sizeof c);

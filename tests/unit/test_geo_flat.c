@@ -1,0 +1,264 @@
+/* test_geo_flat.c - the SSE2 filter in front of the zero-area triangle test (geo_flat4.h) never
+ * clears a triangle the double test calls flat, on millions of random and adversarial ones
+ * (NaN, infinite, huge, tiny, subnormal, coincident, collinear, slivers around the filter's
+ * bound, raw bit patterns), yet clears ordinary ones; and MDL-GEO-002 over float positions (the
+ * filtered path) says exactly what it says over the same positions as doubles (the portable
+ * path), first triangle and count, mesh by mesh. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "geo_flat4.h"
+#include "model_geometry.h"
+#include "unit.h"
+
+/* xorshift64*: the same numbers on every machine */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+static double unit(void)
+{
+  return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; /* [-1, 1) */
+}
+
+static float bits_float(uint32_t u)
+{
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static float special(void)
+{
+  static const float v[] = {0.0f, -0.0f, 1e-45f, -1e-40f, 1.17549435e-38f, 1e-30f, 1e30f, -3.4e38f,
+                            3.4028235e38f, 1.0f, -1.0f, 16777216.0f, 1e20f};
+  switch (rnd() % 16) {
+  case 0:
+    return NAN;
+  case 1:
+    return INFINITY;
+  case 2:
+    return -INFINITY;
+  default:
+    return v[rnd() % (sizeof v / sizeof v[0])];
+  }
+}
+
+/* One triangle of kind `kind` into p[0..8] (a, b, c). */
+static void make_triangle(int kind, float p[9])
+{
+  double scale = pow(2.0, (double)(int)(rnd() % 200) - 100); /* 2^-100 .. 2^99 */
+  double s, eps;
+  switch (kind) {
+  case 0: /* ordinary */
+    for (int i = 0; i < 9; i++)
+      p[i] = (float)unit();
+    return;
+  case 1: /* ordinary at any scale, some past the filter's 2^60 and 2^-100 bounds */
+    for (int i = 0; i < 9; i++)
+      p[i] = (float)(unit() * scale * scale);
+    return;
+  case 2: /* collinear exactly: small integers at a power-of-two scale, c = a + (k/4)(b - a) */
+    for (int i = 0; i < 6; i++)
+      p[i] = (float)((double)((int)(rnd() % 2001) - 1000) * scale);
+    s = (double)((int)(rnd() % 17) - 8) / 4;
+    for (int i = 0; i < 3; i++)
+      p[6 + i] = (float)(p[i] + s * ((double)p[3 + i] - p[i]));
+    return;
+  case 3: /* nearly collinear: the exact line, c moved off it by eps of the edge, eps from 1 down
+             past the filter's 2^-10 and the test's 1e-12 to nothing a float can hold */
+    for (int i = 0; i < 6; i++)
+      p[i] = (float)((double)((int)(rnd() % 2001) - 1000) * scale);
+    s = (double)((int)(rnd() % 17) - 8) / 4;
+    eps = pow(2.0, -(double)(rnd() % 60));
+    for (int i = 0; i < 3; i++)
+      p[6 + i] = (float)(p[i] + s * ((double)p[3 + i] - p[i]) +
+                         eps * unit() * fabs((double)p[3] - p[0] + p[4] - p[1]));
+    return;
+  case 4: /* two corners coinciding */
+    for (int i = 0; i < 9; i++)
+      p[i] = (float)(unit() * scale);
+    memcpy(p + 3 * (rnd() % 2 + 1), p, 3 * sizeof(float));
+    return;
+  case 5: /* special values among ordinary ones */
+    for (int i = 0; i < 9; i++)
+      p[i] = rnd() % 3 ? (float)unit() : special();
+    return;
+  case 6: /* raw bit patterns */
+    for (int i = 0; i < 9; i++)
+      p[i] = bits_float((uint32_t)rnd());
+    return;
+  case 7: /* a sliver: one edge much longer than the triangle is wide, width around 2^-10 */
+    for (int i = 0; i < 3; i++) {
+      p[i] = (float)(unit() * scale);
+      p[3 + i] = (float)(p[i] + unit() * scale);
+    }
+    eps = pow(2.0, -(double)(rnd() % 30)) * scale;
+    for (int i = 0; i < 3; i++)
+      p[6 + i] = (float)((p[i] + p[3 + i]) / 2 + eps * unit());
+    return;
+  default: /* large offset, small triangle: exponents far apart */
+    for (int i = 0; i < 9; i++)
+      p[i] = (float)(1e20 * (i % 3 + 1) + unit() * scale * 1e-10);
+    return;
+  }
+}
+
+static int flat_double(const float p[9])
+{
+  return geo_triangle_flat_inline(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]);
+}
+
+#define KINDS 9
+
+START_TEST(filter_never_clears_a_flat_triangle)
+{
+#ifdef GEO_FLAT4
+  unsigned long cleared[KINDS] = {0}, flat[KINDS] = {0}, total[KINDS] = {0};
+  for (long n = 0; n < 1000000; n++) {
+    int kind = (int)(n % KINDS);
+    float p[4][9];
+    const unsigned char *a[4], *b[4], *c[4];
+    unsigned sure;
+    for (int i = 0; i < 4; i++) {
+      make_triangle(kind, p[i]);
+      a[i] = (const unsigned char *)&p[i][0];
+      b[i] = (const unsigned char *)&p[i][3];
+      c[i] = (const unsigned char *)&p[i][6];
+    }
+    sure = geo_not_flat4(a, b, c);
+    for (int i = 0; i < 4; i++) {
+      int f = flat_double(p[i]);
+      total[kind]++;
+      flat[kind] += f;
+      if (sure >> i & 1) {
+        cleared[kind]++;
+        if (f)
+          ck_abort_msg("kind %d: cleared a flat triangle (%.9g %.9g %.9g) (%.9g %.9g %.9g) (%.9g %.9g %.9g)",
+                       kind, (double)p[i][0], (double)p[i][1], (double)p[i][2], (double)p[i][3],
+                       (double)p[i][4], (double)p[i][5], (double)p[i][6], (double)p[i][7], (double)p[i][8]);
+      }
+    }
+  }
+  /* the filter is no filter if it clears nothing: ordinary triangles almost all go through it */
+  ck_assert_uint_gt(cleared[0], total[0] * 99 / 100);
+  /* and the adversarial kinds did put flat triangles in front of it */
+  ck_assert_uint_gt(flat[2], total[2] / 2);
+  ck_assert_uint_gt(flat[3], 1000);
+  ck_assert_uint_gt(flat[4], total[4] / 2);
+  ck_assert_uint_gt(flat[7], 100);
+#endif
+}
+END_TEST
+
+/* MDL-GEO-002's message per mesh (its first triangle and count), captured in order */
+static char seen[4096];
+
+static void on_diag(const mdl_diag *d, void *user)
+{
+  (void)user;
+  if (!strcmp(d->rule->id, "MDL-GEO-002") && strlen(seen) + strlen(d->message) + 2 < sizeof seen) {
+    strcat(seen, d->message);
+    strcat(seen, "\n");
+  }
+}
+
+static void geo_messages(const struct model *m, char *out, size_t cap)
+{
+  mdl_options o;
+  struct diag_sink sink;
+  mdl_options_init(&o);
+  o.on_diag = on_diag;
+  ck_assert_int_eq(diag_sink_init(&sink, &o), 0);
+  seen[0] = 0;
+  geo_check_model(&sink, m, NULL);
+  diag_sink_finish(&sink);
+  snprintf(out, cap, "%s", seen);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+  for (int i = 0; i < 4; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
+}
+
+START_TEST(float_and_double_positions_agree)
+{
+  enum { NV = 3000, NT = 20000, ROUNDS = 60 };
+  static float pf[NV * 3];
+  static double pd[NV * 3];
+  static unsigned char tri[NT * 12];
+  static char with_float[4096], with_double[4096];
+  unsigned long reported = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    struct model m;
+    struct model_varray va;
+    struct model_mesh meshes[3];
+    int kind = round % KINDS;
+    /* vertices in triangles of one kind, then triangles mostly over them in order, some
+     * random, repeated or out of range */
+    for (int v = 0; v + 3 <= NV; v += 3) {
+      make_triangle(round % 3 ? kind : 0, pf + 3 * v);
+      if (rnd() % 50 == 0)
+        make_triangle(KINDS - 1 - kind, pf + 3 * v);
+    }
+    for (int i = 0; i < NV * 3; i++)
+      pd[i] = pf[i];
+    for (uint32_t t = 0; t < NT; t++) {
+      uint32_t v0 = (uint32_t)(rnd() % (NV / 3)) * 3, c[3] = {v0, v0 + 1, v0 + 2};
+      if (rnd() % 20 == 0)
+        c[rnd() % 3] = (uint32_t)(rnd() % NV);
+      if (rnd() % 200 == 0)
+        c[rnd() % 3] = NV + (uint32_t)(rnd() % 3);
+      for (int k = 0; k < 3; k++)
+        put_u32(tri + 12 * t + 4 * k, c[k]);
+    }
+    model_init(&m);
+    m.num_vertexes = NV;
+    m.num_triangles = NT;
+    m.triangles = tri;
+    /* three meshes with ragged ends (not multiples of four), the last one short of the end */
+    meshes[0] = (struct model_mesh){"a", NULL, 0, NV, 0, 7001};
+    meshes[1] = (struct model_mesh){"b", NULL, 0, NV, 7001, 9998};
+    meshes[2] = (struct model_mesh){"c", NULL, 0, NV, 16999, 2999};
+    m.meshes = meshes;
+    m.num_meshes = round % 4 ? 3 : 0;
+    memset(&va, 0, sizeof va);
+    va.type = VT_POSITION;
+    va.size = 3;
+    m.varrays = &va;
+    m.num_varrays = 1;
+    va.format = VF_FLOAT;
+    va.data = (const unsigned char *)pf;
+    geo_messages(&m, with_float, sizeof with_float);
+    va.format = VF_DOUBLE;
+    va.data = (const unsigned char *)pd;
+    geo_messages(&m, with_double, sizeof with_double);
+    ck_assert_str_eq(with_float, with_double);
+    reported += with_float[0] != 0;
+    m.varrays = NULL;
+    m.meshes = NULL;
+    m.triangles = NULL;
+    model_free(&m);
+  }
+  ck_assert_uint_gt(reported, ROUNDS / 4); /* the flat kinds were found */
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("geo_flat");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, filter_never_clears_a_flat_triangle);
+  tcase_add_test(tc, float_and_double_positions_agree);
+  suite_add_tcase(s, tc);
+  return unit_run(s);
+}

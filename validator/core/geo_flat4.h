@@ -1,0 +1,79 @@
+/* geo_flat4.h - a filter in front of the zero-area triangle test (MDL-GEO-002) over float
+ * positions: four triangles at a time in SSE2 single precision, it proves most triangles are
+ * not flat, so that only the rest take the double-precision geo_triangle_flat_inline. The
+ * verdict stays that test's on every triangle: the filter only answers "surely not flat".
+ *
+ * Why that is safe. Float edges e0 = b - a, e1 = c - a (rounded), M their largest component
+ * magnitude, X the largest magnitude of a component of their float cross product. Each float
+ * operation errs by at most u = 2^-24 relatively (plus 2^-149 below the normal range), so a
+ * cross component is within 9u M^2 + 2^-148 of the exact one from the exact edges, and the
+ * double computation within 2^-49 M^2 of it. When every edge component is at most 2^60 (no
+ * overflow anywhere), fl(M^2) >= 2^-100 (the 2^-148 term negligible) and X > 2^-10 fl(M^2),
+ * the double cross product has a component above 0.99 * 2^-10 M^2, so its squared length is
+ * above 9e-7 M^4, while the test's bound 1e-24 max(|e0|^2, |e1|^2)^2 is at most 1e-23 M^4:
+ * the test answers "not flat". A NaN or infinite corner fails the 2^60 test (its edges are not
+ * finite) and goes to the double test, which decides as before. Triangles narrower than about
+ * 1e-3 of their longest edge squared, or tiny or huge ones, go there too.
+ * Without SSE2 (WebAssembly, other CPUs) nothing is proven and every triangle takes the double
+ * test: tests/unit/test_geo_flat compares the two on random and adversarial triangles. */
+#ifndef MDL_GEO_FLAT4_H
+#define MDL_GEO_FLAT4_H
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#define GEO_FLAT4 1
+
+/* x, y, z at p (three floats, no alignment, nothing past them read) in lanes 0..2, 0 in lane 3 */
+static inline __m128 geo_load3(const unsigned char *p)
+{
+  int32_t z;
+  memcpy(&z, p + 8, 4);
+  return _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p),
+                                             _mm_cvtsi32_si128(z)));
+}
+
+/* Bit i set: triangle (a[i], b[i], c[i]) (pointers to three floats each) is surely not flat by
+ * geo_triangle_flat_inline. A clear bit proves nothing. Written out lane by lane: a loop over
+ * arrays of vectors went through the stack at -O2. */
+static inline unsigned geo_not_flat4(const unsigned char *const a[4], const unsigned char *const b[4],
+                                     const unsigned char *const c[4])
+{
+  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+  const __m128 big = _mm_set1_ps(1152921504606846976.0f);    /* 2^60 */
+  const __m128 tiny = _mm_set1_ps(7.88860905221011805e-31f); /* 2^-100 */
+  const __m128 k = _mm_set1_ps(1.0f / 1024.0f);              /* 2^-10 */
+  __m128 a0 = geo_load3(a[0]), a1 = geo_load3(a[1]), a2 = geo_load3(a[2]), a3 = geo_load3(a[3]);
+  __m128 p0 = _mm_sub_ps(geo_load3(b[0]), a0), p1 = _mm_sub_ps(geo_load3(b[1]), a1);
+  __m128 p2 = _mm_sub_ps(geo_load3(b[2]), a2), p3 = _mm_sub_ps(geo_load3(b[3]), a3);
+  __m128 q0 = _mm_sub_ps(geo_load3(c[0]), a0), q1 = _mm_sub_ps(geo_load3(c[1]), a1);
+  __m128 q2 = _mm_sub_ps(geo_load3(c[2]), a2), q3 = _mm_sub_ps(geo_load3(c[3]), a3);
+  __m128 xx, xy, xz, m, x, ok, t;
+  /* p0 = e0.x of the four triangles, p1 = e0.y, p2 = e0.z; q0..q2 the same of e1 */
+  _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
+  _MM_TRANSPOSE4_PS(q0, q1, q2, q3);
+  xx = _mm_sub_ps(_mm_mul_ps(p1, q2), _mm_mul_ps(p2, q1));
+  xy = _mm_sub_ps(_mm_mul_ps(p2, q0), _mm_mul_ps(p0, q2));
+  xz = _mm_sub_ps(_mm_mul_ps(p0, q1), _mm_mul_ps(p1, q0));
+  p0 = _mm_and_ps(p0, absmask);
+  p1 = _mm_and_ps(p1, absmask);
+  p2 = _mm_and_ps(p2, absmask);
+  q0 = _mm_and_ps(q0, absmask);
+  q1 = _mm_and_ps(q1, absmask);
+  q2 = _mm_and_ps(q2, absmask);
+  /* a NaN compares false: not ok */
+  ok = _mm_and_ps(_mm_and_ps(_mm_cmple_ps(p0, big), _mm_cmple_ps(p1, big)),
+                  _mm_and_ps(_mm_cmple_ps(p2, big), _mm_cmple_ps(q0, big)));
+  ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmple_ps(q1, big), _mm_cmple_ps(q2, big)));
+  m = _mm_max_ps(_mm_max_ps(_mm_max_ps(p0, p1), p2), _mm_max_ps(_mm_max_ps(q0, q1), q2));
+  x = _mm_max_ps(_mm_max_ps(_mm_and_ps(xx, absmask), _mm_and_ps(xy, absmask)), _mm_and_ps(xz, absmask));
+  t = _mm_mul_ps(m, m);
+  ok = _mm_and_ps(ok, _mm_cmpge_ps(t, tiny));
+  ok = _mm_and_ps(ok, _mm_cmpgt_ps(x, _mm_mul_ps(k, t)));
+  return (unsigned)_mm_movemask_ps(ok);
+}
+#endif
+
+#endif
