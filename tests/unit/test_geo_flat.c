@@ -1,14 +1,16 @@
-/* test_geo_flat.c - the SSE2 filter in front of the zero-area triangle test (geo_flat4.h) never
- * clears a triangle the double test calls flat, on millions of random and adversarial ones
+/* test_geo_flat.c - the SSE2 filters in front of the zero-area triangle test and the
+ * degenerate-tangent test (geo_filter4.h) never clear a triangle the double test calls flat or a
+ * tangent it calls degenerate, on millions of random and adversarial ones
  * (NaN, infinite, huge, tiny, subnormal, coincident, collinear, slivers around the filter's
  * bound, raw bit patterns), yet clears ordinary ones; and MDL-GEO-002 over float positions (the
  * filtered path) says exactly what it says over the same positions as doubles (the portable
- * path), first triangle and count, mesh by mesh. */
+ * path), first triangle and count, mesh by mesh, and MDL-GEO-001/003 the same over normals
+ * and tangents. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "geo_flat4.h"
+#include "geo_filter4.h"
 #include "model_geometry.h"
 #include "unit.h"
 
@@ -158,13 +160,90 @@ START_TEST(filter_never_clears_a_flat_triangle)
 }
 END_TEST
 
-/* MDL-GEO-002's message per mesh (its first triangle and count), captured in order */
+
+/* A tangent (p[0..2]) and a normal (p[3..5]) of kind `kind`. */
+static void make_pair(int kind, float p[6])
+{
+  double scale = pow(2.0, (double)(int)(rnd() % 80) - 40), s, eps;
+  switch (kind) {
+  case 0: /* ordinary */
+    for (int i = 0; i < 6; i++)
+      p[i] = (float)unit();
+    return;
+  case 1: /* parallel exactly: t = (k/4) n, small integers at a power-of-two scale */
+    for (int i = 3; i < 6; i++)
+      p[i] = (float)((double)((int)(rnd() % 2001) - 1000) * scale);
+    s = (double)((int)(rnd() % 17) - 8) / 4;
+    for (int i = 0; i < 3; i++)
+      p[i] = (float)(s * p[3 + i]);
+    return;
+  case 2: /* nearly parallel: off by eps of the normal's length, across 0.01 and 0.02 */
+    for (int i = 3; i < 6; i++)
+      p[i] = (float)unit();
+    eps = pow(2.0, -(double)(rnd() % 40) / 4);
+    for (int i = 0; i < 3; i++)
+      p[i] = (float)(p[3 + i] + eps * 0.03 * unit());
+    return;
+  case 3: /* any scale, past the filter's bounds and GEO_ZERO_LENGTH */
+    for (int i = 0; i < 6; i++)
+      p[i] = (float)(unit() * scale * scale * scale);
+    return;
+  case 4: /* special values */
+    for (int i = 0; i < 6; i++)
+      p[i] = rnd() % 3 ? (float)unit() : special();
+    return;
+  default: /* raw bit patterns */
+    for (int i = 0; i < 6; i++)
+      p[i] = bits_float((uint32_t)rnd());
+    return;
+  }
+}
+
+#define PAIR_KINDS 6
+
+START_TEST(tangent_filter_never_clears_a_degenerate_tangent)
+{
+#ifdef GEO_FLAT4
+  unsigned long cleared[PAIR_KINDS] = {0}, bad[PAIR_KINDS] = {0}, total[PAIR_KINDS] = {0};
+  for (long n = 0; n < 1000000; n++) {
+    int kind = (int)(n % PAIR_KINDS);
+    float p[4][6];
+    const unsigned char *t[4], *nr[4];
+    unsigned sure;
+    for (int i = 0; i < 4; i++) {
+      make_pair(kind, p[i]);
+      t[i] = (const unsigned char *)&p[i][0];
+      nr[i] = (const unsigned char *)&p[i][3];
+    }
+    sure = geo_tangent_fine4(t, nr);
+    for (int i = 0; i < 4; i++) {
+      int d = geo_tangent_degenerate_inline(p[i][0], p[i][1], p[i][2], p[i][3], p[i][4], p[i][5]);
+      total[kind]++;
+      bad[kind] += d;
+      if (sure >> i & 1) {
+        cleared[kind]++;
+        if (d)
+          ck_abort_msg("kind %d: cleared a degenerate tangent (%.9g %.9g %.9g) normal (%.9g %.9g %.9g)",
+                       kind, (double)p[i][0], (double)p[i][1], (double)p[i][2], (double)p[i][3],
+                       (double)p[i][4], (double)p[i][5]);
+      }
+    }
+  }
+  ck_assert_uint_gt(cleared[0], total[0] * 95 / 100);
+  ck_assert_uint_gt(bad[1], total[1] / 2);
+  ck_assert_uint_gt(bad[2], 1000);
+  ck_assert_uint_gt(cleared[2], 1000);
+#endif
+}
+END_TEST
+
+/* MDL-GEO-001..003's messages (first vertex or triangle and count), captured in order */
 static char seen[4096];
 
 static void on_diag(const mdl_diag *d, void *user)
 {
   (void)user;
-  if (!strcmp(d->rule->id, "MDL-GEO-002") && strlen(seen) + strlen(d->message) + 2 < sizeof seen) {
+  if (!strncmp(d->rule->id, "MDL-GEO-00", 10) && strlen(seen) + strlen(d->message) + 2 < sizeof seen) {
     strcat(seen, d->message);
     strcat(seen, "\n");
   }
@@ -189,17 +268,17 @@ static void put_u32(unsigned char *p, uint32_t v)
     p[i] = (unsigned char)(v >> (8 * i));
 }
 
-START_TEST(float_and_double_positions_agree)
+START_TEST(float_and_double_arrays_agree)
 {
   enum { NV = 3000, NT = 20000, ROUNDS = 60 };
-  static float pf[NV * 3];
-  static double pd[NV * 3];
+  static float pf[NV * 3], nf[NV * 3], tf[NV * 4];
+  static double pd[NV * 3], nd[NV * 3], td[NV * 4];
   static unsigned char tri[NT * 12];
   static char with_float[4096], with_double[4096];
   unsigned long reported = 0;
   for (int round = 0; round < ROUNDS; round++) {
     struct model m;
-    struct model_varray va;
+    struct model_varray va[3];
     struct model_mesh meshes[3];
     int kind = round % KINDS;
     /* vertices in triangles of one kind, then triangles mostly over them in order, some
@@ -209,8 +288,28 @@ START_TEST(float_and_double_positions_agree)
       if (rnd() % 50 == 0)
         make_triangle(KINDS - 1 - kind, pf + 3 * v);
     }
-    for (int i = 0; i < NV * 3; i++)
+    for (int v = 0; v < NV; v++) {
+      float pair[6];
+      make_pair(round % 2 ? (int)(rnd() % PAIR_KINDS) : 0, pair);
+      if (round % 3 == 1 && pair[3] * pair[3] + pair[4] * pair[4] + pair[5] * pair[5] < 1e-10f)
+        pair[3] = 1; /* no short normals but the planted ones */
+      /* some rounds with zero normals, some with normals just about GEO_ZERO_LENGTH long alone
+         in their block (the blocks' precheck must not pass them over) */
+      if (round % 3 == 0 && rnd() % 100 == 0)
+        memset(pair + 3, 0, 3 * sizeof(float));
+      else if (round % 3 == 1 && rnd() % 2000 == 0)
+        for (int i = 3; i < 6; i++) /* about GEO_ZERO_LENGTH long, every component short */
+          pair[i] = (float)((rnd() % 2 ? 1 : -1) * (5.5e-7 + 0.4e-7 * unit()));
+      memcpy(tf + 4 * v, pair, 3 * sizeof(float));
+      tf[4 * v + 3] = 1; /* the handedness, as IQM stores it */
+      memcpy(nf + 3 * v, pair + 3, 3 * sizeof(float));
+    }
+    for (int i = 0; i < NV * 3; i++) {
       pd[i] = pf[i];
+      nd[i] = nf[i];
+    }
+    for (int i = 0; i < NV * 4; i++)
+      td[i] = tf[i];
     for (uint32_t t = 0; t < NT; t++) {
       uint32_t v0 = (uint32_t)(rnd() % (NV / 3)) * 3, c[3] = {v0, v0 + 1, v0 + 2};
       if (rnd() % 20 == 0)
@@ -230,16 +329,24 @@ START_TEST(float_and_double_positions_agree)
     meshes[2] = (struct model_mesh){"c", NULL, 0, NV, 16999, 2999};
     m.meshes = meshes;
     m.num_meshes = round % 4 ? 3 : 0;
-    memset(&va, 0, sizeof va);
-    va.type = VT_POSITION;
-    va.size = 3;
-    m.varrays = &va;
-    m.num_varrays = 1;
-    va.format = VF_FLOAT;
-    va.data = (const unsigned char *)pf;
+    memset(va, 0, sizeof va);
+    va[0].type = VT_POSITION;
+    va[0].size = 3;
+    va[1].type = VT_NORMAL;
+    va[1].size = 3;
+    va[2].type = VT_TANGENT;
+    va[2].size = 4;
+    m.varrays = va;
+    m.num_varrays = 3;
+    va[0].format = va[1].format = va[2].format = VF_FLOAT;
+    va[0].data = (const unsigned char *)pf;
+    va[1].data = (const unsigned char *)nf;
+    va[2].data = (const unsigned char *)tf;
     geo_messages(&m, with_float, sizeof with_float);
-    va.format = VF_DOUBLE;
-    va.data = (const unsigned char *)pd;
+    va[0].format = va[1].format = va[2].format = VF_DOUBLE;
+    va[0].data = (const unsigned char *)pd;
+    va[1].data = (const unsigned char *)nd;
+    va[2].data = (const unsigned char *)td;
     geo_messages(&m, with_double, sizeof with_double);
     ck_assert_str_eq(with_float, with_double);
     reported += with_float[0] != 0;
@@ -258,7 +365,8 @@ int main(void)
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, filter_never_clears_a_flat_triangle);
-  tcase_add_test(tc, float_and_double_positions_agree);
+  tcase_add_test(tc, tangent_filter_never_clears_a_degenerate_tangent);
+  tcase_add_test(tc, float_and_double_arrays_agree);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -1,7 +1,7 @@
 /* model_geometry.c - the MDL-GEO checks over the common model (model_geometry.h). */
 #include "model_geometry.h"
 
-#include "geo_flat4.h"
+#include "geo_filter4.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +72,38 @@ static struct mdl_loc vertex_loc(const struct geo_where *w, uint32_t a, uint32_t
   return loc;
 }
 
+/* Vectors checked as one block by any_short before the loops look at them one by one. */
+#define GEO_BLOCK 1024u
+
+/* The bit pattern of the least float whose value is at least x (x > 0, normal). */
+static uint32_t float_bits_at_least(double x)
+{
+  float f = (float)x;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if ((double)f < x)
+    u++; /* the next float up */
+  return u;
+}
+
+/* 0 when each of the n float triples at p (stride bytes apart) has a component of magnitude
+ * at least lim's float, or a NaN or infinite one (its bits, sign cleared, compare >= lim): such
+ * a vector is no zero vector to geo_vector_zero_inline, since its square alone rounds to at
+ * least GEO_ZERO_LENGTH^2 and the other squares only add to it (a NaN or infinity compares
+ * false there too). 1: some vector may be zero; the exact test decides. No branch per vector. */
+static int any_short(const unsigned char *p, size_t stride, uint32_t n, uint32_t lim)
+{
+  uint32_t small = 0;
+  for (uint32_t v = 0; v < n; v++, p += stride) {
+    uint32_t x, y, z;
+    memcpy(&x, p, 4);
+    memcpy(&y, p + 4, 4);
+    memcpy(&z, p + 8, 4);
+    small |= ((x & 0x7FFFFFFFu) < lim) & ((y & 0x7FFFFFFFu) < lim) & ((z & 0x7FFFFFFFu) < lim);
+  }
+  return small != 0;
+}
+
 static void normals_check(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
 {
   for (uint32_t a = 0; a < m->num_varrays; a++) {
@@ -81,8 +113,14 @@ static void normals_check(struct diag_sink *sink, const struct model *m, const s
       continue;
     if (va_plain_float(va)) {
       const size_t stride = (size_t)va->size * 4;
+      const uint32_t lim = float_bits_at_least(GEO_ZERO_LENGTH);
       for (uint32_t v = 0; v < m->num_vertexes; v++) {
         double x, y, z;
+        if (v % GEO_BLOCK == 0 && m->num_vertexes - v >= GEO_BLOCK &&
+            !any_short(va->data + (size_t)v * stride, stride, GEO_BLOCK, lim)) {
+          v += GEO_BLOCK - 1; /* no normal of the block can be zero */
+          continue;
+        }
         f3_get(va->data, stride, v, &x, &y, &z);
         if (geo_vector_zero_inline(x, y, z) && count++ == 0)
           first = v;
@@ -115,7 +153,29 @@ static void tangents_check(struct diag_sink *sink, const struct model *m, const 
       continue;
     if (va_plain_float(va) && va_plain_float(nrm)) {
       const size_t ts = (size_t)va->size * 4, ns = (size_t)nrm->size * 4;
-      for (uint32_t v = 0; v < m->num_vertexes; v++) {
+      uint32_t v = 0;
+#ifdef GEO_FLAT4
+      /* four at a time: the tangents geo_tangent_fine4 cannot clear take the test below */
+      for (; m->num_vertexes - v >= 4; v += 4) {
+        const unsigned char *tp[4], *np[4];
+        unsigned left;
+        for (unsigned i = 0; i < 4; i++) {
+          tp[i] = va->data + (size_t)(v + i) * ts;
+          np[i] = nrm->data + (size_t)(v + i) * ns;
+        }
+        left = ~geo_tangent_fine4(tp, np) & 15u;
+        for (unsigned i = 0; left; i++, left >>= 1) {
+          double tx, ty, tz, nx, ny, nz;
+          if (!(left & 1))
+            continue;
+          f3_get(tp[i], 0, 0, &tx, &ty, &tz);
+          f3_get(np[i], 0, 0, &nx, &ny, &nz);
+          if (geo_tangent_degenerate_inline(tx, ty, tz, nx, ny, nz) && count++ == 0)
+            first = v + i;
+        }
+      }
+#endif
+      for (; v < m->num_vertexes; v++) {
         double tx, ty, tz, nx, ny, nz;
         f3_get(va->data, ts, v, &tx, &ty, &tz);
         f3_get(nrm->data, ns, v, &nx, &ny, &nz);

@@ -1,5 +1,5 @@
-/* geo_flat4.h - a filter in front of the zero-area triangle test (MDL-GEO-002) over float
- * positions: four triangles at a time in SSE2 single precision, it proves most triangles are
+/* geo_filter4.h - filters in front of the zero-area triangle test (MDL-GEO-002) and the
+ * degenerate-tangent test (MDL-GEO-003) over float arrays. The triangle filter, over positions: four triangles at a time in SSE2 single precision, it proves most triangles are
  * not flat, so that only the rest take the double-precision geo_triangle_flat_inline. The
  * verdict stays that test's on every triangle: the filter only answers "surely not flat".
  *
@@ -16,8 +16,8 @@
  * 1e-3 of their longest edge squared, or tiny or huge ones, go there too.
  * Without SSE2 (WebAssembly, other CPUs) nothing is proven and every triangle takes the double
  * test: tests/unit/test_geo_flat compares the two on random and adversarial triangles. */
-#ifndef MDL_GEO_FLAT4_H
-#define MDL_GEO_FLAT4_H
+#ifndef MDL_GEO_FILTER4_H
+#define MDL_GEO_FILTER4_H
 
 #include <stdint.h>
 #include <string.h>
@@ -72,6 +72,38 @@ static inline unsigned geo_not_flat4(const unsigned char *const a[4], const unsi
   t = _mm_mul_ps(m, m);
   ok = _mm_and_ps(ok, _mm_cmpge_ps(t, tiny));
   ok = _mm_and_ps(ok, _mm_cmpgt_ps(x, _mm_mul_ps(k, t)));
+  return (unsigned)_mm_movemask_ps(ok);
+}
+
+/* Bit i set: the tangent t[i] (three floats) surely has a direction of its own beside the normal
+ * n[i] by geo_tangent_degenerate_inline. Why: with every component at most 2^30 and both squared
+ * lengths at least 2^-20 in float (so nothing overflows or leaves the normal range, and in double
+ * tt and nn are above GEO_ZERO_LENGTH^2 and finite), a float |t x n|^2 above 4e-4 |t|^2 |n|^2
+ * (a sine above 0.02, each float cross component within 4.2u |t| |n| of the exact one) leaves
+ * the double cross product's squared sine above 3.9e-4, beyond the test's 1e-4. */
+static inline unsigned geo_tangent_fine4(const unsigned char *const t[4], const unsigned char *const n[4])
+{
+  const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+  const __m128 big = _mm_set1_ps(1073741824.0f);         /* 2^30 */
+  const __m128 small = _mm_set1_ps(9.5367431640625e-07f); /* 2^-20 */
+  const __m128 sine2 = _mm_set1_ps(4e-4f);
+  __m128 t0 = geo_load3(t[0]), t1 = geo_load3(t[1]), t2 = geo_load3(t[2]), t3 = geo_load3(t[3]);
+  __m128 n0 = geo_load3(n[0]), n1 = geo_load3(n[1]), n2 = geo_load3(n[2]), n3 = geo_load3(n[3]);
+  __m128 xx, xy, xz, tt, nn, ok;
+  _MM_TRANSPOSE4_PS(t0, t1, t2, t3); /* t0 = x of the four tangents, t1 = y, t2 = z */
+  _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
+  xx = _mm_sub_ps(_mm_mul_ps(t1, n2), _mm_mul_ps(t2, n1));
+  xy = _mm_sub_ps(_mm_mul_ps(t2, n0), _mm_mul_ps(t0, n2));
+  xz = _mm_sub_ps(_mm_mul_ps(t0, n1), _mm_mul_ps(t1, n0));
+  tt = _mm_add_ps(_mm_add_ps(_mm_mul_ps(t0, t0), _mm_mul_ps(t1, t1)), _mm_mul_ps(t2, t2));
+  nn = _mm_add_ps(_mm_add_ps(_mm_mul_ps(n0, n0), _mm_mul_ps(n1, n1)), _mm_mul_ps(n2, n2));
+  /* a NaN compares false: not ok */
+  ok = _mm_and_ps(_mm_and_ps(_mm_cmple_ps(_mm_and_ps(t0, absmask), big), _mm_cmple_ps(_mm_and_ps(t1, absmask), big)),
+                  _mm_and_ps(_mm_cmple_ps(_mm_and_ps(t2, absmask), big), _mm_cmple_ps(_mm_and_ps(n0, absmask), big)));
+  ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmple_ps(_mm_and_ps(n1, absmask), big), _mm_cmple_ps(_mm_and_ps(n2, absmask), big)));
+  ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmpge_ps(tt, small), _mm_cmpge_ps(nn, small)));
+  ok = _mm_and_ps(ok, _mm_cmpgt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(xx, xx), _mm_mul_ps(xy, xy)), _mm_mul_ps(xz, xz)),
+                                   _mm_mul_ps(sine2, _mm_mul_ps(tt, nn))));
   return (unsigned)_mm_movemask_ps(ok);
 }
 #endif
