@@ -113,10 +113,12 @@ static void make_triangle(int kind, float p[9])
   }
 }
 
+#ifdef GEO_FLAT4
 static int flat_double(const float p[9])
 {
   return geo_triangle_flat_inline(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]);
 }
+#endif
 
 #define KINDS 9
 
