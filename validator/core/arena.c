@@ -94,7 +94,7 @@ void arena_free(struct arena *a)
   a->used_total = 0;
 }
 
-void *arena_calloc(struct arena *a, size_t count, size_t size)
+static void *arena_get(struct arena *a, size_t count, size_t size, int clear)
 {
   struct arena_block *b = a->head;
   size_t n;
@@ -140,8 +140,19 @@ void *arena_calloc(struct arena *a, size_t count, size_t size)
   p = (unsigned char *)b->data + b->used;
   b->used += n;
   a->used_total += n;
-  memset(p, 0, n);
+  if (clear)
+    memset(p, 0, n);
   return p;
+}
+
+void *arena_calloc(struct arena *a, size_t count, size_t size)
+{
+  return arena_get(a, count, size, 1);
+}
+
+void *arena_alloc_lazy(struct arena *a, size_t count, size_t size)
+{
+  return arena_get(a, count, size, 0);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)

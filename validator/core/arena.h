@@ -18,6 +18,10 @@ void arena_init(struct arena *a);
 void arena_free(struct arena *a);
 /* Zeroed memory for count * size bytes (overflow checked), or NULL. */
 void *arena_calloc(struct arena *a, size_t count, size_t size);
+/* As arena_calloc, not zeroed: a table sized by an upper bound costs memory only as far as it
+ * is written (a large request is a block of its own, whose untouched pages the system never
+ * hands out). The caller reads only what it wrote. */
+void *arena_alloc_lazy(struct arena *a, size_t count, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* A block of its own that keeps its contents as it grows (a table that must stay in one piece):
  * p is NULL or what an earlier call gave; the bytes past the old size are not zeroed. NULL when

@@ -37,6 +37,9 @@ int iqe_line_next(const unsigned char *data, size_t size, size_t *pos, uint32_t 
 /* Split a line into tokens; a token starting with '"' runs to the next '"' or end of line.
  * Return the number of tokens (counting beyond cap; only cap are stored). */
 uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap);
+/* The first cap tokens only (the rest of the line is not read): the window iqe_arg reads
+ * through. */
+uint32_t iqe_tokenize_some(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap);
 
 /* A comment line's first token: an unquoted '#'. A quoted token's text starts inside its quotes,
  * and at the input's end it is empty, so len is tested before the byte is read. */
@@ -85,6 +88,11 @@ enum iqe_args { ARGS_NONE, ARGS_REALS, ARGS_INTS, ARGS_NAME, ARGS_TEXT };
 
 #define IQE_UNBOUNDED 255
 #define IQE_MAX_VALUES 16
+/* Tokens of a line kept at once: more than any bounded command takes (the command, 15 values
+ * and the first surplus one) */
+#define IQE_TOKS 64
+/* vb pairs of a line compared for a repeated joint index (real lines hold a few) */
+#define IQE_VB_KEPT 16
 
 struct iqe_parser;
 
@@ -225,16 +233,28 @@ struct iqe_parser {
   size_t size;
 
   uint32_t counts[CMD_COUNT];     /* from the counting pass */
-  uint32_t max_tokens, vb_pairs, tri_cap;
-  struct iqe_tok *toks;
+  uint32_t vb_pairs, tri_cap;
+  /* The current line's first IQE_TOKS tokens (toks[0]: the command), its token count, and a
+   * window on the tokens past them (iqe_arg): a line of millions of values costs no more than
+   * a short one, where an array sized to the longest line cost 24 bytes a token (12 x a file
+   * of "vp 1 1 1 ..."). Only the unbounded commands (vb, fa, fm, fs) read past IQE_TOKS. */
+  struct iqe_tok toks[IQE_TOKS];
+  const struct iqe_line *line;
+  uint32_t line_toks;
+  struct iqe_tok far[IQE_TOKS];   /* tokens far_first .. far_first + far_n - 1 of the line */
+  uint32_t far_first, far_n;
+  size_t far_end;                 /* line offset just past the window's last token */
+  uint32_t *idx_buf;              /* a face's corners past the stack's (malloc, reused) */
+  uint32_t idx_cap;
 
   struct iqe_attr_arr attr[ATTR_COUNT];
   uint32_t *vp_lines;             /* line of each vp (attr[ATTR_VP].lines) */
   /* vb pairs: all of them when a model is built (keep_frames), with each element's first and
-   * count; else the current line's only (vb_first, vb_num NULL), as no check reads them later */
+   * count; else the current line's first IQE_VB_KEPT only (vb_first, vb_num NULL), which the
+   * repeated-index check reads */
   struct iqe_pair *pairs;
   uint32_t *vb_first, *vb_num;
-  uint32_t num_pairs, pairs_cap, vb_line_pairs;
+  uint32_t num_pairs, pairs_cap;
   uint32_t vx_count[2];           /* vx lines of each form: [0] tangent+sign, [1] +bitangent */
   uint32_t vx_first_line[2], vx_first_col[2];
   uint32_t *unknown_lines;        /* lines of unknown commands, ascending */
@@ -285,6 +305,16 @@ struct iqe_parser {
                                      placed by reading on from the mark: no array per line) */
   uint32_t num_lines;
 };
+
+/* Value i of the current line (its token i + 1); args is p->toks + 1. Past the stored tokens it
+ * is read again from the line through a window (sequential reads cost the line once, going
+ * back restarts the window); the pointer holds until the next call. */
+const struct iqe_tok *iqe_arg_far(struct iqe_parser *p, uint32_t i);
+static inline const struct iqe_tok *iqe_arg(struct iqe_parser *p, const struct iqe_tok *args,
+                                            uint32_t i)
+{
+  return i + 1 < IQE_TOKS ? &args[i] : iqe_arg_far(p, i);
+}
 
 /* Argument helpers: parse one token, emitting IQE-NUM-001/002/005 at its column on failure.
  * Return 0 when *out holds the value. */

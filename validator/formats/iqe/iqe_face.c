@@ -2,6 +2,7 @@
  * (iqe.txt "Meshes", "Triangles", "Smoothing"). Polygons are fanned as (a, b, c), (a, c, d), ... */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iqe.h"
@@ -136,7 +137,7 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
     if (worst > 1e-3 * diam) {
       char tol[32];
       snprintf(tol, sizeof tol, "%.3g", 1e-3 * diam);
-      iqe_emit(p, RULE_IQE_POLYGON_NOT_PLANAR, ln->no, args[at].col, tol, "%.3g", worst);
+      iqe_emit(p, RULE_IQE_POLYGON_NOT_PLANAR, ln->no, iqe_arg(p, args, at)->col, tol, "%.3g", worst);
       return;
     }
   }
@@ -146,8 +147,9 @@ static void polygon_check(struct iqe_parser *p, const struct iqe_line *ln,
     sub3(e1, position(p, idx[(i + 1) % n], pn), pi);
     cross3(x, e0, e1);
     if (dot3(x, nrm) < -1e-9 * diam * diam) {
-      iqe_emit(p, RULE_IQE_POLYGON_NOT_CONVEX, ln->no, args[i].col, NULL, "%u (index %.*s)",
-               (unsigned)i, (int)(args[i].len > 20 ? 20 : args[i].len), args[i].s);
+      const struct iqe_tok *t = iqe_arg(p, args, i);
+      iqe_emit(p, RULE_IQE_POLYGON_NOT_CONVEX, ln->no, t->col, NULL, "%u (index %.*s)",
+               (unsigned)i, (int)(t->len > 20 ? 20 : t->len), t->s);
       return;
     }
   }
@@ -168,12 +170,12 @@ static void triangle_check(struct iqe_parser *p, const struct iqe_line *ln,
   for (int i = 0; i < 3; i++)
     for (int j = i + 1; j < 3; j++)
       if (idx[i] == idx[j]) {
-        iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, args[at[j]].col, NULL,
+        iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, iqe_arg(p, args, at[j])->col, NULL,
                  "vertex %u is used twice (the reference compiler drops it)", idx[i]);
         return;
       }
   if (triangle_flat(p, idx))
-    iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, args[at[0]].col, NULL,
+    iqe_emit(p, RULE_IQE_FACE_DEGENERATE, ln->no, iqe_arg(p, args, at[0])->col, NULL,
              "corners %u %u %u have zero area", idx[0], idx[1], idx[2]);
 }
 
@@ -284,14 +286,24 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   if (relative)
     base = me->first_vertex;
   if (nargs > 64) {
-    idx = arena_calloc(&p->scratch, nargs, sizeof *idx);
-    if (!idx)
-      return;
+    /* one buffer for every long face, as long as the longest (an arena block per face kept
+     * them all) */
+    if (nargs > p->idx_cap) {
+      uint32_t *grown = realloc(p->idx_buf, (size_t)nargs * sizeof *idx);
+      if (!grown) {
+        p->scratch.failed = 1; /* said as the scratch arena's failure: MDL-MEM-001 */
+        return;
+      }
+      p->idx_buf = grown;
+      p->idx_cap = nargs;
+    }
+    idx = p->idx_buf;
   }
   for (uint32_t i = 0; i < nargs; i++) {
     long v;
     int64_t g;
-    if (iqe_arg_int(p, ln, &args[i], &v) < 0) {
+    const struct iqe_tok *t = iqe_arg(p, args, i);
+    if (iqe_arg_int(p, ln, t, &v) < 0) {
       bad = 1;
       continue;
     }
@@ -307,7 +319,7 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
       else
         snprintf(range, sizeof range, "the %u vertices defined so far (0 to %u, or -%u to -1)",
                  vcount, vcount ? vcount - 1 : 0, vcount);
-      iqe_emit(p, RULE_IQE_FACE_INDEX_RANGE, ln->no, args[i].col, range, "%ld", v);
+      iqe_emit(p, RULE_IQE_FACE_INDEX_RANGE, ln->no, t->col, range, "%ld", v);
       bad = 1;
       continue;
     }
@@ -321,12 +333,13 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   }
   if (nargs > 3)
     polygon_check(p, ln, args, idx, nargs);
-  if (!p->tri_smooth && smoothing_used(p)) {
+  if (!p->tri_smooth && smoothing_used(p) && p->ctx->keep_frames) {
     /* what smoothing needs per triangle, sized once from the counting pass (a file without
-     * smoothing commands smooths every triangle alike and pays nothing per triangle) */
-    p->tri_smooth = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_smooth);
-    p->tri_face = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_face);
-    p->tri_fan = arena_calloc(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_fan);
+     * smoothing commands smooths every triangle alike and pays nothing per triangle; nor
+     * does validation, which generates no normals) */
+    p->tri_smooth = arena_alloc_lazy(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_smooth);
+    p->tri_face = arena_alloc_lazy(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_face);
+    p->tri_fan = arena_alloc_lazy(&p->scratch, (size_t)p->tri_cap + 1, sizeof *p->tri_fan);
     if (!p->tri_smooth || !p->tri_face || !p->tri_fan)
       p->tri_smooth = p->tri_face = p->tri_fan = NULL;
   }
@@ -340,7 +353,8 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
       p->tri_face[p->num_tris] = p->num_faces ? p->num_faces - 1 : 0;
       p->tri_fan[p->num_tris] = i;
     }
-    memcpy(p->tris + (size_t)p->num_tris * 3, tri, sizeof tri);
+    if (p->tris)
+      memcpy(p->tris + (size_t)p->num_tris * 3, tri, sizeof tri);
     if (p->tri_line)
       p->tri_line[p->num_tris] = ln->no;
     p->num_tris++;
@@ -369,9 +383,10 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
   }
   for (uint32_t i = 0; i < nargs; i++) {
     long v;
-    int ok = iqe_arg_int(p, ln, &args[i], &v) == 0;
+    const struct iqe_tok *t = iqe_arg(p, args, i);
+    int ok = iqe_arg_int(p, ln, t, &v) == 0;
     if (ok && v != 0 && v != 1)
-      iqe_emit(p, RULE_IQE_SMOOTH_FLAG_VALUE, ln->no, args[i].col, NULL, "%ld", v);
+      iqe_emit(p, RULE_IQE_SMOOTH_FLAG_VALUE, ln->no, t->col, NULL, "%ld", v);
     if (flags)
       flags[i] = !ok || v > 0; /* clamped to 0/1 as the reference compiler; unreadable: smooth */
   }

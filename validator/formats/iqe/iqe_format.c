@@ -2,6 +2,7 @@
  * then each line is checked through the command table, then whole-file checks build the model. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iqe.h"
@@ -236,9 +237,58 @@ const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
   }
 }
 
+/* The line offset just past token t (a quoted one: past its closing quote), where the
+ * tokenizer goes on from. */
+static size_t tok_end(const struct iqe_line *ln, const struct iqe_tok *t)
+{
+  size_t end = (size_t)(t->s - ln->s) + t->len;
+  return t->quoted && !t->unterminated ? end + 1 : end;
+}
+
+/* The current line's tokens from line offset `from` (just past a token) into p->far[at..),
+ * with the columns and lengths the tokenizer gives reading from the line's start. Return how
+ * many were stored. */
+static uint32_t far_fill(struct iqe_parser *p, size_t from, uint32_t at)
+{
+  struct iqe_line sub = *p->line;
+  uint32_t n;
+  sub.s += from;
+  sub.len -= from;
+  n = iqe_tokenize_some(&sub, p->far + at, IQE_TOKS - at);
+  for (uint32_t k = at; k < at + n; k++)
+    p->far[k].col += (uint32_t)from; /* as (uint32_t)(from + offset + 1) */
+  if (n)
+    p->far_end = tok_end(p->line, &p->far[at + n - 1]);
+  return n;
+}
+
+const struct iqe_tok *iqe_arg_far(struct iqe_parser *p, uint32_t i)
+{
+  static const struct iqe_tok none = {"", 0, 0, 0, 0};
+  uint32_t t = i + 1; /* the token's number on the line */
+  if (!p->line || t >= p->line_toks || p->line_toks <= IQE_TOKS)
+    return &none; /* cannot happen: handlers read their nargs values */
+  if (p->far_n == 0 || t < p->far_first) {
+    /* (again) from the first token not stored in toks */
+    p->far_first = IQE_TOKS;
+    p->far_n = far_fill(p, tok_end(p->line, &p->toks[IQE_TOKS - 1]), 0);
+  }
+  while (p->far_n && t >= p->far_first + p->far_n) {
+    /* slide on, the window's last token kept first: a read one token back is still there */
+    uint32_t got;
+    p->far[0] = p->far[p->far_n - 1];
+    p->far_first += p->far_n - 1;
+    got = far_fill(p, p->far_end, 1);
+    p->far_n = 1 + got;
+    if (!got)
+      return &none; /* cannot happen: the line has token t */
+  }
+  return p->far_n ? &p->far[t - p->far_first] : &none;
+}
+
 /* ---- passes ----------------------------------------------------------------------------- */
 
-/* Pass 1: count commands, face triangles, vb pairs and the longest token list. */
+/* Pass 1: count commands, face triangles and vb pairs. */
 static void count_pass(struct iqe_parser *p)
 {
   size_t pos = 0;
@@ -265,8 +315,6 @@ static void count_pass(struct iqe_parser *p)
       n = iqe_count_tokens(&ln, &t);
       p->num_lines = ln.no;
     }
-    if (n > p->max_tokens)
-      p->max_tokens = n; /* every line, comments too: the checking pass tokenizes them all */
     if (n == 0 || iqe_tok_is_comment(&t))
       continue;
     c = t.quoted ? NULL : iqe_command_find(t.s, t.len); /* as the checking pass decides */
@@ -283,11 +331,8 @@ static void count_pass(struct iqe_parser *p)
     }
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
-    else if (c->id == CMD_VB) {
+    else if (c->id == CMD_VB)
       p->vb_pairs += n / 2;
-      if (n / 2 > p->vb_line_pairs)
-        p->vb_line_pairs = n / 2;
-    }
     else if (c->id == CMD_COMMENT)
       break;
   }
@@ -330,12 +375,11 @@ static int alloc_arrays(struct iqe_parser *p)
     if ((!ar->v && !ar->f && i != ATTR_VB && (i != ATTR_VC || keep)) || !ar->lines)
       return -1;
   }
-  p->toks = arena_calloc(a, (size_t)p->max_tokens + 1, sizeof *p->toks);
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
   p->vp_lines = p->attr[ATTR_VP].lines;
   p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
   /* what only the model reads is kept only when a model is built (validation drops it) */
-  p->pairs_cap = keep ? p->vb_pairs : p->vb_line_pairs;
+  p->pairs_cap = keep ? p->vb_pairs : IQE_VB_KEPT;
   p->pairs = arena_calloc(a, (size_t)p->pairs_cap + 1, sizeof *p->pairs);
   if (keep) {
     p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
@@ -344,8 +388,14 @@ static int alloc_arrays(struct iqe_parser *p)
     if (!p->vb_first || !p->vb_num || !p->pose_trs)
       return -1;
   }
-  p->tris = arena_calloc(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
-  if (p->m->want_spans && !(p->tri_line = arena_calloc(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
+  /* face triangles, sized by the corners counted and filled only as far as faces are good
+   * (lazy: a long face of bad indexes costs nothing here); validation reads them only for the
+   * tangent check, which needs texture coordinates and no vx */
+  if (keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]))
+    p->tris = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
+  else
+    p->tris = NULL;
+  if (p->m->want_spans && !(p->tri_line = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
     p->m->spans_failed = 1;
   /* per face command, for matching fs lines only */
   p->face_arity = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_arity);
@@ -357,7 +407,8 @@ static int alloc_arrays(struct iqe_parser *p)
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (!p->toks || !p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs || !p->tris ||
+  if (!p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs ||
+      (!p->tris && (keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]))) ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
       !p->anims)
     return -1;
@@ -431,7 +482,7 @@ static int fast_reals(struct iqe_parser *p, size_t pos, uint32_t lineno, struct 
   if (p->size - pos < 3 || !(c = iqe_command_find(s, 2)) || c->args != ARGS_REALS ||
       c->max_args == IQE_UNBOUNDED)
     return 0;
-  n = iqe_lex_reals(s, p->size - pos, &len, p->toks, p->max_tokens, c->max_args, vals);
+  n = iqe_lex_reals(s, p->size - pos, &len, p->toks, IQE_TOKS, c->max_args, vals);
   if (n < (int)c->min_args)
     return 0;
   ln->s = s;
@@ -439,6 +490,7 @@ static int fast_reals(struct iqe_parser *p, size_t pos, uint32_t lineno, struct 
   ln->no = lineno;
   ln->next = pos + len < p->size ? pos + len + 1 : p->size;
   ln->lone_cr = 0;
+  p->line = NULL; /* a bounded command: nothing is read past toks */
   if (ln->no <= p->num_lines && (ln->no - 1) % IQE_LINE_MARK == 0)
     p->line_marks[(ln->no - 1) / IQE_LINE_MARK] = pos;
   for (uint32_t i = (uint32_t)n; i < c->max_args; i++)
@@ -470,9 +522,8 @@ static void check_pass(struct iqe_parser *p)
       iqe_emit(p, RULE_IQE_LINE_TOO_LONG, ln.no, 512, "511", "%zu", ln.len);
     if (ln.no <= p->num_lines && (ln.no - 1) % IQE_LINE_MARK == 0)
       p->line_marks[(ln.no - 1) / IQE_LINE_MARK] = (size_t)((const unsigned char *)ln.s - p->data);
-    n = iqe_tokenize(&ln, p->toks, p->max_tokens);
-    if (n > p->max_tokens)
-      n = p->max_tokens; /* cannot happen: the counting pass saw this line */
+    /* every token is counted, the first IQE_TOKS are kept (iqe_arg reads on past them) */
+    n = iqe_tokenize(&ln, p->toks, IQE_TOKS);
     if (n == 0 || iqe_tok_is_comment(&p->toks[0]))
       continue;
     c = p->toks[0].quoted ? NULL : iqe_command_find(p->toks[0].s, p->toks[0].len);
@@ -493,7 +544,11 @@ static void check_pass(struct iqe_parser *p)
       p->comment_size = p->size - ln.next;
       break;
     }
+    p->line = &ln;
+    p->line_toks = n;
+    p->far_n = 0;
     dispatch(p, c, &ln, p->toks + 1, n - 1);
+    p->line = NULL;
   }
   /* once per file, at the first one: a CR-only file would otherwise say it thousands of times */
   if (cr_lines)
@@ -529,6 +584,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
     rc = -1;
   }
   arena_free(&p.scratch);
+  free(p.idx_buf);
   return rc;
 }
 

@@ -93,7 +93,7 @@ static void tangent_uv_check(struct iqe_parser *p)
   double *sum;
   unsigned char *used;
   struct tan_key key = {p};
-  if (p->attr[ATTR_VX].count || !vt->count || vt->count != nv || !p->num_tris)
+  if (p->attr[ATTR_VX].count || !vt->count || vt->count != nv || !p->num_tris || !p->tris)
     return;
   order = malloc((size_t)nv * sizeof *order);
   cls = malloc((size_t)nv * sizeof *cls);

@@ -115,8 +115,10 @@ static size_t token_end(const char *s, size_t i, size_t len)
   return i;
 }
 
-/* Tokens go straight into toks[] (no per-token copy: this runs for every byte of the file). */
-uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap)
+/* Tokens go straight into toks[] (no per-token copy: this runs for every byte of the file);
+ * with stop, none are counted past cap. */
+static inline uint32_t tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap,
+                                int stop)
 {
   const char *s = ln->s;
   size_t len = ln->len, i = 0, j;
@@ -124,7 +126,7 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
   for (;;) {
     while (i < len && is_space((unsigned char)s[i]))
       i++;
-    if (i >= len)
+    if (i >= len || (stop && n >= cap))
       break;
     if (s[i] == '"') {
       const char *q = memchr(s + i + 1, '"', len - i - 1);
@@ -153,6 +155,16 @@ uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t 
     n++;
   }
   return n;
+}
+
+uint32_t iqe_tokenize(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap)
+{
+  return tokenize(ln, toks, cap, 0);
+}
+
+uint32_t iqe_tokenize_some(const struct iqe_line *ln, struct iqe_tok *toks, uint32_t cap)
+{
+  return tokenize(ln, toks, cap, 1);
 }
 
 /* Whitespace inside a line (a CR ends one). */

@@ -1,7 +1,9 @@
 /* iqe_tok_test.c - the word-at-a-time tokenizer against a byte-at-a-time reference: the same
  * count and the same tokens (text, column, quoting) on random lines of spaces, tabs, the
  * other IQE whitespace, quotes, control bytes, bytes >= 0x80 and digits, at every cap (the
- * counting pass keeps one token and only counts the rest, also through iqe_count_tokens). */
+ * counting pass keeps one token and only counts the rest, also through iqe_count_tokens);
+ * iqe_tokenize_some stops at its cap, and iqe_arg reads every token of a line longer than the
+ * kept ones through its window, in order and out of order. */
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +93,54 @@ static void check_line(const char *s, size_t len, uint32_t cap)
     }
 }
 
+static int same_tok(const struct iqe_tok *a, const struct iqe_tok *b)
+{
+  return a->s == b->s && a->len == b->len && a->col == b->col && a->quoted == b->quoted &&
+         a->unterminated == b->unterminated;
+}
+
+static unsigned next(unsigned n);
+
+/* iqe_tokenize_some and the window past p->toks (iqe_arg) against the reference. */
+static void check_window(const char *s, size_t len)
+{
+  static struct iqe_tok want[2000];
+  static struct iqe_parser p;
+  struct iqe_line ln = {s, len, 1, len, 0};
+  uint32_t nw = ref_tokenize(s, len, want, 2000), cap = next(70), ns;
+  struct iqe_tok some[70];
+  ns = iqe_tokenize_some(&ln, some, cap);
+  if (ns != (nw < cap ? nw : cap)) {
+    if (failures < 10)
+      printf("FAIL: iqe_tokenize_some (cap %u): %u tokens of %u\n", cap, ns, nw);
+    failures++;
+  }
+  for (uint32_t k = 0; k < ns && k < nw; k++)
+    if (!same_tok(&some[k], &want[k])) {
+      if (failures < 10)
+        printf("FAIL: iqe_tokenize_some (cap %u): token %u differs\n", cap, k);
+      failures++;
+      break;
+    }
+  if (nw < 2 || nw > 2000)
+    return;
+  memset(&p, 0, sizeof p);
+  p.line = &ln;
+  p.line_toks = iqe_tokenize(&ln, p.toks, IQE_TOKS);
+  for (int pass = 0; pass < 3; pass++)
+    for (uint32_t k = 0; k + 1 < nw; k++) {
+      /* in order, in order with a step back now and then, and at random */
+      uint32_t i = pass == 0 ? k : pass == 1 ? (k && next(5) == 0 ? k - 1 : k) : next(nw - 1);
+      const struct iqe_tok *t = iqe_arg(&p, p.toks + 1, i);
+      if (!same_tok(t, &want[i + 1])) {
+        if (failures < 10)
+          printf("FAIL: iqe_arg(%u) of %u tokens (pass %d) differs\n", i, nw, pass);
+        failures++;
+        return;
+      }
+    }
+}
+
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static unsigned next(unsigned n)
 {
@@ -122,6 +172,18 @@ int main(void)
       buf[k] = c == '"' && !quotes ? '5' : c;
     }
     check_line(buf, len, next(3) == 0 ? 320 : next(4));
+  }
+  {
+    static char big[6000];
+    for (int i = 0; i < 3000; i++) {
+      size_t len = next(sizeof big);
+      int quotes = next(3) == 0;
+      for (size_t k = 0; k < len; k++) {
+        char c = alphabet[next(sizeof alphabet)];
+        big[k] = c == '"' && !quotes ? '5' : c;
+      }
+      check_window(big, len);
+    }
   }
   if (failures)
     printf("%d failures\n", failures);

@@ -297,84 +297,85 @@ void iqe_vertex_blend(struct iqe_parser *p, const struct iqe_line *ln, const str
                       uint32_t nargs, const double *vals, uint32_t given)
 {
   struct iqe_attr_arr *a = attr_append(p, ATTR_VB, ln->no);
-  uint32_t first, npairs = 0, strong = 0;
-  double sum = 0, max_w = 0;
+  uint32_t first, npairs = 0, kept = 0, strong = 0, col0 = nargs ? args[0].col : 0;
+  double sum = 0, top[4] = {0, 0, 0, 0};
   (void)vals;
   (void)given;
   if (!a)
     return;
   if (!p->vb_first)
-    p->num_pairs = 0; /* no model: only this line's pairs are kept */
+    p->num_pairs = 0; /* no model: only this line's first pairs are kept */
   first = p->num_pairs;
   for (uint32_t k = 0; k < nargs; k += 2) {
     long idx = 0;
     double w = 0;
-    int idx_ok = iqe_arg_int(p, ln, &args[k], &idx) == 0;
+    const struct iqe_tok *ti = iqe_arg(p, args, k);
+    uint32_t icol = ti->col; /* ti holds until the weight is read */
+    int idx_ok = iqe_arg_int(p, ln, ti, &idx) == 0;
     if (k + 1 < nargs) {
-      if (iqe_arg_real(p, ln, &args[k + 1], &w) < 0)
+      if (iqe_arg_real(p, ln, iqe_arg(p, args, k + 1), &w) < 0)
         w = 0;
     } else {
-      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_MISSING, ln->no, args[k].col, NULL, "%ld", idx);
+      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_MISSING, ln->no, icol, NULL, "%ld", idx);
     }
     if (idx_ok) {
       if (idx < 0) {
-        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, "indexes start at 0",
+        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, icol, "indexes start at 0",
                  "%ld", idx);
       } else if (p->counts[CMD_JOINT] > 0 && idx >= (long)p->counts[CMD_JOINT]) {
         /* the joint list is the whole file's: joints may be listed after the mesh */
         char why[64];
         snprintf(why, sizeof why, "the file has %u joints", p->counts[CMD_JOINT]);
-        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, args[k].col, why, "%ld", idx);
+        iqe_emit(p, RULE_IQE_BLEND_INDEX_RANGE, ln->no, icol, why, "%ld", idx);
       } else {
         if (idx >= 256) {
           char wrapped[16];
           snprintf(wrapped, sizeof wrapped, "%ld", idx & 255);
-          iqe_emit(p, RULE_IQE_BLEND_INDEX_WRAPS, ln->no, args[k].col, wrapped, "%ld", idx);
+          iqe_emit(p, RULE_IQE_BLEND_INDEX_WRAPS, ln->no, icol, wrapped, "%ld", idx);
         }
       }
-      for (uint32_t j = 0; j < npairs && j < 16; j++) /* bounded: real vb lines hold a few */
+      for (uint32_t j = 0; j < npairs && j < IQE_VB_KEPT; j++) /* bounded: real vb lines hold a few */
         if (p->pairs[first + j].index == (int32_t)idx) {
-          iqe_emit(p, RULE_IQE_BLEND_INDEX_REPEATED, ln->no, args[k].col, NULL, "%ld", idx);
+          iqe_emit(p, RULE_IQE_BLEND_INDEX_REPEATED, ln->no, icol, NULL, "%ld", idx);
           break;
         }
     }
     if (w < 0)
-      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_NEGATIVE, ln->no, args[k + 1].col, NULL, "%g", w);
-    if (p->num_pairs < p->pairs_cap && k + 1 < nargs) {
-      p->pairs[p->num_pairs].index = (int32_t)idx;
-      p->pairs[p->num_pairs].weight = w;
-      p->num_pairs++;
-      npairs++;
-      if (w > 1e-3) {
-        strong++;
-        sum += w;
-        if (w > max_w)
-          max_w = w;
+      iqe_emit(p, RULE_IQE_BLEND_WEIGHT_NEGATIVE, ln->no, iqe_arg(p, args, k + 1)->col, NULL, "%g", w);
+    if (k + 1 < nargs) {
+      /* a model keeps every pair; validation only those the repeated-index check reads */
+      if (p->num_pairs < p->pairs_cap) {
+        p->pairs[p->num_pairs].index = (int32_t)idx;
+        p->pairs[p->num_pairs].weight = w;
+        p->num_pairs++;
+        kept++;
       }
-    }
-  }
-  if (p->vb_first) {
-    p->vb_first[a->count - 1] = first;
-    p->vb_num[a->count - 1] = npairs;
-  }
-  if (npairs > 0 && strong == 0)
-    iqe_emit(p, RULE_IQE_BLEND_WEIGHTS_ZERO, ln->no, args[1].col, NULL, "%u pairs", npairs);
-  if (strong > 4) {
-    /* the weights outside the biggest 4 are dropped before renormalising */
-    double top[4] = {0, 0, 0, 0}, kept = 0;
-    char dropped[32];
-    for (uint32_t j = 0; j < npairs; j++) {
-      double w = p->pairs[first + j].weight;
+      npairs++;
+      /* the biggest 4 weights so far, in the line's order (ties keep the earlier) */
       for (int s = 0; s < 4; s++)
         if (w > top[s]) {
           memmove(top + s + 1, top + s, (size_t)(3 - s) * sizeof *top);
           top[s] = w;
           break;
         }
+      if (w > 1e-3) {
+        strong++;
+        sum += w;
+      }
     }
-    kept = top[0] + top[1] + top[2] + top[3];
-    snprintf(dropped, sizeof dropped, "%.3g of %.3g", sum - kept, sum);
-    iqe_emit(p, RULE_IQE_BLEND_RENORMALISED, ln->no, args[0].col, dropped, "%u", strong);
+  }
+  if (p->vb_first) {
+    p->vb_first[a->count - 1] = first;
+    p->vb_num[a->count - 1] = kept; /* npairs: the count pass sized pairs for every one */
+  }
+  if (npairs > 0 && strong == 0)
+    iqe_emit(p, RULE_IQE_BLEND_WEIGHTS_ZERO, ln->no, args[1].col, NULL, "%u pairs", npairs);
+  if (strong > 4) {
+    /* the weights outside the biggest 4 are dropped before renormalising */
+    char dropped[32];
+    double top4 = top[0] + top[1] + top[2] + top[3];
+    snprintf(dropped, sizeof dropped, "%.3g of %.3g", sum - top4, sum);
+    iqe_emit(p, RULE_IQE_BLEND_RENORMALISED, ln->no, col0, dropped, "%u", strong);
   }
 }
 
