@@ -26,3 +26,6 @@ SECURITY_TESTS += tests/security/walk-fifo.sh
 SECURITY_TESTS += tests/security/nonregular.sh
 SECURITY_TESTS += tests/security/egg-memory.sh
 SECURITY_TESTS += tests/security/convert-renormalise.sh
+
+# iqemem: IQE memory on any input (item 8)
+SECURITY_TESTS += tests/security/iqe-memory.sh

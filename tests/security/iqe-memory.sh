@@ -1,0 +1,81 @@
+#!/bin/sh
+# Issue 26 item 8: memory amplification in IQE. Validating an IQE stays within 3 times its text
+# + 64 MiB on any input. Each input here is generated (nothing committed), one repeated shape per
+# line kind, and validated once; its peak RSS (getrusage, so a loaded machine changes nothing),
+# less that of validating a tiny IQE, must stay within the bound. The first group failed before
+# a line kept only its first 64 tokens (an array of 24 bytes a token sized to the longest line:
+# 12 to 21 x the text); the second passed already and guards the usual shapes. Skipped in a
+# sanitizer build (shadow memory).
+. "${srcdir:-.}/tests/cli/cli-lib.sh"
+
+if [ -n "${SAN_CFLAGS:-}" ]; then
+  echo "SKIP: a sanitizer build's RSS is its shadow memory"
+  exit 77
+fi
+
+# peak FILE: peak RSS (KiB) of validating FILE, the exit status after a space
+peak()
+{
+  "$PYTHON" - "$MDLCHECK" "$1" <<'PY'
+import resource, subprocess, sys
+rc = subprocess.call([sys.argv[1], "-q", sys.argv[2]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
+PY
+}
+
+# gen FILE HEAD UNIT TAIL: HEAD, then UNIT repeated to about 16 MB, then TAIL (printf escapes)
+gen()
+{
+  "$PYTHON" - "$@" <<'PY'
+import sys
+esc = lambda s: s.encode().decode("unicode_escape").encode("latin-1")
+head, unit, tail = esc(sys.argv[2]), esc(sys.argv[3]), esc(sys.argv[4])
+with open(sys.argv[1], "wb") as f:
+    f.write(b"# Inter-Quake Export\n" + head + unit * (16000000 // len(unit)) + tail)
+PY
+}
+
+# check NAME HEAD UNIT TAIL: the shape's peak RSS - baseline <= 3 x its size + 64 MiB
+check()
+{
+  gen "$work/$1.iqe" "$2" "$3" "$4"
+  _size=$(wc -c <"$work/$1.iqe" | tr -d ' ')
+  set -- "$1" $(peak "$work/$1.iqe")
+  _used=$(($2 - base))
+  _limit=$((3 * _size / 1024 + 65536))
+  echo "$1: $((_size / 1024)) KiB, peak RSS $2 KiB ($_used KiB over the baseline, $((_used * 10240 / _size / 10)).$((_used * 10240 / _size % 10)) x), limit $_limit KiB, exit $3"
+  [ "$3" -le 1 ] || fail "$1: exit $3"
+  [ "$_used" -le "$_limit" ] || fail "$1: $_used KiB over the baseline, more than 3 x the text + 64 MiB"
+  rm -f "$work/$1.iqe"
+}
+
+printf '# Inter-Quake Export\n' >"$work/tiny.iqe"
+set -- $(peak "$work/tiny.iqe")
+base=$1
+echo "baseline: $base KiB"
+
+# one line of 8 million values or tokens: failed before (12 to 21 x the text)
+check line-vp "vp" " 1" "\n"
+check line-comment "#" " 1" "\n"
+check line-unknown "xx" " 1" "\n"
+check line-quoted "vp" ' ""' "\n"
+check line-vb "vp 0 0 0\nvb" " 0 1" "\n"
+check line-fs "fs" " 1" "\n"
+check line-fa-bad "mesh m\nfa" " 0" "\n"
+check line-fm-fan "mesh m\nvp 0 0 0\nvp 1 0 0\nvp 1 1 0\nvp 0 1 0\nfm 0" " 1 2 3" "\n"
+
+# millions of short lines: within the bound before and after
+check vp3 "" "vp 0 0 0\n" ""
+check fm012 "vp 0 0 0\nvp 1 0 0\nvp 0 1 0\n" "fm 0 1 2\n" ""
+check fa-bad "" "fa\n" ""
+check vb "" "vb 0 1\n" ""
+check pq "joint\nanimation\nframe\n" "pq 0 0 0 0 0 0\n" ""
+check frame "animation\n" "frame\n" ""
+check hash "" "#\n" ""
+check empty "" "\n" ""
+check lone-cr "" "\r" ""
+check blanks "" " \n" ""
+check quote "" '"\n' ""
+check unknown "" "x\n" ""
+check long-name 'joint "' "a" '"\n'
+finish
