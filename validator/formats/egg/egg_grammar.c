@@ -95,6 +95,25 @@ static const uint8_t kw_slot_len[256] = {
    0,  0,  0,  0,  0,  0,  9,  0,  6,  9,  6,  0,  6,  7,  0,  0,
 };
 
+static uint64_t load_n(const unsigned char *p, size_t n)
+{
+  uint64_t x = 0;
+  memcpy(&x, p, n);
+  return x;
+}
+
+/* a[0..len) == b[0..len) for 3 <= len <= 20 (both readable that far), in at most three
+ * overlapping word compares: no loop with a branch a byte */
+static int same_bytes(const unsigned char *a, const unsigned char *b, size_t len)
+{
+  if (len < 8) /* two overlapping 4-byte halves (3 bytes: one byte twice) */
+    return len < 4 ? a[0] == b[0] && a[1] == b[1] && a[2] == b[2]
+                   : load_n(a, 4) == load_n(b, 4) && load_n(a + len - 4, 4) == load_n(b + len - 4, 4);
+  if (load_n(a, 8) != load_n(b, 8) || load_n(a + len - 8, 8) != load_n(b + len - 8, 8))
+    return 0;
+  return len <= 16 || load_n(a + 8, 8) == load_n(b + 8, 8);
+}
+
 int egg_kw_lookup(const char *s, size_t len)
 {
   const unsigned char *u = (const unsigned char *)s;
@@ -107,9 +126,8 @@ int egg_kw_lookup(const char *s, size_t len)
     return KW_NONE;
   k = kw_spellings[kw_slots[slot] - 1].spelling;
   slot = kw_slots[slot];
-  for (size_t j = 0; u[j] == (unsigned char)k[j]; j++) /* the usual spelling, exactly */
-    if (j + 1 == len)
-      return kw_spellings[slot - 1].kw;
+  if (same_bytes(u, (const unsigned char *)k, len)) /* the usual spelling, exactly */
+    return kw_spellings[slot - 1].kw;
   for (size_t j = 0; j < len; j++) {
     unsigned char a = u[j], b = (unsigned char)k[j];
     if (!b)
