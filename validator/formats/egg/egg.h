@@ -79,6 +79,9 @@ struct egg_lexer {
 
 void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc);
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
+/* The end of the bare run (a keyword, a word) that goes on at pos: the first byte at or after
+ * pos that ends one (blank, line end, brace, quote), or size. */
+size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size);
 /* The plain decimals (those egg_lex_next reads as T_NUMBER without flags) that come next, at
  * most max, into out (0 for each in lazy mode), with ints: only integers up to 2147483647; then
  * the token after them into t. The number of values read: the parser's short path for the bulk

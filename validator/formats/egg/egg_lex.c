@@ -445,6 +445,13 @@ static inline size_t lex_blanks(struct egg_lexer *lx, size_t pos)
   return pos;
 }
 
+size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size)
+{
+  while (pos < size && !stops[d[pos]])
+    pos++;
+  return pos;
+}
+
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
 {
   const unsigned char *d = lx->data;

@@ -189,23 +189,38 @@ static int is_value_tok(int type)
   return type == T_NUMBER || type == T_ULONG || type == T_QSTRING || type == T_WORD;
 }
 
+/* A quiet lexer at the token after an entry's keyword: 0, or -1 when the keyword is not found. */
+static int relex_at(struct egg_doc *doc, const struct egg_node *n, struct egg_lexer *lx)
+{
+  struct egg_token t;
+  size_t start, off;
+  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
+    return -1;
+  off = start + n->col - 1;
+  if (off >= doc->size || off < start)
+    return -1;
+  egg_lex_init(lx, doc->data, doc->size, NULL);
+  lx->pos = off;
+  lx->line = n->line;
+  lx->line_start = start;
+  if (doc->data[off] == '<') {
+    /* a keyword is a bare run to the next stop byte, as egg_lex_next reads it: no need to
+     * classify it again (a pool's every vertex comes here for its position) */
+    lx->pos = egg_lex_bare_end(doc->data, off + 1, doc->size);
+  } else {
+    egg_lex_next(lx, &t); /* the keyword */
+  }
+  return 0;
+}
+
 void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsigned *line, unsigned *col)
 {
   struct egg_lexer lx;
   struct egg_token t;
-  size_t start, off;
   *line = n->line;
   *col = n->col;
-  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
+  if (relex_at(doc, n, &lx) < 0)
     return;
-  off = start + n->col - 1;
-  if (off >= doc->size || off < start)
-    return;
-  egg_lex_init(&lx, doc->data, doc->size, NULL);
-  lx.pos = off;
-  lx.line = n->line;
-  lx.line_start = start;
-  egg_lex_next(&lx, &t); /* the keyword */
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type)) { /* the header name */
     if (k < 0) {
@@ -233,18 +248,9 @@ uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double 
 {
   struct egg_lexer lx;
   struct egg_token t;
-  size_t start, off;
   uint32_t got = 0;
-  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
+  if (relex_at(doc, n, &lx) < 0)
     return 0;
-  off = start + n->col - 1;
-  if (off >= doc->size || off < start)
-    return 0;
-  egg_lex_init(&lx, doc->data, doc->size, NULL);
-  lx.pos = off;
-  lx.line = n->line;
-  lx.line_start = start;
-  egg_lex_next(&lx, &t); /* the keyword */
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type))
     egg_lex_next(&lx, &t); /* the header name */
