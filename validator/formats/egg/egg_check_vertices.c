@@ -304,13 +304,19 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
   }
   for (const struct egg_node *c = egg_first(p); c; c = egg_next(c)) {
     if (c->spec == S_VREF_PRIM) {
-      nverts += egg_nvals(c);
-      if (p->spec == S_POLYGON && egg_nvals(c) <= 64) {
-        for (uint32_t i = 1, i_end = egg_nvals(c); i < i_end; i++)
+      uint32_t nv = egg_nvals(c);
+      nverts += nv;
+      if (p->spec == S_POLYGON && nv <= 64) {
+        /* the indices read once each (egg_val_int walks up to the root for the tree's numbers) */
+        int64_t ix[64];
+        const double *nd = egg_plain_nums(c);
+        for (uint32_t i = 0; i < nv; i++)
+          ix[i] = nd ? egg_double_int(nd[i]) : egg_val_int(c, i);
+        for (uint32_t i = 1; i < nv; i++)
           for (uint32_t j = 0; j < i; j++)
-            if (egg_val_int(c, i) == egg_val_int(c, j)) {
-              egg_emit_val(doc, RULE_EGG_REPEATED_VERTEX, c, i, NULL, "%lld", (long long)egg_val_int(c, i));
-              i = egg_nvals(c);
+            if (ix[i] == ix[j]) {
+              egg_emit_val(doc, RULE_EGG_REPEATED_VERTEX, c, i, NULL, "%lld", (long long)ix[i]);
+              i = nv;
               break;
             }
       }
