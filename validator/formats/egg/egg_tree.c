@@ -153,6 +153,17 @@ static size_t line_start(struct egg_doc *doc, unsigned line)
 {
   size_t want = (line - 1) / EGG_LINE_STEP, from;
   unsigned from_line;
+  if (doc->last_line && doc->last_line <= line && line - doc->last_line < EGG_LINE_STEP) {
+    /* a line just after the last one found (the geometry check asks for every pool vertex in
+     * turn): read on from there; the table of line starts is not needed, and building it
+     * would read the same lines a second time */
+    from = lines_skip(doc, doc->last_start, line - doc->last_line);
+    if (from != SIZE_MAX) {
+      doc->last_line = line;
+      doc->last_start = from;
+    }
+    return from;
+  }
   while (doc->nlines <= want) {
     size_t next = doc->nlines ? lines_skip(doc, doc->lines[doc->nlines - 1], EGG_LINE_STEP) : 0;
     if (next == SIZE_MAX)
