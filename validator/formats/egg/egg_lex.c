@@ -311,21 +311,26 @@ static LEX_INLINE int lex_decimal_words(const unsigned char *d, size_t i, size_t
 #ifdef EGG_SWAR
   static const double pow10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
   static const uint64_t ipow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-  uint64_t x1 = load8(d + i), x2, m = 0;
-  unsigned n1 = digits8(x1), n2 = 0;
+  /* the 16 bytes from i in two words loaded at once: the byte after the digits, the decimals
+   * and the byte after them are shifted out of them, not loaded one after the other */
+  uint64_t x1 = load8(d + i), xb = load8(d + i + 8), x2 = 0, m = 0;
+  unsigned n1 = digits8(x1), n2 = 0, after;
   size_t e;
   double v;
   if (n1 == 8)
     return -1;
   e = i + n1;
-  if (d[e] == '.') {
-    x2 = load8(d + e + 1);
+  after = (unsigned)(x1 >> (8 * n1)) & 0xFF;
+  if (after == '.') {
+    /* bytes n1+1 .. n1+8 of the sixteen (n1 + 1 <= 8) */
+    x2 = n1 == 7 ? xb : (x1 >> (8 * (n1 + 1))) | (xb << (64 - 8 * (n1 + 1)));
     n2 = digits8(x2);
     if (n2 == 8)
       return -1;
     e += 1 + n2;
+    after = (unsigned)(x2 >> (8 * n2)) & 0xFF; /* n2 < 8: the byte is in x2 */
   }
-  if (!stops[d[e]] || !(n1 + n2))
+  if (!stops[after] || !(n1 + n2))
     return 0;
   *end = e;
   if (lazy) {
