@@ -27,8 +27,16 @@ static const unsigned char stops[256] = {
 
 static unsigned lex_col(const struct egg_lexer *lx) { return (unsigned)(lx->pos - lx->line_start + 1); }
 
+/* the decimal readers and the line end step are inlined into the loops that call them
+ * (egg_lex_next, egg_lex_decimals): a call for each costs about as much as the work */
+#if defined(__GNUC__) || defined(__clang__)
+#define LEX_INLINE inline __attribute__((always_inline))
+#else
+#define LEX_INLINE inline
+#endif
+
 /* Consume the newline at pos (\n, \r, \r\n or \n\r count once). */
-static void lex_newline(struct egg_lexer *lx)
+static LEX_INLINE void lex_newline(struct egg_lexer *lx)
 {
   unsigned char c = lx->data[lx->pos++];
   if (lx->pos < lx->size) {
@@ -263,14 +271,6 @@ static void lex_c_comment(struct egg_lexer *lx, unsigned line, unsigned col)
              lx->pos < lx->size ? "a NUL byte" : "end of file");
   lx->pos = lx->size;
 }
-
-/* the decimal readers are inlined into the loops that call them (egg_lex_next, egg_lex_decimals):
- * a call for each number costs about as much as reading it */
-#if defined(__GNUC__) || defined(__clang__)
-#define LEX_INLINE inline __attribute__((always_inline))
-#else
-#define LEX_INLINE inline
-#endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define EGG_SWAR 1
