@@ -266,11 +266,20 @@ struct iqe_parser {
   uint32_t *tri_line;             /* per triangle its face's line, when spans are asked (else NULL) */
   uint32_t num_tris;
   uint32_t num_faces, num_fs;
+  /* the first fs_pairs face commands and fs lines (fs_pairs: the fewer of the two), as pairs;
+   * the line of the first face or fs without a partner (the face numbered as many as the fs
+   * lines, or the other way round), 0 when none */
+  uint32_t fs_pairs;
   uint32_t *face_arity, *face_line;
   uint32_t *fs_arity, *fs_line;
+  uint32_t face_unpaired_line, fs_unpaired_line;
+  /* a pair is compared when its second half is read, so validation keeps only the half read
+   * first (a model keeps both: smoothing reads them); the first pair that differs */
+  struct { int found; uint32_t k, face_line, face_arity, fs_line, fs_arity; } fs_mismatch;
 
   /* smoothing (iqe_face.c): states[0] holds the defaults once any is recorded; per face
-   * triangle its state, face command and fan step; per fs command its flags (0/1) */
+   * triangle its state, face command and fan step; per fs paired with a face its flags (0/1),
+   * only when a model is built (smoothing reads them) */
   struct iqe_smooth_state *smooth;
   uint32_t num_smooth;
   uint32_t *tri_smooth, *tri_face, *tri_fan;
@@ -356,6 +365,11 @@ void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const str
                       const double *v, uint32_t given, struct trs *out);
 void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                       const double *v, uint32_t given, struct trs *out);
+
+/* The k-th face command and the k-th fs, both read: the first pair whose counts differ is kept
+ * for faces_check (iqe_face.c). */
+void iqe_face_pair(struct iqe_parser *p, uint32_t k, uint32_t face_line, uint32_t face_arity,
+                   uint32_t fs_line, uint32_t fs_arity);
 
 /* Degenerate check (IQE-FAC-003) of the face-less triangle of vertices v, v+1, v+2, located
  * at the vp line of v (iqe_face.c). */

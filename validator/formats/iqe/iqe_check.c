@@ -205,21 +205,20 @@ static void meshes_repeated_check(struct iqe_parser *p)
 
 static void faces_check(struct iqe_parser *p)
 {
-  uint32_t faces = p->num_faces, fs = p->num_fs, n = faces < fs ? faces : fs;
+  uint32_t faces = p->num_faces, fs = p->num_fs;
   if (fs > 0) {
-    for (uint32_t k = 0; k < n; k++)
-      if (p->fs_arity[k] != p->face_arity[k]) {
-        char expected[64];
-        snprintf(expected, sizeof expected, "face %u (line %u) has %u indexes", k,
-                 p->face_line[k], p->face_arity[k]);
-        iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, p->fs_line[k], 0, expected,
-                 "fs %u has %u flags", k, p->fs_arity[k]);
-        break;
-      }
+    if (p->fs_mismatch.found) {
+      /* the first fs whose flag count is not its face's index count (iqe_face_pair) */
+      char expected[64];
+      snprintf(expected, sizeof expected, "face %u (line %u) has %u indexes", p->fs_mismatch.k,
+               p->fs_mismatch.face_line, p->fs_mismatch.face_arity);
+      iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, p->fs_mismatch.fs_line, 0, expected,
+               "fs %u has %u flags", p->fs_mismatch.k, p->fs_mismatch.fs_arity);
+    }
     if (fs != faces) {
       char expected[48];
       snprintf(expected, sizeof expected, "one fs per face command (%u)", faces);
-      iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, fs > faces ? p->fs_line[faces] : p->face_line[fs],
+      iqe_emit(p, RULE_IQE_SMOOTH_FLAGS_MISMATCH, fs > faces ? p->fs_unpaired_line : p->face_unpaired_line,
                0, expected, "%u fs commands", fs);
     }
   }

@@ -272,9 +272,16 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   (void)given;
 
   if (p->num_faces < p->counts[CMD_FA] + p->counts[CMD_FM]) {
-    if (p->counts[CMD_FS]) {
-      p->face_arity[p->num_faces] = nargs;
-      p->face_line[p->num_faces] = ln->no;
+    uint32_t k = p->num_faces;
+    if (k < p->fs_pairs) {
+      if (k < p->num_fs)
+        iqe_face_pair(p, k, ln->no, nargs, p->fs_line[k], p->fs_arity[k]);
+      if (k >= p->num_fs || p->ctx->keep_frames) {
+        p->face_arity[k] = nargs;
+        p->face_line[k] = ln->no;
+      }
+    } else if (p->num_faces == p->counts[CMD_FS] && p->counts[CMD_FS]) {
+      p->face_unpaired_line = ln->no;
     }
     p->num_faces++;
   }
@@ -368,6 +375,21 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   }
 }
 
+void iqe_face_pair(struct iqe_parser *p, uint32_t k, uint32_t face_line, uint32_t face_arity,
+                   uint32_t fs_line, uint32_t fs_arity)
+{
+  /* pairs complete in order (the k-th of each comes after the (k-1)-th): the first kept is the
+   * first in the file */
+  if (p->fs_mismatch.found || face_arity == fs_arity)
+    return;
+  p->fs_mismatch.found = 1;
+  p->fs_mismatch.k = k;
+  p->fs_mismatch.face_line = face_line;
+  p->fs_mismatch.face_arity = face_arity;
+  p->fs_mismatch.fs_line = fs_line;
+  p->fs_mismatch.fs_arity = fs_arity;
+}
+
 void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
                            const struct iqe_tok *args, uint32_t nargs, const double *vals,
                            uint32_t given)
@@ -375,9 +397,9 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
   (void)vals;
   (void)given;
   unsigned char *flags = NULL;
-  if (p->num_fs < p->counts[CMD_FS]) {
+  if (p->num_fs < p->fs_pairs && p->ctx->keep_frames) {
     if (!p->fs_flags)
-      p->fs_flags = arena_calloc(&p->scratch, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_flags);
+      p->fs_flags = arena_calloc(&p->scratch, (size_t)p->fs_pairs + 1, sizeof *p->fs_flags);
     if (p->fs_flags && nargs > 0)
       flags = p->fs_flags[p->num_fs] = arena_calloc(&p->scratch, nargs, 1);
   }
@@ -391,8 +413,17 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
       flags[i] = !ok || v > 0; /* clamped to 0/1 as the reference compiler; unreadable: smooth */
   }
   if (p->num_fs < p->counts[CMD_FS]) {
-    p->fs_arity[p->num_fs] = nargs;
-    p->fs_line[p->num_fs] = ln->no;
+    uint32_t k = p->num_fs;
+    if (k < p->fs_pairs) {
+      if (k < p->num_faces)
+        iqe_face_pair(p, k, p->face_line[k], p->face_arity[k], ln->no, nargs);
+      if (k >= p->num_faces || p->ctx->keep_frames) {
+        p->fs_arity[k] = nargs;
+        p->fs_line[k] = ln->no;
+      }
+    } else if (p->num_fs == p->counts[CMD_FA] + p->counts[CMD_FM]) {
+      p->fs_unpaired_line = ln->no;
+    }
     p->num_fs++;
   }
 }

@@ -397,11 +397,15 @@ static int alloc_arrays(struct iqe_parser *p)
     p->tris = NULL;
   if (p->m->want_spans && !(p->tri_line = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
     p->m->spans_failed = 1;
-  /* per face command, for matching fs lines only */
-  p->face_arity = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_arity);
-  p->face_line = arena_calloc(a, (size_t)(p->counts[CMD_FS] ? faces : 0) + 1, sizeof *p->face_line);
-  p->fs_arity = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_arity);
-  p->fs_line = arena_calloc(a, (size_t)p->counts[CMD_FS] + 1, sizeof *p->fs_line);
+  /* the k-th fs pairs with the k-th face command: only pairs are compared and smoothed, so only
+   * the first min(fs, faces) of each are kept (a file of "fs" lines and no face keeps none),
+   * and validation writes only the half of a pair read first (lazy: what is not written costs
+   * nothing) */
+  p->fs_pairs = p->counts[CMD_FS] < faces ? p->counts[CMD_FS] : faces;
+  p->face_arity = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->face_arity);
+  p->face_line = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->face_line);
+  p->fs_arity = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->fs_arity);
+  p->fs_line = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->fs_line);
   p->meshes = arena_calloc(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
