@@ -32,3 +32,10 @@ check_PROGRAMS += tests/qmsh/test_model_frames
 tests_qmsh_test_model_frames_SOURCES = tests/qmsh/test_model_frames.c
 tests_qmsh_test_model_frames_LDADD = $(MDL_LIBS)
 TESTS += tests/qmsh/test_model_frames
+
+# The keyframe precheck (SSE2 float quaternion lengths) against the per-key double test.
+check_PROGRAMS += tests/qmsh/test_qmsh_keys
+tests_qmsh_test_qmsh_keys_SOURCES = tests/qmsh/test_qmsh_keys.c
+tests_qmsh_test_qmsh_keys_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/validator/formats/qmsh
+tests_qmsh_test_qmsh_keys_LDADD = $(MDL_LIBS)
+TESTS += tests/qmsh/test_qmsh_keys

@@ -146,6 +146,9 @@ void qmsh_vertex_layout(uint8_t flags, struct qmsh_vlayout *l);
 int qmsh_outside(double v, double lo, double hi);
 int qmsh_header_size(unsigned version);
 int qmsh_is_skeletal(uint8_t flags);
+/* 1 when the nb keys of kn floats (8 or 10) at p are all finite with quaternions surely of unit
+ * length (qmsh_anim.c): nothing for key_read to report. */
+int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn);
 /* Emit the fatal QMSH-LIM-001 for len bytes missing, at off under path. */
 void qmsh_truncated(struct qmsh_dec *d, uint64_t off, uint64_t len, const char *path);
 /* 0 when len bytes are present at the cursor; else a fatal QMSH-LIM-001 naming path. */

@@ -6,6 +6,10 @@
 
 #include "qmsh.h"
 
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
+
 /* The component most likely at fault in a non-unit quaternion: the one whose smallest change
  * restores unit length (ties go to the later component; when no single one can, the largest). */
 static int quat_culprit(const float q[4])
@@ -141,7 +145,7 @@ static inline uint32_t frame_le32(const unsigned char *p)
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn)
+int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn)
 {
   size_t nw = (size_t)nb * kn, i = 0;
   uint32_t odd = 0;
@@ -155,6 +159,28 @@ static int frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned 
     return 0;
   for (uint32_t k = 0; k < nb; k++) {
     const unsigned char *q = p + ((size_t)k * kn + 3) * 4;
+#ifdef __SSE2__
+    /* four keys at a time in float: inside the band by more than the float sum's error (4 ulp
+     * of about 1, 2.4e-7, against a margin of 1e-6), the double len2 below is inside it too */
+    if (nb - k >= 4) {
+      __m128 s0 = _mm_loadu_ps((const float *)(const void *)q);
+      __m128 s1 = _mm_loadu_ps((const float *)(const void *)(q + 4 * kn));
+      __m128 s2 = _mm_loadu_ps((const float *)(const void *)(q + 8 * kn));
+      __m128 s3 = _mm_loadu_ps((const float *)(const void *)(q + 12 * kn));
+      __m128 len;
+      s0 = _mm_mul_ps(s0, s0);
+      s1 = _mm_mul_ps(s1, s1);
+      s2 = _mm_mul_ps(s2, s2);
+      s3 = _mm_mul_ps(s3, s3);
+      _MM_TRANSPOSE4_PS(s0, s1, s2, s3);
+      len = _mm_add_ps(_mm_add_ps(s0, s1), _mm_add_ps(s2, s3));
+      if (_mm_movemask_ps(_mm_and_ps(_mm_cmpge_ps(len, _mm_set1_ps(0.99980102f)),
+                                     _mm_cmple_ps(len, _mm_set1_ps(1.00019898f)))) == 15) {
+        k += 3;
+        continue;
+      }
+    }
+#endif
     float r[4];
     double len2;
     for (int c = 0; c < 4; c++) {
@@ -264,7 +290,7 @@ static int anim_read(struct qmsh_dec *d, uint32_t a)
     }
     prev = fr->time;
     fr->keys = keep ? keys + (size_t)f * nb : NULL;
-    if (!keep && p && frame_keys_clean(p + 4, nb, kb / 4)) {
+    if (!keep && p && qmsh_frame_keys_clean(p + 4, nb, kb / 4)) {
       d->pos += (uint64_t)nb * kb;
       continue;
     }
