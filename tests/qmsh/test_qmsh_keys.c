@@ -10,20 +10,18 @@
 #include <string.h>
 
 #include "qmsh.h"
+#include "../test_random.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rnd(void)
 {
-  rng ^= rng >> 12;
-  rng ^= rng << 25;
-  rng ^= rng >> 27;
-  return rng * 0x2545F4914F6CDD1Dull;
+  return random_xorshift_star(&rng);
 }
 
 static double unit(void)
 {
-  return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1;
+  return random_signed_unit(&rng);
 }
 
 /* what key_read decides, one key at a time (qmsh_anim.c before the precheck) */

@@ -13,21 +13,18 @@
 #include "geo_filter4.h"
 #include "model_geometry.h"
 #include "unit.h"
+#include "../test_random.h"
 
-/* xorshift64*: the same numbers on every machine */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rnd(void)
 {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1Dull;
+  return random_xorshift_star(&rng_state);
 }
 
-static double unit(void)
+static double unit(void) /* [-1, 1) */
 {
-  return (double)(rnd() >> 11) / 9007199254740992.0 * 2 - 1; /* [-1, 1) */
+  return random_signed_unit(&rng_state);
 }
 
 static float bits_float(uint32_t u)

@@ -10,17 +10,15 @@
 #include <string.h>
 
 #include "egg.h"
+#include "../../../tests/test_random.h"
 
 static int failures;
 static unsigned long compared, read_ok, word_sized;
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static unsigned next(unsigned n)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(random_xorshift(&rng) % n);
 }
 
 static void fail(const unsigned char *d, size_t at, size_t size, const char *what)

@@ -10,17 +10,15 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "../../../tests/test_random.h"
 
 static int failures;
 static unsigned long taken_count, taken_reals, plain_lines;
 
-static unsigned long long rng = 0x2545F4914F6CDD1Dull;
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static unsigned next(unsigned n)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(random_xorshift(&rng) % n);
 }
 
 static void fail(const struct iqe_line *ln, const char *what)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "../../../tests/test_random.h"
 
 static int failures;
 
@@ -39,13 +40,10 @@ static void check_int(const char *s, int ok, long want)
   }
 }
 
-static unsigned long long rng = 88172645463325252ull;
+static uint64_t rng = 88172645463325252ull;
 static unsigned next(unsigned n)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(random_xorshift(&rng) % n);
 }
 
 /* Every command of the table is found by its name, prefixes and near misses are not. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "../../../tests/test_random.h"
 
 static int failures;
 
@@ -141,13 +142,10 @@ static void check_window(const char *s, size_t len)
     }
 }
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static unsigned next(unsigned n)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(random_xorshift(&rng) % n);
 }
 
 int main(void)

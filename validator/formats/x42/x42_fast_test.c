@@ -12,6 +12,7 @@
 
 #include "x42.h"
 #include "x42_fast.h"
+#include "../../../tests/test_random.h"
 
 static int failures;
 
@@ -26,13 +27,10 @@ static int failures;
     }                                  \
   } while (0)
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static unsigned next(unsigned n)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
+  return (unsigned)(random_xorshift(&rng) % n);
 }
 
 static int8_t rbyte(void) { return (int8_t)(int)(next(256) - 128); }
