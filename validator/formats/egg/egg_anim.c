@@ -290,16 +290,18 @@ uint32_t egg_bundle_frames(const struct egg_node *bundle)
 }
 
 /* A joint's rest transform: its <Transform> (the last one), or identity (a table standing in for
- * a joint has none). */
-static void joint_rest(const struct egg_node *jn, double r[16])
+ * a joint has none); 1 when a <Transform> was read, 0 for the identity. */
+static int joint_rest(const struct egg_node *jn, double r[16])
 {
   const struct egg_node *t = NULL;
   for (const struct egg_node *c = egg_first(jn); c; c = egg_next(c))
     if (c->spec == S_TRANSFORM)
       t = c;
   mat_identity(r);
-  if (t && jn->spec == S_JOINT)
-    transform_matrix(t, r);
+  if (!t || jn->spec != S_JOINT)
+    return 0;
+  transform_matrix(t, r);
+  return 1;
 }
 
 /* Whether joint_rest finds a <Transform> to read (else the rest is the identity). */
@@ -438,12 +440,10 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     double r[16];
     for (uint32_t j = 0; j < jl.count; j++)
       nrest += joint_has_transform(JL_NODE(&jl, j));
-    m->joints = jl.joints;
     m->rests = arena_calloc(&m->arena, nrest, sizeof *m->rests);
-    if (!m->joints || !m->rests) {
-      m->joints = NULL;
+    if (!m->rests)
       return -1;
-    }
+    m->joints = jl.joints; /* joint_list_alloc gave a count only with the joints' room */
     m->num_joints = jl.count;
     m->num_rests = nrest;
     mat_identity(r);
@@ -452,8 +452,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       const struct egg_node *jn = JL_NODE(&jl, j);
       /* the tree's copy: NUL-terminated, in the same arena as the model */
       m->joints[j].name = egg_name(jn) ? egg_name(jn) : "";
-      if (joint_has_transform(jn)) {
-        joint_rest(jn, r);
+      if (joint_rest(jn, r)) {
         matrix_to_trs(r, &m->rests[k]);
         m->joints[j].rest = k++;
       }

@@ -161,16 +161,10 @@ static const char *pool_ref(const struct egg_node *vref, uint32_t *len)
 /* Memberships of every joint, repeated references of one vertex adding up (eggGroup.cxx:607-632). */
 static int collect_members(struct geom *g)
 {
-  const struct egg_node *root = g->doc->root;
-  if (!g->m->num_joints)
-    return 0;
-  for (const struct egg_node *j = root; j; j = egg_next_skip(j, root, egg_in_node_list(j))) {
-    int64_t ji;
-    if (j->spec != S_JOINT)
-      continue;
-    ji = egg_joint_number(g->doc, j);
-    if (ji < 0 || (uint64_t)ji >= g->m->num_joints)
-      continue;
+  /* the model's <Joint>s in their order (egg_anim_decode's list; tables standing in for joints
+   * have no members) */
+  for (uint32_t ji = 0; ji < g->doc->njoints && ji < g->m->num_joints; ji++) {
+    const struct egg_node *j = g->doc->root + g->doc->joint_offs[ji];
     for (const struct egg_node *vr = egg_first(j); vr; vr = egg_next(vr)) {
       const struct egg_node *sc;
       const char *pool;
@@ -447,12 +441,19 @@ static int64_t model_vertex(struct geom *g, const struct egg_node *v, const stru
   return (int64_t)(uintptr_t)e->val - 1;
 }
 
-/* The normal or colour (spec S_NORMAL or S_RGBA) vertex v of prim has in the model: its own,
- * else the primitive's (model_vertex, build_arrays), or NULL. */
+/* The normal or colour (spec S_NORMAL or S_RGBA) vertex v of prim (NULL: none) has in the model:
+ * its own, else the primitive's (model_vertex, build_arrays), or NULL. */
 static const struct egg_node *vertex_attr(const struct egg_node *v, const struct egg_node *prim, int spec)
 {
   const struct egg_node *a = child_of(v, spec);
-  return a ? a : child_of(prim, spec);
+  return a || !prim ? a : child_of(prim, spec);
+}
+
+/* A colour channel as the model's unsigned byte: rounded, clamped, NaN as 0. */
+static unsigned char unorm8(double x)
+{
+  x = floor(0.5 + x * 255);
+  return (unsigned char)(x > 255 ? 255 : x > 0 ? x : 0);
 }
 
 /* Whether attribute a (a <Normal> or <RGBA>, NULL: none) reads as b in the model: normals as
@@ -470,9 +471,7 @@ static int attr_same(const struct egg_node *a, const struct egg_node *b, int spe
   }
   for (uint32_t k = 0; k < 4; k++) {
     double x = a && k < egg_nvals(a) ? egg_val_d(a, k) : 1, y = b && k < egg_nvals(b) ? egg_val_d(b, k) : 1;
-    x = floor(0.5 + x * 255);
-    y = floor(0.5 + y * 255);
-    if ((x > 255 ? 255 : x > 0 ? x : 0) != (y > 255 ? 255 : y > 0 ? y : 0))
+    if (unorm8(x) != unorm8(y))
       return 0;
   }
   return 1;
@@ -858,9 +857,7 @@ static int build_arrays(struct geom *g)
     for (int k = 0; k < 3; k++)
       put_f32(pos + i * 12 + (size_t)k * 4, p[k]);
     if (nrm) {
-      a = child_of(v, S_NORMAL);
-      if (!a && mv->prim)
-        a = child_of(mv->prim, S_NORMAL);
+      a = vertex_attr(v, mv->prim, S_NORMAL);
       for (uint32_t k = 0; a && k < 3 && k < egg_nvals(a); k++)
         n[k] = egg_val_d(a, k);
       for (int k = 0; k < 3; k++)
@@ -887,15 +884,11 @@ static int build_arrays(struct geom *g)
     }
     if (col) {
       double c4[4] = {1, 1, 1, 1};
-      a = child_of(v, S_RGBA);
-      if (!a && mv->prim)
-        a = child_of(mv->prim, S_RGBA);
+      a = vertex_attr(v, mv->prim, S_RGBA);
       for (uint32_t c = 0; a && c < 4 && c < egg_nvals(a); c++)
         c4[c] = egg_val_d(a, c);
-      for (int c = 0; c < 4; c++) {
-        double x = floor(0.5 + c4[c] * 255);
-        col[i * 4 + (size_t)c] = (unsigned char)(x > 255 ? 255 : x > 0 ? x : 0);
-      }
+      for (int c = 0; c < 4; c++)
+        col[i * 4 + (size_t)c] = unorm8(c4[c]);
     }
     if (bi) {
       uint32_t idx[4];

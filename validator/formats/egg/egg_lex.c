@@ -450,11 +450,17 @@ static inline size_t lex_blanks(struct egg_lexer *lx, size_t pos)
   return pos;
 }
 
-size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size)
+/* the end of a bare run from pos: the lexer's own loop, inlined there */
+static inline size_t bare_end(const unsigned char *d, size_t pos, size_t size)
 {
   while (pos < size && !stops[d[pos]])
     pos++;
   return pos;
+}
+
+size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size)
+{
+  return bare_end(d, pos, size);
 }
 
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
@@ -532,9 +538,7 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
         pos++;
       continue;
     }
-    pos++;
-    while (pos < size && !stops[d[pos]])
-      pos++;
+    pos = bare_end(d, pos + 1, size);
     lx->pos = pos;
     t->s = (const char *)d + start;
     t->len = pos - start;

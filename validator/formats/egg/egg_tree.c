@@ -11,15 +11,6 @@
 static const char elided_name[5] = {0, 0, 0, 0, 0};
 const char *const egg_name_elided = elided_name + 4;
 
-static int64_t double_int(double d)
-{
-  if (!(d == d) || d <= -9.2e18)
-    return INT64_MIN;
-  if (d >= 9.2e18)
-    return INT64_MAX;
-  return (int64_t)d;
-}
-
 /* Rich value i of an entry as the checks read it. */
 static void rich_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
 {
@@ -71,8 +62,8 @@ int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i)
 {
   struct egg_value v;
   switch (n->vform) {
-  case VF_NUM: return double_int(egg_nums(n)[i]);
-  case VF_ONE: return double_int(egg_tree_of(n)->nums[n->v]);
+  case VF_NUM: return egg_double_int(egg_nums(n)[i]);
+  case VF_ONE: return egg_double_int(egg_tree_of(n)->nums[n->v]);
   case VF_RICH: rich_val(n, i, &v); return egg_value_int(&v);
   default: return 0;
   }
@@ -93,7 +84,7 @@ int64_t egg_value_int(const struct egg_value *v)
 {
   if (v->type == V_ULONG)
     return v->ul > INT64_MAX ? INT64_MAX : (int64_t)v->ul;
-  return double_int(v->d);
+  return egg_double_int(v->d);
 }
 
 int egg_value_is_number(const struct egg_value *v)
@@ -132,7 +123,7 @@ static size_t next_eol(const unsigned char *d, size_t i, size_t n)
 
 /* The offset after `count` more line ends from off, counted as the lexer counts them (\r\n and
  * \n\r once), or SIZE_MAX when the text ends first. */
-static size_t lines_skip(struct egg_doc *doc, size_t off, unsigned count)
+static size_t lines_skip(const struct egg_doc *doc, size_t off, unsigned count)
 {
   const unsigned char *d = doc->data;
   size_t n = doc->size, i = off;
@@ -157,35 +148,32 @@ static size_t line_start(struct egg_doc *doc, unsigned line)
     /* a line just after the last one found (the geometry check asks for every pool vertex in
      * turn): read on from there; the table of line starts is not needed, and building it
      * would read the same lines a second time */
-    from = lines_skip(doc, doc->last_start, line - doc->last_line);
-    if (from != SIZE_MAX) {
-      doc->last_line = line;
-      doc->last_start = from;
-    }
-    return from;
-  }
-  while (doc->nlines <= want) {
-    size_t next = doc->nlines ? lines_skip(doc, doc->lines[doc->nlines - 1], EGG_LINE_STEP) : 0;
-    if (next == SIZE_MAX)
-      return SIZE_MAX;
-    if (doc->nlines == doc->lines_cap) {
-      /* arena storage: the blocks outgrown stay until the end (at most as much again) */
-      size_t cap = doc->lines_cap ? doc->lines_cap * 2 : 256;
-      size_t *grown = arena_calloc(doc->arena, cap, sizeof *grown);
-      if (!grown)
-        return SIZE_MAX;
-      if (doc->nlines)
-        memcpy(grown, doc->lines, doc->nlines * sizeof *grown);
-      doc->lines = grown;
-      doc->lines_cap = cap;
-    }
-    doc->lines[doc->nlines++] = next;
-  }
-  from = doc->lines[want];
-  from_line = (unsigned)(want * EGG_LINE_STEP + 1);
-  if (doc->last_line && doc->last_line <= line && doc->last_line > from_line) {
     from = doc->last_start;
     from_line = doc->last_line;
+  } else {
+    while (doc->nlines <= want) {
+      size_t next = doc->nlines ? lines_skip(doc, doc->lines[doc->nlines - 1], EGG_LINE_STEP) : 0;
+      if (next == SIZE_MAX)
+        return SIZE_MAX;
+      if (doc->nlines == doc->lines_cap) {
+        /* arena storage: the blocks outgrown stay until the end (at most as much again) */
+        size_t cap = doc->lines_cap ? doc->lines_cap * 2 : 256;
+        size_t *grown = arena_calloc(doc->arena, cap, sizeof *grown);
+        if (!grown)
+          return SIZE_MAX;
+        if (doc->nlines)
+          memcpy(grown, doc->lines, doc->nlines * sizeof *grown);
+        doc->lines = grown;
+        doc->lines_cap = cap;
+      }
+      doc->lines[doc->nlines++] = next;
+    }
+    from = doc->lines[want];
+    from_line = (unsigned)(want * EGG_LINE_STEP + 1);
+    if (doc->last_line && doc->last_line <= line && doc->last_line > from_line) {
+      from = doc->last_start;
+      from_line = doc->last_line;
+    }
   }
   from = lines_skip(doc, from, line - from_line);
   if (from != SIZE_MAX) {
