@@ -25,8 +25,10 @@ int model_joints_alloc(struct model *m, size_t n)
 {
   m->joints = arena_calloc(&m->arena, n, sizeof *m->joints);
   m->rests = arena_calloc(&m->arena, n, sizeof *m->rests);
-  if (!m->joints || !m->rests || n > UINT32_MAX)
+  if (!m->joints || !m->rests || n > UINT32_MAX) {
+    m->joints = NULL; /* the decoders test the joints, not this answer */
     return -1;
+  }
   for (size_t i = 0; i < n; i++)
     m->joints[i].rest = (uint32_t)i;
   m->num_rests = (uint32_t)n;

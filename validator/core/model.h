@@ -294,7 +294,7 @@ static inline struct trs *model_rest_mut(struct model *m, uint32_t j)
   return &m->rests[m->joints[j].rest];
 }
 /* n joints (zeroed, parents and names to be set) with a rest pose each (zeroed; joint j's is
- * rests[j]), in m's arena: 0, or -1 when out of memory. */
+ * rests[j]), in m's arena: 0, or -1 (and m->joints NULL) when out of memory. */
 int model_joints_alloc(struct model *m, size_t n);
 
 /* Frame f of pose p (global strip), or NULL. */

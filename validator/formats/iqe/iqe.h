@@ -165,17 +165,6 @@ static inline void iqe_attr_put_int(struct iqe_attr_arr *a, uint32_t e, int32_t 
     memcpy(&a->f[(size_t)e * a->stride], &i, sizeof i);
 }
 
-static inline void iqe_attr_put(struct iqe_attr_arr *a, uint32_t e, uint32_t c, double x)
-{
-  size_t k = (size_t)e * a->stride + c;
-  if (c >= a->stride)
-    return;
-  if (a->v)
-    a->v[k] = x;
-  else
-    a->f[k] = (float)x;
-}
-
 /* Declared layout from `vertexarray`: per IQM type slot (7 standard + 10 custom). */
 struct iqe_layout {
   int declared;

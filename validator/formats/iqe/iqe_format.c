@@ -348,6 +348,7 @@ static int alloc_arrays(struct iqe_parser *p)
   uint32_t frames_cap = p->counts[CMD_FRAME] + p->counts[CMD_ANIMATION];
   uint32_t poses_cap = p->counts[CMD_PQ] + p->counts[CMD_PM] + p->counts[CMD_PA];
   uint32_t faces = p->counts[CMD_FA] + p->counts[CMD_FM];
+  int want_tris;
   int keep = p->ctx->keep_frames; /* a model is built (iqe_model_build) */
 
   for (int i = 0; i < ATTR_COUNT; i++) {
@@ -364,7 +365,8 @@ static int alloc_arrays(struct iqe_parser *p)
      * without a model (colours go only into the model; no check reads them). Colours stay
      * double: they are stored as bytes, and a float can round x * 255 the other way (0.3 -> 77,
      * not 76) */
-    if (i == ATTR_VB || (i == ATTR_VC && !keep))
+    int unstored = i == ATTR_VB || (i == ATTR_VC && !keep);
+    if (unstored)
       ;
     else if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
         ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
@@ -372,7 +374,7 @@ static int alloc_arrays(struct iqe_parser *p)
     else
       ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
     ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
-    if ((!ar->v && !ar->f && i != ATTR_VB && (i != ATTR_VC || keep)) || !ar->lines)
+    if ((!ar->v && !ar->f && !unstored) || !ar->lines)
       return -1;
   }
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
@@ -391,10 +393,8 @@ static int alloc_arrays(struct iqe_parser *p)
   /* face triangles, sized by the corners counted and filled only as far as faces are good
    * (lazy: a long face of bad indexes costs nothing here); validation reads them only for the
    * tangent check, which needs texture coordinates and no vx */
-  if (keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]))
-    p->tris = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris);
-  else
-    p->tris = NULL;
+  want_tris = keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]);
+  p->tris = want_tris ? arena_alloc_lazy(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris) : NULL;
   if (p->m->want_spans && !(p->tri_line = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
     p->m->spans_failed = 1;
   /* the k-th fs pairs with the k-th face command: only pairs are compared and smoothed, so only
@@ -412,7 +412,7 @@ static int alloc_arrays(struct iqe_parser *p)
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
   if (!p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs ||
-      (!p->tris && (keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]))) ||
+      (!p->tris && want_tris) ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
       !p->anims)
     return -1;

@@ -316,8 +316,6 @@ static int anim_build(struct iqe_parser *p)
   struct model *m = p->m;
   uint32_t nj = p->num_joints, np = nj;
   if (model_joints_alloc(m, (size_t)nj + 1) < 0)
-    m->joints = NULL;
-  if (!m->joints)
     return -1;
   for (uint32_t i = 0; i < nj; i++) {
     m->joints[i].name = p->joints[i].name;

@@ -250,11 +250,8 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
     return;
   if (i == ATTR_VX) {
     int form = given >= 5;
-    memcpy(dst, vals, sizeof dst);
+    memcpy(dst, vals, sizeof dst); /* x y z, and w or a: the normal's form */
     src = dst;
-    dst[0] = vals[0];
-    dst[1] = vals[1];
-    dst[2] = vals[2];
     if (form) {
       dst[3] = NAN; /* w from sign(dot(cross(n, t), b)), once normals are known */
       dst[4] = vals[3];
@@ -263,15 +260,13 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
       if (given == 5)
         iqe_emit(p, RULE_IQE_TOO_FEW_VALUES, ln->no, args[4].col + args[4].len,
                  "vx with a bitangent needs X Y Z A B C (6)", "%u", (unsigned)given);
-    } else {
-      dst[3] = vals[3];
     }
     if (p->vx_count[form]++ == 0) {
       p->vx_first_line[form] = ln->no;
       p->vx_first_col[form] = args[0].col;
     }
   }
-  /* iqe_attr_put for components 0..stride-1, the storage decided once per line */
+  /* components 0..stride-1, the storage decided once per line */
   at = (size_t)(a->count - 1) * a->stride;
   if (a->v)
     memcpy(a->v + at, src, a->stride * sizeof *src);

@@ -105,8 +105,7 @@ void iqm_joints_check(struct iqm *q)
 
   if (!p)
     return;
-  if (model_joints_alloc(q->m, n) < 0)
-    q->m->joints = NULL;
+  model_joints_alloc(q->m, n); /* out of memory: joints NULL */
   parents = arena_calloc(&q->m->arena, n, sizeof *parents);
   if (!q->m->joints || !parents)
     return;

@@ -54,8 +54,7 @@ static int skeleton_fill(struct qmsh_dec *d)
   double *times;
 
   m->num_joints = m->num_poses = nb;
-  if (model_joints_alloc(m, (size_t)nb + 1) < 0)
-    m->joints = NULL;
+  model_joints_alloc(m, (size_t)nb + 1); /* out of memory: joints NULL */
   m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);
   m->num_anims = q->h.n_anims;
   m->anims = arena_calloc(&m->arena, (size_t)q->h.n_anims + 1, sizeof *m->anims);

@@ -7,6 +7,13 @@
 #include "fix_repair.h"
 #include "qmsh.h"
 
+/* The length of key rotation r, or 1 for one no division mends (zero, not finite). */
+static double rot_len(const float *r)
+{
+  double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3]);
+  return isfinite(len) && len != 0 ? len : 1;
+}
+
 /* Each flagged key rotation (length off 1 by more than the smallest tolerance whose rule was
  * found) divided by its length: the rotation the engine would have drawn unsheared. */
 static void keys_normalise(struct qmsh_mesh *q, double tol)
@@ -17,22 +24,14 @@ static void keys_normalise(struct qmsh_mesh *q, double tol)
       struct qmsh_key *keys = an->frames[f].keys;
       for (uint32_t k = 0; keys && k < q->h.n_bones; k++) {
         float *r = keys[k].rot;
-        double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] +
-                          (double)r[3] * r[3]);
-        if (!isfinite(len) || len == 0 || fabs(len - 1.0) <= tol)
+        double len = rot_len(r);
+        if (fabs(len - 1.0) <= tol)
           continue;
         for (int i = 0; i < 4; i++)
           r[i] = (float)(r[i] / len);
       }
     }
   }
-}
-
-/* The length of key rotation r, or 1 for one no division mends (zero, not finite). */
-static double rot_len(const float *r)
-{
-  double len = sqrt((double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3]);
-  return isfinite(len) && len != 0 ? len : 1;
 }
 
 int qmsh_keys_off_unit(const struct qmsh_mesh *q, double tol)

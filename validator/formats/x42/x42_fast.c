@@ -30,7 +30,7 @@ int x42_basis_surely_agrees(const int8_t *t, const int8_t *n)
   return lc2 > 0 && dot > 0 && dot * dot >= 13487 * lc2;
 }
 
-static int tangent_ok(const int8_t *t, const int8_t *n)
+int x42_tangent_surely_ok(const int8_t *t, const int8_t *n)
 {
   return (t[3] == 127 || t[3] == -127) && x42_s8_surely_unit(t[0], t[1], t[2]) &&
          x42_s8_surely_unit(t[4], t[5], t[6]) && (!n || x42_basis_surely_agrees(t, n));
@@ -47,7 +47,7 @@ uint32_t x42_normals_unit_prefix_portable(const int8_t *n, uint32_t nv)
 uint32_t x42_tangents_ok_prefix_portable(const int8_t *t, const int8_t *n, uint32_t nv)
 {
   uint32_t v = 0;
-  while (v < nv && tangent_ok(t + 7u * (size_t)v, n ? n + 3u * (size_t)v : NULL))
+  while (v < nv && x42_tangent_surely_ok(t + 7u * (size_t)v, n ? n + 3u * (size_t)v : NULL))
     v++;
   return v;
 }
@@ -277,7 +277,7 @@ void x42_vertex_prefixes(const int8_t *n, const int8_t *t, uint32_t nv, uint32_t
     }
     if (!tdone && _mm_movemask_epi8(tangents8_ok(t + 7u * (size_t)v, n ? nl : NULL)) != 0xFFFF) {
       uint32_t k = 0;
-      while (k < 8 && tangent_ok(t + 7u * ((size_t)v + k), n ? n + 3u * ((size_t)v + k) : NULL))
+      while (k < 8 && x42_tangent_surely_ok(t + 7u * ((size_t)v + k), n ? n + 3u * ((size_t)v + k) : NULL))
         k++;
       if (k < 8) {
         tdone = 1;

@@ -10,6 +10,9 @@
  * agrees with normal n (cos >= 0.9). */
 int x42_s8_surely_unit(int a, int b, int c);
 int x42_basis_surely_agrees(const int8_t *t, const int8_t *n);
+/* A tangent record t (with normal n, or NULL) the exact tangent check surely passes: nfac +-1, t and b
+ * surely unit, and with a normal the basis surely agrees. */
+int x42_tangent_surely_ok(const int8_t *t, const int8_t *n);
 
 /* The number of leading vertices (of nv) whose normal (3 bytes each) passes x42_s8_surely_unit
  * (*np), and whose tangent record (7 bytes each) the exact loop would skip (*tp: nfac +-127, t

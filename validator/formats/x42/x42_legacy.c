@@ -699,8 +699,7 @@ static void fill_model(struct lx *x, struct model *m)
   fn = field_by_role(x->secs[bs].fields, "name");
   fp = field_by_role(x->secs[bs].fields, "parent");
   m->num_joints = (uint32_t)x->secs[bs].count;
-  if (model_joints_alloc(m, (size_t)m->num_joints + 1) < 0)
-    m->joints = NULL;
+  model_joints_alloc(m, (size_t)m->num_joints + 1); /* out of memory: joints NULL */
   m->pose_parents = arena_calloc(&m->arena, (size_t)m->num_joints + 1, sizeof *m->pose_parents);
   if (!m->joints || !m->pose_parents) {
     m->num_joints = 0;

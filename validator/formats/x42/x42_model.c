@@ -411,8 +411,7 @@ int x42_model_fill(struct x42_ctx *x)
   m->flags = d->flags;
   geometry_check(x);
   m->num_joints = nb;
-  if (model_joints_alloc(m, (size_t)nb + 1) < 0)
-    m->joints = NULL;
+  model_joints_alloc(m, (size_t)nb + 1); /* out of memory: joints NULL */
   m->pose_parents = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->pose_parents);
   m->channels = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *m->channels);
   base = arena_calloc(&m->arena, (size_t)nb + 1, sizeof *base);

@@ -643,12 +643,9 @@ static void check_vertex_attrs(struct x42_ctx *x)
     const int8_t *t = d->tangents + 7u * (size_t)v;
     uint64_t o = x->lay.off[XS_TANGENTS] + 7u * (uint64_t)v;
     double tv[3], bv[3], c[3], lt, lb, lc;
-    if (t[3] == 127 || t[3] == -127) {
-      /* the common case decided in integers: both unit, and the basis agrees with the normal */
-      if (x42_s8_surely_unit(t[0], t[1], t[2]) && x42_s8_surely_unit(t[4], t[5], t[6]) &&
-          (!d->normals || x42_basis_surely_agrees(t, d->normals + 3u * (size_t)v)))
-        continue;
-    }
+    /* the common case decided in integers: both unit, and the basis agrees with the normal */
+    if (x42_tangent_surely_ok(t, d->normals ? d->normals + 3u * (size_t)v : NULL))
+      continue;
     for (int k = 0; k < 3; k++) {
       tv[k] = x42_s8n(t[k]);
       bv[k] = x42_s8n(t[4 + k]);
