@@ -160,9 +160,10 @@ for line in open(sys.argv[1]):
     src, outs = files[0], [f for f in files[1:] if "/out." in f["path"]]
     # an Egg texture no primitive uses is never loaded: no conversion need name it (CORE 4.5)
     unused = egg_audit.unused_files(src["path"]) if re.search(r"\.egg(\.pz)?$", src["path"]) else set()
-    srefs = [r for r in refs(src) if r[0] or r[1] not in unused]
+    src_refs = refs(src)
+    srefs = [r for r in src_refs if r[0] or r[1] not in unused]
     for o in outs:
-        kept = [r for r in refs(o) if r in refs(src) or (o["path"], r[1]) not in expected]
+        kept = [r for r in refs(o) if r in src_refs or (o["path"], r[1]) not in expected]
         if [r for r in kept if r[0] or r[1] not in unused] != srefs:  # an Egg output may keep them
             print("FAIL: %s -> %s: names %s, the source %s" % (label, o["format"], refs(o), srefs))
             bad += 1

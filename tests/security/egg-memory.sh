@@ -9,22 +9,7 @@
 # tests/unit/test_egg_memory. Skipped in a sanitizer build (shadow memory).
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
-if [ -n "${SAN_CFLAGS:-}" ]; then
-  echo "SKIP: a sanitizer build's RSS is its shadow memory"
-  exit 77
-fi
-
-# peak FILE: peak RSS (KiB) of validating FILE (of `mdlcheck $SUB FILE` when SUB is set, its
-# output dropped), the exit status after a space
-peak()
-{
-  "$PYTHON" - "$MDLCHECK" "$1" ${SUB:-} <<'PY'
-import resource, subprocess, sys
-args = sys.argv[3:] or ["-q"]
-rc = subprocess.call([sys.argv[1], *args, sys.argv[2]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
-PY
-}
+. "${srcdir:-.}/tests/security/mem-lib.sh"
 
 # check KIND FILE FACTOR ALLOWANCE_KIB [TEXT_BYTES]: peak RSS - baseline <= FACTOR x the text
 # (TEXT_BYTES, the inflated size of a .egg.pz; else the file's size) + ALLOWANCE_KIB

@@ -8,20 +8,7 @@
 # sanitizer build (shadow memory).
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
-if [ -n "${SAN_CFLAGS:-}" ]; then
-  echo "SKIP: a sanitizer build's RSS is its shadow memory"
-  exit 77
-fi
-
-# peak FILE: peak RSS (KiB) of validating FILE, the exit status after a space
-peak()
-{
-  "$PYTHON" - "$MDLCHECK" "$1" <<'PY'
-import resource, subprocess, sys
-rc = subprocess.call([sys.argv[1], "-q", sys.argv[2]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)
-PY
-}
+. "${srcdir:-.}/tests/security/mem-lib.sh"
 
 # gen FILE HEAD UNIT TAIL [MB]: HEAD, then UNIT repeated to about MB (16) megabytes, then TAIL
 # (printf escapes)

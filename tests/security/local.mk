@@ -5,7 +5,7 @@ SECURITY_TESTS =
 # convert (issue 26 items 7, 10, 12)
 SECURITY_TESTS += tests/security/convert-write.sh
 TESTS += $(SECURITY_TESTS)
-EXTRA_DIST += $(SECURITY_TESTS)
+EXTRA_DIST += $(SECURITY_TESTS) tests/security/mem-lib.sh
 
 # sec-mem: memory safety past validation (items 1, 2, 8, 9)
 SECURITY_TESTS += tests/security/egg-degenerate-grow.sh
