@@ -248,6 +248,8 @@ struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int c
  * (Egg, QMSH), or a material name with an image extension (a material named "BoxMat" is a name,
  * not a file; every writer keeps it as a material, the Egg writer as a <Material>). */
 int model_ref_named_file(const struct model_ref *r);
+/* The same, for a file a loader reads: not an unused Egg <Texture> (no <TRef> resolves to it). */
+int model_ref_loaded_file(const struct model_ref *r);
 /* Whether a mesh material names a file: a texture the source names explicitly (Egg, QMSH), or a
  * name that looks like an image file (IQM's convention); any other material is only a name. */
 int model_material_names_file(const struct model *m, const char *mat);

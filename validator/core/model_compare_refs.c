@@ -37,7 +37,7 @@ static struct ref_key *refs_sorted(const struct model *m, size_t *n)
   if (!v)
     return NULL;
   for (const struct model_ref *r = m->refs; r; r = r->next)
-    if (model_ref_named_file(r) && !r->unused) {
+    if (model_ref_loaded_file(r)) {
       v[k].r = r;
       v[k].order = k;
       k++;

@@ -37,6 +37,11 @@ int model_ref_named_file(const struct model_ref *r)
   return r->kind == MODEL_REF_MODEL || !r->conventional || image_file_named(r->ref);
 }
 
+int model_ref_loaded_file(const struct model_ref *r)
+{
+  return !r->unused && model_ref_named_file(r);
+}
+
 int model_ref_is_material(const struct model *m, const struct model_ref *r)
 {
   for (uint32_t i = 0; i < m->num_meshes; i++)

@@ -85,7 +85,7 @@ void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_in
 {
   for (const struct model_ref *r = m->refs; l && r; r = r->next) {
     struct mdl_loc loc;
-    if (r->unused || !model_ref_named_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
+    if (!model_ref_loaded_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
       continue;
     write_loss(l, rule, RULE_CORE_COMPARE_REFERENCE, &loc, "%s '%.200s'",
                r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);
