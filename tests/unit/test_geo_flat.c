@@ -5,11 +5,15 @@
  * bound, raw bit patterns), yet clears ordinary ones; and MDL-GEO-002 over float positions (the
  * filtered path) says exactly what it says over the same positions as doubles (the portable
  * path), first triangle and count, mesh by mesh, and MDL-GEO-001/003 the same over normals
- * and tangents. */
+ * and tangents. The corner test in front of them all (geo_corners4.h: three distinct corners
+ * below the vertex count, four triangles at a time) gives the portable test's answer on
+ * indexes around every boundary, and the flat filter reading corners by index (16 bytes each)
+ * gives the answer of the one reading three floats each. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "geo_corners4.h"
 #include "geo_filter4.h"
 #include "model_geometry.h"
 #include "unit.h"
@@ -25,6 +29,12 @@ static uint64_t rnd(void)
 static double unit(void) /* [-1, 1) */
 {
   return random_signed_unit(&rng_state);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+  for (int i = 0; i < 4; i++)
+    p[i] = (unsigned char)(v >> (8 * i));
 }
 
 static float bits_float(uint32_t u)
@@ -261,11 +271,110 @@ static void geo_messages(const struct model *m, char *out, size_t cap)
   snprintf(out, cap, "%s", seen);
 }
 
-static void put_u32(unsigned char *p, uint32_t v)
+
+
+/* An index near something that matters to the corner test: nv, nv - 1, 0, 2^31 (the signed
+ * compare's bias), 2^32 - 1 (no neighbour), a few small ones (repeats), or anything. */
+static uint32_t corner_value(uint32_t nv)
 {
-  for (int i = 0; i < 4; i++)
-    p[i] = (unsigned char)(v >> (8 * i));
+  static const uint32_t special_idx[] = {0, 1, 2, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+  switch (rnd() % 6) {
+  case 0:
+    return nv + (uint32_t)(rnd() % 5) - 2;
+  case 1:
+    return special_idx[rnd() % 8];
+  case 2:
+    return (uint32_t)rnd();
+  default:
+    return (uint32_t)(rnd() % 6);
+  }
 }
+
+static uint32_t corner_nv(void)
+{
+  static const uint32_t special_nv[] = {0, 1, 2, 3, 4, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu};
+  return rnd() % 2 ? special_nv[rnd() % 9] : (uint32_t)(rnd() % 8);
+}
+
+START_TEST(corner_test_agrees_with_portable)
+{
+  unsigned long ok_seen = 0, bad_seen = 0, clean_seen = 0;
+  for (long n = 0; n < 2000000; n++) {
+    unsigned char r[48 * 4];
+    uint32_t nv = corner_nv();
+    unsigned want = 15, got;
+    /* mostly valid triangles with one or no defect, so both answers occur in every lane */
+    for (int i = 0; i < 48; i++)
+      put_u32(r + 4 * i, nv > 3 && rnd() % 8 ? (uint32_t)(rnd() % nv) : corner_value(nv));
+    if (nv > 3 && rnd() % 2)
+      for (int t = 0; t < 16; t++) { /* distinct and in range, then maybe one defect */
+        uint32_t a = (uint32_t)(rnd() % nv), b = (a + 1 + (uint32_t)(rnd() % (nv - 1))) % nv, c;
+        do
+          c = (uint32_t)(rnd() % nv);
+        while (c == a || c == b);
+        put_u32(r + 12 * t, a);
+        put_u32(r + 12 * t + 4, b);
+        put_u32(r + 12 * t + 8, c);
+        if (rnd() % 16 == 0)
+          put_u32(r + 12 * t + 4 * (rnd() % 3), corner_value(nv));
+      }
+    for (int b = 0; b < 4; b++) {
+      unsigned p = geo_corners_ok4_portable(r + 48 * b, nv);
+      got = geo_corners_ok4(r + 48 * b, nv);
+      if (got != p)
+        ck_abort_msg("nv %u block %d: %x, portable %x", nv, b, got, p);
+      ok_seen += (unsigned)__builtin_popcount(p);
+      bad_seen += 4 - (unsigned)__builtin_popcount(p);
+      want &= p;
+    }
+    ck_assert_int_eq(geo_corners_clean(r, 4, nv), want == 15);
+    clean_seen += want == 15;
+  }
+  ck_assert_uint_gt(ok_seen, 1000000);
+  ck_assert_uint_gt(bad_seen, 1000000);
+  ck_assert_uint_gt(clean_seen, 10000);
+}
+END_TEST
+
+START_TEST(filter_by_index_agrees)
+{
+#ifdef GEO_FLAT4
+  enum { NV = 64 };
+  unsigned long cleared = 0;
+  for (long n = 0; n < 300000; n++) {
+    float pos[NV * 4]; /* stride 12 or 16 bytes: the 16-byte loads read the next vertex's x */
+    unsigned char r[48];
+    const unsigned char *a[4], *b[4], *c[4];
+    size_t stride = rnd() % 2 ? 12 : 16;
+    unsigned want, got;
+    for (int v = 0; v + 3 <= NV; v += 3) {
+      float tp[9];
+      make_triangle((int)(rnd() % KINDS), tp);
+      for (int k = 0; k < 3; k++)
+        memcpy(pos + (size_t)(v + k) * stride / 4, tp + 3 * k, 3 * sizeof(float));
+    }
+    for (int v = 0; v < NV; v++) /* what lies past a position: the next one's x, or a w */
+      if (stride == 16)
+        pos[v * 4 + 3] = bits_float((uint32_t)rnd());
+    for (int i = 0; i < NV * 4; i++)
+      if (rnd() % 16 == 0)
+        pos[i] = rnd() % 2 ? special() : bits_float((uint32_t)rnd());
+    for (int t = 0; t < 4; t++)
+      for (int k = 0; k < 3; k++) {
+        uint32_t idx = (uint32_t)(rnd() % (NV - 1)); /* below nv - 1, as the caller makes sure */
+        put_u32(r + 12 * t + 4 * k, idx);
+        (k == 0 ? a : k == 1 ? b : c)[t] = (const unsigned char *)pos + idx * stride;
+      }
+    want = geo_not_flat4(a, b, c);
+    got = geo_not_flat4_at((const unsigned char *)pos, stride, r);
+    if (got != want)
+      ck_abort_msg("stride %zu: %x, by pointers %x", stride, got, want);
+    cleared += (unsigned)__builtin_popcount(got);
+  }
+  ck_assert_uint_gt(cleared, 50000); /* about 6% of these mixed triangles */
+#endif
+}
+END_TEST
 
 START_TEST(float_and_double_arrays_agree)
 {
@@ -366,6 +475,8 @@ int main(void)
   tcase_add_test(tc, filter_never_clears_a_flat_triangle);
   tcase_add_test(tc, tangent_filter_never_clears_a_degenerate_tangent);
   tcase_add_test(tc, float_and_double_arrays_agree);
+  tcase_add_test(tc, corner_test_agrees_with_portable);
+  tcase_add_test(tc, filter_by_index_agrees);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -35,21 +35,19 @@ static inline __m128 geo_load3(const unsigned char *p)
                                              _mm_cvtsi32_si128(z)));
 }
 
-/* Bit i set: triangle (a[i], b[i], c[i]) (pointers to three floats each) is surely not flat by
+/* Bit i set: the triangle with corners ai, bi, ci (x, y, z in lanes 0..2; lane 3 is not used:
+ * the transposes below leave it in p3 and q3, which nothing reads) is surely not flat by
  * geo_triangle_flat_inline. A clear bit proves nothing. Written out lane by lane: a loop over
  * arrays of vectors went through the stack at -O2. */
-static inline unsigned geo_not_flat4(const unsigned char *const a[4], const unsigned char *const b[4],
-                                     const unsigned char *const c[4])
+static inline unsigned geo_not_flat4_v(__m128 a0, __m128 b0, __m128 c0, __m128 a1, __m128 b1, __m128 c1,
+                                       __m128 a2, __m128 b2, __m128 c2, __m128 a3, __m128 b3, __m128 c3)
 {
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
   const __m128 big = _mm_set1_ps(1152921504606846976.0f);    /* 2^60 */
   const __m128 tiny = _mm_set1_ps(7.88860905221011805e-31f); /* 2^-100 */
   const __m128 k = _mm_set1_ps(1.0f / 1024.0f);              /* 2^-10 */
-  __m128 a0 = geo_load3(a[0]), a1 = geo_load3(a[1]), a2 = geo_load3(a[2]), a3 = geo_load3(a[3]);
-  __m128 p0 = _mm_sub_ps(geo_load3(b[0]), a0), p1 = _mm_sub_ps(geo_load3(b[1]), a1);
-  __m128 p2 = _mm_sub_ps(geo_load3(b[2]), a2), p3 = _mm_sub_ps(geo_load3(b[3]), a3);
-  __m128 q0 = _mm_sub_ps(geo_load3(c[0]), a0), q1 = _mm_sub_ps(geo_load3(c[1]), a1);
-  __m128 q2 = _mm_sub_ps(geo_load3(c[2]), a2), q3 = _mm_sub_ps(geo_load3(c[3]), a3);
+  __m128 p0 = _mm_sub_ps(b0, a0), p1 = _mm_sub_ps(b1, a1), p2 = _mm_sub_ps(b2, a2), p3 = _mm_sub_ps(b3, a3);
+  __m128 q0 = _mm_sub_ps(c0, a0), q1 = _mm_sub_ps(c1, a1), q2 = _mm_sub_ps(c2, a2), q3 = _mm_sub_ps(c3, a3);
   __m128 xx, xy, xz, m, x, ok, t;
   /* p0 = e0.x of the four triangles, p1 = e0.y, p2 = e0.z; q0..q2 the same of e1 */
   _MM_TRANSPOSE4_PS(p0, p1, p2, p3);
@@ -73,6 +71,30 @@ static inline unsigned geo_not_flat4(const unsigned char *const a[4], const unsi
   ok = _mm_and_ps(ok, _mm_cmpge_ps(t, tiny));
   ok = _mm_and_ps(ok, _mm_cmpgt_ps(x, _mm_mul_ps(k, t)));
   return (unsigned)_mm_movemask_ps(ok);
+}
+
+/* geo_not_flat4_v on triangles (a[i], b[i], c[i]), pointers to three floats each (nothing past
+ * them read). */
+static inline unsigned geo_not_flat4(const unsigned char *const a[4], const unsigned char *const b[4],
+                                     const unsigned char *const c[4])
+{
+  return geo_not_flat4_v(geo_load3(a[0]), geo_load3(b[0]), geo_load3(c[0]), geo_load3(a[1]), geo_load3(b[1]),
+                         geo_load3(c[1]), geo_load3(a[2]), geo_load3(b[2]), geo_load3(c[2]), geo_load3(a[3]),
+                         geo_load3(b[3]), geo_load3(c[3]));
+}
+
+/* The same answer for the four triangles whose twelve corner indexes (little-endian uint32) are
+ * at r, over positions at pos, stride bytes apart: one 16-byte load a corner, so the caller
+ * makes sure 16 bytes are readable at each (every index below the vertex count - 1, stride >= 12:
+ * the next vertex's position follows). */
+static inline unsigned geo_not_flat4_at(const unsigned char *pos, size_t stride, const unsigned char *r)
+{
+  uint32_t c[12];
+  memcpy(c, r, sizeof c); /* x86 is little-endian */
+#define GEO_AT(i) _mm_loadu_ps((const float *)(const void *)(pos + (size_t)c[i] * stride))
+  return geo_not_flat4_v(GEO_AT(0), GEO_AT(1), GEO_AT(2), GEO_AT(3), GEO_AT(4), GEO_AT(5), GEO_AT(6), GEO_AT(7),
+                         GEO_AT(8), GEO_AT(9), GEO_AT(10), GEO_AT(11));
+#undef GEO_AT
 }
 
 /* Bit i set: the tangent t[i] (three floats) surely has a direction of its own beside the normal

@@ -1,6 +1,7 @@
 /* model_geometry.c - the MDL-GEO checks over the common model (model_geometry.h). */
 #include "model_geometry.h"
 
+#include "geo_corners4.h"
 #include "geo_filter4.h"
 
 #include <math.h>
@@ -226,17 +227,33 @@ static void triangles_range(struct diag_sink *sink, const struct model *m, const
     /* four at a time: the triangles geo_not_flat4 cannot clear take the test below, in order */
     for (; nv && hi - t >= 4; t += 4) {
       const unsigned char *pa[4], *pb[4], *pc[4];
-      unsigned use = 0, sure;
+      const unsigned char *r = tri + (size_t)t * 12;
+      unsigned use, sure;
+      if (geo_corners_ok4(r, nv - 1) == 15) {
+        /* every corner distinct and below nv - 1: 16 bytes are readable at each position */
+        sure = geo_not_flat4_at(pd, stride, r);
+        for (unsigned i = 0, left = ~sure & 15u; left; i++, left >>= 1) {
+          double ax, ay, az, bx, by, bz, cx, cy, cz;
+          uint32_t c[3];
+          if (!(left & 1))
+            continue;
+          memcpy(c, r + i * 12, sizeof c);
+          f3_get(pd, stride, c[0], &ax, &ay, &az);
+          f3_get(pd, stride, c[1], &bx, &by, &bz);
+          f3_get(pd, stride, c[2], &cx, &cy, &cz);
+          if (geo_triangle_flat_inline(ax, ay, az, bx, by, bz, cx, cy, cz) && count++ == 0)
+            first = t + i;
+        }
+        continue;
+      }
+      use = geo_corners_ok4(r, nv);
       for (unsigned i = 0; i < 4; i++) {
-        uint32_t c[3];
-        unsigned good;
-        memcpy(c, tri + (size_t)(t + i) * 12, sizeof c);
-        good = !((c[0] >= nv) | (c[1] >= nv) | (c[2] >= nv) | (c[0] == c[1]) | (c[1] == c[2]) | (c[0] == c[2]));
-        use |= good << i;
+        uint32_t c[3], keep = 0u - (use >> i & 1);
+        memcpy(c, r + i * 12, sizeof c);
         /* a triangle left out reads vertex 0, in range, and its answer is not used */
-        pa[i] = pd + (good ? c[0] : 0) * stride;
-        pb[i] = pd + (good ? c[1] : 0) * stride;
-        pc[i] = pd + (good ? c[2] : 0) * stride;
+        pa[i] = pd + (size_t)(c[0] & keep) * stride;
+        pb[i] = pd + (size_t)(c[1] & keep) * stride;
+        pc[i] = pd + (size_t)(c[2] & keep) * stride;
       }
       sure = geo_not_flat4(pa, pb, pc);
       for (unsigned i = 0, left = use & ~sure; left; i++, left >>= 1) {

@@ -1,7 +1,9 @@
 /* iqm_mesh.c - meshes (R20-R24), triangles (R19, R23) and adjacency (R25). */
 #include <stdio.h>
 
+#include "geo_corners4.h"
 #include "iqm.h"
+#include "iqm_fast.h"
 #include "model_geometry.h"
 
 #define NO_NEIGHBOUR 0xFFFFFFFFu
@@ -22,39 +24,6 @@ static int indexes_within(const unsigned char *p, uint64_t n, uint32_t lo, uint3
     bad |= le32(p + 4 * i) - lo >= span;
   for (unsigned j = 0; j < 16; j++)
     bad |= acc[j];
-  return !bad;
-}
-
-/* 1 when the n triangles at r have three distinct corners below nv each: nothing for
- * iqm_triangles_check to report there. */
-static int triangles_clean(const unsigned char *r, uint64_t n, uint32_t nv)
-{
-  uint32_t bad = 0;
-  for (uint64_t t = 0; t < n; t++, r += 12) {
-    uint32_t a = le32(r), b = le32(r + 4), c = le32(r + 8);
-    bad |= (a >= nv) | (b >= nv) | (c >= nv) | (a == b) | (b == c) | (a == c);
-  }
-  return !bad;
-}
-
-/* 1 when each of the n adjacency records from triangle t0 at r names no neighbour, or one in
- * range that lists it back: nothing for the R25 loop to report there. */
-static int adjacency_clean(const unsigned char *adj, const unsigned char *r, uint64_t t0, uint64_t n, uint64_t nt)
-{
-  uint32_t bad = 0;
-  for (uint64_t t = t0; t < t0 + n; t++, r += 12)
-    for (int k = 0; k < 3; k++) {
-      uint32_t o = le32(r + 4 * k);
-      const unsigned char *back;
-      uint32_t b0, b1, b2;
-      if (o == NO_NEIGHBOUR)
-        continue;
-      if (o >= nt)
-        return 0;
-      back = adj + (uint64_t)o * 12;
-      b0 = le32(back), b1 = le32(back + 4), b2 = le32(back + 8);
-      bad |= (b0 != t) & (b1 != t) & (b2 != t);
-    }
   return !bad;
 }
 
@@ -266,7 +235,7 @@ void iqm_triangles_check(struct iqm *q)
   for (uint64_t t = 0; t < nt; t++) {
     const unsigned char *r = tri + t * 12;
     uint32_t a, b, c;
-    if (t % TRI_BLOCK == 0 && nt - t >= TRI_BLOCK && triangles_clean(r, TRI_BLOCK, nv)) {
+    if (t % TRI_BLOCK == 0 && nt - t >= TRI_BLOCK && geo_corners_clean(r, TRI_BLOCK / 4, nv)) {
       t += TRI_BLOCK - 1; /* the whole block passes the tests below */
       continue;
     }
@@ -294,7 +263,7 @@ void iqm_triangles_check(struct iqm *q)
     return;
   q->m->adjacency = adj;
   for (uint64_t t = 0; t < nt; t++) {
-    if (t % TRI_BLOCK == 0 && nt - t >= TRI_BLOCK && adjacency_clean(adj, adj + t * 12, t, TRI_BLOCK, nt)) {
+    if (t % TRI_BLOCK == 0 && nt - t >= TRI_BLOCK && iqm_adjacency_clean(adj, t, TRI_BLOCK, nt)) {
       t += TRI_BLOCK - 1; /* the whole block passes the tests below */
       continue;
     }
