@@ -61,6 +61,19 @@ check fs "" "fs 0\n" ""
 check fs-empty "" "fs\n" "" 40
 check fs-fa "" "fs\nfa\n" "" 48
 
+# millions of mesh, material, joint and animation lines: failed before (7 to 18 x: a record of
+# 24 to 48 bytes each, a copy of each name, a texture reference per material line, a sort of
+# every joint and animation name); now names are interned once (ids of 4 bytes), a material
+# name is referenced once, validation keeps a mesh only when a later check reads it, and the
+# duplicate checks sort nothing without a repeated name
+check mesh "" "mesh\n" ""
+check mesh-fa "" "mesh\nfa\n" "" 24
+check material "" "material a\n" ""
+check joint "" "joint\n" ""
+check joint-a "" "joint a\n" ""
+check animation "" "animation\n" ""
+check animation-a "" "animation a\n" ""
+
 # millions of short lines: within the bound before and after
 check vp3 "" "vp 0 0 0\n" ""
 check fm012 "vp 0 0 0\nvp 1 0 0\nvp 0 1 0\n" "fm 0 1 2\n" ""

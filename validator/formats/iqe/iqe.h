@@ -177,10 +177,30 @@ struct iqe_layout {
 
 struct iqe_pair { int32_t index; double weight; };
 
+/* Names interned once (iqe_names.c): a record holds a 4-byte id, equal names (as C strings: a
+ * name ends at a NUL byte for every reader) get one id and one copy in the model arena, so a
+ * file repeating `joint a` or `material a` keeps one "a". */
+struct iqe_name {
+  const char *s;   /* NUL-terminated, in the model arena */
+  uint32_t len;
+  uint32_t joints; /* joints so named (duplicates_check); bit 31: its material ref is recorded */
+};
+#define IQE_NAME_REF 0x80000000u
+struct iqe_names {
+  struct iqe_name *v;   /* by id (malloc); id 0 is "" */
+  uint32_t n, cap;
+  uint32_t *slot;       /* open addressing: id + 1, 0 empty (malloc) */
+  uint32_t slot_cap;
+  char *pool;           /* short names are carved from model-arena blocks unaligned */
+  size_t pool_left;
+};
+
+/* Joints and animations keep no columns: a diagnostic that needs one reads it again from the
+ * line (iqe_line_col), which keeps a file of `joint` lines within a few bytes a line. */
 struct iqe_joint {
-  const char *name;
+  uint32_t name;   /* id (iqe_name) */
+  uint32_t line;
   int32_t parent;
-  uint32_t line, name_col, parent_col;
 };
 
 struct iqe_frame {
@@ -188,13 +208,18 @@ struct iqe_frame {
   uint32_t line;
 };
 
+/* name: an id, or IQE_ANIM_UNNAMED for the dummy name "animation<index>" (made only for the
+ * model and for messages: a file of `animation` lines costs no name per line) */
+#define IQE_ANIM_UNNAMED UINT32_MAX
 struct iqe_anim {
-  const char *name;
-  uint32_t first_frame, num_frames;
-  double framerate;
-  uint32_t flags;
+  uint32_t name;
+  uint32_t num_frames;
   uint32_t line;
-  int frame_number_noted; /* a "frame N" with another N was reported for this animation */
+};
+/* what only the model reads, kept only when a model is built */
+struct iqe_anim_play {
+  uint32_t first_frame, flags;
+  double framerate;
 };
 
 struct iqe_mesh {
@@ -274,8 +299,11 @@ struct iqe_parser {
   uint32_t *tri_smooth, *tri_face, *tri_fan;
   unsigned char **fs_flags;
 
+  /* meshes: num_meshes counts every mesh (paths, counts); validation keeps a record only for a
+   * mesh a later check reads (iqe_face.c mesh_open), num_mesh_recs of them, the current mesh
+   * last; a model keeps every one */
   struct iqe_mesh *meshes;
-  uint32_t num_meshes;
+  uint32_t num_meshes, num_mesh_recs;
   int in_mesh;                    /* a mesh command was seen */
   int mesh_used;                  /* the current mesh has faces */
 
@@ -294,7 +322,11 @@ struct iqe_parser {
   uint32_t num_frames;
   int frame_open;                 /* the last frame accepts poses */
   struct iqe_anim *anims;
+  struct iqe_anim_play *anim_play; /* per animation, when a model is built; else NULL */
   uint32_t num_anims;
+  int frame_number_noted;         /* a "frame N" with another N was reported for the current
+                                     animation */
+  struct iqe_names names;
 
   const unsigned char *comment;
   size_t comment_size;
@@ -320,9 +352,22 @@ int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct i
                  double *out);
 int iqe_arg_int(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
                 long *out);
-/* A name argument (quoted or one token) copied into the model arena; "" when absent. */
-const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
-                         const struct iqe_tok *args, uint32_t nargs);
+/* A name argument (quoted or one token) interned (iqe_name_id); id 0 ("") when absent. */
+uint32_t iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
+                      const struct iqe_tok *args, uint32_t nargs);
+/* The id of s[0..len) up to its first NUL (iqe_names.c); id 0 ("") when out of memory (the
+ * scratch arena is marked failed: MDL-MEM-001). */
+uint32_t iqe_name_id(struct iqe_parser *p, const char *s, size_t len);
+static inline const char *iqe_name(const struct iqe_parser *p, uint32_t id)
+{
+  return id < p->names.n ? p->names.v[id].s : "";
+}
+void iqe_names_free(struct iqe_names *n);
+/* Animation a's name: its own, or the dummy "animation<a>" written into buf. */
+const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32]);
+/* The column of token k (0: the command) of line `line`, read again from the text; that of the
+ * command when the line has no token k. */
+uint32_t iqe_line_col(struct iqe_parser *p, uint32_t line, uint32_t k);
 
 /* Diagnostics at a token (line, column) with an optional structural path. */
 void iqe_emit(struct iqe_parser *p, enum rule_index rule, uint32_t line, uint32_t col,

@@ -34,15 +34,16 @@ void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struc
   a = &p->anims[p->num_anims++];
   memset(a, 0, sizeof *a);
   a->line = ln->no;
-  a->first_frame = p->num_frames;
+  if (p->anim_play) {
+    memset(&p->anim_play[p->num_anims - 1], 0, sizeof *p->anim_play);
+    p->anim_play[p->num_anims - 1].first_frame = p->num_frames;
+  }
+  p->frame_number_noted = 0;
   if (nargs == 0) {
-    /* the spec's "unused dummy name" (the reference compiler writes "") */
-    char name[32], path[32];
-    snprintf(name, sizeof name, "animation%u", p->num_anims - 1);
+    /* the spec's "unused dummy name" (the reference compiler writes ""), made when read */
+    char path[32];
     snprintf(path, sizeof path, "animation %u", p->num_anims - 1);
-    a->name = arena_strndup(&p->m->arena, name, strlen(name));
-    if (!a->name)
-      a->name = ""; /* the model arena remembers the failure: MDL-MEM-001 */
+    a->name = IQE_ANIM_UNNAMED;
     iqe_emit_path(p, RULE_IQE_NAME_MISSING, ln->no, args[-1].col, path,
                   "the spec gives it a dummy name, the reference compiler an empty one", NULL);
   } else {
@@ -57,24 +58,26 @@ void iqe_anim_setting(struct iqe_parser *p, const struct iqe_line *ln, const str
 {
   const struct iqe_tok *cmd = args - 1;
   int is_loop = cmd->len == 4;
+  struct iqe_anim_play unkept = {0, 0, 0}, *play;
   (void)nargs;
   if (!p->in_animation || p->num_anims == 0) {
     iqe_emit(p, RULE_IQE_OUTSIDE_ANIMATION, ln->no, cmd->col, NULL, "%s",
              is_loop ? "loop" : "framerate");
     return;
   }
+  play = p->anim_play ? &p->anim_play[p->num_anims - 1] : &unkept;
   if (is_loop) {
-    p->anims[p->num_anims - 1].flags |= MODEL_ANIM_LOOP;
+    play->flags |= MODEL_ANIM_LOOP;
     return;
   }
   if (given < 1)
     return;
   if (vals[0] < 0) {
     iqe_emit(p, RULE_IQE_FRAMERATE_NEGATIVE, ln->no, args[0].col, NULL, "%g", vals[0]);
-    p->anims[p->num_anims - 1].framerate = 0;
+    play->framerate = 0;
     return;
   }
-  p->anims[p->num_anims - 1].framerate = vals[0];
+  play->framerate = vals[0];
 }
 
 /* "frame N" as exporters write it: N is the frame's position (in its animation or in the
@@ -86,13 +89,13 @@ static void frame_number_check(struct iqe_parser *p, const struct iqe_line *ln,
   uint64_t n = 0;
   uint32_t i;
   char where[96];
-  if (a->frame_number_noted)
+  if (p->frame_number_noted)
     return;
   for (i = 0; i < arg->len && arg->s[i] >= '0' && arg->s[i] <= '9' && n < UINT32_MAX; i++)
     n = n * 10 + (uint64_t)(arg->s[i] - '0');
   if (i == arg->len && arg->len > 0 && (n == a->num_frames || n == p->num_frames))
     return;
-  a->frame_number_noted = 1;
+  p->frame_number_noted = 1;
   snprintf(where, sizeof where, "frame %u of animation %u (%u of the file)",
            (unsigned)a->num_frames, (unsigned)(p->num_anims - 1), (unsigned)p->num_frames);
   iqe_emit(p, RULE_IQE_FRAME_NUMBER, ln->no, arg->col, where, "%.*s",
@@ -120,4 +123,12 @@ void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struc
   f->line = ln->no;
   p->anims[p->num_anims - 1].num_frames++;
   p->frame_open = 1;
+}
+
+const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32])
+{
+  if (p->anims[a].name != IQE_ANIM_UNNAMED)
+    return iqe_name(p, p->anims[a].name);
+  snprintf(buf, 32, "animation%u", a);
+  return buf;
 }

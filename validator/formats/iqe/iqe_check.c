@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "sort.h"
 
 static void arrays_check(struct iqe_parser *p)
 {
@@ -19,42 +20,120 @@ static void arrays_check(struct iqe_parser *p)
   }
 }
 
-struct named { const char *name; uint32_t index; };
+/* A joint name used more than once: each later use is reported, in the order of (name, index),
+ * with the one before it. The interned ids count each name's joints, so a file without a
+ * repeated name sorts nothing, and one with a few repeated names (the usual slip, or a file of
+ * `joint` lines) walks the joints once per name instead of holding an index per joint. */
+#define FEW_REPEATED 8
 
-static int named_cmp(const void *a, const void *b)
+static int name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
 {
-  const struct named *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->index > y->index) - (x->index < y->index);
+  return strcmp(iqe_name(p, x), iqe_name(p, y));
 }
 
-/* Sorted (name, index) pairs: duplicates are adjacent; report each later use. */
-static void duplicates_check(struct iqe_parser *p, int joints)
+static void joint_duplicate(struct iqe_parser *p, uint32_t k, uint32_t before)
 {
-  uint32_t n = joints ? p->num_joints : p->num_anims;
-  struct named *v;
-  if (n < 2)
+  char first[16];
+  snprintf(first, sizeof first, "%u", before);
+  iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line,
+           iqe_line_col(p, p->joints[k].line, 1), first, "%s", iqe_name(p, p->joints[k].name));
+}
+
+static int joint_key_cmp(uint32_t x, uint32_t y, const void *ctx)
+{
+  const struct iqe_parser *p = ctx;
+  int c = name_order(p, p->joints[x].name, p->joints[y].name);
+  return c ? c : (x > y) - (x < y);
+}
+
+static void joint_duplicates_check(struct iqe_parser *p)
+{
+  uint32_t few[FEW_REPEATED], nfew = 0, many = 0;
+  for (uint32_t id = 0; id < p->names.n; id++)
+    if ((p->names.v[id].joints & ~IQE_NAME_REF) >= 2) {
+      if (nfew < FEW_REPEATED)
+        few[nfew++] = id;
+      else
+        many = 1;
+    }
+  if (nfew == 0)
     return;
-  v = arena_calloc(&p->scratch, n, sizeof *v);
-  if (!v)
+  if (!many) {
+    /* the repeated names in order, each one's joints in file order */
+    for (uint32_t i = 1; i < nfew; i++)
+      for (uint32_t k = i; k > 0 && name_order(p, few[k - 1], few[k]) > 0; k--) {
+        uint32_t t = few[k];
+        few[k] = few[k - 1];
+        few[k - 1] = t;
+      }
+    for (uint32_t i = 0; i < nfew; i++) {
+      uint32_t before = UINT32_MAX;
+      for (uint32_t k = 0; k < p->num_joints; k++)
+        if (p->joints[k].name == few[i]) {
+          if (before != UINT32_MAX)
+            joint_duplicate(p, k, before);
+          before = k;
+        }
+    }
     return;
-  for (uint32_t i = 0; i < n; i++) {
-    v[i].name = joints ? p->joints[i].name : p->anims[i].name;
-    v[i].index = i;
   }
-  qsort(v, n, sizeof *v, named_cmp);
-  for (uint32_t i = 1; i < n; i++) {
-    char first[16];
-    uint32_t k = v[i].index;
-    if (strcmp(v[i].name, v[i - 1].name))
-      continue;
-    snprintf(first, sizeof first, "%u", v[i - 1].index);
-    if (joints)
-      iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line, p->joints[k].name_col, first,
-               "%s", v[i].name);
+  {
+    /* the joints of repeated names, sorted by (name, index) */
+    uint32_t n = 0, *v = malloc(((size_t)p->num_joints + 1) * sizeof *v);
+    if (!v) {
+      p->scratch.failed = 1;
+      return;
+    }
+    for (uint32_t k = 0; k < p->num_joints; k++)
+      if ((p->names.v[p->joints[k].name].joints & ~IQE_NAME_REF) >= 2)
+        v[n++] = k;
+    if (sort_u32(v, n, joint_key_cmp, p) < 0)
+      p->scratch.failed = 1;
     else
-      iqe_emit(p, RULE_IQE_ANIMATION_NAME_DUPLICATE, p->anims[k].line, 0, first, "%s", v[i].name);
+      for (uint32_t i = 1; i < n; i++)
+        if (p->joints[v[i]].name == p->joints[v[i - 1]].name)
+          joint_duplicate(p, v[i], v[i - 1]);
+    free(v);
   }
+}
+
+/* Animations: each later use of a name reported with the one before it, in the order of (name,
+ * index). The dummy names ("animation<index>") differ from each other, so a file naming no
+ * animation sorts nothing. */
+static int anim_key_cmp(uint32_t x, uint32_t y, const void *ctx)
+{
+  const struct iqe_parser *p = ctx;
+  char bx[32], by[32];
+  int c = strcmp(iqe_anim_name(p, x, bx), iqe_anim_name(p, y, by));
+  return c ? c : (x > y) - (x < y);
+}
+
+static void anim_duplicates_check(struct iqe_parser *p)
+{
+  uint32_t n = p->num_anims, named = 0, *v;
+  for (uint32_t a = 0; a < n && !named; a++)
+    named = p->anims[a].name != IQE_ANIM_UNNAMED;
+  if (n < 2 || !named)
+    return;
+  v = malloc((size_t)n * sizeof *v);
+  if (!v) {
+    p->scratch.failed = 1;
+    return;
+  }
+  for (uint32_t a = 0; a < n; a++)
+    v[a] = a;
+  if (sort_u32(v, n, anim_key_cmp, p) < 0)
+    p->scratch.failed = 1;
+  else
+    for (uint32_t i = 1; i < n; i++) {
+      char first[16], bx[32], by[32];
+      const char *name = iqe_anim_name(p, v[i], bx);
+      if (strcmp(name, iqe_anim_name(p, v[i - 1], by)))
+        continue;
+      snprintf(first, sizeof first, "%u", v[i - 1]);
+      iqe_emit(p, RULE_IQE_ANIMATION_NAME_DUPLICATE, p->anims[v[i]].line, 0, first, "%s", name);
+    }
+  free(v);
 }
 
 static void joints_check(struct iqe_parser *p)
@@ -72,7 +151,7 @@ static void joints_check(struct iqe_parser *p)
       char path[32], why[64];
       snprintf(path, sizeof path, "joint %u", i);
       snprintf(why, sizeof why, "the file has %u joints", n);
-      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_RANGE, j->line, j->parent_col, path, why, "%d",
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_RANGE, j->line, iqe_line_col(p, j->line, 2), path, why, "%d",
                     j->parent);
       j->parent = -1;
       state[i] = 2;
@@ -112,7 +191,7 @@ static void joints_check(struct iqe_parser *p)
           cyc = best;
         j = &p->joints[cyc];
         snprintf(path, sizeof path, "joint %u", cyc);
-        iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, j->line, j->parent_col, path, NULL,
+        iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, j->line, iqe_line_col(p, j->line, 2), path, NULL,
                       "parent %d leads back to joint %u", j->parent, cyc);
         j->parent = -1;
       }
@@ -123,12 +202,12 @@ static void joints_check(struct iqe_parser *p)
     if (j->parent > (int32_t)i) {
       char path[32];
       snprintf(path, sizeof path, "joint %u", i);
-      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_FORWARD, j->line, j->parent_col, path,
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_FORWARD, j->line, iqe_line_col(p, j->line, 2), path,
                     "an IQM compiled from it breaks loaders that build poses in one forward pass",
                     "%d", j->parent);
     }
   }
-  duplicates_check(p, 1);
+  joint_duplicates_check(p);
 }
 
 static void poses_check(struct iqe_parser *p)
@@ -161,9 +240,11 @@ static void poses_check(struct iqe_parser *p)
                fr->num_poses);
   }
   for (uint32_t a = 0; a < p->num_anims; a++)
-    if (p->anims[a].num_frames == 0)
-      iqe_emit(p, RULE_IQE_ANIMATION_EMPTY, p->anims[a].line, 0, NULL, "'%s'", p->anims[a].name);
-  duplicates_check(p, 0);
+    if (p->anims[a].num_frames == 0) {
+      char buf[32];
+      iqe_emit(p, RULE_IQE_ANIMATION_EMPTY, p->anims[a].line, 0, NULL, "'%s'", iqe_anim_name(p, a, buf));
+    }
+  anim_duplicates_check(p);
 }
 
 struct mesh_key { const struct iqe_mesh *me; uint32_t order; };
@@ -181,11 +262,11 @@ static int mesh_key_cmp(const void *a, const void *b)
  * block's triangles unless it directly follows (among meshes with faces) one with that key. */
 static void meshes_repeated_check(struct iqe_parser *p)
 {
-  struct mesh_key *k = arena_calloc(&p->scratch, (size_t)p->num_meshes + 1, sizeof *k);
+  struct mesh_key *k = arena_calloc(&p->scratch, (size_t)p->num_mesh_recs + 1, sizeof *k);
   uint32_t n = 0;
   if (!k)
     return;
-  for (uint32_t i = 0; i < p->num_meshes; i++)
+  for (uint32_t i = 0; i < p->num_mesh_recs; i++)
     if (p->meshes[i].num_triangles > 0) {
       k[n].me = &p->meshes[i];
       k[n].order = n;
@@ -237,7 +318,7 @@ static void faces_check(struct iqe_parser *p)
         iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, last, 0,
                  "a multiple of 3 (the last vertexes form no triangle)", "%u", nv);
     } else {
-      for (uint32_t i = 0; i < p->num_meshes; i++) {
+      for (uint32_t i = 0; i < p->num_mesh_recs; i++) {
         const struct iqe_mesh *me = &p->meshes[i];
         /* the vertex count can shrink once vp appears: an inverted range holds no vertex */
         uint32_t k = me->end_vertex > me->first_vertex ? me->end_vertex - me->first_vertex : 0;
@@ -252,8 +333,8 @@ static void faces_check(struct iqe_parser *p)
 void iqe_check_finish(struct iqe_parser *p)
 {
   iqe_anim_close_frame(p, 0);
-  if (p->num_meshes > 0)
-    p->meshes[p->num_meshes - 1].end_vertex = iqe_vertex_count(p);
+  if (p->num_mesh_recs > 0)
+    p->meshes[p->num_mesh_recs - 1].end_vertex = iqe_vertex_count(p);
   arrays_check(p);
   joints_check(p);
   poses_check(p);

@@ -8,12 +8,26 @@
 #include "iqe.h"
 #include "model_geometry.h"
 
+/* Whether validation (no model) can drop the closed mesh me: no later check reads a mesh without
+ * triangles, but for one holding vertices in a file without faces (its face-less triangles
+ * and its incomplete group are checked at the end). */
+static int mesh_droppable(const struct iqe_parser *p, const struct iqe_mesh *me)
+{
+  return !p->ctx->keep_frames && me->num_triangles == 0 &&
+         (p->counts[CMD_FA] + p->counts[CMD_FM] > 0 || me->end_vertex <= me->first_vertex);
+}
+
 static struct iqe_mesh *mesh_open(struct iqe_parser *p, uint32_t line)
 {
   struct iqe_mesh *me;
-  if (p->num_meshes > 0)
-    p->meshes[p->num_meshes - 1].end_vertex = iqe_vertex_count(p);
-  me = &p->meshes[p->num_meshes++];
+  if (p->num_mesh_recs > 0) {
+    me = &p->meshes[p->num_mesh_recs - 1];
+    me->end_vertex = iqe_vertex_count(p);
+    if (mesh_droppable(p, me))
+      p->num_mesh_recs--; /* counted only: its record is the new mesh's */
+  }
+  me = &p->meshes[p->num_mesh_recs++];
+  p->num_meshes++;
   memset(me, 0, sizeof *me);
   me->name = "";
   me->material = "";
@@ -33,13 +47,14 @@ void iqe_face_mesh(struct iqe_parser *p, const struct iqe_line *ln, const struct
   if (p->num_meshes > p->counts[CMD_MESH])
     return; /* cannot happen: counted (+1 for an implicit mesh) */
   me = mesh_open(p, ln->no);
-  me->name = iqe_arg_name(p, ln, args, nargs);
+  me->name = iqe_name(p, iqe_arg_name(p, ln, args, nargs));
   p->in_mesh = 1;
 }
 
 void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                        uint32_t nargs, const double *vals, uint32_t given)
 {
+  uint32_t id;
   (void)vals;
   (void)given;
   if (!p->in_mesh) {
@@ -47,9 +62,13 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
     if (p->num_meshes == 0)
       mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
   }
-  p->meshes[p->num_meshes - 1].material = iqe_arg_name(p, ln, args, nargs);
-  if (nargs && args[0].len) {
+  id = iqe_arg_name(p, ln, args, nargs);
+  p->meshes[p->num_mesh_recs - 1].material = iqe_name(p, id);
+  /* one reference per material name: every reader of the list (resources, compare, the
+   * conversion's losses) takes an equal reference's first place only */
+  if (nargs && args[0].len && id < p->names.n && !(p->names.v[id].joints & IQE_NAME_REF)) {
     char path[48];
+    p->names.v[id].joints |= IQE_NAME_REF;
     snprintf(path, sizeof path, "meshes[%u].material", p->num_meshes - 1);
     (void)model_ref_add(p->m, MODEL_REF_TEXTURE, 1, args[0].s, args[0].len, -1, ln->no,
                         args[0].col, path);
@@ -289,7 +308,7 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
     iqe_emit(p, RULE_IQE_FACE_OUTSIDE_MESH, ln->no, args[-1].col, NULL, NULL);
     mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
   }
-  me = &p->meshes[p->num_meshes - 1];
+  me = &p->meshes[p->num_mesh_recs - 1];
   if (relative)
     base = me->first_vertex;
   if (nargs > 64) {

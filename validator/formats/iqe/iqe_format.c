@@ -24,6 +24,32 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
                    const char *path, const char *expected, const char *fmt, va_list ap)
   __attribute__((format(printf, 7, 0)));
 
+/* Line `line` of the text, found from its line mark (no array per line): 0 when there is none. */
+static int line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln)
+{
+  size_t pos;
+  uint32_t lineno;
+  if (line < 1 || line > p->num_lines || !p->line_marks)
+    return 0;
+  pos = p->line_marks[(line - 1) / IQE_LINE_MARK];
+  lineno = (line - 1) / IQE_LINE_MARK * IQE_LINE_MARK;
+  ln->no = 0;
+  while (iqe_line_next(p->data, p->size, &pos, &lineno, ln) && ln->no < line)
+    ;
+  return ln->no == line;
+}
+
+uint32_t iqe_line_col(struct iqe_parser *p, uint32_t line, uint32_t k)
+{
+  struct iqe_line ln;
+  struct iqe_tok t[8];
+  uint32_t n;
+  if (k >= 8 || !line_find(p, line, &ln))
+    return 1; /* cannot happen: the line was read */
+  n = iqe_tokenize_some(&ln, t, k + 1);
+  return n > k ? t[k].col : n ? t[0].col : 1;
+}
+
 static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, uint32_t col,
                    const char *path, const char *expected, const char *fmt, va_list ap)
 {
@@ -37,20 +63,13 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
   }
   if (col == 0) {
     /* a diagnostic about a whole line points at its command */
+    struct iqe_line ln;
     col = 1;
-    if (line >= 1 && line <= p->num_lines && p->line_marks) {
-      size_t pos = p->line_marks[(line - 1) / IQE_LINE_MARK];
-      uint32_t lineno = (line - 1) / IQE_LINE_MARK * IQE_LINE_MARK;
-      struct iqe_line ln;
-      ln.no = 0;
-      while (iqe_line_next(p->data, p->size, &pos, &lineno, &ln) && ln.no < line)
-        ;
-      if (ln.no == line) {
-        size_t at = (size_t)((const unsigned char *)ln.s - p->data);
-        while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
-          at++;
-          col++;
-        }
+    if (line_find(p, line, &ln)) {
+      size_t at = (size_t)((const unsigned char *)ln.s - p->data);
+      while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
+        at++;
+        col++;
       }
     }
   }
@@ -222,19 +241,16 @@ static void name_check(struct iqe_parser *p, const struct iqe_line *ln, const st
   }
 }
 
-const char *iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
-                         const struct iqe_tok *args, uint32_t nargs)
+uint32_t iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
+                      const struct iqe_tok *args, uint32_t nargs)
 {
   if (nargs == 0)
-    return "";
+    return iqe_name_id(p, "", 0); /* 0, counted as any other name (the table made if need be) */
   if (args[0].unterminated)
     iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
              (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
   name_check(p, ln, &args[0]);
-  {
-    const char *name = arena_strndup(&p->m->arena, args[0].s, args[0].len);
-    return name ? name : ""; /* the model arena remembers the failure: MDL-MEM-001 */
-  }
+  return iqe_name_id(p, args[0].s, args[0].len);
 }
 
 /* The line offset just past token t (a quoted one: past its closing quote), where the
@@ -406,11 +422,14 @@ static int alloc_arrays(struct iqe_parser *p)
   p->face_line = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->face_line);
   p->fs_arity = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->fs_arity);
   p->fs_line = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->fs_line);
-  p->meshes = arena_calloc(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
+  /* lazy: validation writes only the records it keeps (mesh_open) */
+  p->meshes = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
+  if (keep && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
+    return -1;
   if (!p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs ||
       (!p->tris && want_tris) ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
@@ -576,6 +595,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   if (alloc_arrays(&p) < 0) {
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);
+    iqe_names_free(&p.names);
     return -1;
   }
   check_pass(&p);
@@ -588,6 +608,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
     rc = -1;
   }
   arena_free(&p.scratch);
+  iqe_names_free(&p.names);
   free(p.idx_buf);
   return rc;
 }

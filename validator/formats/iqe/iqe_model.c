@@ -242,7 +242,7 @@ static void implicit_mesh(struct iqe_parser *p, uint32_t nv)
     p->meshes[0].name = p->meshes[0].material = "";
     p->meshes[0].first_vertex = 0;
     p->meshes[0].end_vertex = nv;
-    p->num_meshes = 1;
+    p->num_meshes = p->num_mesh_recs = 1;
   }
 }
 
@@ -318,7 +318,7 @@ static int anim_build(struct iqe_parser *p)
   if (model_joints_alloc(m, (size_t)nj + 1) < 0)
     return -1;
   for (uint32_t i = 0; i < nj; i++) {
-    m->joints[i].name = p->joints[i].name;
+    m->joints[i].name = iqe_name(p, p->joints[i].name);
     m->joints[i].parent = p->joints[i].parent;
     if (i < p->num_base_poses)
       *model_rest_mut(m, i) = p->pose_trs[i];
@@ -334,11 +334,15 @@ static int anim_build(struct iqe_parser *p)
   if (!m->anims)
     return -1;
   for (uint32_t a = 0; a < p->num_anims; a++) {
-    m->anims[a].name = p->anims[a].name;
-    m->anims[a].first_frame = p->anims[a].first_frame;
+    char buf[32];
+    const char *name = iqe_anim_name(p, a, buf);
+    m->anims[a].name = p->anims[a].name == IQE_ANIM_UNNAMED ? arena_strndup(&m->arena, name, strlen(name)) : name;
+    if (!m->anims[a].name)
+      return -1;
+    m->anims[a].first_frame = p->anim_play[a].first_frame;
     m->anims[a].num_frames = p->anims[a].num_frames;
-    m->anims[a].framerate = p->anims[a].framerate;
-    m->anims[a].flags = p->anims[a].flags;
+    m->anims[a].framerate = p->anim_play[a].framerate;
+    m->anims[a].flags = p->anim_play[a].flags;
   }
   m->num_anims = p->num_anims;
   m->num_frames = p->num_frames;
@@ -418,7 +422,7 @@ static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
   if (p->counts[CMD_FA] + p->counts[CMD_FM] > 0)
     return;
   implicit_mesh(p, nv);
-  for (uint32_t i = 0; i < p->num_meshes; i++)
+  for (uint32_t i = 0; i < p->num_mesh_recs; i++)
     for (uint32_t v = p->meshes[i].first_vertex; v + 2 < p->meshes[i].end_vertex; v += 3)
       iqe_face_check_implicit(p, v);
 }

@@ -21,7 +21,8 @@ void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const s
   memset(j, 0, sizeof *j);
   j->line = ln->no;
   j->name = iqe_arg_name(p, ln, args, nargs);
-  j->name_col = nargs ? args[0].col : args[-1].col;
+  if (j->name < p->names.n)
+    p->names.v[j->name].joints++; /* as many as the lines: below bit 31 */
   if (nargs == 0) {
     char path[32];
     snprintf(path, sizeof path, "joint %u", p->num_joints);
@@ -29,7 +30,6 @@ void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const s
                   "engines bind joints by name", NULL);
   }
   if (nargs >= 2) {
-    j->parent_col = args[1].col;
     if (iqe_arg_int(p, ln, &args[1], &parent) < 0)
       parent = -1;
   }

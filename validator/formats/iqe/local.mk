@@ -12,6 +12,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe_smooth.c \
   validator/formats/iqe/iqe_skeleton.c \
   validator/formats/iqe/iqe_anim.c \
+  validator/formats/iqe/iqe_names.c \
   validator/formats/iqe/iqe_check.c \
   validator/formats/iqe/iqe_model.c \
   validator/formats/iqe/iqe_write.c
