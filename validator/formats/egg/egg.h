@@ -134,14 +134,17 @@ struct egg_tree_hdr {
   const char *strs;            /* uint32_t length, the bytes, a NUL; an entry names the bytes */
   const double *nums;          /* VF_NUM, VF_ONE values and the slots below */
   const struct egg_rich *rich; /* VF_RICH values and their counts */
+  struct egg_doc *doc;         /* the text the entries' offsets count in (egg_node_loc) */
 };
 
 /* The tree is one array in file order (pre-order): an entry's children follow it, and its
  * subtree is the `size` entries from itself. Links are counts of entries, not pointers: first
  * child, next sibling and parent are found by arithmetic (egg_first, egg_next, egg_parent), and
- * names and values are offsets into the tree's pools, so an entry costs 28 bytes whatever its
+ * names and values are offsets into the tree's pools, so an entry costs 24 bytes whatever its
  * kind (issue 26: a `<Group> a { }` line of 14 bytes cost 64 bytes of tree, with three
- * pointers, and a name copy of its own).
+ * pointers, and a name copy of its own). An entry keeps where its keyword is as one offset
+ * into the text, not a line and a column: those are counted from it when a diagnostic or a
+ * span needs them (egg_node_loc).
  *
  * v by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
  *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : v = that line
@@ -154,7 +157,7 @@ struct egg_tree_hdr {
 struct egg_node {
   uint32_t up;          /* entries back to the parent; 0 for the root */
   uint32_t size;        /* entries in this one's subtree, itself included (set as it closes) */
-  uint32_t line, col;   /* of the keyword */
+  uint32_t off;         /* of the keyword, in the text (the root: 0) */
   uint32_t name;        /* header name: offset of its bytes in strs, 0 none, EGG_NAME_ELIDED; with
                          * name_ix, the entry's number (its name elided) */
   uint32_t v;
@@ -394,6 +397,17 @@ int egg_grammar_child(int ctx, int kw);
  * run on several threads at once. */
 const char *egg_grammar_where(int kw, char *buf, size_t cap);
 
+/* The line and column of an entry's keyword, as the lexer counts them, found from its offset:
+ * a table of where every EGG_CHECKPOINT-th byte's line is (egg_tree.c), built as far as asked. */
+void egg_node_loc(const struct egg_node *n, unsigned *line, unsigned *col);
+unsigned egg_node_line(const struct egg_node *n);
+
+/* The line of the byte at pos and where that line starts (egg_doc's table). */
+struct egg_checkpoint {
+  size_t pos, line_start;
+  unsigned line;
+};
+
 /* --- document ------------------------------------------------------------------------------- */
 struct egg_doc {
   struct decode_ctx *ctx;
@@ -428,12 +442,12 @@ struct egg_doc {
   size_t nums_used, nums_cap;
   struct egg_rich *rich;
   size_t rich_used, rich_cap;
-  /* where value locations are found (egg_tree.c, line_start): the start of every
-   * EGG_LINE_STEP-th line, found as far as the furthest line asked for, and the last line found */
-  size_t *lines;
-  size_t nlines, lines_cap;
+  /* where entries are (egg_tree.c, egg_node_loc): the line and line start at every
+   * EGG_CHECKPOINT-th byte, found as far as the furthest offset asked for, and the last found */
+  struct egg_checkpoint *cps;
+  size_t ncps, cps_cap;
+  size_t last_pos, last_start;
   unsigned last_line;
-  size_t last_start;
   /* geometry findings gathered as vertices close (egg_check_geometry.c): a count and where the
    * first was, reported once at the end */
   unsigned long geo_zero_normals, geo_normals, geo_bad_tangents, geo_tangents;
@@ -446,6 +460,9 @@ enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
  * --profile=panda; after Panda3D's parser would have stopped, later errors are dropped there. */
 void egg_emit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
               const char *expected, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* egg_emit at an entry's keyword (a folded diagnostic, only counted, is not located). */
+void egg_emit_node(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n,
+                   const char *expected, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* egg_emit with a va_list (egg_emit_val locates, then reports through it). */
 void egg_vemit(struct egg_doc *doc, enum rule_index rule, unsigned line, unsigned col,
                const char *expected, const char *fmt, va_list ap)

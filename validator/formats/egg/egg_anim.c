@@ -457,7 +457,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
         m->joints[j].rest = k++;
       }
       if (m->want_spans)
-        model_span_lines(m, MODEL_EL_JOINT, j, jn->line, egg_node_last_line(jn));
+        model_span_lines(m, MODEL_EL_JOINT, j, egg_node_line(jn), egg_node_last_line(jn));
     }
   }
   if (!doc->ctx->keep_frames && nbundles && jl.count && (uint64_t)total * jl.count <= MAX_ANIM_CELLS) {

@@ -103,8 +103,8 @@ static void note_rows(struct bundle_state *bs, const struct egg_node *table, uin
   if (rows != bs->frames) {
     snprintf(act, sizeof act, "%s has %u frames", node_label(buf, sizeof buf, table), (unsigned)rows);
     snprintf(exp, sizeof exp, "%u like the table at line %u (or 1)", (unsigned)bs->frames,
-             (unsigned)bs->frames_at->line);
-    egg_emit(bs->doc, RULE_EGG_FRAME_COUNT, table->line, table->col, exp, "%s", act);
+             egg_node_line(bs->frames_at));
+    egg_emit_node(bs->doc, RULE_EGG_FRAME_COUNT, table, exp, "%s", act);
   }
 }
 
@@ -115,7 +115,7 @@ static void check_fps(struct bundle_state *bs, const struct egg_node *x)
   double fps = s && egg_nvals(s) && egg_val_is_number(s, 0) ? egg_val_d(s, 0) : 0;
   if (!(fps > 0)) {
     const struct egg_node *owner = egg_parent(x) ? egg_parent(x) : x;
-    egg_emit(bs->doc, RULE_EGG_FPS_MISSING, x->line, x->col, NULL, "table %s",
+    egg_emit_node(bs->doc, RULE_EGG_FPS_MISSING, x, NULL, "table %s",
              node_label(buf, sizeof buf, owner));
     return;
   }
@@ -139,7 +139,7 @@ static void check_xfms(struct bundle_state *bs, const struct egg_node *x)
       continue;
     v = last_v(c);
     if (!v || !egg_nvals(v))
-      egg_emit(doc, RULE_EGG_EMPTY_TABLE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
+      egg_emit_node(doc, RULE_EGG_EMPTY_TABLE, c, NULL, "%s", node_label(buf, sizeof buf, c));
     else
       note_rows(bs, c, egg_nvals(v));
   }
@@ -158,12 +158,12 @@ static void check_components(struct egg_doc *doc, const struct egg_node *x)
       continue;
     p = egg_name(c) && egg_name_len(c) == 1 ? strchr(letters, egg_name(c)[0]) : NULL;
     if (!p || !egg_name(c)[0]) {
-      egg_emit(doc, RULE_EGG_SANIM_NAME, c->line, c->col, "i j k a b c h p r x y z", "%s",
+      egg_emit_node(doc, RULE_EGG_SANIM_NAME, c, "i j k a b c h p r x y z", "%s",
                node_label(buf, sizeof buf, c));
       continue;
     }
     if (seen[p - letters]++)
-      egg_emit(doc, RULE_EGG_SANIM_DUPLICATE, c->line, c->col, NULL, "%s", node_label(buf, sizeof buf, c));
+      egg_emit_node(doc, RULE_EGG_SANIM_DUPLICATE, c, NULL, "%s", node_label(buf, sizeof buf, c));
   }
 }
 
@@ -178,7 +178,7 @@ static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
   check_fps(bs, x);
   const char *cs = s && egg_nvals(s) ? egg_val_str(s, 0, &clen) : NULL;
   if (!cs || !clen) {
-    egg_emit(doc, RULE_EGG_CONTENTS_INVALID, x->line, x->col, "a non-empty string of i j k a b c h p r x y z",
+    egg_emit_node(doc, RULE_EGG_CONTENTS_INVALID, x, "a non-empty string of i j k a b c h p r x y z",
              "%s", "missing or empty");
   } else {
     ncols = clen;
@@ -190,13 +190,13 @@ static void check_xfm(struct bundle_state *bs, const struct egg_node *x)
       }
   }
   if (!v || !egg_nvals(v)) {
-    egg_emit(doc, RULE_EGG_EMPTY_TABLE, x->line, x->col, NULL, "%s", node_label(buf, sizeof buf, x));
+    egg_emit_node(doc, RULE_EGG_EMPTY_TABLE, x, NULL, "%s", node_label(buf, sizeof buf, x));
     return;
   }
   if (ncols && egg_nvals(v) % ncols) {
     snprintf(act, sizeof act, "%u", (unsigned)egg_nvals(v));
     snprintf(exp, sizeof exp, "a multiple of %zu (the length of contents)", ncols);
-    egg_emit(doc, RULE_EGG_V_LENGTH, v->line, v->col, exp, "%s", act);
+    egg_emit_node(doc, RULE_EGG_V_LENGTH, v, exp, "%s", act);
   }
   if (ncols)
     note_rows(bs, x, (uint32_t)(egg_nvals(v) / ncols));
@@ -211,10 +211,10 @@ static void check_table(struct bundle_state *bs, const struct egg_node *t)
       continue;
     if (c->spec == S_XFMANIM || c->spec == S_XFMSANIM) {
       if (++xforms == 2)
-        egg_emit(bs->doc, RULE_EGG_DUPLICATE_XFORM, c->line, c->col, NULL, "%s",
+        egg_emit_node(bs->doc, RULE_EGG_DUPLICATE_XFORM, c, NULL, "%s",
                  node_label(buf, sizeof buf, t));
     } else {
-      egg_emit(bs->doc, RULE_EGG_XFORM_WRONG_TYPE, c->line, c->col, NULL, "%s", egg_specs[c->spec].what);
+      egg_emit_node(bs->doc, RULE_EGG_XFORM_WRONG_TYPE, c, NULL, "%s", egg_specs[c->spec].what);
     }
   }
 }
@@ -231,10 +231,10 @@ static void check_bundle(struct egg_doc *doc, const struct egg_node *b)
     if (c->spec == S_TABLE && egg_node_name_is(c, "<skeleton>"))
       skeleton = 1;
     else if (c->spec != S_TABLE)
-      egg_emit(doc, RULE_EGG_BUNDLE_HOLDS_NON_TABLE, c->line, c->col, NULL, "%s", egg_specs[c->spec].what);
+      egg_emit_node(doc, RULE_EGG_BUNDLE_HOLDS_NON_TABLE, c, NULL, "%s", egg_specs[c->spec].what);
   }
   if (!skeleton)
-    egg_emit(doc, RULE_EGG_BUNDLE_NO_SKELETON, b->line, b->col, NULL, "%s", node_label(buf, sizeof buf, b));
+    egg_emit_node(doc, RULE_EGG_BUNDLE_NO_SKELETON, b, NULL, "%s", node_label(buf, sizeof buf, b));
   for (const struct egg_node *n = egg_first(b); n; n = egg_next_pre(n, b)) {
     switch (n->spec) {
     case S_TABLE: check_table(&bs, n); break;
@@ -244,7 +244,7 @@ static void check_bundle(struct egg_doc *doc, const struct egg_node *b)
       if (egg_parent(n)->spec != S_XFMSANIM) {
         const struct egg_node *v = last_v(n);
         if (!v || !egg_nvals(v))
-          egg_emit(doc, RULE_EGG_EMPTY_TABLE, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+          egg_emit_node(doc, RULE_EGG_EMPTY_TABLE, n, NULL, "%s", node_label(buf, sizeof buf, n));
         else
           note_rows(&bs, n, egg_nvals(v));
       }
@@ -279,7 +279,7 @@ static int tree_compare(struct egg_doc *doc, const struct egg_node *joint_parent
       snprintf(act, sizeof act, "<Joint> %s has no <Table> under %s", node_label(a, sizeof a, n),
                egg_name(table) ? egg_name(table) : "(unnamed)");
       snprintf(exp, sizeof exp, "the \"<skeleton>\" table tree to mirror the joint tree");
-      egg_emit(doc, RULE_EGG_SKELETON_MISMATCH, n->line, n->col, exp, "%s", act);
+      egg_emit_node(doc, RULE_EGG_SKELETON_MISMATCH, n, exp, "%s", act);
       return 1;
     }
     if (tree_compare(doc, n, t, depth + 1))
@@ -302,11 +302,11 @@ static void check_characters(struct egg_doc *doc)
     case S_JOINT:
       njoints++;
       if (!dart_ancestor(n))
-        egg_emit(doc, RULE_EGG_JOINT_OUTSIDE_DART, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+        egg_emit_node(doc, RULE_EGG_JOINT_OUTSIDE_DART, n, NULL, "%s", node_label(buf, sizeof buf, n));
       break;
     case S_ANIMPRELOAD:
       if (!is_dart(egg_parent(n)) && !dart_ancestor(n))
-        egg_emit(doc, RULE_EGG_ANIMPRELOAD_OUTSIDE_DART, n->line, n->col, NULL, "%s",
+        egg_emit_node(doc, RULE_EGG_ANIMPRELOAD_OUTSIDE_DART, n, NULL, "%s",
                  node_label(buf, sizeof buf, n));
       break;
     case S_BUNDLE:
@@ -320,11 +320,11 @@ static void check_characters(struct egg_doc *doc)
     if (is_dart(n)) {
       int joints = 0;
       if (dart_ancestor(n))
-        egg_emit(doc, RULE_EGG_DART_NESTED, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+        egg_emit_node(doc, RULE_EGG_DART_NESTED, n, NULL, "%s", node_label(buf, sizeof buf, n));
       for (const struct egg_node *c = egg_first(n); c && !joints; c = egg_next_skip(c, n, egg_in_node_list(c)))
         joints = c->spec == S_JOINT;
       if (!joints)
-        egg_emit(doc, RULE_EGG_DART_NO_JOINTS, n->line, n->col, NULL, "%s", node_label(buf, sizeof buf, n));
+        egg_emit_node(doc, RULE_EGG_DART_NO_JOINTS, n, NULL, "%s", node_label(buf, sizeof buf, n));
       if (ndarts < 64)
         darts[ndarts++] = n;
     }
@@ -335,7 +335,7 @@ static void check_characters(struct egg_doc *doc)
     if (egg_name(bundle) && egg_name(d) && (egg_name_len(bundle) != egg_name_len(d) ||
                                     memcmp(egg_name(bundle), egg_name(d), egg_name_len(d)))) {
       char exp[96];
-      egg_emit(doc, RULE_EGG_BUNDLE_NAME_MISMATCH, bundle->line, bundle->col,
+      egg_emit_node(doc, RULE_EGG_BUNDLE_NAME_MISMATCH, bundle,
                egg_show(exp, sizeof exp, egg_name(d), egg_name_len(d)), "%s", node_label(buf, sizeof buf, bundle));
     }
     for (const struct egg_node *c = egg_first(bundle); c; c = egg_next(c))
@@ -384,7 +384,7 @@ static void check_morphs(struct egg_doc *doc)
         continue;
       snprintf(act, sizeof act, "morph slider %s names no morph target in the file",
                egg_show(buf, sizeof buf, e->key, e->len));
-      egg_emit(doc, RULE_EGG_MORPH_TABLE, c->line, c->col, NULL, "%s", act);
+      egg_emit_node(doc, RULE_EGG_MORPH_TABLE, c, NULL, "%s", act);
     }
     for (size_t i = 0; i < targets.cap; i++) {
       const struct egg_map_ent *e = egg_map_slot(&targets, i);
@@ -393,7 +393,7 @@ static void check_morphs(struct egg_doc *doc)
         continue;
       snprintf(act, sizeof act, "morph target %s has no slider in the morph table",
                egg_show(buf, sizeof buf, e->key, e->len));
-      egg_emit(doc, RULE_EGG_MORPH_TABLE, c->line, c->col, NULL, "%s", act);
+      egg_emit_node(doc, RULE_EGG_MORPH_TABLE, c, NULL, "%s", act);
     }
   }
   egg_map_free(&targets);

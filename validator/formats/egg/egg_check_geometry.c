@@ -36,8 +36,7 @@ void egg_geometry_note_normal(struct egg_doc *doc, const struct egg_node *nrm)
     return;
   doc->geo_normals++;
   if (geo_vector_zero(n) && doc->geo_zero_normals++ == 0) {
-    doc->geo_normal_line = nrm->line;
-    doc->geo_normal_col = nrm->col;
+    egg_node_loc(nrm, &doc->geo_normal_line, &doc->geo_normal_col);
   }
 }
 
@@ -61,8 +60,7 @@ void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
         continue;
       doc->geo_tangents++;
       if ((have_n ? geo_tangent_degenerate(tv, n) : geo_vector_zero(tv)) && doc->geo_bad_tangents++ == 0) {
-        doc->geo_tangent_line = t->line;
-        doc->geo_tangent_col = t->col;
+        egg_node_loc(t, &doc->geo_tangent_line, &doc->geo_tangent_col);
       }
     }
   }
@@ -264,7 +262,7 @@ static int polygons_check(struct egg_doc *doc)
       first = p;
   }
   if (count)
-    egg_emit(doc, RULE_CORE_TRIANGLE_ZERO_AREA, first->line, first->col, "a non-zero area",
+    egg_emit_node(doc, RULE_CORE_TRIANGLE_ZERO_AREA, first, "a non-zero area",
              "<Polygon> whose corners lie on one line (Panda3D drops it at load): %lu of %lu polygons",
              count, total);
   rc = 0;

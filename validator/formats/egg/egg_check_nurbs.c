@@ -49,14 +49,14 @@ static void check_curve(struct egg_doc *doc, const struct egg_node *c)
   if (o && egg_nvals(o) == 1)
     order = check_order_value(doc, o, 0);
   else if (!o)
-    egg_emit(doc, RULE_EGG_NURBS_ORDER, c->line, c->col, NULL, "%s", "missing");
+    egg_emit_node(doc, RULE_EGG_NURBS_ORDER, c, NULL, "%s", "missing");
   if (k) {
     check_knots(doc, k);
     if (order && egg_nvals(k) != cv_count(c) + (uint32_t)order) {
       snprintf(act, sizeof act, "%u", (unsigned)egg_nvals(k));
       snprintf(exp, sizeof exp, "%u (%u control vertices + order %d)",
                (unsigned)(cv_count(c) + (uint32_t)order), (unsigned)cv_count(c), order);
-      egg_emit(doc, RULE_EGG_NURBS_KNOT_COUNT, k->line, k->col, exp, "%s", act);
+      egg_emit_node(doc, RULE_EGG_NURBS_KNOT_COUNT, k, exp, "%s", act);
     }
   }
   t = egg_scalar_child(c, "type");
@@ -78,7 +78,7 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
     uo = check_order_value(doc, o, 0);
     vo = check_order_value(doc, o, 1);
   } else if (!o) {
-    egg_emit(doc, RULE_EGG_NURBS_ORDER, s->line, s->col, NULL, "%s", "missing");
+    egg_emit_node(doc, RULE_EGG_NURBS_ORDER, s, NULL, "%s", "missing");
   }
   if (uk)
     check_knots(doc, uk);
@@ -92,7 +92,7 @@ static void check_surface(struct egg_doc *doc, const struct egg_node *s)
       snprintf(act, sizeof act, "%u", (unsigned)cv_count(s));
       snprintf(exp, sizeof exp, "%lld = (%u u-knots - %d) * (%u v-knots - %d)", (long long)want,
                (unsigned)egg_nvals(uk), uo, (unsigned)egg_nvals(vk), vo);
-      egg_emit(doc, RULE_EGG_NURBS_CV_COUNT, s->line, s->col, exp, "%s", act);
+      egg_emit_node(doc, RULE_EGG_NURBS_CV_COUNT, s, exp, "%s", act);
     }
   }
 }
@@ -120,7 +120,7 @@ static void check_cv_dims(struct egg_doc *doc, struct egg_map *pools, struct egg
       const struct egg_map_ent *ve = egg_map_pair_find(verts, (uintptr_t)pool, egg_val_int(vr, i));
       const struct egg_node *v = ve ? ve->val : NULL;
       if (v && egg_nvals(v) < 3) {
-        egg_emit(doc, RULE_EGG_NURBS_CV_DIMS, v->line, v->col, NULL, "%u", (unsigned)egg_nvals(v));
+        egg_emit_node(doc, RULE_EGG_NURBS_CV_DIMS, v, NULL, "%u", (unsigned)egg_nvals(v));
         return;
       }
     }

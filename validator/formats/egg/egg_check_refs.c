@@ -63,8 +63,8 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
   if (e->val) {
     const struct egg_node *prev = e->val;
     snprintf(what, sizeof what, "%s name %s (first at line %u)", kind,
-             show_name(buf, sizeof buf, n), (unsigned)prev->line);
-    egg_emit(r->doc, RULE_EGG_DUPLICATE_NAME, n->line, n->col, NULL, "%s", what);
+             show_name(buf, sizeof buf, n), egg_node_line(prev));
+    egg_emit_node(r->doc, RULE_EGG_DUPLICATE_NAME, n, NULL, "%s", what);
   }
   e->val = n;
 }
@@ -183,8 +183,7 @@ static void ambiguous_ref(struct refs *r, const struct egg_node *ref)
       !(g = egg_map_find(&r->groups, s, len)))
     return;
   snprintf(what, sizeof what, "%s (groups at lines %u and %u)", egg_show(buf, sizeof buf, s, len),
-           (unsigned)((const struct egg_node *)d->val)->line,
-           (unsigned)((const struct egg_node *)g->val)->line);
+           egg_node_line(d->val), egg_node_line(g->val));
   egg_emit_val(r->doc, RULE_EGG_DUPLICATE_GROUP_NAME, ref, 0, NULL, "%s", what);
 }
 
@@ -228,7 +227,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
     if (egg_parent(n)->spec != S_INSTANCE) {
       uint32_t len;
       const char *s = first_string(r->doc, n, &len);
-      egg_emit(r->doc, RULE_EGG_REF_OUTSIDE_INSTANCE, n->line, n->col, NULL, "%s",
+      egg_emit_node(r->doc, RULE_EGG_REF_OUTSIDE_INSTANCE, n, NULL, "%s",
                s ? egg_show(buf, sizeof buf, s, len) : "");
     } else {
       lookup(r, &r->groups, n, RULE_EGG_UNKNOWN_GROUP);
@@ -330,7 +329,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
         if (!e)
           break;
         if (e->val)
-          egg_emit(r->doc, RULE_EGG_DUPLICATE_VERTEX, v->line, v->col, NULL, "%lld",
+          egg_emit_node(r->doc, RULE_EGG_DUPLICATE_VERTEX, v, NULL, "%lld",
                    (long long)egg_index(v));
         e->val = v;
       }
@@ -378,7 +377,7 @@ static void forward_pool(struct refs *r, struct egg_map *forwarded, const struct
     return;
   fe->val = (void *)(uintptr_t)pool;
   snprintf(what, sizeof what, "%s (defined at line %u)", egg_show(buf, sizeof buf, ps, plen),
-           (unsigned)pool->line);
+           egg_node_line(pool));
   egg_emit_val(r->doc, RULE_EGG_POOL_AFTER_REFERENCE, ref, 0, NULL, "%s", what);
 }
 
@@ -439,7 +438,7 @@ static void resolve_vertex_refs(struct refs *r)
       re->val = vr;
       continue;
     }
-    if (pool->line > vr->line || (pool->line == vr->line && pool->col > vr->col))
+    if (pool->off > vr->off) /* the pool is after the reference in the text */
       forward_pool(r, &forwarded, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
@@ -454,8 +453,10 @@ static void resolve_vertex_refs(struct refs *r)
         if (!has_index(pi, idx) && n + 24 < sizeof what)
           n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);
       }
-      egg_emit(r->doc, RULE_EGG_UNDEFINED_VERTEX, r->doc->panda ? 0 : vr->line,
-               r->doc->panda ? 0 : vr->col, NULL, "%s", what);
+      if (r->doc->panda)
+        egg_emit(r->doc, RULE_EGG_UNDEFINED_VERTEX, 0, 0, NULL, "%s", what);
+      else
+        egg_emit_node(r->doc, RULE_EGG_UNDEFINED_VERTEX, vr, NULL, "%s", what);
       re->val = vr;
     }
   }

@@ -224,7 +224,7 @@ static void check_scalar(struct egg_doc *doc, const struct egg_node *s)
              "%s", egg_show(buf, sizeof buf, egg_name(s), egg_name_len(s)));
     break;
   case T_ORDER_SANIM:
-    egg_emit(doc, RULE_EGG_ORDER_ON_SANIM, s->line, s->col, NULL, "%s",
+    egg_emit_node(doc, RULE_EGG_ORDER_ON_SANIM, s, NULL, "%s",
              egg_name(egg_parent(s)) ? egg_show(buf, sizeof buf, egg_name(egg_parent(s)), egg_name_len(egg_parent(s))) : "");
     break;
   case T_ENUM:
@@ -291,13 +291,13 @@ static void check_group_attr(struct egg_doc *doc, const struct egg_node *n)
         descend = 1;
     }
     if (!descend)
-      egg_emit(doc, RULE_EGG_COLLIDE_NO_DESCEND, n->line, n->col, NULL, "%s",
+      egg_emit_node(doc, RULE_EGG_COLLIDE_NO_DESCEND, n, NULL, "%s",
                egg_name(n) ? egg_show(buf, sizeof buf, egg_name(n), egg_name_len(n)) : "unnamed");
     /* a <Line> anywhere in the group: no solid is built from it (EGG-ENUM-016) */
     if (doc->spec_count[S_LINE] && egg_parent(n))
       for (const struct egg_node *c = egg_first(egg_parent(n)); c; c = egg_next_pre(c, egg_parent(n)))
         if (c->spec == S_LINE) {
-          egg_emit(doc, RULE_EGG_COLLIDE_LINE, c->line, c->col, NULL, "%s",
+          egg_emit_node(doc, RULE_EGG_COLLIDE_LINE, c, NULL, "%s",
                    egg_name(n) ? egg_show(buf, sizeof buf, egg_name(n), egg_name_len(n)) : "unnamed");
           break;
         }
@@ -315,14 +315,14 @@ static void check_transforms(struct egg_doc *doc, const struct egg_node *n)
     if (c->spec != S_TRANSFORM)
       continue;
     if (++k > 1)
-      egg_emit(doc, RULE_EGG_REPEATED_TRANSFORM, c->line, c->col, NULL, "%s", "<Transform>");
+      egg_emit_node(doc, RULE_EGG_REPEATED_TRANSFORM, c, NULL, "%s", "<Transform>");
     if (n->spec == S_TEXTURE)
       continue;
     for (const struct egg_node *t = egg_first(c); t; t = egg_next(t)) {
       int flat = (t->spec == S_TRANSLATE && egg_nvals(t) == 2) || (t->spec == S_ROTATE && egg_nvals(t) == 1) ||
                  (t->spec == S_SCALE && egg_nvals(t) == 2) || t->spec == S_MATRIX3;
       if (flat && !t->bad)
-        egg_emit(doc, RULE_EGG_TRANSFORM_DIMENSION, t->line, t->col, NULL, "%s",
+        egg_emit_node(doc, RULE_EGG_TRANSFORM_DIMENSION, t, NULL, "%s",
                  egg_specs[t->spec].what);
     }
   }
@@ -347,8 +347,8 @@ static void check_coordsys(struct egg_doc *doc)
       v = &vb;
     }
     if (first) {
-      snprintf(where, sizeof where, "line %u", (unsigned)first->line);
-      egg_emit(doc, RULE_EGG_MULTIPLE_COORDSYS, n->line, n->col, where, "%s",
+      snprintf(where, sizeof where, "line %u", egg_node_line(first));
+      egg_emit_node(doc, RULE_EGG_MULTIPLE_COORDSYS, n, where, "%s",
                v && v->s ? egg_show(buf, sizeof buf, v->s, v->len) : "");
     } else {
       const struct egg_node *p;
@@ -357,7 +357,7 @@ static void check_coordsys(struct egg_doc *doc)
         if (p->spec != S_COMMENT)
           break;
       if (p != n)
-        egg_emit(doc, RULE_EGG_COORDSYS_NOT_FIRST, n->line, n->col, NULL, "line %u", (unsigned)n->line);
+        egg_emit_node(doc, RULE_EGG_COORDSYS_NOT_FIRST, n, NULL, "line %u", egg_node_line(n));
     }
     if (!v || !v->s) {
       /* an empty entry is EGG-SYN-011 (String required) already */
@@ -408,7 +408,7 @@ void egg_check_scalars(struct egg_doc *doc)
       break;
     case S_DEFAULTPOSE:
       if (egg_parent(n)->spec != S_JOINT)
-        egg_emit(doc, RULE_EGG_DEFAULTPOSE_OUTSIDE_JOINT, n->line, n->col, NULL, "%s",
+        egg_emit_node(doc, RULE_EGG_DEFAULTPOSE_OUTSIDE_JOINT, n, NULL, "%s",
                  egg_specs[egg_parent(n)->spec].what);
       break;
     case S_GROUP: case S_JOINT: case S_INSTANCE: case S_TEXTURE:

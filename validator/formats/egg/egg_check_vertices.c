@@ -158,8 +158,8 @@ static void repeated_names(struct egg_doc *doc, const struct egg_node *parent, i
         snprintf(act, sizeof act, "%s name '%s'", what, egg_show(buf, sizeof buf, sa, la));
         /* a second UV or Aux set of one name breaks the spec's "unique name"; a morph
          * target is only "the set of all offsets that share the same target name" */
-        egg_emit(doc, spec == S_UV || spec == S_AUX ? RULE_EGG_REPEATED_ATTRIBUTE : RULE_EGG_REPEATED_MORPH,
-                 a->line, a->col, NULL, "%s", act);
+        egg_emit_node(doc, spec == S_UV || spec == S_AUX ? RULE_EGG_REPEATED_ATTRIBUTE : RULE_EGG_REPEATED_MORPH,
+                      a, NULL, "%s", act);
         break;
       }
     }
@@ -173,7 +173,7 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
   unsigned k = 0;
   for (const struct egg_node *c = egg_first(parent); c; c = egg_next(c))
     if (c->spec == spec && ++k > 1)
-      egg_emit(doc, rule, c->line, c->col, NULL, "%s", egg_specs[spec].what);
+      egg_emit_node(doc, rule, c, NULL, "%s", egg_specs[spec].what);
 }
 
 /* 1 when a and b say the same thing: the same values, numbers compared as numbers (1 and 1.0
@@ -208,7 +208,7 @@ static void repeated_differing(struct egg_doc *doc, const struct egg_node *paren
     if (!first)
       first = c;
     else if (!same_values(first, c))
-      egg_emit(doc, RULE_EGG_REPEATED_NORMAL_COLOR, c->line, c->col, NULL, "%s with other values",
+      egg_emit_node(doc, RULE_EGG_REPEATED_NORMAL_COLOR, c, NULL, "%s with other values",
                egg_specs[spec].what);
   }
 }
@@ -246,7 +246,7 @@ static void check_vertex(struct egg_doc *doc, const struct egg_node *v)
           if (egg_nvals(d) && n != egg_nvals(c) && !c->bad) {
             char exp[32];
             snprintf(exp, sizeof exp, "%u", (unsigned)egg_nvals(c));
-            egg_emit(doc, RULE_EGG_DUV_ARITY, d->line, d->col, exp, "%u", (unsigned)n);
+            egg_emit_node(doc, RULE_EGG_DUV_ARITY, d, exp, "%u", (unsigned)n);
           }
         }
     } else if (c->spec == S_NORMAL) {
@@ -322,7 +322,7 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
       }
     } else if (c->spec == S_COMPONENT) {
       if (!composite) {
-        egg_emit(doc, RULE_EGG_COMPONENT_NOT_COMPOSITE, c->line, c->col, NULL, "%s", kind);
+        egg_emit_node(doc, RULE_EGG_COMPONENT_NOT_COMPOSITE, c, NULL, "%s", kind);
       } else {
         int64_t have = (int64_t)nverts - (int64_t)lead;
         if (egg_index(c) < 0 || egg_index(c) >= have) {
@@ -333,16 +333,16 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
       }
     } else if (c->spec == S_SCALAR && egg_name(c)) {
       if (egg_name_eq(egg_name(c), egg_name_len(c), "thick") && p->spec != S_LINE && p->spec != S_POINTLIGHT)
-        egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points and lines", "%s", "thick");
+        egg_emit_node(doc, RULE_EGG_THICK_PERSPECTIVE, c, "points and lines", "%s", "thick");
       if (egg_name_eq(egg_name(c), egg_name_len(c), "perspective") && p->spec != S_POINTLIGHT)
-        egg_emit(doc, RULE_EGG_THICK_PERSPECTIVE, c->line, c->col, "points", "%s", "perspective");
+        egg_emit_node(doc, RULE_EGG_THICK_PERSPECTIVE, c, "points", "%s", "perspective");
     }
   }
   if (!p->bad && min && nverts < min) {
     char act[96], exp[64];
     snprintf(act, sizeof act, "%s with %u vertices", kind, nverts);
     snprintf(exp, sizeof exp, "at least %u", min);
-    egg_emit(doc, RULE_EGG_PRIM_VERTEX_COUNT, p->line, p->col, exp, "%s", act);
+    egg_emit_node(doc, RULE_EGG_PRIM_VERTEX_COUNT, p, exp, "%s", act);
   }
 }
 
@@ -370,7 +370,7 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     else if (ok && !(m >= -EGG_MEMBERSHIP_SLACK && m <= 1.0 + EGG_MEMBERSHIP_SLACK))
       egg_emit_val(vc->doc, RULE_EGG_MEMBERSHIP_RANGE, ms, 0, NULL, "%g", m);
     if (ok && m != 1.0 && owner->spec != S_JOINT && !replay)
-      egg_emit(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms->line, ms->col, NULL, "%g", m);
+      egg_emit_node(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms, NULL, "%g", m);
   }
   if (owner->spec != S_JOINT || !ref || !egg_nvals(ref) || !(pool = egg_val_str(ref, 0, &plen)))
     return;
@@ -401,7 +401,7 @@ static void check_occluder(struct egg_doc *doc, const struct egg_node *g)
         if (v->spec == S_VREF_PRIM)
           n += egg_nvals(v);
       if (n != 4)
-        egg_emit(doc, RULE_EGG_OCCLUDER_SHAPE, c->line, c->col, NULL, "%u", n);
+        egg_emit_node(doc, RULE_EGG_OCCLUDER_SHAPE, c, NULL, "%u", n);
       return;
     }
 }
@@ -462,7 +462,7 @@ void egg_check_vertices(struct egg_doc *doc)
     snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)e->num,
              egg_show(buf, sizeof buf, e->key, e->len));
     snprintf(exp, sizeof exp, "%.6g (expected 1)", e->sum);
-    egg_emit(doc, RULE_EGG_MEMBERSHIP_SUM, vr->line, vr->col, exp, "%s", act);
+    egg_emit_node(doc, RULE_EGG_MEMBERSHIP_SUM, vr, exp, "%s", act);
   }
   egg_map_free(&vc.members);
 }

@@ -95,10 +95,10 @@ int egg_node_name_is(const struct egg_node *n, const char *s)
 
 uint32_t egg_node_last_line(const struct egg_node *n)
 {
-  uint32_t last = n->line;
+  /* the last entry in the subtree is the furthest in the text: its line is the most any of
+   * them start on */
+  uint32_t last = egg_node_line(n + n->size - 1);
   for (const struct egg_node *d = n; d; d = egg_next_pre(d, n)) {
-    if (d->line > last)
-      last = d->line;
     if (d->vform == VF_NONE && egg_close_line(d) > last)
       last = egg_close_line(d);
   }

@@ -552,15 +552,12 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
 static int mvert_cmp(const void *a, const void *b)
 {
   const struct mvert *x = a, *y = b;
-  if (x->vertex->line != y->vertex->line)
-    return x->vertex->line < y->vertex->line ? -1 : 1;
-  if (x->vertex->col != y->vertex->col)
-    return x->vertex->col < y->vertex->col ? -1 : 1;
+  if (x->vertex->off != y->vertex->off) /* file order */
+    return x->vertex->off < y->vertex->off ? -1 : 1;
   if (!x->prim != !y->prim)
     return x->prim ? 1 : -1;
   if (x->prim && x->prim != y->prim)
-    return x->prim->line < y->prim->line || (x->prim->line == y->prim->line && x->prim->col < y->prim->col)
-           ? -1 : 1;
+    return x->prim->off < y->prim->off ? -1 : 1;
   return 0;
 }
 
@@ -620,7 +617,7 @@ static int build_meshes(struct geom *g)
       continue;
     if (n->bad) {
       if (g->m->want_spans) /* where a primitive the model leaves out is: no triangle of it */
-        model_span_dropped(g->m, MODEL_EL_TRIANGLE, n->line, egg_node_last_line(n));
+        model_span_dropped(g->m, MODEL_EL_TRIANGLE, egg_node_line(n), egg_node_last_line(n));
       continue;
     }
     mesh = prim_mesh(g, n);
@@ -663,9 +660,9 @@ static int build_meshes(struct geom *g)
       if (g->m->want_spans) {
         uint32_t last = egg_node_last_line(prim);
         for (size_t t = first; t < g->ntris; t++)
-          model_span_lines(g->m, MODEL_EL_TRIANGLE, (uint32_t)t, prim->line, last);
+          model_span_lines(g->m, MODEL_EL_TRIANGLE, (uint32_t)t, egg_node_line(prim), last);
         if (first == g->ntris)
-          model_span_dropped(g->m, MODEL_EL_TRIANGLE, prim->line, last);
+          model_span_dropped(g->m, MODEL_EL_TRIANGLE, egg_node_line(prim), last);
       }
     }
     mm->num_vertexes = (uint32_t)g->nmv - mm->first_vertex;
@@ -939,14 +936,14 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
     m->num_triangles = (uint32_t)g.ntris;
     if (m->want_spans) /* each model vertex at its pool <Vertex> (mesh_sort's final order) */
       for (size_t v = 0; v < g.nmv; v++)
-        model_span_lines(m, MODEL_EL_VERTEX, (uint32_t)v, g.mv[v].vertex->line,
+        model_span_lines(m, MODEL_EL_VERTEX, (uint32_t)v, egg_node_line(g.mv[v].vertex),
                          egg_node_last_line(g.mv[v].vertex));
   }
   if (g.over_four_count) {
     char what[160];
     snprintf(what, sizeof what, "%u vertices (the first in <VertexPool> %.80s)", g.over_four_count,
              egg_name(egg_parent(g.over_four_at)) ? egg_name(egg_parent(g.over_four_at)) : "");
-    egg_emit(doc, RULE_EGG_INFLUENCES_OVER_FOUR, g.over_four_at->line, g.over_four_at->col, "4", "%s", what);
+    egg_emit_node(doc, RULE_EGG_INFLUENCES_OVER_FOUR, g.over_four_at, "4", "%s", what);
   }
   rc = 0;
 out:

@@ -203,6 +203,7 @@ static void tree_pools(struct egg_doc *doc)
     doc->tree->strs = doc->strs;
     doc->tree->nums = doc->nums;
     doc->tree->rich = doc->rich;
+    doc->tree->doc = doc;
   }
 }
 
@@ -236,8 +237,8 @@ static struct egg_node *node_new(struct parser *p, int spec, const struct egg_to
   memset(n, 0, sizeof *n);
   n->spec = (unsigned)spec;
   n->kw = (unsigned)kw->kw;
-  n->line = kw->line;
-  n->col = kw->col;
+  /* the root's token has no bytes: offset 0, line 1 column 1 */
+  n->off = kw->s ? (uint32_t)((const unsigned char *)kw->s - p->lx.data) : 0;
   n->size = 1;
   doc->nodes++;
   doc->spec_count[spec]++;
@@ -889,6 +890,7 @@ static void body_keyword(struct parser *p, struct frame *f)
   kw.kw = t->kw;
   kw.line = t->line;
   kw.col = t->col;
+  kw.s = t->s;
   open_entry(p, spec, &kw, 0);
 }
 
@@ -928,6 +930,10 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   int rc = 0;
   if (!p)
     return -1;
+  if (size > UINT32_MAX) { /* entries keep their offsets in 32 bits */
+    free(p);
+    return -1;
+  }
   p->doc = doc;
   doc->data = data;
   doc->size = size;

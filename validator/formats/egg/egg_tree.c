@@ -92,10 +92,10 @@ int egg_value_is_number(const struct egg_value *v)
   return v->type == V_NUMBER || v->type == V_ULONG;
 }
 
-/* Line starts kept for locating values: one in EGG_LINE_STEP lines. Asking where a texture name
- * near the top of a valid file is reads only that far; a warning on every line reads forward from
- * the last line found. */
-#define EGG_LINE_STEP 64u
+/* Checkpoints kept for locating entries: the line of every EGG_CHECKPOINT-th byte. Asking where
+ * a texture near the top of a valid file is reads only that far; a line of millions of entries
+ * (`<Group>{}<Group>{}...`) is read from the checkpoint before each, never from its start. */
+#define EGG_CHECKPOINT 4096u
 
 /* The first line end (\n or \r) at or after i, or n: eight bytes a step (the lines between two
  * located entries are short, a memchr call for each costs more than the line), a byte zero
@@ -121,66 +121,77 @@ static size_t next_eol(const unsigned char *d, size_t i, size_t n)
   return n;
 }
 
-/* The offset after `count` more line ends from off, counted as the lexer counts them (\r\n and
- * \n\r once), or SIZE_MAX when the text ends first. */
-static size_t lines_skip(const struct egg_doc *doc, size_t off, unsigned count)
+/* Read on from *c (a position, its line and line start) to the first position at or after
+ * `to` that is not inside a line end, counting line ends as the lexer does (\r\n and \n\r once). */
+static void read_on(const struct egg_doc *doc, struct egg_checkpoint *c, size_t to)
 {
   const unsigned char *d = doc->data;
-  size_t n = doc->size, i = off;
-  while (count) {
-    if (i >= n || (i = next_eol(d, i, n)) >= n)
-      return SIZE_MAX;
+  size_t n = doc->size, i = c->pos;
+  while (i < to) {
+    i = next_eol(d, i, n < to ? n : to);
+    if (i >= to || i >= n)
+      break;
     if (i + 1 < n && ((d[i] == '\r' && d[i + 1] == '\n') || (d[i] == '\n' && d[i + 1] == '\r')))
       i++;
-    if (!--count)
-      return i + 1;
     i++;
+    c->line++;
+    c->line_start = i;
   }
-  return off;
+  c->pos = i > to ? i : to;
 }
 
-/* The offset where line `line` (from 1) starts, or SIZE_MAX past the end or out of memory. */
-static size_t line_start(struct egg_doc *doc, unsigned line)
+void egg_node_loc(const struct egg_node *n, unsigned *line, unsigned *col)
 {
-  size_t want = (line - 1) / EGG_LINE_STEP, from;
-  unsigned from_line;
-  if (doc->last_line && doc->last_line <= line && line - doc->last_line < EGG_LINE_STEP) {
-    /* a line just after the last one found (the geometry check asks for every pool vertex in
-     * turn): read on from there; the table of line starts is not needed, and building it
-     * would read the same lines a second time */
-    from = doc->last_start;
-    from_line = doc->last_line;
-  } else {
-    while (doc->nlines <= want) {
-      size_t next = doc->nlines ? lines_skip(doc, doc->lines[doc->nlines - 1], EGG_LINE_STEP) : 0;
-      if (next == SIZE_MAX)
-        return SIZE_MAX;
-      if (doc->nlines == doc->lines_cap) {
-        /* arena storage: the blocks outgrown stay until the end (at most as much again) */
-        size_t cap = doc->lines_cap ? doc->lines_cap * 2 : 256;
-        size_t *grown = arena_calloc(doc->arena, cap, sizeof *grown);
-        if (!grown)
-          return SIZE_MAX;
-        if (doc->nlines)
-          memcpy(grown, doc->lines, doc->nlines * sizeof *grown);
-        doc->lines = grown;
-        doc->lines_cap = cap;
-      }
-      doc->lines[doc->nlines++] = next;
+  struct egg_doc *doc = egg_tree_of(n)->doc;
+  size_t off = n->off, k = off / EGG_CHECKPOINT;
+  struct egg_checkpoint c;
+  *line = 1;
+  *col = (unsigned)off + 1;
+  if (!doc || !doc->data || off >= doc->size)
+    return;
+  while (doc->ncps <= k) {
+    if (doc->ncps == doc->cps_cap) {
+      /* arena storage: the blocks outgrown stay until the end (at most as much again) */
+      size_t cap = doc->cps_cap ? doc->cps_cap * 2 : 256;
+      struct egg_checkpoint *grown = arena_alloc_lazy(doc->arena, cap, sizeof *grown);
+      if (!grown)
+        return;
+      if (doc->ncps)
+        memcpy(grown, doc->cps, doc->ncps * sizeof *grown);
+      doc->cps = grown;
+      doc->cps_cap = cap;
     }
-    from = doc->lines[want];
-    from_line = (unsigned)(want * EGG_LINE_STEP + 1);
-    if (doc->last_line && doc->last_line <= line && doc->last_line > from_line) {
-      from = doc->last_start;
-      from_line = doc->last_line;
+    if (!doc->ncps) {
+      c.pos = c.line_start = 0;
+      c.line = 1;
+    } else {
+      c = doc->cps[doc->ncps - 1];
+      read_on(doc, &c, doc->ncps * (size_t)EGG_CHECKPOINT);
     }
+    doc->cps[doc->ncps++] = c;
   }
-  from = lines_skip(doc, from, line - from_line);
-  if (from != SIZE_MAX) {
-    doc->last_line = line;
-    doc->last_start = from;
+  c = doc->cps[k];
+  if (c.pos > off) /* a line end across the checkpoint: the one before */
+    c = doc->cps[k - 1];
+  if (doc->last_line && doc->last_pos <= off && doc->last_pos > c.pos) {
+    /* after the last one found (a walk in file order): read on from there */
+    c.pos = doc->last_pos;
+    c.line = doc->last_line;
+    c.line_start = doc->last_start;
   }
-  return from;
+  read_on(doc, &c, off);
+  doc->last_pos = c.pos;
+  doc->last_line = c.line;
+  doc->last_start = c.line_start;
+  *line = c.line;
+  *col = (unsigned)(off - c.line_start + 1);
+}
+
+unsigned egg_node_line(const struct egg_node *n)
+{
+  unsigned line, col;
+  egg_node_loc(n, &line, &col);
+  return line;
 }
 
 static int is_value_tok(int type)
@@ -188,20 +199,21 @@ static int is_value_tok(int type)
   return type == T_NUMBER || type == T_ULONG || type == T_QSTRING || type == T_WORD;
 }
 
-/* A quiet lexer at the token after an entry's keyword: 0, or -1 when the keyword is not found. */
-static int relex_at(struct egg_doc *doc, const struct egg_node *n, struct egg_lexer *lx)
+/* A quiet lexer at the token after an entry's keyword: 0, or -1 when the keyword is not found.
+ * With lines 0 the lexer's lines are not counted from the start (the values alone are read). */
+static int relex_at(struct egg_doc *doc, const struct egg_node *n, struct egg_lexer *lx, int lines)
 {
   struct egg_token t;
-  size_t start, off;
-  if (!doc->data || n->line == 0 || n->col == 0 || (start = line_start(doc, n->line)) == SIZE_MAX)
+  size_t off = n->off;
+  unsigned line = 0, col = 0;
+  if (!doc->data || off >= doc->size)
     return -1;
-  off = start + n->col - 1;
-  if (off >= doc->size || off < start)
-    return -1;
+  if (lines)
+    egg_node_loc(n, &line, &col);
   egg_lex_init(lx, doc->data, doc->size, NULL);
   lx->pos = off;
-  lx->line = n->line;
-  lx->line_start = start;
+  lx->line = line;
+  lx->line_start = lines ? off - (col - 1) : off;
   if (doc->data[off] == '<') {
     /* a keyword is a bare run to the next stop byte, as egg_lex_next reads it: no need to
      * classify it again (a pool's every vertex comes here for its position) */
@@ -216,9 +228,8 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
 {
   struct egg_lexer lx;
   struct egg_token t;
-  *line = n->line;
-  *col = n->col;
-  if (relex_at(doc, n, &lx) < 0)
+  egg_node_loc(n, line, col);
+  if (relex_at(doc, n, &lx, 1) < 0)
     return;
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type)) { /* the header name */
@@ -248,7 +259,7 @@ uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double 
   struct egg_lexer lx;
   struct egg_token t;
   uint32_t got = 0;
-  if (relex_at(doc, n, &lx) < 0)
+  if (relex_at(doc, n, &lx, 0) < 0)
     return 0;
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type))
@@ -272,11 +283,27 @@ void egg_emit_val(struct egg_doc *doc, enum rule_index rule, const struct egg_no
   if (!doc->panda && !diag_wanted(doc->ctx->diag, rule)) {
     /* folded beyond its located repeats: only counted, so the value need not be found
      * (the panda profile drops what follows a syntax error by position, so it always locates) */
-    struct mdl_loc loc = loc_text(n->line, n->col, NULL);
+    struct mdl_loc loc = loc_none();
     diag_emit(doc->ctx->diag, rule, &loc, NULL, NULL);
     return;
   }
   egg_val_loc(doc, n, k, &line, &col);
+  va_start(ap, fmt);
+  egg_vemit(doc, rule, line, col, expected, fmt, ap);
+  va_end(ap);
+}
+
+void egg_emit_node(struct egg_doc *doc, enum rule_index rule, const struct egg_node *n,
+                   const char *expected, const char *fmt, ...)
+{
+  unsigned line, col;
+  va_list ap;
+  if (!doc->panda && !diag_wanted(doc->ctx->diag, rule)) {
+    struct mdl_loc loc = loc_none(); /* folded: only counted (egg_emit_val) */
+    diag_emit(doc->ctx->diag, rule, &loc, NULL, NULL);
+    return;
+  }
+  egg_node_loc(n, &line, &col);
   va_start(ap, fmt);
   egg_vemit(doc, rule, line, col, expected, fmt, ap);
   va_end(ap);

@@ -88,8 +88,9 @@ void egg_unheld_add(struct model *m, uint32_t rule, unsigned long count, const s
   u = &m->unheld[m->num_unheld++];
   u->rule = rule;
   u->count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-  u->line = first ? first->line : 0;
-  u->column = first ? first->col : 0;
+  u->line = u->column = 0;
+  if (first)
+    egg_node_loc(first, &u->line, &u->column);
   va_start(ap, fmt);
   vsnprintf(u->what, sizeof u->what, fmt, ap);
   va_end(ap);

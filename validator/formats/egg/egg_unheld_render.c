@@ -171,7 +171,7 @@ static void tally_add(struct render_tally *t, int k, const struct egg_node *n, c
   size_t len = strlen(l), il;
   uint32_t vlen = 0;
   const char *v = n->spec == S_SCALAR && egg_nvals(n) ? egg_val_str(n, 0, &vlen) : NULL;
-  if (!t->n[k]++ || n->line < t->first[k]->line) /* textures are walked last: the earliest is named */
+  if (!t->n[k]++ || egg_node_line(n) < egg_node_line(t->first[k])) /* textures are walked last: the earliest is named */
     t->first[k] = n;
   if (v)
     snprintf(item, sizeof item, "%s %.*s", what, (int)(vlen > 20 ? 20 : vlen), v);
@@ -259,7 +259,7 @@ void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidd
   egg_map_free(&drawn);
   egg_map_free(&last);
   if (t.n[R_HIDDEN]) { /* hidden primitives and textures join hidden groups (MDL-CNV-029) */
-    if (!*hidden || (t.first[R_HIDDEN]->line < (*first_hidden)->line))
+    if (!*hidden || (egg_node_line(t.first[R_HIDDEN]) < egg_node_line(*first_hidden)))
       *first_hidden = t.first[R_HIDDEN];
     *hidden += t.n[R_HIDDEN];
   }

@@ -214,7 +214,7 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
                 (egg_name(a) && egg_name(b) && egg_name_len(a) == egg_name_len(b) && !memcmp(egg_name(a), egg_name(b), egg_name_len(a)));
     if (a->spec != b->spec || a->kw != b->kw || !names || egg_nvals(a) != egg_nvals(b)) {
       snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(a->kw),
-               (unsigned)a->line, egg_kw_spelling(b->kw), (unsigned)b->line);
+               egg_node_line(a), egg_kw_spelling(b->kw), egg_node_line(b));
       return 0;
     }
     for (uint32_t i = 0; i < egg_nvals(a); i++) {
@@ -223,12 +223,12 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
       egg_val(b, i, &vb);
       if (!value_equal(&va, &vb)) {
         snprintf(why, cap, "value %u of %s at line %u differs", (unsigned)i, egg_kw_spelling(a->kw),
-                 (unsigned)a->line);
+                 egg_node_line(a));
         return 0;
       }
     }
     if (!egg_first(a) != !egg_first(b)) {
-      snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), (unsigned)a->line);
+      snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), egg_node_line(a));
       return 0;
     }
     if (egg_first(a)) {
