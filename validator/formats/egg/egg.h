@@ -128,6 +128,48 @@ struct egg_rich {
   uint8_t type, flags;
 };
 
+/* A field that few entries have (a name, a value slot), kept apart from the entries: the
+ * values of the entries that have one, in entry order, and per block of 64 entries a mask of
+ * which have one and how many values come before the block's first. An entry without it costs
+ * nothing; finding entry i's is a mask test and a population count (egg_col_find). */
+struct egg_col {
+  uint32_t *vals;
+  uint64_t *mask;
+  uint32_t *base;
+  size_t used, cap, nblk, blk_cap;
+};
+
+/* Without a population count instruction (x86-64's baseline has none) the builtin is a library
+ * call that costs more than these few steps. */
+static inline unsigned egg_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+  return (unsigned)__builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+/* Where entry i's value is in c->vals: 1, or 0 when it has none. */
+static inline int egg_col_find(const struct egg_col *c, size_t i, size_t *at)
+{
+  uint64_t m, bit = (uint64_t)1 << (i % 64);
+  if (i / 64 >= c->nblk)
+    return 0;
+  m = c->mask[i / 64];
+  if (!(m & bit))
+    return 0;
+  *at = c->base[i / 64] + egg_popcount64(m & (bit - 1));
+  return 1;
+}
+static inline uint32_t egg_col_get(const struct egg_col *c, size_t i)
+{
+  size_t at;
+  return egg_col_find(c, i, &at) ? c->vals[at] : 0;
+}
+
 /* Where a tree's names, strings and kept numbers are: a header just before its first entry (the
  * root), found from any entry by walking up (egg_tree_of). */
 struct egg_tree_hdr {
@@ -135,19 +177,24 @@ struct egg_tree_hdr {
   const double *nums;          /* VF_NUM, VF_ONE values and the slots below */
   const struct egg_rich *rich; /* VF_RICH values and their counts */
   struct egg_doc *doc;         /* the text the entries' offsets count in (egg_node_loc) */
+  const struct egg_col *names; /* the entries' header names (see struct egg_node) */
+  const struct egg_col *vals;  /* the entries' value slots, v below */
 };
 
 /* The tree is one array in file order (pre-order): an entry's children follow it, and its
  * subtree is the `size` entries from itself. Links are counts of entries, not pointers: first
  * child, next sibling and parent are found by arithmetic (egg_first, egg_next, egg_parent), and
- * names and values are offsets into the tree's pools, so an entry costs 24 bytes whatever its
- * kind (issue 26: a `<Group> a { }` line of 14 bytes cost 64 bytes of tree, with three
- * pointers, and a name copy of its own). An entry keeps where its keyword is as one offset
+ * names and values are offsets into the tree's pools, kept apart (struct egg_col) by the
+ * entries that have them, so an entry costs 16 bytes, 20 or 24 with a name or values (issue 26:
+ * a `<Group> a { }` line of 14 bytes cost 64 bytes of tree, with three pointers, and a name copy
+ * of its own; a `<Group>{}` of 9 bytes cost 28 until the name, the value slot and the keyword's
+ * line and column went out of the entry). An entry keeps where its keyword is as one offset
  * into the text, not a line and a column: those are counted from it when a diagnostic or a
- * span needs them (egg_node_loc).
+ * span needs them (egg_node_loc); its keyword is its kind's (egg_kw).
  *
- * v by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
- *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : v = that line
+ * v (egg_v) by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
+ *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : no v (the
+ *                 line is kept in close)
  *   VF_NUM        nums[v+ix] = count, the values after it
  *   VF_ONE        nums[v] = the value
  *   VF_WORD/QSTR  v = offset of the string in strs
@@ -158,12 +205,11 @@ struct egg_node {
   uint32_t up;          /* entries back to the parent; 0 for the root */
   uint32_t size;        /* entries in this one's subtree, itself included (set as it closes) */
   uint32_t off;         /* of the keyword, in the text (the root: 0) */
-  uint32_t name;        /* header name: offset of its bytes in strs, 0 none, EGG_NAME_ELIDED; with
-                         * name_ix, the entry's number (its name elided) */
-  uint32_t v;
+  /* the header name (egg_name_field, in the tree's names when has_name): offset of its bytes in
+   * strs, EGG_NAME_ELIDED; with name_ix, the entry's number (its name elided) */
   uint32_t spec : 7;    /* index in egg_specs[] */
-  uint32_t kw : 7;
   uint32_t vform : 3;   /* enum egg_vform */
+  uint32_t has_name : 1;
   uint32_t has_nest : 1; /* a child that holds or is a group, table, pool, ... (see egg_nests) */
   uint32_t bad : 1;          /* a syntax error inside: its contents are incomplete */
   uint32_t legacy_group : 1; /* `group <File> ...` */
@@ -173,7 +219,11 @@ struct egg_node {
   uint32_t has_dart : 1;     /* a <Dart> among the children */
   uint32_t ix_slot : 1;      /* the number is the first of v's slots (see above) */
   uint32_t name_ix : 1;      /* a pool vertex of a validation-only decode: name holds its number */
+  /* VF_NONE without ix: the line of the closing brace, as lines after the keyword's + 1 (0: not
+   * kept; EGG_CLOSE_FAR: in the doc's far closes) */
+  uint32_t close : 10;
 };
+#define EGG_CLOSE_FAR 1023u
 #define EGG_NAME_ELIDED 0xffffffffu
 
 static inline const struct egg_tree_hdr *egg_tree_of(const struct egg_node *n)
@@ -181,6 +231,35 @@ static inline const struct egg_tree_hdr *egg_tree_of(const struct egg_node *n)
   while (n->up)
     n -= n->up;
   return (const struct egg_tree_hdr *)(const void *)((const char *)n - sizeof(struct egg_tree_hdr));
+}
+/* The place of an entry in its tree's array. */
+static inline size_t egg_node_ix(const struct egg_tree_hdr *t, const struct egg_node *n)
+{
+  return (size_t)(n - (const struct egg_node *)(const void *)(t + 1));
+}
+/* The entry's value slot (see above), 0 when it has none. */
+static inline uint32_t egg_v_in(const struct egg_tree_hdr *t, const struct egg_node *n)
+{
+  return egg_col_get(t->vals, egg_node_ix(t, n));
+}
+static inline uint32_t egg_v(const struct egg_node *n)
+{
+  return egg_v_in(egg_tree_of(n), n);
+}
+/* The header name field (see above), 0 when the entry has no name. */
+static inline uint32_t egg_name_field(const struct egg_node *n)
+{
+  const struct egg_tree_hdr *t;
+  if (!n->has_name)
+    return 0;
+  t = egg_tree_of(n);
+  return egg_col_get(t->names, egg_node_ix(t, n));
+}
+/* The keyword of each kind of entry (egg_grammar.c). */
+extern const uint8_t egg_spec_kw[];
+static inline int egg_kw(const struct egg_node *n)
+{
+  return egg_spec_kw[n->spec];
 }
 static inline struct egg_node *egg_parent(const struct egg_node *n)
 {
@@ -206,25 +285,24 @@ static inline uint64_t egg_slot_u64(const double *slot)
 }
 static inline uint32_t egg_nvals(const struct egg_node *n)
 {
+  const struct egg_tree_hdr *t;
+  if (n->vform != VF_NUM && n->vform != VF_RICH && n->vform != VF_DROPPED)
+    return n->vform != VF_NONE; /* one value, or none: no need to find the tree */
+  t = egg_tree_of(n);
   switch (n->vform) {
-  case VF_NONE: return 0;
-  case VF_NUM: return (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + n->ix_slot);
-  case VF_RICH: return (uint32_t)egg_tree_of(n)->rich[n->v + n->ix_slot].ul;
-  case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + 1) : n->v;
+  case VF_NUM: return (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + n->ix_slot);
+  case VF_RICH: return (uint32_t)t->rich[egg_v_in(t, n) + n->ix_slot].ul;
+  case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + 1) : egg_v_in(t, n);
   default: return 1;
   }
 }
 /* The line of the closing brace of an entry without values (0: not kept), else 0. */
-static inline uint32_t egg_close_line(const struct egg_node *n)
-{
-  if (n->vform != VF_NONE)
-    return 0;
-  return n->ix_slot ? (uint32_t)egg_slot_u64(egg_tree_of(n)->nums + n->v + 1) : n->v;
-}
+uint32_t egg_close_line(const struct egg_node *n);
 /* The plain decimals of a VF_NUM entry. */
 static inline const double *egg_nums(const struct egg_node *n)
 {
-  return egg_tree_of(n)->nums + n->v + n->ix_slot + 1;
+  const struct egg_tree_hdr *t = egg_tree_of(n);
+  return t->nums + egg_v_in(t, n) + n->ix_slot + 1;
 }
 
 /* A number as an integer, truncated toward zero and saturated (NaN gives INT64_MIN). */
@@ -240,7 +318,7 @@ static inline const double *egg_plain_nums(const struct egg_node *n)
 {
   if (n->vform == VF_NUM)
     return egg_nums(n);
-  return n->vform == VF_ONE ? egg_tree_of(n)->nums + n->v : NULL;
+  return n->vform == VF_ONE ? egg_tree_of(n)->nums + egg_v(n) : NULL;
 }
 
 /* The empty name a pool <Vertex> has in a validation-only decode (keep_values 0): it is named,
@@ -257,9 +335,17 @@ static inline uint32_t egg_str_len(const char *s)
 /* The header name (NUL-terminated, egg_name_len bytes), or NULL. */
 static inline const char *egg_name(const struct egg_node *n)
 {
-  if (n->name_ix || n->name == EGG_NAME_ELIDED)
+  const struct egg_tree_hdr *t;
+  uint32_t name;
+  if (!n->has_name)
+    return NULL;
+  if (n->name_ix)
     return egg_name_elided;
-  return n->name ? egg_tree_of(n)->strs + n->name : NULL;
+  t = egg_tree_of(n);
+  name = egg_col_get(t->names, egg_node_ix(t, n));
+  if (name == EGG_NAME_ELIDED)
+    return egg_name_elided;
+  return name ? t->strs + name : NULL;
 }
 static inline uint32_t egg_name_len(const struct egg_node *n)
 {
@@ -274,8 +360,8 @@ static inline double egg_val_d(const struct egg_node *n, uint32_t i)
 {
   switch (n->vform) {
   case VF_NUM: return egg_nums(n)[i];
-  case VF_ONE: return egg_tree_of(n)->nums[n->v];
-  case VF_RICH: return egg_tree_of(n)->rich[n->v + n->ix_slot + 1 + i].d;
+  case VF_ONE: return egg_tree_of(n)->nums[egg_v(n)];
+  case VF_RICH: return egg_tree_of(n)->rich[egg_v(n) + n->ix_slot + 1 + i].d;
   default: return 0;
   }
 }
@@ -287,7 +373,7 @@ static inline int64_t egg_val_int(const struct egg_node *n, uint32_t i)
   if (n->vform == VF_NUM)
     d = egg_nums(n)[i];
   else if (n->vform == VF_ONE)
-    d = egg_tree_of(n)->nums[n->v];
+    d = egg_tree_of(n)->nums[egg_v(n)];
   else
     return egg_val_int_slow(n, i);
   return egg_double_int(d);
@@ -355,11 +441,11 @@ static inline int64_t egg_index(const struct egg_node *n)
   if (!egg_has_index(n->spec))
     return -1;
   if (n->name_ix)
-    return n->name;
+    return egg_name_field(n);
   if (!n->ix_slot)
     return -1;
   t = egg_tree_of(n);
-  return (int64_t)(n->vform == VF_RICH ? t->rich[n->v].ul : egg_slot_u64(t->nums + n->v));
+  return (int64_t)(n->vform == VF_RICH ? t->rich[egg_v_in(t, n)].ul : egg_slot_u64(t->nums + egg_v_in(t, n)));
 }
 
 /* The number of pool vertex v as Panda3D gives it (notes §5 D1): its own, or for an omitted one
@@ -385,9 +471,9 @@ static inline void egg_set_index(struct egg_node *n, int64_t index)
     return;
   t = egg_tree_of(n);
   if (n->vform == VF_RICH)
-    ((struct egg_rich *)(uintptr_t)t->rich)[n->v].ul = (uint64_t)index;
+    ((struct egg_rich *)(uintptr_t)t->rich)[egg_v_in(t, n)].ul = (uint64_t)index;
   else
-    memcpy((double *)(uintptr_t)(t->nums + n->v), &index, sizeof index);
+    memcpy((double *)(uintptr_t)(t->nums + egg_v_in(t, n)), &index, sizeof index);
 }
 
 /* The spec of keyword kw as a child of context ctx, or -1 when not allowed there. */
@@ -401,6 +487,10 @@ const char *egg_grammar_where(int kw, char *buf, size_t cap);
  * a table of where every EGG_CHECKPOINT-th byte's line is (egg_tree.c), built as far as asked. */
 void egg_node_loc(const struct egg_node *n, unsigned *line, unsigned *col);
 unsigned egg_node_line(const struct egg_node *n);
+
+struct egg_far_close {
+  uint32_t ix, line;
+};
 
 /* The line of the byte at pos and where that line starts (egg_doc's table). */
 struct egg_checkpoint {
@@ -442,6 +532,12 @@ struct egg_doc {
   size_t nums_used, nums_cap;
   struct egg_rich *rich;
   size_t rich_used, rich_cap;
+  struct egg_col names, vals; /* the entries' names and value slots (struct egg_node) */
+  /* the closing lines of entries closing EGG_CLOSE_FAR - 1 lines or more after their keyword,
+   * in the order they closed (sorted by entry when first read: egg_close_line) */
+  struct egg_far_close *far;
+  size_t nfar, far_cap;
+  int far_sorted;
   /* where entries are (egg_tree.c, egg_node_loc): the line and line start at every
    * EGG_CHECKPOINT-th byte, found as far as the furthest offset asked for, and the last found */
   struct egg_checkpoint *cps;

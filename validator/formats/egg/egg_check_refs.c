@@ -75,7 +75,7 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
 static const char *str0(const struct egg_doc *doc, const struct egg_node *n, uint32_t *len)
 {
   if (n->vform == VF_WORD || n->vform == VF_QSTR) {
-    const char *s = doc->tree->strs + n->v;
+    const char *s = doc->tree->strs + egg_v_in(doc->tree, n);
     *len = egg_str_len(s);
     return s;
   }

@@ -96,13 +96,18 @@ int egg_node_name_is(const struct egg_node *n, const char *s)
 uint32_t egg_node_last_line(const struct egg_node *n)
 {
   /* the last entry in the subtree is the furthest in the text: its line is the most any of
-   * them start on */
-  uint32_t last = egg_node_line(n + n->size - 1);
-  for (const struct egg_node *d = n; d; d = egg_next_pre(d, n)) {
-    if (d->vform == VF_NONE && egg_close_line(d) > last)
-      last = egg_close_line(d);
+   * them start on; the last to close are that one and the entries it is in, each after the one
+   * below it, so the highest of them without values that kept its closing line closed last */
+  const struct egg_node *e = n + n->size - 1;
+  uint32_t last = egg_node_line(e), close = 0;
+  for (;; e = egg_parent(e)) {
+    uint32_t c = e->vform == VF_NONE ? egg_close_line(e) : 0;
+    if (c)
+      close = c;
+    if (e == n)
+      break;
   }
-  return last;
+  return close > last ? close : last;
 }
 
 struct egg_node *egg_next_pre(const struct egg_node *n, const struct egg_node *root)

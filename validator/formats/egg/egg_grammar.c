@@ -147,6 +147,13 @@ int egg_kw_selftest(void)
   for (size_t i = 0; i < NUM_SPELLINGS; i++)
     if (egg_kw_lookup(kw_spellings[i].spelling, strlen(kw_spellings[i].spelling)) != kw_spellings[i].kw)
       return -1;
+  /* an entry keeps its kind, and its keyword is its kind's: one keyword each */
+  for (int c = 0; c < C_COUNT; c++)
+    for (int k = 1; k < KW_COUNT; k++) {
+      int spec = egg_grammar_child(c, k);
+      if (spec >= 0 && egg_spec_kw[spec] != k)
+        return -1;
+    }
   return 0;
 }
 
@@ -311,6 +318,86 @@ static const char *const ctx_names[C_COUNT] = {
   [C_VREF_PRIM] = "<VertexRef>", [C_SWITCHCOND] = "<SwitchCondition>",
   [C_DISTANCE] = "<Distance>", [C_TABLE] = "<Table>/<Bundle>", [C_XFMS] = "<Xfm$Anim_S$>",
   [C_SANIM] = "<S$Anim>", [C_XFM] = "<Xfm$Anim>", [C_PRELOAD] = "<AnimPreload>",
+};
+
+/* The keyword of each kind of entry (an entry keeps its kind, not its keyword): one each, as
+ * ctx_children gives them; egg_lex_test checks the two agree. */
+const uint8_t egg_spec_kw[S_COUNT] = {
+  [S_ROOT] = KW_NONE,
+  [S_COORDSYS] = KW_COORDSYSTEM,
+  [S_COMMENT] = KW_COMMENT,
+  [S_TEXTURE] = KW_TEXTURE,
+  [S_TEXTURE_INLINE] = KW_TEXTURE,
+  [S_MATERIAL] = KW_MATERIAL,
+  [S_FILE] = KW_FILE,
+  [S_VPOOL] = KW_VERTEXPOOL,
+  [S_VERTEX] = KW_VERTEX,
+  [S_UV] = KW_UV,
+  [S_AUX] = KW_AUX,
+  [S_NORMAL] = KW_NORMAL,
+  [S_RGBA] = KW_RGBA,
+  [S_TANGENT] = KW_TANGENT,
+  [S_BINORMAL] = KW_BINORMAL,
+  [S_DXYZ] = KW_DXYZ,
+  [S_DNORMAL] = KW_DNORMAL,
+  [S_DRGBA] = KW_DRGBA,
+  [S_DUV] = KW_DUV,
+  [S_GROUP] = KW_GROUP,
+  [S_JOINT] = KW_JOINT,
+  [S_INSTANCE] = KW_INSTANCE,
+  [S_POLYGON] = KW_POLYGON,
+  [S_PATCH] = KW_PATCH,
+  [S_TRIFAN] = KW_TRIANGLEFAN,
+  [S_TRISTRIP] = KW_TRIANGLESTRIP,
+  [S_POINTLIGHT] = KW_POINTLIGHT,
+  [S_LINE] = KW_LINE,
+  [S_NURBS_S] = KW_NURBSSURFACE,
+  [S_NURBS_C] = KW_NURBSCURVE,
+  [S_TABLE] = KW_TABLE,
+  [S_BUNDLE] = KW_BUNDLE,
+  [S_ANIMPRELOAD] = KW_ANIMPRELOAD,
+  [S_SCALAR] = KW_SCALAR,
+  [S_BILLBOARD] = KW_BILLBOARD,
+  [S_BILLBOARDCENTER] = KW_BILLBOARDCENTER,
+  [S_COLLIDE] = KW_COLLIDE,
+  [S_DCS] = KW_DCS,
+  [S_DART] = KW_DART,
+  [S_SWITCH] = KW_SWITCH,
+  [S_MODEL] = KW_MODEL,
+  [S_TEXLIST] = KW_TEXLIST,
+  [S_OBJECTTYPE] = KW_OBJECTTYPE,
+  [S_TAG] = KW_TAG,
+  [S_TRANSFORM] = KW_TRANSFORM,
+  [S_DEFAULTPOSE] = KW_DEFAULTPOSE,
+  [S_TRANSLATE] = KW_TRANSLATE,
+  [S_ROTATE] = KW_ROTATE,
+  [S_ROTX] = KW_ROTX,
+  [S_ROTY] = KW_ROTY,
+  [S_ROTZ] = KW_ROTZ,
+  [S_SCALE] = KW_SCALE,
+  [S_MATRIX3] = KW_MATRIX3,
+  [S_MATRIX4] = KW_MATRIX4,
+  [S_VREF_GROUP] = KW_VERTEXREF,
+  [S_VREF_PRIM] = KW_VERTEXREF,
+  [S_REF] = KW_REF,
+  [S_SWITCHCOND] = KW_SWITCHCONDITION,
+  [S_DISTANCE] = KW_DISTANCE,
+  [S_DIST_VERTEX] = KW_VERTEX,
+  [S_TREF] = KW_TREF,
+  [S_MREF] = KW_MREF,
+  [S_BFACE] = KW_BFACE,
+  [S_COMPONENT] = KW_COMPONENT,
+  [S_ORDER_C] = KW_ORDER,
+  [S_ORDER_S] = KW_ORDER,
+  [S_KNOTS] = KW_KNOTS,
+  [S_UKNOTS] = KW_UKNOTS,
+  [S_VKNOTS] = KW_VKNOTS,
+  [S_TRIM] = KW_TRIM,
+  [S_LOOP] = KW_LOOP,
+  [S_SANIM] = KW_SANIM,
+  [S_XFMANIM] = KW_XFMANIM,
+  [S_XFMSANIM] = KW_XFMSANIM,
+  [S_V] = KW_V
 };
 
 int egg_grammar_child(int ctx, int kw)

@@ -30,6 +30,10 @@ struct frame {
   unsigned long morphs;   /* morph targets so far: egg_check_anim reads their names later */
   size_t nums_used;
   int64_t index;          /* the number of an entry that has one (egg_has_index) */
+  uint32_t line;          /* of the keyword (the closing brace is kept as lines after it) */
+  int v_reserved;         /* the entry's value slot is decided (frame_reserve_v), */
+  size_t v_at;            /* and where it is in the doc's vals (SIZE_MAX: none) */
+  size_t name_at;         /* where the name is in the doc's names (SIZE_MAX: none) */
 };
 
 /* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
@@ -204,7 +208,65 @@ static void tree_pools(struct egg_doc *doc)
     doc->tree->nums = doc->nums;
     doc->tree->rich = doc->rich;
     doc->tree->doc = doc;
+    doc->tree->names = &doc->names;
+    doc->tree->vals = &doc->vals;
   }
+}
+
+/* Entry ix has val in column c (struct egg_col): no entry after ix has one yet (names are given
+ * as entries open, value slots before their first child or as they close). 0, or -1 when out of
+ * memory. */
+static int col_push_grow(struct parser *p, struct egg_col *c, size_t ix, uint32_t val);
+static inline int col_push(struct parser *p, struct egg_col *c, size_t ix, uint32_t val)
+{
+  if (ix / 64 < c->nblk && c->used < c->cap) { /* the usual case: room in a block begun */
+    c->mask[ix / 64] |= (uint64_t)1 << (ix % 64);
+    c->vals[c->used++] = val;
+    return 0;
+  }
+  return col_push_grow(p, c, ix, val);
+}
+
+static int col_push_grow(struct parser *p, struct egg_col *c, size_t ix, uint32_t val)
+{
+  size_t blk = ix / 64;
+  if (blk >= c->nblk) {
+    void *m = c->mask, *b = c->base;
+    size_t cap = c->blk_cap;
+    if (pool_room(p, &m, c->nblk, &cap, blk + 1 - c->nblk, sizeof *c->mask) < 0)
+      return -1;
+    c->mask = m;
+    cap = c->blk_cap;
+    if (pool_room(p, &b, c->nblk, &cap, blk + 1 - c->nblk, sizeof *c->base) < 0)
+      return -1;
+    c->base = b;
+    c->blk_cap = cap;
+    for (; c->nblk <= blk; c->nblk++) {
+      c->mask[c->nblk] = 0;
+      c->base[c->nblk] = (uint32_t)c->used;
+    }
+  }
+  {
+    void *v = c->vals;
+    if (pool_room(p, &v, c->used, &c->cap, 1, sizeof *c->vals) < 0)
+      return -1;
+    c->vals = v;
+  }
+  c->mask[blk] |= (uint64_t)1 << (ix % 64);
+  c->vals[c->used++] = val;
+  return 0;
+}
+
+/* Let go of the values of the entries after ix (vertex_done). */
+static void col_truncate(struct egg_col *c, size_t ix)
+{
+  size_t blk = ix / 64;
+  uint64_t keep = ix % 64 == 63 ? ~(uint64_t)0 : ((uint64_t)2 << (ix % 64)) - 1;
+  if (blk >= c->nblk)
+    return;
+  c->mask[blk] &= keep;
+  c->used = c->base[blk] + egg_popcount64(c->mask[blk]);
+  c->nblk = blk + 1;
 }
 
 /* A new entry at the end of the array (zeroed), which grows by half again when full: the open
@@ -236,7 +298,6 @@ static struct egg_node *node_new(struct parser *p, int spec, const struct egg_to
   n = doc->node_arr + doc->node_used++;
   memset(n, 0, sizeof *n);
   n->spec = (unsigned)spec;
-  n->kw = (unsigned)kw->kw;
   /* the root's token has no bytes: offset 0, line 1 column 1 */
   n->off = kw->s ? (uint32_t)((const unsigned char *)kw->s - p->lx.data) : 0;
   n->size = 1;
@@ -417,7 +478,7 @@ static size_t frame_nvals(const struct parser *p, const struct frame *f)
 static size_t arity_count(const struct parser *p, const struct frame *f)
 {
   size_t n = frame_nvals(p, f);
-  if (egg_specs[f->node->spec].vals == VALS_MORPH && !f->node->name && n)
+  if (egg_specs[f->node->spec].vals == VALS_MORPH && !f->node->has_name && n)
     n--;
   return n;
 }
@@ -464,7 +525,7 @@ static int values_complete(struct parser *p, struct frame *f, const struct egg_t
   char exp[96];
   if (si->vals == VALS_NONE || f->seen_child)
     return 1;
-  if (si->vals == VALS_MORPH && !f->node->name && frame_nvals(p, f) == 0) {
+  if (si->vals == VALS_MORPH && !f->node->has_name && frame_nvals(p, f) == 0) {
     expected_counts(exp, sizeof exp, si->counts, si->vals);
     syntax(p, RULE_EGG_ARITY, at, "a morph target name, then the numbers");
     return 0;
@@ -521,12 +582,56 @@ static void vertex_done(struct parser *p, struct frame *f)
    * validation-only decode), so VF_NONE or VF_DROPPED. */
   doc->node_used = f->idx + 1;
   v->size = 1;
-  if (v->ix_slot && v->v >= f->nums_used) {
-    memmove(doc->nums + f->nums_used, doc->nums + v->v, 2 * sizeof *doc->nums);
-    v->v = (uint32_t)f->nums_used;
+  col_truncate(&doc->names, f->idx);
+  col_truncate(&doc->vals, f->idx);
+  while (doc->nfar && doc->far[doc->nfar - 1].ix > f->idx)
+    doc->nfar--;
+  if (v->ix_slot && f->v_at != SIZE_MAX && doc->vals.vals[f->v_at] >= f->nums_used) {
+    memmove(doc->nums + f->nums_used, doc->nums + doc->vals.vals[f->v_at], 2 * sizeof *doc->nums);
+    doc->vals.vals[f->v_at] = (uint32_t)f->nums_used;
     doc->nums_used = f->nums_used + 2;
   } else {
     doc->nums_used = f->nums_used;
+  }
+}
+
+/* The entry's value slot, when it will have one (values, or a number), is taken before its first
+ * child's or as it closes: the slots are then in entry order (struct egg_col). */
+static inline void frame_reserve_v(struct parser *p, struct frame *f)
+{
+  if (f->v_reserved)
+    return;
+  f->v_reserved = 1;
+  f->v_at = SIZE_MAX;
+  if ((frame_nvals(p, f) || egg_has_index(f->node->spec)) && col_push(p, &p->doc->vals, f->idx, 0) == 0)
+    f->v_at = p->doc->vals.used - 1;
+}
+
+/* The value slot of the entry of frame f (frame_reserve_v took it). */
+static void frame_set_v(struct parser *p, const struct frame *f, uint32_t v)
+{
+  if (f->v_at != SIZE_MAX)
+    p->doc->vals.vals[f->v_at] = v;
+}
+
+/* Where the closing brace of an entry without values is: lines after its keyword's. */
+static void close_line_keep(struct parser *p, struct frame *f, struct egg_node *n, uint32_t close)
+{
+  struct egg_doc *doc = p->doc;
+  uint32_t after = close - f->line;
+  if (!close) {
+    n->close = 0;
+  } else if (close >= f->line && after < EGG_CLOSE_FAR - 1) {
+    n->close = after + 1;
+  } else {
+    void *base = doc->far;
+    n->close = EGG_CLOSE_FAR;
+    if (pool_room(p, &base, doc->nfar, &doc->far_cap, 1, sizeof *doc->far) < 0)
+      return;
+    doc->far = base;
+    doc->far[doc->nfar].ix = (uint32_t)f->idx;
+    doc->far[doc->nfar].line = close;
+    doc->nfar++;
   }
 }
 
@@ -535,11 +640,12 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
 {
   struct egg_doc *doc = p->doc;
   uint32_t ix = (uint32_t)egg_has_index(n->spec), at;
-  if (ix && !doc->keep_values && n->spec == S_VERTEX && n->name == EGG_NAME_ELIDED &&
+  if (ix && !doc->keep_values && n->spec == S_VERTEX && f->name_at != SIZE_MAX &&
+      doc->names.vals[f->name_at] == EGG_NAME_ELIDED &&
       f->index >= 0 && f->index < (int64_t)UINT32_MAX && (!count || f->lazy)) {
     /* a pool vertex of a validation-only decode: its name is elided, its number takes its place */
     n->name_ix = 1;
-    n->name = (uint32_t)f->index;
+    doc->names.vals[f->name_at] = (uint32_t)f->index;
     ix = 0;
   }
   n->ix_slot = ix;
@@ -549,27 +655,27 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     uint32_t close = n->spec == S_VERTEX && !doc->keep_values ? 0 : p->tok.line;
     n->vform = VF_NONE;
     if (!ix) {
-      n->v = close;
+      close_line_keep(p, f, n, close);
     } else if ((at = nums_new(p, 2)) != UINT32_MAX) {
       nums_set_u64(doc->nums + at, (uint64_t)f->index);
       nums_set_u64(doc->nums + at + 1, close);
-      n->v = at;
+      frame_set_v(p, f, at);
     }
   } else if (f->lazy) {
     n->vform = VF_DROPPED; /* lexed without their values (struct frame, lazy) */
     doc->dropped = 1;
     if (!ix) {
-      n->v = (uint32_t)count;
+      frame_set_v(p, f, (uint32_t)count);
     } else if ((at = nums_new(p, 2)) != UINT32_MAX) {
       nums_set_u64(doc->nums + at, (uint64_t)f->index);
       nums_set_u64(doc->nums + at + 1, count);
-      n->v = at;
+      frame_set_v(p, f, at);
     }
   } else if (f->rich) {
     const struct egg_rich *r = p->rstack + f->vstart;
     if (count == 1 && (r->type == V_WORD || r->type == V_QSTRING) && r->s && !ix) {
       n->vform = r->type == V_WORD ? VF_WORD : VF_QSTR;
-      n->v = r->s;
+      frame_set_v(p, f, r->s);
     } else {
       void *base = doc->rich;
       n->vform = VF_RICH;
@@ -583,7 +689,7 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
           dst[0].ul = (uint64_t)f->index;
         dst[ix].ul = count;
         memcpy(dst + ix + 1, r, count * sizeof *dst);
-        n->v = (uint32_t)doc->rich_used;
+        frame_set_v(p, f, (uint32_t)doc->rich_used);
         doc->rich_used += count + 1 + ix;
       }
     }
@@ -591,7 +697,7 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     n->vform = VF_ONE;
     if ((at = nums_new(p, 1)) != UINT32_MAX) {
       doc->nums[at] = p->dstack[f->vstart];
-      n->v = at;
+      frame_set_v(p, f, at);
     }
   } else {
     n->vform = VF_NUM;
@@ -600,7 +706,7 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
         nums_set_u64(doc->nums + at, (uint64_t)f->index);
       nums_set_u64(doc->nums + at + ix, count);
       memcpy(doc->nums + at + ix + 1, p->dstack + f->vstart, count * sizeof *doc->nums);
-      n->v = at;
+      frame_set_v(p, f, at);
     }
   }
 }
@@ -612,6 +718,7 @@ static void close_node(struct parser *p, int bad)
   size_t count = frame_nvals(p, f);
   n->size = (uint32_t)(p->doc->node_used - f->idx);
   n->bad = n->bad | (unsigned)bad;
+  frame_reserve_v(p, f);
   close_values(p, f, n, count);
   if (f->vertex_mark)
     vertex_done(p, f);
@@ -645,6 +752,7 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   struct egg_node *n;
   struct egg_token name;
   int64_t index = 0;      /* an entry with a number whose name is missing: 0 */
+  size_t name_at = SIZE_MAX;
   int has_name = 0;
   int containers = parent->containers + is_container(spec);
 
@@ -685,14 +793,19 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     skip_block(p);
     return -1;
   }
+  frame_reserve_v(p, parent); /* before this entry's own name */
   n = node_new(p, spec, kwtok);
   if (!n)
     return -1;
   n->legacy_group = (uint8_t)legacy;
   if (has_name) {
     /* a validation-only decode reads a pool vertex's number (egg_index), never its text */
-    n->name = spec == S_VERTEX && !p->doc->keep_values
-                ? EGG_NAME_ELIDED : str_value(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
+    uint32_t field = spec == S_VERTEX && !p->doc->keep_values
+                       ? EGG_NAME_ELIDED : str_value(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
+    if (field && col_push(p, &p->doc->names, (size_t)(n - p->doc->node_arr), field) == 0) {
+      n->has_name = 1; /* (field 0: out of memory, the parse stops) */
+      name_at = p->doc->names.used - 1;
+    }
     n->name_quoted = name.type == T_QSTRING;
     n->name_numeric = name.type == T_NUMBER || name.type == T_ULONG;
     if (si->name == NAME_INT_OPT || si->name == NAME_INT_REQ) {
@@ -707,10 +820,22 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     index = -1;
   }
   node_attach(parent, n);
-  memset(&p->stack[p->depth], 0, sizeof p->stack[p->depth]);
+  {
+    /* every field set, none cleared by a memset first (a call a entry: most of a frame's
+     * setting up) */
+    struct frame *nf = &p->stack[p->depth];
+    nf->let_go = 0;
+    nf->rich = nf->seen_child = nf->seen_ref = nf->seen_one = 0;
+    nf->vertex_mark = nf->v_reserved = 0;
+    nf->morphs = 0;
+    nf->nums_used = 0;
+    nf->v_at = SIZE_MAX;
+  }
   p->stack[p->depth].node = n;
   p->stack[p->depth].idx = (size_t)(n - p->doc->node_arr);
   p->stack[p->depth].index = index;
+  p->stack[p->depth].line = kwtok->line;
+  p->stack[p->depth].name_at = name_at;
   p->stack[p->depth].ctx = si->body;
   p->stack[p->depth].vstart = p->nvals;
   p->stack[p->depth].maxvals = count_max(si->counts);
@@ -763,7 +888,7 @@ static void body_value(struct parser *p, struct frame *f)
   n = frame_nvals(p, f);
   switch (si->vals) {
   case VALS_MORPH:
-    if (!f->node->name && n == 0)
+    if (!f->node->has_name && n == 0)
       break; /* the target name */
     /* fall through */
   case VALS_REAL:
@@ -948,6 +1073,8 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   }
   p->stack[0].node = doc->root;
   p->stack[0].ctx = C_TOP;
+  p->stack[0].line = 1;
+  p->stack[0].name_at = SIZE_MAX;
   p->depth = 1;
   advance(p);
   while (!p->oom) {

@@ -3,6 +3,7 @@
  * from the keyword, whose position every entry keeps, to find the exact token again. */
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "egg.h"
@@ -15,7 +16,7 @@ const char *const egg_name_elided = elided_name + 4;
 static void rich_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
 {
   const struct egg_tree_hdr *t = egg_tree_of(n);
-  const struct egg_rich *r = &t->rich[n->v + n->ix_slot + 1 + i];
+  const struct egg_rich *r = &t->rich[egg_v_in(t, n) + n->ix_slot + 1 + i];
   out->d = r->d;
   out->ul = r->ul;
   out->s = r->s ? t->strs + r->s : NULL;
@@ -29,11 +30,11 @@ void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
   memset(out, 0, sizeof *out);
   switch (n->vform) {
   case VF_NUM: out->d = egg_nums(n)[i]; break;
-  case VF_ONE: out->d = egg_tree_of(n)->nums[n->v]; break;
+  case VF_ONE: out->d = egg_tree_of(n)->nums[egg_v(n)]; break;
   case VF_WORD:
   case VF_QSTR:
     out->type = n->vform == VF_WORD ? V_WORD : V_QSTRING;
-    out->s = egg_tree_of(n)->strs + n->v;
+    out->s = egg_tree_of(n)->strs + egg_v(n);
     out->len = egg_str_len(out->s);
     break;
   case VF_RICH: rich_val(n, i, out); break;
@@ -45,7 +46,7 @@ const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len)
 {
   *len = 0;
   if (n->vform == VF_WORD || n->vform == VF_QSTR) {
-    const char *s = egg_tree_of(n)->strs + n->v;
+    const char *s = egg_tree_of(n)->strs + egg_v(n);
     *len = egg_str_len(s);
     return s;
   }
@@ -63,7 +64,7 @@ int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i)
   struct egg_value v;
   switch (n->vform) {
   case VF_NUM: return egg_double_int(egg_nums(n)[i]);
-  case VF_ONE: return egg_double_int(egg_tree_of(n)->nums[n->v]);
+  case VF_ONE: return egg_double_int(egg_tree_of(n)->nums[egg_v(n)]);
   case VF_RICH: rich_val(n, i, &v); return egg_value_int(&v);
   default: return 0;
   }
@@ -185,6 +186,44 @@ void egg_node_loc(const struct egg_node *n, unsigned *line, unsigned *col)
   doc->last_start = c.line_start;
   *line = c.line;
   *col = (unsigned)(off - c.line_start + 1);
+}
+
+static int far_cmp(const void *a, const void *b)
+{
+  const struct egg_far_close *x = a, *y = b;
+  return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+uint32_t egg_close_line(const struct egg_node *n)
+{
+  const struct egg_tree_hdr *t;
+  struct egg_doc *doc;
+  size_t ix, lo, hi;
+  if (n->vform != VF_NONE)
+    return 0;
+  t = egg_tree_of(n);
+  if (n->ix_slot)
+    return (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + 1);
+  if (!n->close)
+    return 0;
+  if (n->close != EGG_CLOSE_FAR)
+    return egg_node_line(n) + n->close - 1;
+  /* closed far from its keyword: in the doc's list, in the order they closed until sorted here
+   * (read after the parse: spans) */
+  doc = t->doc;
+  ix = egg_node_ix(t, n);
+  if (!doc->far_sorted) {
+    qsort(doc->far, doc->nfar, sizeof *doc->far, far_cmp);
+    doc->far_sorted = 1;
+  }
+  for (lo = 0, hi = doc->nfar; lo < hi;) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (doc->far[mid].ix < ix)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < doc->nfar && doc->far[lo].ix == ix ? doc->far[lo].line : 0;
 }
 
 unsigned egg_node_line(const struct egg_node *n)

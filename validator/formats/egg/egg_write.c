@@ -87,7 +87,7 @@ static void indent(struct byte_buf *out, unsigned depth)
 
 static void put_header(struct byte_buf *out, const struct egg_node *n)
 {
-  buf_printf(out, "%s", egg_kw_spelling(n->kw));
+  buf_printf(out, "%s", egg_kw_spelling(egg_kw(n)));
   if (egg_name(n)) {
     buf_put(out, " ", 1);
     if (egg_specs[n->spec].name == NAME_INT_OPT || egg_specs[n->spec].name == NAME_INT_REQ)
@@ -212,9 +212,9 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
   while (a && b) {
     int names = (!egg_name(a) && !egg_name(b)) ||
                 (egg_name(a) && egg_name(b) && egg_name_len(a) == egg_name_len(b) && !memcmp(egg_name(a), egg_name(b), egg_name_len(a)));
-    if (a->spec != b->spec || a->kw != b->kw || !names || egg_nvals(a) != egg_nvals(b)) {
-      snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(a->kw),
-               egg_node_line(a), egg_kw_spelling(b->kw), egg_node_line(b));
+    if (a->spec != b->spec || egg_kw(a) != egg_kw(b) || !names || egg_nvals(a) != egg_nvals(b)) {
+      snprintf(why, cap, "entry %s at line %u differs from %s at line %u", egg_kw_spelling(egg_kw(a)),
+               egg_node_line(a), egg_kw_spelling(egg_kw(b)), egg_node_line(b));
       return 0;
     }
     for (uint32_t i = 0; i < egg_nvals(a); i++) {
@@ -222,13 +222,13 @@ int egg_tree_equal(const struct egg_node *a, const struct egg_node *b, char *why
       egg_val(a, i, &va);
       egg_val(b, i, &vb);
       if (!value_equal(&va, &vb)) {
-        snprintf(why, cap, "value %u of %s at line %u differs", (unsigned)i, egg_kw_spelling(a->kw),
+        snprintf(why, cap, "value %u of %s at line %u differs", (unsigned)i, egg_kw_spelling(egg_kw(a)),
                  egg_node_line(a));
         return 0;
       }
     }
     if (!egg_first(a) != !egg_first(b)) {
-      snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(a->kw), egg_node_line(a));
+      snprintf(why, cap, "children of %s at line %u differ", egg_kw_spelling(egg_kw(a)), egg_node_line(a));
       return 0;
     }
     if (egg_first(a)) {
