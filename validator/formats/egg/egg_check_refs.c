@@ -18,10 +18,12 @@ struct pool_info {
 
 #define VREF_CHUNK 4096
 
+/* The <VertexRef>s with a child (one without has no <Ref> to look at), as offsets from the
+ * root: 4 bytes each, not a pointer's 8 (issue 26: a <VertexRef>{} of 13 bytes) */
 struct vref_chunk {
   struct vref_chunk *next;
   size_t count;
-  struct egg_node *node[VREF_CHUNK];
+  uint32_t node[VREF_CHUNK];
 };
 
 struct refs {
@@ -236,6 +238,8 @@ static void visit(struct egg_node *n, int leaving, void *user)
     break;
   case S_VREF_GROUP:
   case S_VREF_PRIM:
+    if (!egg_first(n))
+      break;
     if (!r->vrefs_last || r->vrefs_last->count == VREF_CHUNK) {
       struct vref_chunk *c = arena_calloc(r->doc->arena, 1, sizeof *c);
       if (!c) {
@@ -248,7 +252,7 @@ static void visit(struct egg_node *n, int leaving, void *user)
         r->vrefs = c;
       r->vrefs_last = c;
     }
-    r->vrefs_last->node[r->vrefs_last->count++] = n;
+    r->vrefs_last->node[r->vrefs_last->count++] = (uint32_t)(n - r->doc->root);
     break;
   default:
     break;
@@ -409,7 +413,7 @@ static void resolve_vertex_refs(struct refs *r)
       at = 0;
       continue;
     }
-    vr = chunk->node[at++];
+    vr = r->doc->root + chunk->node[at++];
     for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
       ;
     if (!ref || !(ps = first_string(r->doc, ref, &plen)))
