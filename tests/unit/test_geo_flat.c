@@ -8,7 +8,8 @@
  * and tangents. The corner test in front of them all (geo_corners4.h: three distinct corners
  * below the vertex count, four triangles at a time) gives the portable test's answer on
  * indexes around every boundary, and the flat filter reading corners by index (16 bytes each)
- * gives the answer of the one reading three floats each. */
+ * gives the answer of the one reading three floats each, the tangent filter the same, and the
+ * short-normal block test four at a time the answer of the portable one. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -376,6 +377,69 @@ START_TEST(filter_by_index_agrees)
 }
 END_TEST
 
+START_TEST(tangent_filter_by_index_agrees)
+{
+#ifdef GEO_FLAT4
+  enum { NV = 9 };
+  unsigned long cleared = 0;
+  for (long n = 0; n < 300000; n++) {
+    float tf[NV * 4], nf[NV * 4]; /* strides 12 or 16 bytes: the loads read what follows */
+    size_t ts = rnd() % 2 ? 12 : 16, ns = rnd() % 2 ? 12 : 16, v = rnd() % (NV - 4);
+    const unsigned char *t[4], *nr[4];
+    unsigned want, got;
+    for (int i = 0; i < NV * 4; i++)
+      tf[i] = bits_float((uint32_t)rnd()), nf[i] = bits_float((uint32_t)rnd());
+    for (int i = 0; i < NV; i++) {
+      float p[6];
+      make_pair((int)(rnd() % PAIR_KINDS), p);
+      memcpy((unsigned char *)tf + i * ts, p, 3 * sizeof(float));
+      memcpy((unsigned char *)nf + i * ns, p + 3, 3 * sizeof(float));
+    }
+    for (int i = 0; i < 4; i++) {
+      t[i] = (const unsigned char *)tf + (v + (size_t)i) * ts;
+      nr[i] = (const unsigned char *)nf + (v + (size_t)i) * ns;
+    }
+    want = geo_tangent_fine4(t, nr);
+    got = geo_tangent_fine4_at((const unsigned char *)tf, ts, (const unsigned char *)nf, ns, v);
+    if (got != want)
+      ck_abort_msg("strides %zu %zu: %x, by pointers %x", ts, ns, got, want);
+    cleared += (unsigned)__builtin_popcount(got);
+  }
+  ck_assert_uint_gt(cleared, 100000);
+#endif
+}
+END_TEST
+
+START_TEST(short_vector_test_agrees)
+{
+  unsigned long shorts = 0, clear = 0;
+  for (long n = 0; n < 400000; n++) {
+    unsigned char p[24 * 12];
+    uint32_t count = (uint32_t)(rnd() % 25), lim = rnd() % 2 ? 0x358637BEu : (uint32_t)(rnd() % 0x80000001u);
+    for (uint32_t i = 0; i < count * 3; i++) {
+      uint32_t u;
+      switch (rnd() % 5) {
+      case 0: u = lim + (uint32_t)(rnd() % 3) - 1; break; /* around the bound */
+      case 1: u = (uint32_t)rnd(); break;                  /* NaN, infinities, anything */
+      default: u = rnd() % 64 ? lim + 1 + (uint32_t)(rnd() % 1000000) : (uint32_t)(rnd() % (lim + 1)); break;
+      }
+      if (rnd() % 2)
+        u |= 0x80000000u;
+      put_u32(p + 4 * i, u);
+    }
+    {
+      int want = geo_any_short_portable(p, 12, count, lim), got = geo_any_short(p, 12, count, lim);
+      if (got != want)
+        ck_abort_msg("%u triples, lim %08x: %d, portable %d", count, lim, got, want);
+      shorts += want;
+      clear += !want && count >= 4;
+    }
+  }
+  ck_assert_uint_gt(shorts, 20000);
+  ck_assert_uint_gt(clear, 50000);
+}
+END_TEST
+
 START_TEST(float_and_double_arrays_agree)
 {
   enum { NV = 3000, NT = 20000, ROUNDS = 60 };
@@ -477,6 +541,8 @@ int main(void)
   tcase_add_test(tc, float_and_double_arrays_agree);
   tcase_add_test(tc, corner_test_agrees_with_portable);
   tcase_add_test(tc, filter_by_index_agrees);
+  tcase_add_test(tc, tangent_filter_by_index_agrees);
+  tcase_add_test(tc, short_vector_test_agrees);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -1,5 +1,6 @@
 /* geo_filter4.h - filters in front of the zero-area triangle test (MDL-GEO-002) and the
- * degenerate-tangent test (MDL-GEO-003) over float arrays. The triangle filter, over positions: four triangles at a time in SSE2 single precision, it proves most triangles are
+ * degenerate-tangent test (MDL-GEO-003) over float arrays, and the block test in front of the
+ * zero-normal test (MDL-GEO-001). The triangle filter, over positions: four triangles at a time in SSE2 single precision, it proves most triangles are
  * not flat, so that only the rest take the double-precision geo_triangle_flat_inline. The
  * verdict stays that test's on every triangle: the filter only answers "surely not flat".
  *
@@ -103,16 +104,16 @@ static inline unsigned geo_not_flat4_at(const unsigned char *pos, size_t stride,
  * tt and nn are above GEO_ZERO_LENGTH^2 and finite), a float |t x n|^2 above 4e-4 |t|^2 |n|^2
  * (a sine above 0.02, each float cross component within 4.2u |t| |n| of the exact one) leaves
  * the double cross product's squared sine above 3.9e-4, beyond the test's 1e-4. */
-static inline unsigned geo_tangent_fine4(const unsigned char *const t[4], const unsigned char *const n[4])
+static inline unsigned geo_tangent_fine4_v(__m128 t0, __m128 t1, __m128 t2, __m128 t3, __m128 n0, __m128 n1,
+                                           __m128 n2, __m128 n3)
 {
   const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
   const __m128 big = _mm_set1_ps(1073741824.0f);         /* 2^30 */
   const __m128 small = _mm_set1_ps(9.5367431640625e-07f); /* 2^-20 */
   const __m128 sine2 = _mm_set1_ps(4e-4f);
-  __m128 t0 = geo_load3(t[0]), t1 = geo_load3(t[1]), t2 = geo_load3(t[2]), t3 = geo_load3(t[3]);
-  __m128 n0 = geo_load3(n[0]), n1 = geo_load3(n[1]), n2 = geo_load3(n[2]), n3 = geo_load3(n[3]);
   __m128 xx, xy, xz, tt, nn, ok;
-  _MM_TRANSPOSE4_PS(t0, t1, t2, t3); /* t0 = x of the four tangents, t1 = y, t2 = z */
+  /* t0 = x of the four tangents, t1 = y, t2 = z; t3 and n3 (lane 3: a w, or what follows) unused */
+  _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
   _MM_TRANSPOSE4_PS(n0, n1, n2, n3);
   xx = _mm_sub_ps(_mm_mul_ps(t1, n2), _mm_mul_ps(t2, n1));
   xy = _mm_sub_ps(_mm_mul_ps(t2, n0), _mm_mul_ps(t0, n2));
@@ -128,6 +129,79 @@ static inline unsigned geo_tangent_fine4(const unsigned char *const t[4], const 
                                    _mm_mul_ps(sine2, _mm_mul_ps(tt, nn))));
   return (unsigned)_mm_movemask_ps(ok);
 }
+/* geo_tangent_fine4_v on tangents t[i] and normals n[i], three floats each (nothing past them). */
+static inline unsigned geo_tangent_fine4(const unsigned char *const t[4], const unsigned char *const n[4])
+{
+  return geo_tangent_fine4_v(geo_load3(t[0]), geo_load3(t[1]), geo_load3(t[2]), geo_load3(t[3]), geo_load3(n[0]),
+                             geo_load3(n[1]), geo_load3(n[2]), geo_load3(n[3]));
+}
+
+/* The same for vertices v .. v + 3 of tangents at t and normals at n (ts and ns >= 12 bytes apart),
+ * one 16-byte load each: the caller makes sure 16 bytes are readable there (v + 4 below the
+ * vertex count, or tangents of four floats). */
+static inline unsigned geo_tangent_fine4_at(const unsigned char *t, size_t ts, const unsigned char *n, size_t ns,
+                                            size_t v)
+{
+#define GEO_LD(p) _mm_loadu_ps((const float *)(const void *)(p))
+  t += v * ts;
+  n += v * ns;
+  return geo_tangent_fine4_v(GEO_LD(t), GEO_LD(t + ts), GEO_LD(t + 2 * ts), GEO_LD(t + 3 * ts), GEO_LD(n),
+                             GEO_LD(n + ns), GEO_LD(n + 2 * ns), GEO_LD(n + 3 * ns));
+#undef GEO_LD
+}
 #endif
+
+/* 0 when each of the n float triples at p (stride bytes apart) has a component of magnitude
+ * at least lim's float, or a NaN or infinite one (its bits, sign cleared, compare >= lim): such
+ * a vector is no zero vector to geo_vector_zero_inline, since its square alone rounds to at
+ * least GEO_ZERO_LENGTH^2 and the other squares only add to it (a NaN or infinity compares
+ * false there too). 1: some vector may be zero; the exact test decides. No branch per vector.
+ * Portable; geo_any_short is the same answer, with SSE2 four vectors at a time when they are
+ * packed (stride 12). */
+static inline int geo_any_short_portable(const unsigned char *p, size_t stride, uint32_t n, uint32_t lim)
+{
+  uint32_t small = 0;
+  for (uint32_t v = 0; v < n; v++, p += stride) {
+    uint32_t x, y, z;
+    memcpy(&x, p, 4);
+    memcpy(&y, p + 4, 4);
+    memcpy(&z, p + 8, 4);
+    small |= ((x & 0x7FFFFFFFu) < lim) & ((y & 0x7FFFFFFFu) < lim) & ((z & 0x7FFFFFFFu) < lim);
+  }
+  return small != 0;
+}
+
+
+#ifdef __SSE2__
+/* geo_any_short_portable over n packed triples (stride 12), four at a time: a lane is short when
+ * its magnitude bits are below lim; a triple is short when its three lanes are. */
+static inline int geo_any_short12(const unsigned char *p, uint32_t n, uint32_t lim)
+{
+  const __m128i mag = _mm_set1_epi32(0x7FFFFFFF), vlim = _mm_set1_epi32((int)lim);
+  unsigned small = 0;
+  uint32_t v = 0;
+  for (; v + 4 <= n; v += 4, p += 48) {
+    /* x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3: bit 3i + c of m is component c of triple i;
+     * magnitudes are below 2^31, so the signed compare is the unsigned one */
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+    unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(_mm_and_si128(a, mag), vlim))) |
+                 (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(_mm_and_si128(b, mag), vlim))) << 4 |
+                 (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(_mm_and_si128(c, mag), vlim))) << 8;
+    small |= m & m >> 1 & m >> 2 & 0x249u;
+  }
+  return small != 0 || geo_any_short_portable(p, 12, n - v, lim);
+}
+#endif
+
+static inline int geo_any_short(const unsigned char *p, size_t stride, uint32_t n, uint32_t lim)
+{
+#ifdef __SSE2__
+  if (stride == 12 && lim <= 0x80000000u)
+    return geo_any_short12(p, n, lim);
+#endif
+  return geo_any_short_portable(p, stride, n, lim);
+}
 
 #endif

@@ -87,24 +87,6 @@ static uint32_t float_bits_at_least(double x)
   return u;
 }
 
-/* 0 when each of the n float triples at p (stride bytes apart) has a component of magnitude
- * at least lim's float, or a NaN or infinite one (its bits, sign cleared, compare >= lim): such
- * a vector is no zero vector to geo_vector_zero_inline, since its square alone rounds to at
- * least GEO_ZERO_LENGTH^2 and the other squares only add to it (a NaN or infinity compares
- * false there too). 1: some vector may be zero; the exact test decides. No branch per vector. */
-static int any_short(const unsigned char *p, size_t stride, uint32_t n, uint32_t lim)
-{
-  uint32_t small = 0;
-  for (uint32_t v = 0; v < n; v++, p += stride) {
-    uint32_t x, y, z;
-    memcpy(&x, p, 4);
-    memcpy(&y, p + 4, 4);
-    memcpy(&z, p + 8, 4);
-    small |= ((x & 0x7FFFFFFFu) < lim) & ((y & 0x7FFFFFFFu) < lim) & ((z & 0x7FFFFFFFu) < lim);
-  }
-  return small != 0;
-}
-
 static void normals_check(struct diag_sink *sink, const struct model *m, const struct geo_where *w)
 {
   for (uint32_t a = 0; a < m->num_varrays; a++) {
@@ -118,7 +100,7 @@ static void normals_check(struct diag_sink *sink, const struct model *m, const s
       for (uint32_t v = 0; v < m->num_vertexes; v++) {
         double x, y, z;
         if (v % GEO_BLOCK == 0 && m->num_vertexes - v >= GEO_BLOCK &&
-            !any_short(va->data + (size_t)v * stride, stride, GEO_BLOCK, lim)) {
+            !geo_any_short(va->data + (size_t)v * stride, stride, GEO_BLOCK, lim)) {
           v += GEO_BLOCK - 1; /* no normal of the block can be zero */
           continue;
         }
@@ -156,21 +138,26 @@ static void tangents_check(struct diag_sink *sink, const struct model *m, const 
       const size_t ts = (size_t)va->size * 4, ns = (size_t)nrm->size * 4;
       uint32_t v = 0;
 #ifdef GEO_FLAT4
-      /* four at a time: the tangents geo_tangent_fine4 cannot clear take the test below */
+      /* four at a time: the tangents geo_tangent_fine4 cannot clear take the test below; while
+       * a vertex follows the four, 16 bytes are readable at each of their vectors */
       for (; m->num_vertexes - v >= 4; v += 4) {
-        const unsigned char *tp[4], *np[4];
         unsigned left;
-        for (unsigned i = 0; i < 4; i++) {
-          tp[i] = va->data + (size_t)(v + i) * ts;
-          np[i] = nrm->data + (size_t)(v + i) * ns;
+        if (m->num_vertexes - v >= 5)
+          left = ~geo_tangent_fine4_at(va->data, ts, nrm->data, ns, v) & 15u;
+        else {
+          const unsigned char *tp[4], *np[4];
+          for (unsigned i = 0; i < 4; i++) {
+            tp[i] = va->data + (size_t)(v + i) * ts;
+            np[i] = nrm->data + (size_t)(v + i) * ns;
+          }
+          left = ~geo_tangent_fine4(tp, np) & 15u;
         }
-        left = ~geo_tangent_fine4(tp, np) & 15u;
         for (unsigned i = 0; left; i++, left >>= 1) {
           double tx, ty, tz, nx, ny, nz;
           if (!(left & 1))
             continue;
-          f3_get(tp[i], 0, 0, &tx, &ty, &tz);
-          f3_get(np[i], 0, 0, &nx, &ny, &nz);
+          f3_get(va->data, ts, v + i, &tx, &ty, &tz);
+          f3_get(nrm->data, ns, v + i, &nx, &ny, &nz);
           if (geo_tangent_degenerate_inline(tx, ty, tz, nx, ny, nz) && count++ == 0)
             first = v + i;
         }
