@@ -77,6 +77,7 @@ struct iqm {
   struct iqm_varray *va;
   uint32_t num_va; /* vertex array headers read */
   uint32_t channel_sum; /* sum of popcount(channelmask) over the poses */
+  uint64_t tri_proven;  /* triangles [0, tri_proven): distinct corners below num_vertexes (iqm_mesh.c) */
 };
 
 #define HV(q, off) ((q)->hdr[(off) / 4])

@@ -100,12 +100,30 @@ static void decode_pose(const struct model_channels *ch, const unsigned char *sa
     out->r[k] = v[3 + k];
 }
 
+/* Only the rotation of pose j in one frame, as decode_pose computes it (samples point at the
+ * pose's first rotation sample): what later frames check when no strip is kept. */
+static void decode_rotation(const struct model_channels *ch, const unsigned char *samples, int v1, double r[4])
+{
+  for (unsigned c = 3; c < 7; c++) {
+    r[c - 3] = ch->offset[c];
+    if (ch->mask >> c & 1) {
+      r[c - 3] += (double)le16(samples) * ch->scale[c];
+      samples += 2;
+    }
+  }
+  if (v1) {
+    double xyz = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    r[3] = -sqrt(xyz < 1.0 ? 1.0 - xyz : 0.0);
+  }
+}
+
 void iqm_frames_check(struct iqm *q)
 {
   struct model *m = q->m;
   uint32_t np = m->num_poses, nf = HV(q, H_NUM_FRAMES), fc = HV(q, H_NUM_FRAMECHANNELS);
   const unsigned char *data = iqm_section_data(q, S_FRAMES);
   uint64_t *first_sample; /* per pose, its first sample's index inside a frame */
+  uint64_t *rot_sample;   /* per pose, its first rotation sample's index (when it has one) */
   double *tol;
   unsigned char *rot_animated;
   uint32_t *rot_list, nrot = 0; /* the poses whose rotation changes from frame to frame */
@@ -121,7 +139,8 @@ void iqm_frames_check(struct iqm *q)
   tol = arena_calloc(&m->arena, np, sizeof *tol);
   rot_animated = arena_calloc(&m->arena, np, 1);
   rot_list = arena_calloc(&m->arena, np, sizeof *rot_list);
-  if (!first_sample || !tol || !rot_animated || !rot_list)
+  rot_sample = arena_calloc(&m->arena, np, sizeof *rot_sample);
+  if (!first_sample || !tol || !rot_animated || !rot_list || !rot_sample)
     return;
   {
     uint64_t k = 0;
@@ -129,8 +148,11 @@ void iqm_frames_check(struct iqm *q)
       const struct model_channels *ch = &m->channels[j];
       double e2 = 0;
       first_sample[j] = k;
-      for (unsigned c = 0; c < 10; c++)
+      for (unsigned c = 0; c < 10; c++) {
+        if (c == 3)
+          rot_sample[j] = k;
         k += ch->mask >> c & 1;
+      }
       for (unsigned c = 3; c < 7; c++) {
         double e = channel_bound(ch, c);
         e2 += e * e;
@@ -157,7 +179,10 @@ void iqm_frames_check(struct iqm *q)
       uint32_t j = all ? idx : rot_list[idx];
       const struct model_channels *ch = &m->channels[j];
       struct trs *out = m->frames ? &m->frames[f * np + j] : &one;
-      decode_pose(ch, fr ? fr + first_sample[j] * 2 : NULL, v1, out);
+      if (all)
+        decode_pose(ch, fr ? fr + first_sample[j] * 2 : NULL, v1, out);
+      else /* a rotation-animated pose of a later frame (fc > 0): its rotation is all we look at */
+        decode_rotation(ch, fr + rot_sample[j] * 2, v1, out->r);
       /* a NaN here comes from a non-finite offset or scale, reported with the pose */
       if ((f == 0 || rot_animated[j]) && !isnan(out->r[0] + out->r[1] + out->r[2] + out->r[3]) &&
           iqm_quat_unit_off(out->r[0], out->r[1], out->r[2], out->r[3], tol[j]) &&

@@ -13,4 +13,26 @@
 int iqm_adjacency_clean(const unsigned char *adj, uint64_t t0, uint64_t n, uint64_t nt);
 int iqm_adjacency_clean_portable(const unsigned char *adj, uint64_t t0, uint64_t n, uint64_t nt);
 
+
+/* The start of the first block of 16 floats (little-endian, at d, count of them) that holds a
+ * NaN or an infinity, or count rounded down to 16 when none does: the exact scan (R39) starts
+ * there. SSE2 tests a block at once; _portable float by float (the tests compare them). */
+uint64_t iqm_f32_finite_prefix(const unsigned char *d, uint64_t count);
+uint64_t iqm_f32_finite_prefix_portable(const unsigned char *d, uint64_t count);
+
+/* The n triangles at p (three little-endian uint32 corners each) of a mesh whose vertex range is
+ * [lo, lo + span): IQM_CORNERS_WITHIN when every corner lies in it (R21), IQM_CORNERS_DISTINCT
+ * when no triangle repeats a corner (R23), both in one pass over them. SSE2 four triangles at a
+ * time; _portable one at a time (the tests compare them). */
+enum { IQM_CORNERS_WITHIN = 1, IQM_CORNERS_DISTINCT = 2 };
+unsigned iqm_mesh_corners(const unsigned char *p, uint64_t n, uint32_t lo, uint32_t span);
+unsigned iqm_mesh_corners_portable(const unsigned char *p, uint64_t n, uint32_t lo, uint32_t span);
+
+/* 1 when none of the n vertices of four ubyte blend indexes at pi and four ubyte weights at pw
+ * would make check_blend (iqm_vertex.c) report: every index below lim (1..256), weights summing
+ * to 255 that never rise by more than 1 from one slot to the next. SSE2 four vertices at a time;
+ * _portable one at a time. */
+int iqm_blend_clean4(const unsigned char *pi, const unsigned char *pw, uint64_t n, unsigned lim);
+int iqm_blend_clean4_portable(const unsigned char *pi, const unsigned char *pw, uint64_t n, unsigned lim);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "iqm.h"
+#include "iqm_fast.h"
 
 static const unsigned format_size[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
 static const char *const format_names[VF_COUNT] = {
@@ -240,16 +241,8 @@ static void scan_nonfinite(struct iqm *q, uint32_t i, const unsigned char *d, ui
   uint64_t k;
   switch (v->format) {
   case VF_FLOAT:
-    /* eight at a time without an early exit (the compiler vectorises it), then the block that
-     * holds one is scanned again below from its start */
-    for (k = 0; k + 8 <= count; k += 8) {
-      unsigned bad = 0;
-      for (int j = 0; j < 8; j++)
-        bad |= !f32_bits_finite(le32(d + (k + j) * 4));
-      if (bad)
-        break;
-    }
-    for (; k < count; k++)
+    /* sixteen at a time (iqm_fast.c), then from the start of the block that holds one */
+    for (k = iqm_f32_finite_prefix(d, count); k < count; k++)
       if (!f32_bits_finite(le32(d + k * 4)))
         break;
     break;
@@ -314,23 +307,8 @@ static int component_nonzero(const unsigned char *c, uint32_t format)
   }
 }
 
-/* Vertices checked as one block by blend_clean4 before check_blend's reporting loop. */
+/* Vertices checked as one block by iqm_blend_clean4 before check_blend's reporting loop. */
 #define BLEND_BLOCK 1024u
-
-/* 1 when none of n vertices of four ubyte indexes at pi and four ubyte weights at pw would make
- * check_blend report: every index below lim (256 when indexes are not checked), weights summing
- * to 255 in decreasing order (a rise of 1 allowed). Four slots, the recommended layout nearly
- * every exporter writes, as constants: no branch per vertex. */
-static int blend_clean4(const unsigned char *pi, const unsigned char *pw, uint64_t n, unsigned lim)
-{
-  unsigned bad = 0;
-  for (uint64_t v = 0; v < n; v++, pi += 4, pw += 4) {
-    unsigned sum = (unsigned)pw[0] + pw[1] + pw[2] + pw[3];
-    bad |= (pi[0] >= lim) | (pi[1] >= lim) | (pi[2] >= lim) | (pi[3] >= lim);
-    bad |= (sum != 255) | (pw[1] > pw[0] + 1u) | (pw[2] > pw[1] + 1u) | (pw[3] > pw[2] + 1u);
-  }
-  return !bad;
-}
 
 /* R37 and R38 over the last blendindexes and blendweights arrays (the ones loaders use). */
 static void check_blend(struct iqm *q, int bi, int bw)
@@ -344,7 +322,7 @@ static void check_blend(struct iqm *q, int bi, int bw)
   const unsigned char *dw = reader_ptr(q->in, vw->offset, nv * vw->size * sw);
   int index_float = vi->format >= VF_HALF;
 
-  /* the layout blend_clean4 takes; indexes are checked below only with joints, as integers */
+  /* the layout iqm_blend_clean4 takes; indexes are checked below only with joints, as integers */
   int four = vi->format == VF_UBYTE && vw->format == VF_UBYTE && vi->size == 4 && vw->size == 4;
   unsigned lim = nj > 0 && !index_float ? (nj < 256 ? nj : 256) : 256;
 
@@ -352,7 +330,7 @@ static void check_blend(struct iqm *q, int bi, int bw)
     return;
   for (uint64_t v = 0; v < nv; v++) {
     const unsigned char *pi = di + v * vi->size * si, *pw = dw + v * vw->size * sw;
-    if (four && v % BLEND_BLOCK == 0 && nv - v >= BLEND_BLOCK && blend_clean4(pi, pw, BLEND_BLOCK, lim)) {
+    if (four && v % BLEND_BLOCK == 0 && nv - v >= BLEND_BLOCK && iqm_blend_clean4(pi, pw, BLEND_BLOCK, lim)) {
       v += BLEND_BLOCK - 1; /* the whole block passes the tests below */
       continue;
     }
