@@ -7,7 +7,7 @@
 #include "qmsh.h"
 
 #ifdef __SSE2__
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 /* The component most likely at fault in a non-unit quaternion: the one whose smallest change
@@ -149,10 +149,27 @@ int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn
 {
   size_t nw = (size_t)nb * kn, i = 0;
   uint32_t odd = 0;
+#ifdef __SSE2__
+  {
+    /* sixteen words at a time: all exponent bits set is a NaN or an infinity */
+    const __m128i exp = _mm_set1_epi32(0x7F800000);
+    __m128i any = _mm_setzero_si128();
+    for (; i + 16 <= nw; i += 16) {
+      const __m128i *w = (const __m128i *)(const void *)(p + 4 * i);
+      __m128i a = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w), exp), exp);
+      __m128i b = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 1), exp), exp);
+      __m128i c = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 2), exp), exp);
+      __m128i e = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 3), exp), exp);
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e)));
+    }
+    odd = _mm_movemask_epi8(any) != 0;
+  }
+#else
   /* blocks of 16 with a constant trip count: what -O2's cheap vectoriser takes */
   for (; i + 16 <= nw; i += 16)
     for (unsigned j = 0; j < 16; j++)
       odd |= (frame_le32(p + 4 * (i + j)) & 0x7F800000u) == 0x7F800000u;
+#endif
   for (; i < nw; i++)
     odd |= (frame_le32(p + 4 * i) & 0x7F800000u) == 0x7F800000u;
   if (odd)
