@@ -120,6 +120,26 @@ enum iqe_attr {
   ATTR_V0, ATTR_V9 = ATTR_V0 + 9, ATTR_VS, ATTR_COUNT
 };
 
+/* Ascending line numbers of an array's elements in about one byte each (iqe_lines.c), where a
+ * uint32_t each cost more than the values of a short line (`vp`): element k's distance from
+ * element k - 1, 255 for a far one (looked up among the far ones), and every IQE_LINES_MARK-th
+ * element's line in full. Sized by the counting pass. */
+#define IQE_LINES_MARK 64
+struct iqe_far_line { uint32_t k, line; };
+struct iqe_lines {
+  uint8_t *step;
+  uint32_t *mark;               /* line of element k * IQE_LINES_MARK */
+  struct iqe_far_line *far;     /* ascending k (malloc) */
+  uint32_t num_far, far_cap;
+  uint32_t last;                /* the line last put */
+};
+/* Element k's line (k: the count before it). -1 when out of memory. */
+int iqe_lines_put(struct iqe_lines *l, uint32_t k, uint32_t line);
+/* Element k's line (k < the count put). */
+uint32_t iqe_lines_get(const struct iqe_lines *l, uint32_t k);
+/* How many of the first n elements have a line before `line`. */
+uint32_t iqe_lines_before(const struct iqe_lines *l, uint32_t n, uint32_t line);
+
 /* One per-vertex attribute stream as parsed: count * stride values (none for vb, whose pairs
  * hold its values, nor for vc without a model: v and f NULL), in double (v) when that
  * costs at most twice the bytes of the stream's lines or a `vertexarray` may declare 32-bit
@@ -133,7 +153,7 @@ struct iqe_attr_arr {
   const double *defaults;
   uint32_t stride, count, cap;
   uint32_t first_line, last_line;
-  uint32_t *lines;   /* line of each element: locates a length mismatch */
+  struct iqe_lines lines; /* line of each element: locates a length mismatch */
   uint32_t given;    /* from the counting pass: the most values on one line */
   uint64_t bytes;    /* from the counting pass: the bytes of its lines */
 };
@@ -262,7 +282,6 @@ struct iqe_parser {
   uint32_t idx_cap;
 
   struct iqe_attr_arr attr[ATTR_COUNT];
-  uint32_t *vp_lines;             /* line of each vp (attr[ATTR_VP].lines) */
   /* vb pairs: all of them when a model is built (keep_frames), with each element's first and
    * count; else the current line's first IQE_VB_KEPT only (vb_first, vb_num NULL), which the
    * repeated-index check reads */
@@ -276,7 +295,12 @@ struct iqe_parser {
 
   struct iqe_layout layout[IQE_SLOTS];
 
-  uint32_t *tris;                 /* 3 per triangle, global indexes */
+  uint32_t *tris;                 /* 3 per triangle, global indexes (a model only) */
+  /* validation's face triangles (the tangent check reads them): each good face's corners, a
+   * bit per corner set where a face starts; a fan of n corners costs n, not 3 (n - 2) */
+  uint32_t *corners;
+  unsigned char *corner_start;
+  size_t num_corners, corner_cap;
   uint32_t *tri_line;             /* per triangle its face's line, when spans are asked (else NULL) */
   uint32_t num_tris;
   uint32_t num_faces, num_fs;
@@ -304,6 +328,11 @@ struct iqe_parser {
    * last; a model keeps every one */
   struct iqe_mesh *meshes;
   uint32_t num_meshes, num_mesh_recs;
+  /* in a file without faces, the vertex range and line of each mesh holding vertices, recorded
+   * as it closes: what the checks at the end read of it (its incomplete group, its face-less
+   * triangles), so validation keeps no mesh record for it; else NULL */
+  struct iqe_mesh_span { uint32_t first_vertex, end_vertex, line; } *spans;
+  uint32_t num_spans;
   int in_mesh;                    /* a mesh command was seen */
   int mesh_used;                  /* the current mesh has faces */
 
@@ -399,6 +428,9 @@ void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const str
                       const double *v, uint32_t given, struct trs *out);
 void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                       const double *v, uint32_t given, struct trs *out);
+
+/* The current mesh ends (at a mesh command or the end of the file): its vertex range is known. */
+void iqe_mesh_close(struct iqe_parser *p);
 
 /* The k-th face command and the k-th fs, both read: the first pair whose counts differ is kept
  * for faces_check (iqe_face.c). */

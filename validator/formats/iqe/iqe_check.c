@@ -318,10 +318,11 @@ static void faces_check(struct iqe_parser *p)
         iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, last, 0,
                  "a multiple of 3 (the last vertexes form no triangle)", "%u", nv);
     } else {
-      for (uint32_t i = 0; i < p->num_mesh_recs; i++) {
-        const struct iqe_mesh *me = &p->meshes[i];
-        /* the vertex count can shrink once vp appears: an inverted range holds no vertex */
-        uint32_t k = me->end_vertex > me->first_vertex ? me->end_vertex - me->first_vertex : 0;
+      /* the meshes holding vertices (the vertex count can shrink once vp appears: a mesh with
+       * an inverted range holds none) */
+      for (uint32_t i = 0; i < p->num_spans; i++) {
+        const struct iqe_mesh_span *me = &p->spans[i];
+        uint32_t k = me->end_vertex - me->first_vertex;
         if (k % 3)
           iqe_emit(p, RULE_IQE_VERTEX_GROUPS_INCOMPLETE, me->line, 0,
                    "a multiple of 3 (the last vertexes form no triangle)", "%u", k);
@@ -333,8 +334,7 @@ static void faces_check(struct iqe_parser *p)
 void iqe_check_finish(struct iqe_parser *p)
 {
   iqe_anim_close_frame(p, 0);
-  if (p->num_mesh_recs > 0)
-    p->meshes[p->num_mesh_recs - 1].end_vertex = iqe_vertex_count(p);
+  iqe_mesh_close(p);
   arrays_check(p);
   joints_check(p);
   poses_check(p);

@@ -8,24 +8,29 @@
 #include "iqe.h"
 #include "model_geometry.h"
 
-/* Whether validation (no model) can drop the closed mesh me: no later check reads a mesh without
- * triangles, but for one holding vertices in a file without faces (its face-less triangles
- * and its incomplete group are checked at the end). */
-static int mesh_droppable(const struct iqe_parser *p, const struct iqe_mesh *me)
+void iqe_mesh_close(struct iqe_parser *p)
 {
-  return !p->ctx->keep_frames && me->num_triangles == 0 &&
-         (p->counts[CMD_FA] + p->counts[CMD_FM] > 0 || me->end_vertex <= me->first_vertex);
+  struct iqe_mesh *me;
+  if (p->num_mesh_recs == 0)
+    return;
+  me = &p->meshes[p->num_mesh_recs - 1];
+  me->end_vertex = iqe_vertex_count(p);
+  if (p->spans && me->end_vertex > me->first_vertex && p->num_spans < p->counts[CMD_MESH] + 2) {
+    struct iqe_mesh_span *sp = &p->spans[p->num_spans++];
+    sp->first_vertex = me->first_vertex;
+    sp->end_vertex = me->end_vertex;
+    sp->line = me->line;
+  }
 }
 
 static struct iqe_mesh *mesh_open(struct iqe_parser *p, uint32_t line)
 {
   struct iqe_mesh *me;
-  if (p->num_mesh_recs > 0) {
-    me = &p->meshes[p->num_mesh_recs - 1];
-    me->end_vertex = iqe_vertex_count(p);
-    if (mesh_droppable(p, me))
-      p->num_mesh_recs--; /* counted only: its record is the new mesh's */
-  }
+  iqe_mesh_close(p);
+  /* validation drops a closed mesh without triangles: no later check reads its record (one
+   * holding vertices in a file without faces left its span) */
+  if (p->num_mesh_recs > 0 && !p->ctx->keep_frames && p->meshes[p->num_mesh_recs - 1].num_triangles == 0)
+    p->num_mesh_recs--; /* counted only: its record is the new mesh's */
   me = &p->meshes[p->num_mesh_recs++];
   p->num_meshes++;
   memset(me, 0, sizeof *me);
@@ -205,7 +210,7 @@ void iqe_face_check_implicit(struct iqe_parser *p, uint32_t v)
   uint32_t idx[3] = {v, v + 1, v + 2};
   if (v > UINT32_MAX - 2 || v + 2 >= p->attr[ATTR_VP].count || !triangle_flat(p, idx))
     return;
-  iqe_emit(p, RULE_IQE_FACE_DEGENERATE, p->vp_lines[v], 0, NULL,
+  iqe_emit(p, RULE_IQE_FACE_DEGENERATE, iqe_lines_get(&p->attr[ATTR_VP].lines, v), 0, NULL,
            "corners %u %u %u (a face-less triangle: 3 consecutive vertices) have zero area",
            idx[0], idx[1], idx[2]);
 }
@@ -311,7 +316,10 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   me = &p->meshes[p->num_mesh_recs - 1];
   if (relative)
     base = me->first_vertex;
-  if (nargs > 64) {
+  if (nargs > 64 && p->corners && nargs <= p->corner_cap - p->num_corners) {
+    /* read straight into validation's corners (kept when the face is good) */
+    idx = p->corners + p->num_corners;
+  } else if (nargs > 64) {
     /* one buffer for every long face, as long as the longest (an arena block per face kept
      * them all) */
     if (nargs > p->idx_cap) {
@@ -359,6 +367,12 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
   }
   if (nargs > 3)
     polygon_check(p, ln, args, idx, nargs);
+  if (p->corners && nargs <= p->corner_cap - p->num_corners) { /* cannot fail: counted */
+    p->corner_start[p->num_corners / 8] |= (unsigned char)(1u << (p->num_corners % 8));
+    if (idx != p->corners + p->num_corners)
+      memcpy(p->corners + p->num_corners, idx, (size_t)nargs * sizeof *idx);
+    p->num_corners += nargs;
+  }
   if (!p->tri_smooth && smoothing_used(p) && p->ctx->keep_frames) {
     /* what smoothing needs per triangle, sized once from the counting pass (a file without
      * smoothing commands smooths every triangle alike and pays nothing per triangle; nor

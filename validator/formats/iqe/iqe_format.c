@@ -370,7 +370,8 @@ static int alloc_arrays(struct iqe_parser *p)
   for (int i = 0; i < ATTR_COUNT; i++) {
     struct iqe_attr_arr *ar = &p->attr[i];
     uint32_t full = strides[i] ? strides[i] : 1;
-    ar->stride = ar->given < full ? (ar->given ? ar->given : 1) : full;
+    /* no line gave a value: every component is the default, nothing is stored */
+    ar->stride = ar->given < full ? ar->given : full;
     if (i == ATTR_VX)
       ar->stride = ar->given >= 5 ? 7 : ar->stride > 4 ? 4 : ar->stride; /* [3]: w, or NAN */
     if (i == ATTR_VB || i == ATTR_VS)
@@ -389,12 +390,12 @@ static int alloc_arrays(struct iqe_parser *p)
       ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
     else
       ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
-    ar->lines = arena_calloc(a, (size_t)ar->cap + 1, sizeof *ar->lines);
-    if ((!ar->v && !ar->f && !unstored) || !ar->lines)
+    ar->lines.step = arena_calloc(a, (size_t)ar->cap + 1, 1);
+    ar->lines.mark = arena_calloc(a, (size_t)ar->cap / IQE_LINES_MARK + 1, sizeof *ar->lines.mark);
+    if ((!ar->v && !ar->f && !unstored) || !ar->lines.step || !ar->lines.mark)
       return -1;
   }
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
-  p->vp_lines = p->attr[ATTR_VP].lines;
   p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
   /* what only the model reads is kept only when a model is built (validation drops it) */
   p->pairs_cap = keep ? p->vb_pairs : IQE_VB_KEPT;
@@ -410,7 +411,15 @@ static int alloc_arrays(struct iqe_parser *p)
    * (lazy: a long face of bad indexes costs nothing here); validation reads them only for the
    * tangent check, which needs texture coordinates and no vx */
   want_tris = keep || (p->counts[CMD_VT] && !p->counts[CMD_VX]);
-  p->tris = want_tris ? arena_alloc_lazy(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris) : NULL;
+  p->tris = keep ? arena_alloc_lazy(a, (size_t)p->tri_cap + 1, 3 * sizeof *p->tris) : NULL;
+  if (want_tris && !keep) {
+    /* a face of n corners gives n - 2 triangles, counted as tri_cap */
+    p->corner_cap = (size_t)p->tri_cap + 2 * (size_t)faces;
+    p->corners = arena_alloc_lazy(a, p->corner_cap + 1, sizeof *p->corners);
+    p->corner_start = arena_calloc(a, p->corner_cap / 8 + 1, 1);
+    if (!p->corners || !p->corner_start)
+      return -1;
+  }
   if (p->m->want_spans && !(p->tri_line = arena_alloc_lazy(a, (size_t)p->tri_cap + 1, sizeof *p->tri_line)))
     p->m->spans_failed = 1;
   /* the k-th fs pairs with the k-th face command: only pairs are compared and smoothed, so only
@@ -424,14 +433,16 @@ static int alloc_arrays(struct iqe_parser *p)
   p->fs_line = arena_alloc_lazy(a, (size_t)p->fs_pairs + 1, sizeof *p->fs_line);
   /* lazy: validation writes only the records it keeps (mesh_open) */
   p->meshes = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
+  if (faces == 0 && !(p->spans = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->spans)))
+    return -1;
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
   if (keep && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
     return -1;
-  if (!p->line_marks || !p->vp_lines || !p->unknown_lines || !p->pairs ||
-      (!p->tris && want_tris) ||
+  if (!p->line_marks || !p->unknown_lines || !p->pairs ||
+      (!p->tris && keep) ||
       !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
       !p->anims)
     return -1;
@@ -596,6 +607,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);
     iqe_names_free(&p.names);
+    for (int i = 0; i < ATTR_COUNT; i++)
+      free(p.attr[i].lines.far);
     return -1;
   }
   check_pass(&p);
@@ -609,6 +622,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   }
   arena_free(&p.scratch);
   iqe_names_free(&p.names);
+  for (int i = 0; i < ATTR_COUNT; i++)
+    free(p.attr[i].lines.far);
   free(p.idx_buf);
   return rc;
 }

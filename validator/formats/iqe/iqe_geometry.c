@@ -3,6 +3,7 @@
  * full decode: IQE keeps its vertices in the parser, not the model. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "iqe.h"
 #include "model_geometry.h"
@@ -31,7 +32,7 @@ void iqe_geometry_check(struct iqe_parser *p)
     snprintf(exp, sizeof exp, "length >= %g", GEO_ZERO_LENGTH);
     /* one warning at the first, with the count: an exporter that writes every normal as 0 0 0
      * would otherwise bury the report under a warning per vertex */
-    iqe_emit(p, RULE_CORE_NORMAL_ZERO_LENGTH, vn->lines[first], 0, exp, "vertex %u (%u of %u normals)",
+    iqe_emit(p, RULE_CORE_NORMAL_ZERO_LENGTH, iqe_lines_get(&vn->lines, first), 0, exp, "vertex %u (%u of %u normals)",
              first, count, vn->count);
   }
   first = count = 0;
@@ -44,7 +45,7 @@ void iqe_geometry_check(struct iqe_parser *p)
       first = e;
   }
   if (count)
-    iqe_emit(p, RULE_CORE_TANGENT_DEGENERATE, vx->lines[first], 0, "a direction of its own, across the normal",
+    iqe_emit(p, RULE_CORE_TANGENT_DEGENERATE, iqe_lines_get(&vx->lines, first), 0, "a direction of its own, across the normal",
              "vertex %u (%u of %u tangents)", first, count, vx->count);
   tangent_uv_check(p);
 }
@@ -81,6 +82,39 @@ static void cross3(const double a[3], const double b[3], double out[3])
   out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/* The face triangles in file order: a model's, or fanned (a, b, c), (a, c, d) ... from
+ * validation's face corners. Return 0 past the last. */
+struct tri_walk { size_t t, face, c; };
+
+static int corner_starts(const struct iqe_parser *p, size_t c)
+{
+  return p->corner_start[c / 8] >> (c % 8) & 1;
+}
+
+static int tri_next(const struct iqe_parser *p, struct tri_walk *w, uint32_t out[3])
+{
+  if (p->tris) {
+    if (w->t >= p->num_tris)
+      return 0;
+    memcpy(out, p->tris + w->t++ * 3, 3 * sizeof *out);
+    return 1;
+  }
+  for (;;) {
+    if (w->c + 1 >= p->num_corners)
+      return 0;
+    if (corner_starts(p, w->c + 1)) {
+      w->face = w->c + 1;
+      w->c = w->face + 1;
+      continue;
+    }
+    out[0] = p->corners[w->face];
+    out[1] = p->corners[w->c];
+    out[2] = p->corners[w->c + 1];
+    w->c++;
+    return 1;
+  }
+}
+
 /* Vertices (used by a triangle) whose summed texture-space u direction is the zero vector, as
  * the reference compiler sums it (iqm.cpp calctangents), when the compiler would derive
  * tangents: no vx, texture coordinates for every vertex. Vertices are merged by position and
@@ -93,7 +127,9 @@ static void tangent_uv_check(struct iqe_parser *p)
   double *sum;
   unsigned char *used;
   struct tan_key key = {p};
-  if (p->attr[ATTR_VX].count || !vt->count || vt->count != nv || !p->num_tris || !p->tris)
+  struct tri_walk walk = {0, 0, 1};
+  uint32_t c[3];
+  if (p->attr[ATTR_VX].count || !vt->count || vt->count != nv || !p->num_tris || (!p->tris && !p->corners))
     return;
   order = malloc((size_t)nv * sizeof *order);
   cls = malloc((size_t)nv * sizeof *cls);
@@ -107,8 +143,7 @@ static void tangent_uv_check(struct iqe_parser *p)
     goto oom;
   for (uint32_t i = 0; i < nv; i++)
     cls[order[i]] = i > 0 && !tan_cmp(order[i - 1], order[i], &key) ? cls[order[i - 1]] : order[i];
-  for (uint32_t t = 0; t < p->num_tris; t++) {
-    const uint32_t *c = p->tris + (size_t)t * 3;
+  while (tri_next(p, &walk, c)) {
     double p0[3], p1[3], p2[3], e1[3], e2[3], u[3], w[3], fn[3], uw[3], v1, v2, u1, u2;
     if (c[0] >= nv || c[1] >= nv || c[2] >= nv || cls[c[0]] == cls[c[1]] || cls[c[1]] == cls[c[2]] ||
         cls[c[0]] == cls[c[2]])
@@ -144,7 +179,7 @@ static void tangent_uv_check(struct iqe_parser *p)
       first = v;
   }
   if (count)
-    iqe_emit(p, RULE_IQE_TANGENT_UNDEFINED_BY_UV, vt->lines[first], 0,
+    iqe_emit(p, RULE_IQE_TANGENT_UNDEFINED_BY_UV, iqe_lines_get(&vt->lines, first), 0,
              "a triangle at the vertex with corners at different texture v",
              "vertex %u (%u of %u vertices): no vx, and every triangle there has its corners at one "
              "texture v, so the tangent the IQM compiler derives is NaN", first, count, nv);

@@ -421,9 +421,14 @@ static void implicit_faces_check(struct iqe_parser *p, uint32_t nv)
 {
   if (p->counts[CMD_FA] + p->counts[CMD_FM] > 0)
     return;
-  implicit_mesh(p, nv);
-  for (uint32_t i = 0; i < p->num_mesh_recs; i++)
-    for (uint32_t v = p->meshes[i].first_vertex; v + 2 < p->meshes[i].end_vertex; v += 3)
+  if (p->num_meshes == 0) {
+    /* implicit_mesh's one mesh */
+    for (uint32_t v = 0; nv >= 3 && v + 2 < nv; v += 3)
+      iqe_face_check_implicit(p, v);
+    return;
+  }
+  for (uint32_t i = 0; i < p->num_spans; i++)
+    for (uint32_t v = p->spans[i].first_vertex; v + 2 < p->spans[i].end_vertex; v += 3)
       iqe_face_check_implicit(p, v);
 }
 
@@ -455,8 +460,10 @@ static void spans_record(struct iqe_parser *p, uint32_t nv, const uint32_t *tri_
   for (uint32_t k = 0; k < p->num_meshes; k++)
     model_span_lines(m, MODEL_EL_MESH, k, p->meshes[k].line, p->meshes[k].line);
   for (int i = 0; i < ATTR_COUNT; i++)
-    for (uint32_t v = 0; p->attr[i].lines && v < p->attr[i].count && v < nv; v++)
-      model_span_lines(m, MODEL_EL_VERTEX, v, p->attr[i].lines[v], p->attr[i].lines[v]);
+    for (uint32_t v = 0, line; p->attr[i].lines.step && v < p->attr[i].count && v < nv; v++) {
+      line = iqe_lines_get(&p->attr[i].lines, v);
+      model_span_lines(m, MODEL_EL_VERTEX, v, line, line);
+    }
   for (uint32_t t = 0; p->tri_line && t < m->num_triangles; t++)
     if (tri_src[t] != UINT32_MAX)
       model_span_lines(m, MODEL_EL_TRIANGLE, t, p->tri_line[tri_src[t]], p->tri_line[tri_src[t]]);

@@ -23,18 +23,15 @@ uint32_t iqe_vertex_count(const struct iqe_parser *p)
   return n;
 }
 
-/* Vertices whose vp comes before `line` (vp_lines is ascending). */
+/* Vertices whose vp comes before `line` (the vp lines ascend). */
 static uint32_t vp_before(const struct iqe_parser *p, uint32_t line)
 {
-  uint32_t lo = 0, hi = p->attr[ATTR_VP].count;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (p->vp_lines[mid] < line)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return iqe_lines_before(&p->attr[ATTR_VP].lines, p->attr[ATTR_VP].count, line);
+}
+
+static uint32_t vp_line(const struct iqe_parser *p, uint32_t k)
+{
+  return iqe_lines_get(&p->attr[ATTR_VP].lines, k);
 }
 
 /* How many elements of array i sit after their vertex's vp (fit[1]: element k has k + 1 vp
@@ -43,10 +40,10 @@ static uint32_t vp_before(const struct iqe_parser *p, uint32_t line)
 static int layout_fit(const struct iqe_parser *p, int i, uint32_t n, uint32_t fit[2])
 {
   const struct iqe_attr_arr *a = &p->attr[i];
-  uint32_t first = vp_before(p, a->lines[0]);
+  uint32_t first = vp_before(p, iqe_lines_get(&a->lines, 0));
   int block = first == 0 || first == n;
   for (uint32_t k = 0; k < a->count; k++) {
-    uint32_t c = vp_before(p, a->lines[k]);
+    uint32_t c = vp_before(p, iqe_lines_get(&a->lines, k));
     fit[1] += c == k + 1;
     fit[0] += c == k;
     block = block && c == first;
@@ -99,7 +96,7 @@ static void length_locate(struct iqe_parser *p, int i, uint32_t n)
     uint32_t nv = iqe_vertex_count(p);
     snprintf(what, sizeof what, "%u %s lines", a->count, attr_names[i]);
     if (a->count > nv)
-      length_report(p, i, a->lines[nv], 0, what);
+      length_report(p, i, iqe_lines_get(&a->lines, nv), 0, what);
     else
       length_report(p, i, a->last_line,
                     unknown_between(p, a->first_line > 2 ? a->first_line - 2 : 0, a->last_line + 2),
@@ -115,29 +112,29 @@ static void length_locate(struct iqe_parser *p, int i, uint32_t n)
     for (int j = 1; j < ATTR_COUNT; j++)
       if (p->attr[j].count && p->attr[j].first_line < first_vertex_line)
         first_vertex_line = p->attr[j].first_line;
-    all[1] = p->vp_lines[0] < first_vertex_line;
+    all[1] = vp_line(p, 0) < first_vertex_line;
     all[0] = !all[1];
   }
   d = all[1] >= all[0];
   for (uint32_t k = 0; k <= a->count; k++) {
-    uint32_t c = k < a->count ? vp_before(p, a->lines[k]) : n + d;
+    uint32_t c = k < a->count ? vp_before(p, iqe_lines_get(&a->lines, k)) : n + d;
     if (k == a->count && k >= n)
       break;
     if (c > k + d) {
       /* vertex k has none: its group runs from its vp to the next (before it, if d = 0) */
-      uint32_t lo = d ? p->vp_lines[k] : k ? p->vp_lines[k - 1] : 0;
-      uint32_t hi = d ? (k + 1 < n ? p->vp_lines[k + 1] : end) : p->vp_lines[k];
-      snprintf(what, sizeof what, "vertex %u (vp at line %u) has no %s", k, p->vp_lines[k],
+      uint32_t lo = d ? vp_line(p, k) : k ? vp_line(p, k - 1) : 0;
+      uint32_t hi = d ? (k + 1 < n ? vp_line(p, k + 1) : end) : vp_line(p, k);
+      snprintf(what, sizeof what, "vertex %u (vp at line %u) has no %s", k, vp_line(p, k),
                attr_names[i]);
-      length_report(p, i, p->vp_lines[k], unknown_between(p, lo, hi), what);
+      length_report(p, i, vp_line(p, k), unknown_between(p, lo, hi), what);
       return;
     }
     if (c < k + d || k >= n) {
       /* a second one for a vertex: the vp between them (after it, if d = 0) went missing */
-      uint32_t lo = d ? (k ? a->lines[k - 1] : 0) : a->lines[k];
-      uint32_t hi = d ? a->lines[k] : (k + 1 < a->count ? a->lines[k + 1] : end);
+      uint32_t lo = d ? (k ? iqe_lines_get(&a->lines, k - 1) : 0) : iqe_lines_get(&a->lines, k);
+      uint32_t hi = d ? iqe_lines_get(&a->lines, k) : (k + 1 < a->count ? iqe_lines_get(&a->lines, k + 1) : end);
       snprintf(what, sizeof what, "this %s belongs to no vertex of its own", attr_names[i]);
-      length_report(p, i, a->lines[k], unknown_between(p, lo, hi), what);
+      length_report(p, i, iqe_lines_get(&a->lines, k), unknown_between(p, lo, hi), what);
       return;
     }
   }
@@ -186,7 +183,8 @@ static struct iqe_attr_arr *attr_append(struct iqe_parser *p, int i, uint32_t li
     return NULL; /* cannot happen: the counting pass sized it */
   if (a->count == 0)
     a->first_line = line;
-  a->lines[a->count] = line;
+  if (iqe_lines_put(&a->lines, a->count, line) < 0)
+    p->scratch.failed = 1; /* said as the scratch arena's failure: MDL-MEM-001 */
   a->last_line = line;
   a->count++;
   return a;
