@@ -116,7 +116,10 @@ enum egg_vform {
   VF_WORD,    /* one bare word in the tree's strings */
   VF_QSTR,    /* one quoted string in the tree's strings */
   VF_RICH,    /* nvals values of any kind in the tree's rich values */
-  VF_DROPPED  /* nvals plain decimals not kept (validation only: no check reads them) */
+  VF_DROPPED, /* nvals plain decimals not kept (validation only: no check reads them) */
+  VF_IXV      /* a pool vertex without a name in a validation-only decode: its values not
+               * kept, their count in close, its number + 1 in v (0: none given yet); 20 bytes
+               * for a `<Vertex>{0}` of 11, not 36 with the number and count in two slots */
 };
 
 /* A value of a VF_RICH entry as the tree keeps it: its string as an offset in the tree's
@@ -200,6 +203,7 @@ struct egg_tree_hdr {
  *   VF_WORD/QSTR  v = offset of the string in strs
  *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul)
  *   VF_DROPPED    ix ? nums[v+1] = count : v = count
+ *   VF_IXV        v = the number + 1 (0: none), close = count
  * Numbers and counts in nums are 64-bit integers stored in the double's bytes. */
 struct egg_node {
   uint32_t up;          /* entries back to the parent; 0 for the root */
@@ -220,7 +224,8 @@ struct egg_node {
   uint32_t ix_slot : 1;      /* the number is the first of v's slots (see above) */
   uint32_t name_ix : 1;      /* a pool vertex of a validation-only decode: name holds its number */
   /* VF_NONE without ix: the line of the closing brace, as lines after the keyword's + 1 (0: not
-   * kept; EGG_CLOSE_FAR: in the doc's far closes) */
+   * kept; EGG_CLOSE_FAR: in the doc's far closes); VF_NUM, VF_RICH, VF_DROPPED, VF_IXV: the
+   * number of values (EGG_CLOSE_FAR: that many or more, the count in the slots above) */
   uint32_t close : 10;
 };
 #define EGG_CLOSE_FAR 1023u
@@ -283,12 +288,22 @@ static inline uint64_t egg_slot_u64(const double *slot)
   memcpy(&u, slot, sizeof u);
   return u;
 }
+static inline uint32_t egg_nvals_far(const struct egg_node *n);
 static inline uint32_t egg_nvals(const struct egg_node *n)
 {
-  const struct egg_tree_hdr *t;
-  if (n->vform != VF_NUM && n->vform != VF_RICH && n->vform != VF_DROPPED)
-    return n->vform != VF_NONE; /* one value, or none: no need to find the tree */
-  t = egg_tree_of(n);
+  switch (n->vform) {
+  case VF_NONE: return 0;
+  case VF_ONE:
+  case VF_WORD:
+  case VF_QSTR: return 1;
+  default:
+    /* the count is in the entry (close) unless it is that large: no need to find the tree */
+    return n->close != EGG_CLOSE_FAR ? n->close : egg_nvals_far(n);
+  }
+}
+static inline uint32_t egg_nvals_far(const struct egg_node *n)
+{
+  const struct egg_tree_hdr *t = egg_tree_of(n);
   switch (n->vform) {
   case VF_NUM: return (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + n->ix_slot);
   case VF_RICH: return (uint32_t)t->rich[egg_v_in(t, n) + n->ix_slot].ul;
@@ -355,6 +370,11 @@ static inline uint32_t egg_name_len(const struct egg_node *n)
 
 /* Value i of an entry (i < nvals). */
 void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out);
+/* Values of an entry that were counted, not kept (a validation-only decode). */
+static inline int egg_vals_dropped(const struct egg_node *n)
+{
+  return n->vform == VF_DROPPED || (n->vform == VF_IXV && n->close);
+}
 /* The numeric value of value i (0 for a string; a dropped value reads 0). */
 static inline double egg_val_d(const struct egg_node *n, uint32_t i)
 {
@@ -442,6 +462,8 @@ static inline int64_t egg_index(const struct egg_node *n)
     return -1;
   if (n->name_ix)
     return egg_name_field(n);
+  if (n->vform == VF_IXV)
+    return (int64_t)egg_v(n) - 1;
   if (!n->ix_slot)
     return -1;
   t = egg_tree_of(n);
@@ -467,6 +489,13 @@ static inline int64_t egg_vertex_number(const struct egg_node *v, int64_t *next)
 static inline void egg_set_index(struct egg_node *n, int64_t index)
 {
   const struct egg_tree_hdr *t;
+  if (n->vform == VF_IXV) {
+    size_t at;
+    t = egg_tree_of(n);
+    if (egg_col_find(t->vals, egg_node_ix(t, n), &at) && index >= -1 && index < (int64_t)UINT32_MAX)
+      ((struct egg_col *)(uintptr_t)t->vals)->vals[at] = (uint32_t)(index + 1);
+    return;
+  }
   if (!n->ix_slot)
     return;
   t = egg_tree_of(n);

@@ -15,7 +15,7 @@
 static int vec3_of(const struct egg_node *n, double v[3])
 {
   const double *nd;
-  if (n->bad || n->vform == VF_DROPPED || egg_nvals(n) < 3)
+  if (n->bad || egg_vals_dropped(n) || egg_nvals(n) < 3)
     return 0;
   if ((nd = egg_plain_nums(n)) != NULL) { /* plain decimals: numbers all */
     memcpy(v, nd, 3 * sizeof *v);
@@ -95,7 +95,7 @@ static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node
     x->pos = grown;
     x->cap = cap;
   }
-  if (v->vform == VF_DROPPED) {
+  if (egg_vals_dropped(v)) {
     egg_values_relex(doc, v, p, 3); /* missing coordinates read 0, as the model builds them */
   } else {
     for (uint32_t k = 0, k_end = egg_nvals(v); k < 3 && k < k_end; k++)

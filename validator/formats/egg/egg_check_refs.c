@@ -265,19 +265,42 @@ static int cmp_i32(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Number the vertices of a pool as Panda3D does (notes §5 D1) and check the numbers. */
+/* Set bit idx in a growing bit set (*bits, *nwords words): 0, or -1 when out of memory. 1 when
+ * it was set already. */
+static int bits_put(uint64_t **bits, size_t *nwords, int64_t idx)
+{
+  size_t w = (size_t)idx / 64;
+  int was;
+  if (w >= *nwords) {
+    size_t n = *nwords ? *nwords : 64;
+    uint64_t *grown;
+    while (n <= w)
+      n *= 2;
+    grown = realloc(*bits, n * sizeof *grown);
+    if (!grown)
+      return -1;
+    memset(grown + *nwords, 0, (n - *nwords) * sizeof *grown);
+    *bits = grown;
+    *nwords = n;
+  }
+  was = (int)((*bits)[w] >> (idx % 64) & 1);
+  (*bits)[w] |= 1ull << (idx % 64);
+  return was;
+}
+
+/* Number the vertices of a pool as Panda3D does (notes §5 D1) and check the numbers. The numbers
+ * are kept as a bit set when they are dense (the usual pool, numbered in file order), as a sorted
+ * list otherwise; the bit set is built as the vertices are numbered while they are dense so far,
+ * the list by a second walk over the numbers the vertices now keep, so a pool of dense numbers
+ * never also has a list of 4 bytes a vertex (issue 26: a <Vertex>{0} is 11 bytes). */
 static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
 {
   struct pool_info *pi = arena_calloc(r->doc->arena, 1, sizeof *pi);
-  size_t n = 0, k = 0;
-  int64_t highest = 0;
-  int any = 0, sorted = 1;
+  size_t k = 0, dups = 0, nwords = 0;
+  int64_t highest = 0, top = -1;
+  int any = 0, dense = 1;
+  uint64_t *bits = NULL;
   if (!pi)
-    return NULL;
-  for (struct egg_node *v = egg_first(pool); v; v = egg_next(v))
-    n++;
-  pi->index = n ? arena_calloc(r->doc->arena, n, sizeof *pi->index) : NULL;
-  if (n && !pi->index)
     return NULL;
   for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
     int64_t idx;
@@ -304,24 +327,60 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
       pi->beyond++; /* consecutive from 2147483648: named ones that high were reported above */
       continue;
     }
-    sorted &= !k || pi->index[k - 1] <= idx;
-    pi->index[k++] = (int32_t)idx;
+    k++;
+    if (idx > top)
+      top = idx;
+    if (dense && top < (int64_t)(64 * k + 4096)) {
+      int was = bits_put(&bits, &nwords, idx);
+      if (was < 0) { /* reported as a check that could not allocate (egg_decode) */
+        r->doc->map_failures++;
+        free(bits);
+        return NULL;
+      }
+      dups += (size_t)was;
+    } else if (dense) {
+      dense = 0; /* sparse so far: the list, from the numbers kept (below) */
+    }
   }
-  /* pools are mostly numbered in file order: then qsort's scratch copy is not needed either */
-  if (k && !sorted)
-    qsort(pi->index, k, sizeof *pi->index, cmp_i32);
-  if (k && pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
-    pi->nbits = pi->index[k - 1] + 1;
+  if (k && dense) {
+    pi->nbits = top + 1;
     pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
     if (pi->bits)
-      for (size_t i = 0; i < k; i++)
-        pi->bits[pi->index[i] / 64] |= 1ull << (pi->index[i] % 64);
+      memcpy(pi->bits, bits, (size_t)(pi->nbits + 63) / 64 * sizeof *pi->bits);
+  }
+  free(bits);
+  if (k && dense && !pi->bits)
+    return NULL; /* the arena remembers its failure */
+  if (k && !dense) {
+    /* the vertices keep their numbers (egg_set_index): the list from them, the same ones */
+    size_t i = 0;
+    int sorted = 1;
+    pi->index = arena_calloc(r->doc->arena, k, sizeof *pi->index);
+    if (!pi->index)
+      return NULL;
+    for (struct egg_node *v = egg_first(pool); v && i < k; v = egg_next(v)) {
+      int64_t idx = v->spec == S_VERTEX ? egg_index(v) : -1;
+      if (idx < 0 || idx > 2147483647)
+        continue;
+      sorted &= !i || pi->index[i - 1] <= idx;
+      pi->index[i++] = (int32_t)idx;
+    }
+    /* pools are mostly numbered in file order: then qsort's scratch copy is not needed either */
+    if (!sorted)
+      qsort(pi->index, k, sizeof *pi->index, cmp_i32);
+    if (pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
+      /* dense after all (a high number first, many after it) */
+      pi->nbits = pi->index[k - 1] + 1;
+      pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
+      if (pi->bits)
+        for (size_t j = 0; j < k; j++)
+          pi->bits[pi->index[j] / 64] |= 1ull << (pi->index[j] % 64);
+    }
+    for (size_t j = 1; j < k; j++)
+      dups += pi->index[j] == pi->index[j - 1];
   }
   /* duplicates: report each at the later vertex in file order */
   if (k > 1) {
-    size_t dups = 0;
-    for (size_t i = 1; i < k; i++)
-      dups += pi->index[i] == pi->index[i - 1];
     if (dups) {
       struct egg_map seen;
       egg_map_init(&seen, &r->doc->map_failures);

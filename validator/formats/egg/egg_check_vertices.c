@@ -182,7 +182,7 @@ static void repeated_child(struct egg_doc *doc, const struct egg_node *parent, i
 static int same_values(const struct egg_node *a, const struct egg_node *b)
 {
   if (egg_nvals(a) != egg_nvals(b) || egg_first(a) || egg_first(b) || a->bad || b->bad ||
-      a->vform == VF_DROPPED || b->vform == VF_DROPPED)
+      egg_vals_dropped(a) || egg_vals_dropped(b))
     return 0;
   for (uint32_t i = 0, i_end = egg_nvals(a); i < i_end; i++) {
     struct egg_value x, y;

@@ -648,6 +648,17 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     doc->names.vals[f->name_at] = (uint32_t)f->index;
     ix = 0;
   }
+  if (ix && !doc->keep_values && n->spec == S_VERTEX && !n->has_name && f->index == -1 &&
+      (!count || f->lazy) && count < EGG_CLOSE_FAR) {
+    /* a pool vertex without a name: its number (given by the reference check) and its count
+     * in the entry's own value slot and bits */
+    n->vform = VF_IXV;
+    n->close = (uint32_t)count;
+    frame_set_v(p, f, 0);
+    if (count)
+      doc->dropped = 1;
+    return;
+  }
   n->ix_slot = ix;
   if (!count) {
     /* where it closed (egg_node_last_line); a pool vertex of a validation-only decode never
@@ -709,6 +720,8 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
       frame_set_v(p, f, at);
     }
   }
+  if (n->vform != VF_NONE) /* the count, read without finding the slots (egg_nvals) */
+    n->close = count < EGG_CLOSE_FAR ? (uint32_t)count : EGG_CLOSE_FAR;
 }
 
 static void close_node(struct parser *p, int bad)
