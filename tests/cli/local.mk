@@ -13,6 +13,7 @@ CLI_TESTS = \
   tests/cli/cache-index.sh \
   tests/cli/archive.sh \
   tests/cli/archive-resources.sh \
+  tests/cli/zip-dlopen.sh \
   tests/cli/explain.sh \
   tests/cli/config-schema.sh \
   tests/cli/shard.sh \

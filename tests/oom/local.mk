@@ -6,7 +6,7 @@ WRAP_ALLOC_FLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,
 check_PROGRAMS += tests/oom/mdlcheck_oom
 tests_oom_mdlcheck_oom_SOURCES = $(MDLCHECK_CLI_SOURCES) tests/oom/alloc_fail.c tests/oom/alloc_fail.h
 tests_oom_mdlcheck_oom_LDFLAGS = $(AM_LDFLAGS) $(WRAP_ALLOC_FLAGS)
-tests_oom_mdlcheck_oom_LDADD = $(MDL_TOOL_LIBS) $(NETTLE_LIBS) $(LIBZIP_LIBS) -ldl
+tests_oom_mdlcheck_oom_LDADD = $(MDL_TOOL_LIBS) $(NETTLE_LIBS) $(ZIP_LINK_LIBS) -ldl
 TESTS += tests/oom/alloc-fail.sh
 EXTRA_DIST += tests/oom/alloc-fail.sh
 # the same for every public entry point, in one process: the library never ends it

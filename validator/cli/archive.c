@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zip.h>
 
 #include "format.h"
+#include "zip_load.h"
 
 int archive_name(const char *path)
 {
@@ -21,15 +21,20 @@ int archive_name(const char *path)
   return 0;
 }
 
+/* Every zip_t comes from here, so the functions that take one find the table loaded. */
 static zip_t *open_archive(const char *path, char *why, size_t cap)
 {
+  const struct zip_fns *lz = zip_fns(why, cap);
   int err = 0;
-  zip_t *z = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  zip_t *z;
+  if (!lz)
+    return NULL; /* why says the library could not be loaded: the archive was not read */
+  z = lz->zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &err);
   if (!z) {
     zip_error_t e;
-    zip_error_init_with_code(&e, err);
-    snprintf(why, cap, "not a readable zip archive: %s", zip_error_strerror(&e));
-    zip_error_fini(&e);
+    lz->zip_error_init_with_code(&e, err);
+    snprintf(why, cap, "not a readable zip archive: %s", lz->zip_error_strerror(&e));
+    lz->zip_error_fini(&e);
   }
   return z;
 }
@@ -37,13 +42,14 @@ static zip_t *open_archive(const char *path, char *why, size_t cap)
 int archive_list(const char *path, void (*each)(void *ctx, const char *name, uint64_t index),
                  void *ctx, size_t *skipped, char *why, size_t cap)
 {
+  const struct zip_fns *lz = zip_fns(NULL, 0); /* NULL only where open_archive fails first */
   zip_t *z = open_archive(path, why, cap);
   zip_int64_t n;
   if (!z)
     return -1;
-  n = zip_get_num_entries(z, 0);
+  n = lz->zip_get_num_entries(z, 0);
   for (zip_int64_t i = 0; i < n; i++) {
-    const char *name = zip_get_name(z, (zip_uint64_t)i, ZIP_FL_ENC_GUESS);
+    const char *name = lz->zip_get_name(z, (zip_uint64_t)i, ZIP_FL_ENC_GUESS);
     size_t len = name ? strlen(name) : 0;
     if (!name || !len || name[len - 1] == '/')
       continue; /* a folder entry */
@@ -52,14 +58,14 @@ int archive_list(const char *path, void (*each)(void *ctx, const char *name, uin
     else
       ++*skipped;
   }
-  zip_discard(z);
+  lz->zip_discard(z);
   return 0;
 }
 
 void archive_reader_close(struct archive_reader *r)
 {
-  if (r->zip)
-    zip_discard(r->zip);
+  if (r->zip) /* only then is libzip loaded: a worker that read no archive loads nothing */
+    zip_fns(NULL, 0)->zip_discard(r->zip);
   free(r->path);
   r->zip = NULL;
   r->path = NULL;
@@ -68,6 +74,7 @@ void archive_reader_close(struct archive_reader *r)
 int archive_read(struct archive_reader *r, const char *path, uint64_t index, unsigned long long limit,
                  unsigned char **data, size_t *size, char *why, size_t cap)
 {
+  const struct zip_fns *lz = zip_fns(NULL, 0); /* NULL only where open_archive fails first */
   zip_file_t *f;
   unsigned char *p;
   size_t have = 0, want, room;
@@ -80,18 +87,18 @@ int archive_read(struct archive_reader *r, const char *path, uint64_t index, uns
       return -1;
   }
   /* the size the header claims only sizes the first buffer; the bytes that come decide */
-  zip_stat_init(&st);
-  want = zip_stat_index(r->zip, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE) && st.size < limit
+  lz->zip_stat_init(&st);
+  want = lz->zip_stat_index(r->zip, index, 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE) && st.size < limit
            ? (size_t)st.size + 1 : 65536;
   if (limit < SIZE_MAX && want > limit + 1)
     want = (size_t)limit + 1;
-  if (!(f = zip_fopen_index(r->zip, index, 0))) {
-    snprintf(why, cap, "cannot read the member: %s", zip_strerror(r->zip));
+  if (!(f = lz->zip_fopen_index(r->zip, index, 0))) {
+    snprintf(why, cap, "cannot read the member: %s", lz->zip_strerror(r->zip));
     return -1;
   }
   room = want ? want : 1;
   if (!(p = malloc(room))) {
-    zip_fclose(f);
+    lz->zip_fclose(f);
     return ENOMEM;
   }
   for (;;) {
@@ -100,30 +107,30 @@ int archive_read(struct archive_reader *r, const char *path, uint64_t index, uns
       unsigned char *q;
       if (have > limit) {
         free(p);
-        zip_fclose(f);
+        lz->zip_fclose(f);
         return EFBIG;
       }
       room = room * 2 > limit + 1 ? (size_t)limit + 1 : room * 2;
       if (!(q = realloc(p, room))) {
         free(p);
-        zip_fclose(f);
+        lz->zip_fclose(f);
         return ENOMEM;
       }
       p = q;
     }
-    got = zip_fread(f, p + have, room - have);
+    got = lz->zip_fread(f, p + have, room - have);
     if (got < 0) {
-      snprintf(why, cap, "cannot read the member: %s", zip_file_strerror(f));
+      snprintf(why, cap, "cannot read the member: %s", lz->zip_file_strerror(f));
       free(p);
-      zip_fclose(f);
+      lz->zip_fclose(f);
       return -1;
     }
     if (got == 0)
       break;
     have += (size_t)got;
   }
-  if (zip_fclose(f) != 0) { /* the CRC is checked as the stream ends */
-    snprintf(why, cap, "cannot read the member: %s", zip_strerror(r->zip));
+  if (lz->zip_fclose(f) != 0) { /* the CRC is checked as the stream ends */
+    snprintf(why, cap, "cannot read the member: %s", lz->zip_strerror(r->zip));
     free(p);
     return -1;
   }
@@ -139,12 +146,14 @@ int archive_read(struct archive_reader *r, const char *path, uint64_t index, uns
 int archive_tree_find(void *user, const char *path, int nocase, char *name, size_t cap)
 {
   struct archive_reader *r = user;
+  const struct zip_fns *lz;
   zip_int64_t i;
   const char *stored;
   if (!r->zip || !*path)
     return 0;
-  i = zip_name_locate(r->zip, path, ZIP_FL_ENC_GUESS | (nocase ? ZIP_FL_NOCASE : 0));
-  if (i < 0 || !(stored = zip_get_name(r->zip, (zip_uint64_t)i, ZIP_FL_ENC_GUESS)))
+  lz = zip_fns(NULL, 0); /* loaded: r->zip came from open_archive */
+  i = lz->zip_name_locate(r->zip, path, ZIP_FL_ENC_GUESS | (nocase ? ZIP_FL_NOCASE : 0));
+  if (i < 0 || !(stored = lz->zip_get_name(r->zip, (zip_uint64_t)i, ZIP_FL_ENC_GUESS)))
     return 0;
   if (strlen(stored) >= cap || stored[strlen(stored) - 1] == '/')
     return 0; /* a folder entry names no file */
@@ -155,24 +164,31 @@ int archive_tree_find(void *user, const char *path, int nocase, char *name, size
 long long archive_tree_read(void *user, const char *name, void *buf, size_t cap, char *why, size_t why_cap)
 {
   struct archive_reader *r = user;
-  zip_int64_t i = r->zip ? zip_name_locate(r->zip, name, ZIP_FL_ENC_GUESS) : -1;
+  const struct zip_fns *lz;
+  zip_int64_t i;
   zip_file_t *f;
   size_t have = 0;
-  if (i < 0 || !(f = zip_fopen_index(r->zip, (zip_uint64_t)i, 0))) {
-    snprintf(why, why_cap, "cannot read the member: %s", r->zip ? zip_strerror(r->zip) : "no archive");
+  if (!r->zip) {
+    snprintf(why, why_cap, "cannot read the member: no archive");
+    return -1;
+  }
+  lz = zip_fns(NULL, 0); /* loaded: r->zip came from open_archive */
+  i = lz->zip_name_locate(r->zip, name, ZIP_FL_ENC_GUESS);
+  if (i < 0 || !(f = lz->zip_fopen_index(r->zip, (zip_uint64_t)i, 0))) {
+    snprintf(why, why_cap, "cannot read the member: %s", lz->zip_strerror(r->zip));
     return -1;
   }
   while (have < cap) {
-    zip_int64_t got = zip_fread(f, (unsigned char *)buf + have, cap - have);
+    zip_int64_t got = lz->zip_fread(f, (unsigned char *)buf + have, cap - have);
     if (got < 0) {
-      snprintf(why, why_cap, "cannot read the member: %s", zip_file_strerror(f));
-      zip_fclose(f);
+      snprintf(why, why_cap, "cannot read the member: %s", lz->zip_file_strerror(f));
+      lz->zip_fclose(f);
       return -1;
     }
     if (got == 0)
       break;
     have += (size_t)got;
   }
-  zip_fclose(f);
+  lz->zip_fclose(f);
   return (long long)have;
 }
