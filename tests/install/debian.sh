@@ -48,6 +48,10 @@ for p in mdlcheck libmdlcheck1 libmdlcheck-dev python3-mdlcheck; do
   fi
 done
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+# libzip is loaded at the first archive (dlopen), where dh_shlibdeps cannot see it: control names it
+checks=$((checks + 1))
+zipdep=$(dpkg-deb -f "mdlcheck_${debversion}_$arch.deb" Depends 2>/dev/null | tr ',' '\n' | grep -c '^ *libzip4\b')
+[ "$zipdep" = 1 ] || fail "the mdlcheck package does not depend on libzip4 (loaded with dlopen)"
 expect_count mdlcheck.list '^/usr/bin/mdlcheck$' 1
 expect_count mdlcheck.list '^/usr/share/man/man1/mdlcheck\.1\.gz$' 1
 expect_count mdlcheck.list '^/usr/share/bash-completion/completions/mdlcheck$' 1
