@@ -4,7 +4,7 @@
 # not load it, an archive does. When it cannot be loaded (here: /dev/null mounted over it in a
 # private mount namespace, where unshare is allowed), the archive is a fatal MDL-IO-001 that names
 # the library, exit 3, and the plain model beside it is still validated. Skipped in a build that
-# links libzip in (--disable-zip-dlopen, --disable-shared).
+# links libzip in (./configure --disable-zip-dlopen).
 . "$srcdir/tests/cli/cli-lib.sh"
 
 soname=$(sed -n 's/^#define MDL_ZIP_SONAME "\(.*\)"$/\1/p' "$top_builddir/config.h")

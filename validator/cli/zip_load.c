@@ -1,5 +1,5 @@
 /* zip_load.c - libzip loaded with dlopen at the first archive, not at startup (issue 32); linked
- * in directly where configure was told --disable-zip-dlopen (a static binary). */
+ * in directly where configure was told --disable-zip-dlopen. */
 #include "config.h"
 
 #include "zip_load.h"
