@@ -20,6 +20,8 @@ struct decode_ctx {
   char version[32];          /* filled by the decoder: the format version as text */
   char compression[8];       /* filled by the decoder: "zlib", "gzip", or "" (not compressed) */
   int keep_frames;           /* decode the animation strip into model.frames */
+  int skeleton_only;         /* with keep_frames: the geometry may stay out of the model
+                              * (PIPELINE_SKELETON) */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
   unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */

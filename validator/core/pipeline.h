@@ -20,6 +20,9 @@ struct pipeline_run {
  * in double precision, and where each element is in the source (model.spans). */
 #define PIPELINE_FRAMES 1
 #define PIPELINE_SPANS 2
+/* With PIPELINE_FRAMES: the caller reads only the skeleton and the animations (poses), so a
+ * decoder may leave the geometry out of the model; every check still runs */
+#define PIPELINE_SKELETON 4
 
 /* Decode data into run->model, reporting through options. keep_frames: PIPELINE_* bits. MDL_EIO when the decoder's inner input (an inflated
  * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted). Always call

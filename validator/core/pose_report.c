@@ -16,7 +16,8 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
     return MDL_ENOMEM; /* report_add_file failed */
   opts.on_diag = report_collect;
   opts.user = f;
-  st = pipeline_decode(data, size, name, &opts, 1, run);
+  /* poses read no geometry, unless a --target check reads it in the model */
+  st = pipeline_decode(data, size, name, &opts, PIPELINE_FRAMES | (opts.targets ? 0 : PIPELINE_SKELETON), run);
   if (st != MDL_OK && st != MDL_EIO)
     return st;
   report_set_result(f, &run->result);

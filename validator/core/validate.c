@@ -120,6 +120,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     ctx.options = options;
     ctx.name_hint = name_hint;
     ctx.keep_frames = (keep_frames & PIPELINE_FRAMES) != 0;
+    ctx.skeleton_only = (keep_frames & PIPELINE_SKELETON) != 0;
     run->model.want_spans = (keep_frames & PIPELINE_SPANS) != 0;
     run->result.format = run->format->name;
     run->decoded = run->format->decode(&ctx, &run->model) == 0;

@@ -262,6 +262,8 @@ struct iqe_smooth_state {
 struct iqe_parser {
   struct decode_ctx *ctx;
   struct model *m;
+  int keep_geo;                   /* the model gets the geometry (keep_frames, not
+                                     skeleton_only): what only it reads is kept */
   struct arena scratch;           /* parse-time arrays, freed after the model is built */
   const unsigned char *data;
   size_t size;
@@ -344,6 +346,11 @@ struct iqe_parser {
   uint32_t *pose_lines;
   struct trs *pose_trs;
   uint32_t num_poses;
+  /* pose_trs holds only the poses the model reads: with joints, the first base pose per joint
+   * and the first pose per joint of each frame (surplus ones are reported, not built); each
+   * frame's first in frame_kept */
+  uint32_t num_kept;
+  uint32_t *frame_kept;
   uint32_t num_base_poses;
   int in_animation;
 

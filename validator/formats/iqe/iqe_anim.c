@@ -119,6 +119,8 @@ void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struc
     frame_number_check(p, ln, args);
   f = &p->frames[p->num_frames++];
   f->first_pose = p->num_poses;
+  if (p->frame_kept)
+    p->frame_kept[p->num_frames - 1] = p->num_kept;
   f->num_poses = 0;
   f->line = ln->no;
   p->anims[p->num_anims - 1].num_frames++;

@@ -29,7 +29,7 @@ static struct iqe_mesh *mesh_open(struct iqe_parser *p, uint32_t line)
   iqe_mesh_close(p);
   /* validation drops a closed mesh without triangles: no later check reads its record (one
    * holding vertices in a file without faces left its span) */
-  if (p->num_mesh_recs > 0 && !p->ctx->keep_frames && p->meshes[p->num_mesh_recs - 1].num_triangles == 0)
+  if (p->num_mesh_recs > 0 && !p->keep_geo && p->meshes[p->num_mesh_recs - 1].num_triangles == 0)
     p->num_mesh_recs--; /* counted only: its record is the new mesh's */
   me = &p->meshes[p->num_mesh_recs++];
   p->num_meshes++;
@@ -300,7 +300,7 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
     if (k < p->fs_pairs) {
       if (k < p->num_fs)
         iqe_face_pair(p, k, ln->no, nargs, p->fs_line[k], p->fs_arity[k]);
-      if (k >= p->num_fs || p->ctx->keep_frames) {
+      if (k >= p->num_fs || p->keep_geo) {
         p->face_arity[k] = nargs;
         p->face_line[k] = ln->no;
       }
@@ -373,7 +373,7 @@ void iqe_face_add(struct iqe_parser *p, const struct iqe_line *ln, const struct 
       memcpy(p->corners + p->num_corners, idx, (size_t)nargs * sizeof *idx);
     p->num_corners += nargs;
   }
-  if (!p->tri_smooth && smoothing_used(p) && p->ctx->keep_frames) {
+  if (!p->tri_smooth && smoothing_used(p) && p->keep_geo) {
     /* what smoothing needs per triangle, sized once from the counting pass (a file without
      * smoothing commands smooths every triangle alike and pays nothing per triangle; nor
      * does validation, which generates no normals) */
@@ -430,7 +430,7 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
   (void)vals;
   (void)given;
   unsigned char *flags = NULL;
-  if (p->num_fs < p->fs_pairs && p->ctx->keep_frames) {
+  if (p->num_fs < p->fs_pairs && p->keep_geo) {
     if (!p->fs_flags)
       p->fs_flags = arena_calloc(&p->scratch, (size_t)p->fs_pairs + 1, sizeof *p->fs_flags);
     if (p->fs_flags && nargs > 0)
@@ -450,7 +450,7 @@ void iqe_face_smooth_flags(struct iqe_parser *p, const struct iqe_line *ln,
     if (k < p->fs_pairs) {
       if (k < p->num_faces)
         iqe_face_pair(p, k, p->face_line[k], p->face_arity[k], ln->no, nargs);
-      if (k >= p->num_faces || p->ctx->keep_frames) {
+      if (k >= p->num_faces || p->keep_geo) {
         p->fs_arity[k] = nargs;
         p->fs_line[k] = ln->no;
       }

@@ -365,7 +365,8 @@ static int alloc_arrays(struct iqe_parser *p)
   uint32_t poses_cap = p->counts[CMD_PQ] + p->counts[CMD_PM] + p->counts[CMD_PA];
   uint32_t faces = p->counts[CMD_FA] + p->counts[CMD_FM];
   int want_tris;
-  int keep = p->ctx->keep_frames; /* a model is built (iqe_model_build) */
+  int keep = p->keep_geo; /* a model with its geometry is built (iqe_model_build) */
+  int keep_anim = p->ctx->keep_frames; /* a model with its skeleton and animations */
 
   for (int i = 0; i < ATTR_COUNT; i++) {
     struct iqe_attr_arr *ar = &p->attr[i];
@@ -403,10 +404,12 @@ static int alloc_arrays(struct iqe_parser *p)
   if (keep) {
     p->vb_first = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_first);
     p->vb_num = arena_calloc(a, (size_t)p->counts[CMD_VB] + 1, sizeof *p->vb_num);
-    p->pose_trs = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_trs);
-    if (!p->vb_first || !p->vb_num || !p->pose_trs)
+    if (!p->vb_first || !p->vb_num)
       return -1;
   }
+  if (keep_anim && (!(p->pose_trs = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_trs)) ||
+                    !(p->frame_kept = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frame_kept))))
+    return -1;
   /* face triangles, sized by the corners counted and filled only as far as faces are good
    * (lazy: a long face of bad indexes costs nothing here); validation reads them only for the
    * tangent check, which needs texture coordinates and no vx */
@@ -439,7 +442,7 @@ static int alloc_arrays(struct iqe_parser *p)
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (keep && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
+  if (keep_anim && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
     return -1;
   if (!p->line_marks || !p->unknown_lines || !p->pairs ||
       (!p->tris && keep) ||
@@ -597,6 +600,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
   p.m = m;
+  p.keep_geo = ctx->keep_frames && !ctx->skeleton_only;
   p.size = ctx->in.size;
   p.data = p.size ? reader_ptr(&ctx->in, 0, p.size) : (const unsigned char *)"";
   arena_init(&p.scratch);

@@ -363,7 +363,7 @@ static int anim_build(struct iqe_parser *p)
       for (uint32_t j = 0; j < np; j++) {
         struct trs *t = &m->frames[(size_t)f * np + j];
         if (j < fr->num_poses)
-          *t = p->pose_trs[fr->first_pose + j];
+          *t = p->pose_trs[p->frame_kept[f] + j];
         else
           trs_identity(t); /* padded as the reference compiler pads short frames */
       }
@@ -474,11 +474,12 @@ int iqe_model_build(struct iqe_parser *p)
   struct model *m = p->m;
   uint32_t nv = iqe_vertex_count(p), *tri_src = NULL;
   iqe_geometry_check(p);
-  if (!p->ctx->keep_frames) {
-    /* plain validation drops the model unread (keep_frames is asked by every consumer) */
+  if (!p->keep_geo) {
+    /* plain validation drops the model unread (keep_frames is asked by every consumer), and
+     * poses read only the skeleton and the animations (skeleton_only) */
     implicit_faces_check(p, nv);
     counts_state(p, nv);
-    return 0;
+    return p->ctx->keep_frames ? anim_build(p) : 0;
   }
   m->num_vertexes = nv;
   if (varrays_build(p, nv) < 0 || mesh_build(p, nv, &tri_src) < 0 || anim_build(p) < 0)

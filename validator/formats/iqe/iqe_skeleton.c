@@ -169,15 +169,23 @@ void iqe_pose_from_pa(struct iqe_parser *p, const struct iqe_line *ln, const str
   flip_negative_w(out);
 }
 
+/* Pose k of its frame (or of the base poses) into the model's poses when the model reads it:
+ * with joints only the first one per joint (a file without joints pads every frame to the
+ * longest, so it reads them all) */
+static void pose_keep(struct iqe_parser *p, const struct trs *pose, uint32_t k)
+{
+  if (p->pose_trs && (p->counts[CMD_JOINT] == 0 || k < p->counts[CMD_JOINT]))
+    p->pose_trs[p->num_kept++] = *pose;
+}
+
 void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                        uint32_t nargs, const double *vals, uint32_t given)
 {
-  struct trs scratch, *ps;
+  struct trs pose, *ps = &pose;
   const struct iqe_tok *cmd = args - 1;
   (void)nargs;
   if (p->num_poses >= p->counts[CMD_PQ] + p->counts[CMD_PM] + p->counts[CMD_PA])
     return;
-  ps = p->pose_trs ? &p->pose_trs[p->num_poses] : &scratch;
   p->pose_lines[p->num_poses] = ln->no;
   if (cmd->s[1] == 'q')
     iqe_pose_from_pq(p, ln, args, vals, given, ps);
@@ -187,6 +195,7 @@ void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const st
     iqe_pose_from_pa(p, ln, args, vals, given, ps);
   p->num_poses++;
   if (!p->in_animation) {
+    pose_keep(p, &pose, p->num_base_poses);
     p->num_base_poses++;
     return;
   }
@@ -199,8 +208,11 @@ void iqe_skeleton_pose(struct iqe_parser *p, const struct iqe_line *ln, const st
     f->first_pose = p->num_poses - 1;
     f->num_poses = 0;
     f->line = ln->no;
+    if (p->frame_kept)
+      p->frame_kept[p->num_frames - 1] = p->num_kept;
     p->anims[p->num_anims - 1].num_frames++;
     p->frame_open = 1;
   }
+  pose_keep(p, &pose, p->frames[p->num_frames - 1].num_poses);
   p->frames[p->num_frames - 1].num_poses++;
 }
