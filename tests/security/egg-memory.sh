@@ -80,8 +80,8 @@ rm -f "$work/joints.egg"
 # bound itself. Before the 16-byte entry (a name, a value slot and a line and column in each,
 # 28 bytes; and a pointer a <VertexRef> in the reference check) the second file cost 3.8 to 4.1
 # x the text it adds; now 2.2 to 2.8 x. (Still over 3 x, not checked here: <Joint>{} 4.3-4.8 x,
-# <V>{} 3.4-3.9 x, <Normal>{1 1 1} 4 x: their decoded joints, entries and values; <Vertex>{0}
-# on one line is 2.9 x, too close to check.)
+# <Normal>{1 1 1} in one vertex 4 x: their decoded joints, entries and values; <Vertex>{0} on one
+# line is 2.9 x, too close to check.)
 # dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, %d the count) as many times as
 # BYTES allow, HEAD before, TAIL after (printf formats)
 dense()
@@ -115,4 +115,6 @@ slope trefs '<Texture> t { a.png }\n' '<Polygon>{<TRef>{t}}' ''
 # pool vertices without a name, a line each: 4.1 x before (a slot of two numbers for the vertex's
 # number and count, and a list of the pool's numbers beside the bit set of them), 2.8 x now
 slope vertices '<VertexPool> p {\n' '<Vertex>{0}\n' '}\n'
+# <V> after <V> in one table (only the last is read): 6.6 x before, 1 x now (the text; one entry)
+slope vs '<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> j { <S$Anim> x {\n' '<V>{}' '} } } } }\n'
 finish

@@ -595,6 +595,28 @@ static void vertex_done(struct parser *p, struct frame *f)
   }
 }
 
+/* A <V> right after another in the same table: the checks and the model read only the last of
+ * them (a second <V> replaces the first in Panda3D), and the earlier one's values were only
+ * counted (a validation-only decode), so its entry goes; the new one takes its place. A table of
+ * a million `<V>{}` of 5 bytes keeps one entry, not a million of 16 bytes. */
+static void v_replaces(struct parser *p, const struct frame *parent)
+{
+  struct egg_doc *doc = p->doc;
+  size_t last;
+  const struct egg_node *l;
+  if (doc->node_used < 2)
+    return;
+  last = doc->node_used - 1;
+  l = doc->node_arr + last;
+  if (l->spec != S_V || l->size != 1 || l - l->up != parent->node)
+    return;
+  doc->node_used = last;
+  col_truncate(&doc->names, last - 1);
+  col_truncate(&doc->vals, last - 1);
+  while (doc->nfar && doc->far[doc->nfar - 1].ix >= last)
+    doc->nfar--;
+}
+
 /* The entry's value slot, when it will have one (values, or a number), is taken before its first
  * child's or as it closes: the slots are then in entry order (struct egg_col). */
 static inline void frame_reserve_v(struct parser *p, struct frame *f)
@@ -806,6 +828,8 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     skip_block(p);
     return -1;
   }
+  if (spec == S_V && !p->doc->keep_values)
+    v_replaces(p, parent);
   frame_reserve_v(p, parent); /* before this entry's own name */
   n = node_new(p, spec, kwtok);
   if (!n)
