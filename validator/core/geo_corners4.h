@@ -2,7 +2,7 @@
  * nothing past them read): which triangles have three distinct corners below a vertex count,
  * the test every format's triangle rules and the zero-area check make of each triangle first.
  * SSE2 compares all twelve indexes at once; the portable version (WebAssembly, other CPUs) is
- * the same test one triangle at a time, and tests/unit/test_geo_corners compares the two. */
+ * the same test one triangle at a time, and tests/unit/test_geo_flat (corner_test_agrees_with_portable) compares the two. */
 #ifndef MDL_GEO_CORNERS4_H
 #define MDL_GEO_CORNERS4_H
 

@@ -198,7 +198,9 @@ static inline int geo_any_short12(const unsigned char *p, uint32_t n, uint32_t l
 static inline int geo_any_short(const unsigned char *p, size_t stride, uint32_t n, uint32_t lim)
 {
 #ifdef __SSE2__
-  if (stride == 12 && lim <= 0x80000000u)
+  /* lim 2^31 or more is INT_MIN or less as a signed lane: every magnitude is below it, which the
+   * signed compare would deny, so those take the portable test */
+  if (stride == 12 && lim < 0x80000000u)
     return geo_any_short12(p, n, lim);
 #endif
   return geo_any_short_portable(p, stride, n, lim);

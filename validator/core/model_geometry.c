@@ -73,7 +73,7 @@ static struct mdl_loc vertex_loc(const struct geo_where *w, uint32_t a, uint32_t
   return loc;
 }
 
-/* Vectors checked as one block by any_short before the loops look at them one by one. */
+/* Vectors checked as one block by geo_any_short before the loops look at them one by one. */
 #define GEO_BLOCK 1024u
 
 /* The bit pattern of the least float whose value is at least x (x > 0, normal). */

@@ -104,6 +104,9 @@ static inline int32_t lei32(const unsigned char *p)
   memcpy(&v, &u, sizeof v);
   return v;
 }
+/* an adjacency entry naming no neighbouring triangle */
+#define NO_NEIGHBOUR 0xffffffffu
+
 static inline int f32_bits_finite(uint32_t u)
 {
   return (u & 0x7f800000u) != 0x7f800000u;

@@ -9,7 +9,6 @@
 #include <emmintrin.h>
 #endif
 
-#define NO_NEIGHBOUR 0xFFFFFFFFu
 
 int iqm_adjacency_clean_portable(const unsigned char *adj, uint64_t t0, uint64_t n, uint64_t nt)
 {
@@ -64,43 +63,6 @@ int iqm_adjacency_clean(const unsigned char *adj, uint64_t t0, uint64_t n, uint6
 int iqm_adjacency_clean(const unsigned char *adj, uint64_t t0, uint64_t n, uint64_t nt)
 {
   return iqm_adjacency_clean_portable(adj, t0, n, nt);
-}
-#endif
-
-uint64_t iqm_f32_finite_prefix_portable(const unsigned char *d, uint64_t count)
-{
-  uint64_t k;
-  for (k = 0; k + 16 <= count; k += 16) {
-    unsigned bad = 0;
-    for (int j = 0; j < 16; j++)
-      bad |= !f32_bits_finite(le32(d + (k + j) * 4));
-    if (bad)
-      break;
-  }
-  return k;
-}
-
-#ifdef __SSE2__
-uint64_t iqm_f32_finite_prefix(const unsigned char *d, uint64_t count)
-{
-  const __m128i exp = _mm_set1_epi32(0x7f800000);
-  uint64_t k;
-  for (k = 0; k + 16 <= count; k += 16) {
-    const __m128i *p = (const __m128i *)(const void *)(d + k * 4);
-    /* all exponent bits set: NaN or infinity */
-    __m128i a = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p), exp), exp);
-    __m128i b = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p + 1), exp), exp);
-    __m128i c = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p + 2), exp), exp);
-    __m128i e = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p + 3), exp), exp);
-    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))))
-      break;
-  }
-  return k;
-}
-#else
-uint64_t iqm_f32_finite_prefix(const unsigned char *d, uint64_t count)
-{
-  return iqm_f32_finite_prefix_portable(d, count);
 }
 #endif
 

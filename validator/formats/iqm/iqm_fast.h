@@ -14,12 +14,6 @@ int iqm_adjacency_clean(const unsigned char *adj, uint64_t t0, uint64_t n, uint6
 int iqm_adjacency_clean_portable(const unsigned char *adj, uint64_t t0, uint64_t n, uint64_t nt);
 
 
-/* The start of the first block of 16 floats (little-endian, at d, count of them) that holds a
- * NaN or an infinity, or count rounded down to 16 when none does: the exact scan (R39) starts
- * there. SSE2 tests a block at once; _portable float by float (the tests compare them). */
-uint64_t iqm_f32_finite_prefix(const unsigned char *d, uint64_t count);
-uint64_t iqm_f32_finite_prefix_portable(const unsigned char *d, uint64_t count);
-
 /* The n triangles at p (three little-endian uint32 corners each) of a mesh whose vertex range is
  * [lo, lo + span): IQM_CORNERS_WITHIN when every corner lies in it (R21), IQM_CORNERS_DISTINCT
  * when no triangle repeats a corner (R23), both in one pass over them. SSE2 four triangles at a

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iqm_fast.h"
+#include "f32_scan.h"
 #include "../../../tests/test_random.h"
 
 #define NO 0xFFFFFFFFu
@@ -126,8 +127,8 @@ static void test_finite_prefix(void)
       d[4 * i + 2] = (unsigned char)(v >> 16), d[4 * i + 3] = (unsigned char)(v >> 24);
     }
     want = first < count ? first / 16 * 16 : count / 16 * 16;
-    got = iqm_f32_finite_prefix(d, count);
-    portable = iqm_f32_finite_prefix_portable(d, count);
+    got = f32_finite_prefix(d, count);
+    portable = f32_finite_prefix_portable(d, count);
     if ((got != want || portable != want) && failures++ < 20)
       printf("FAIL: %u floats, first non-finite %llu: %llu, portable %llu, expected %llu\n", count,
              (unsigned long long)first, (unsigned long long)got, (unsigned long long)portable,

@@ -6,7 +6,6 @@
 #include "iqm_fast.h"
 #include "model_geometry.h"
 
-#define NO_NEIGHBOUR 0xFFFFFFFFu
 
 /* Triangles checked as one block by the prechecks below before the reporting loops look at them. */
 #define TRI_BLOCK 1024u

@@ -14,7 +14,6 @@
 #include "pose.h"
 #include "sort.h"
 
-#define NO_NEIGHBOUR 0xffffffffu
 
 static uint32_t rd32(const unsigned char *p)
 {

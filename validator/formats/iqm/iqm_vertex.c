@@ -4,6 +4,7 @@
 
 #include "iqm.h"
 #include "iqm_fast.h"
+#include "f32_scan.h"
 
 static const unsigned format_size[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
 static const char *const format_names[VF_COUNT] = {
@@ -242,7 +243,7 @@ static void scan_nonfinite(struct iqm *q, uint32_t i, const unsigned char *d, ui
   switch (v->format) {
   case VF_FLOAT:
     /* sixteen at a time (iqm_fast.c), then from the start of the block that holds one */
-    for (k = iqm_f32_finite_prefix(d, count); k < count; k++)
+    for (k = f32_finite_prefix(d, count); k < count; k++)
       if (!f32_bits_finite(le32(d + k * 4)))
         break;
     break;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "qmsh.h"
+#include "f32_scan.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -138,8 +139,8 @@ quat:
 
 /* 1 when the nb keys of kn floats at p are all finite with quaternions surely unit (the
  * precheck key_read starts with): the common case, where key_read would report nothing. It runs
- * over the whole frame without a branch per key, the finiteness scan as one loop the compiler
- * vectorises; 0 sends the frame through key_read, key by key, which reports. */
+ * over the whole frame without a branch per key (the finiteness scan sixteen floats at a time,
+ * f32_scan.h); 0 sends the frame through key_read, key by key, which reports. */
 static inline uint32_t frame_le32(const unsigned char *p)
 {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -149,27 +150,9 @@ int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn
 {
   size_t nw = (size_t)nb * kn, i = 0;
   uint32_t odd = 0;
-#ifdef __SSE2__
-  {
-    /* sixteen words at a time: all exponent bits set is a NaN or an infinity */
-    const __m128i exp = _mm_set1_epi32(0x7F800000);
-    __m128i any = _mm_setzero_si128();
-    for (; i + 16 <= nw; i += 16) {
-      const __m128i *w = (const __m128i *)(const void *)(p + 4 * i);
-      __m128i a = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w), exp), exp);
-      __m128i b = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 1), exp), exp);
-      __m128i c = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 2), exp), exp);
-      __m128i e = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(w + 3), exp), exp);
-      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e)));
-    }
-    odd = _mm_movemask_epi8(any) != 0;
-  }
-#else
-  /* blocks of 16 with a constant trip count: what -O2's cheap vectoriser takes */
-  for (; i + 16 <= nw; i += 16)
-    for (unsigned j = 0; j < 16; j++)
-      odd |= (frame_le32(p + 4 * (i + j)) & 0x7F800000u) == 0x7F800000u;
-#endif
+  /* the full blocks of sixteen at once (f32_finite_prefix: SSE2 on x86), the rest one by one */
+  i = f32_finite_prefix(p, nw);
+  odd = i + 16 <= nw; /* it stopped at a block with a NaN or an infinity */
   for (; i < nw; i++)
     odd |= (frame_le32(p + 4 * i) & 0x7F800000u) == 0x7F800000u;
   if (odd)
