@@ -35,6 +35,41 @@ printf '\211PNG\r\n\032\n\000\000\000\rIHDR\000\000\000\100\000\000\000\100\010\
 cp res/maps/a.png res/maps/unused.png || exit 99
 printf '<CoordinateSystem> { Z-up }\n<Texture> t1 { "../maps/a.png" }\n<File> { "part" }\n' >res/models/m.egg
 printf '<CoordinateSystem> { Z-up }\n<File> { "m.egg" }\n' >res/models/part.egg
+# a skeleton with animations named and unnamed (the IQM writer's string table grows while it is
+# filled), small enough for every allocation of its conversion to be failed
+cat >anims.iqe <<'EOF'
+# Inter-Quake Export
+joint a -1
+pq 0 0 0 0 0 0 1
+animation
+frame
+pq 0 0 0 0 0 0 1
+animation animation0
+frame 0
+pq 0 0 0 0 0 0 1
+animation
+animation run
+framerate 30
+loop
+frame
+pq 0 0 0 0 0 0 1
+frame 7
+pq 1 0 0 0 0 0 1
+animation run
+frame
+pq 0 0 0 0 0 0 1
+animation ""
+animation ""
+frame
+pq 0 0 0 0 0 0 1
+animation animation8
+animation
+frame
+pq 0 0 0 0 0 0 1
+EOF
+# an IQE material naming a texture in a search root (an unreadable one is only a warning there,
+# so a failed read of the texture's first bytes must not pass as a clean run)
+printf '# Inter-Quake Export\nmesh a\nmaterial a.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nfm 0 1 2\n' >mat.iqe
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -116,6 +151,7 @@ scenario "validate --baseline" 0 --baseline=old.json broken.iqe
 scenario "validate --shard" 0 --shard=1/2 walk.iqm crate.qmsh walker.x42
 scenario "validate --resources (texture, external egg)" 0 --resources=res res/models/m.egg
 scenario "validate --resources --unreferenced" 0 --resources=res --unreferenced res
+scenario "validate --resources (iqe material texture)" 0 --resources=res/maps mat.iqe
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
 scenario "poses egg" 0 poses dancer.egg
@@ -123,6 +159,7 @@ scenario "poses qmsh" 0 poses crate.qmsh
 scenario "poses x42" 0 poses walker.x42
 scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe
 scenario "convert iqe -> iqm" 0 convert skinned.iqe out.iqm
+scenario "convert iqe (animations) -> iqm" 0 convert anims.iqe out4.iqm
 scenario "convert qmsh -> iqm" 0 convert --accept-loss=MDL-CNV-008,MDL-CNV-009 crate.qmsh out2.iqm
 scenario "convert qmsh -> qmsh" 0 convert crate.qmsh out.qmsh
 scenario "convert egg -> egg.pz" 0 convert dancer.egg out.egg.pz

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,22 +108,21 @@ static int temp_open(const char *path, mode_t mode, char **tmp)
 }
 
 /* Flush the directory holding path, so the rename itself survives a power cut; a file system
- * that cannot flush a directory is no failure of the write. */
+ * that cannot flush a directory is no failure of the write. The directory's name is copied to
+ * the stack, not the heap: a failed allocation here would skip the flush without a word. */
 static void dir_sync(const char *path)
 {
   const char *slash = strrchr(path, '/');
-  char *dir = NULL;
+  char dir[PATH_MAX];
   int fd;
   if (slash) {
     size_t n = slash == path ? 1 : (size_t)(slash - path);
-    dir = malloc(n + 1);
-    if (!dir)
+    if (n >= sizeof dir) /* no such directory can be opened (ENAMETOOLONG) */
       return;
     memcpy(dir, path, n);
     dir[n] = 0;
   }
-  fd = open(dir ? dir : ".", O_RDONLY | O_CLOEXEC);
-  free(dir);
+  fd = open(slash ? dir : ".", O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
     (void)fsync(fd);
     close(fd);

@@ -430,8 +430,9 @@ static enum res_status resolve(const struct res_roots *r, const char *ref, char 
   return inside ? RES_MISSING : RES_OUTSIDE;
 }
 
-/* The first RES_HEAD_MAX bytes of a regular file; NULL with a reason in why. */
-static unsigned char *head_read(const char *path, size_t *n, char *why, size_t cap)
+/* The first RES_HEAD_MAX bytes of a regular file; NULL with a reason in why (and *oom set when
+ * the reason is a failed allocation: no finding about the file, but a check that could not run). */
+static unsigned char *head_read(const char *path, size_t *n, char *why, size_t cap, int *oom)
 {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
@@ -446,7 +447,7 @@ static unsigned char *head_read(const char *path, size_t *n, char *why, size_t c
   }
   if (!(buf = malloc(RES_HEAD_MAX))) {
     close(fd);
-    snprintf(why, cap, "out of memory");
+    *oom = 1;
     return NULL;
   }
   while (*n < RES_HEAD_MAX && (got = read(fd, buf + *n, RES_HEAD_MAX - *n)) != 0) {
@@ -466,13 +467,13 @@ static unsigned char *head_read(const char *path, size_t *n, char *why, size_t c
 
 /* head_read() of a file of the tree, by its stored name. */
 static unsigned char *tree_head_read(const mdl_resource_tree *t, const char *name, size_t *n, char *why,
-                                     size_t cap)
+                                     size_t cap, int *oom)
 {
   unsigned char *buf = malloc(RES_HEAD_MAX);
   long long got;
   *n = 0;
   if (!buf) {
-    snprintf(why, cap, "out of memory");
+    *oom = 1;
     return NULL;
   }
   why[0] = 0;
@@ -517,11 +518,16 @@ static int content_check(struct res_ctx *x, const struct model_ref *ref, const c
 {
   char why[300];
   size_t n;
-  unsigned char *data = x->roots->tree ? tree_head_read(x->roots->tree, real, &n, why, sizeof why)
-                                       : head_read(real, &n, why, sizeof why);
+  int oom = 0;
+  unsigned char *data = x->roots->tree ? tree_head_read(x->roots->tree, real, &n, why, sizeof why, &oom)
+                                       : head_read(real, &n, why, sizeof why, &oom);
   enum rule_index bad = ref->kind == MODEL_REF_MODEL ? RULE_CORE_EXTERNAL_MODEL_UNREADABLE
                         : ref->conventional ? RULE_CORE_MATERIAL_TEXTURE_UNREADABLE
                                             : RULE_CORE_TEXTURE_UNREADABLE;
+  if (oom) { /* the file was not looked at: the fatal out-of-memory, never a clean pass */
+    diag_out_of_memory(x->sink, "a referenced file's first bytes");
+    return -1;
+  }
   if (data && ref->kind == MODEL_REF_MODEL) {
     const struct mdl_format *f = format_detect(data, n, NULL); /* content, not name */
     const struct mdl_format *named = format_by_extension(file);

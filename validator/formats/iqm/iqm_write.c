@@ -78,7 +78,7 @@ static int text_init(struct text_table *t, size_t max_strings)
     t->cap *= 2;
   t->slots = calloc(t->cap, sizeof *t->slots);
   buf_u8(&t->text, 0); /* text[0] is the empty string */
-  return t->slots ? 0 : -1;
+  return t->slots && !t->text.oom ? 0 : -1;
 }
 
 static void text_free(struct text_table *t)
@@ -92,7 +92,7 @@ static uint32_t text_add(struct text_table *t, const char *s)
 {
   size_t i, len;
   uint32_t off;
-  if (!s || !*s)
+  if (!s || !*s || t->text.oom) /* after a failed append the table's text is incomplete */
     return 0;
   for (i = str_hash(s) & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
     if (!strcmp((const char *)t->text.data + t->slots[i] - 1, s))
@@ -104,7 +104,8 @@ static uint32_t text_add(struct text_table *t, const char *s)
   }
   off = (uint32_t)t->text.size;
   buf_put(&t->text, s, len + 1);
-  t->slots[i] = off + 1;
+  if (!t->text.oom) /* a slot names only text that is there */
+    t->slots[i] = off + 1;
   return off;
 }
 
