@@ -11,6 +11,7 @@ EXTRA_DIST += $(SECURITY_TESTS) tests/security/mem-lib.sh
 SECURITY_TESTS += tests/security/egg-degenerate-grow.sh
 SECURITY_TESTS += tests/security/compare-claimed-counts.sh
 SECURITY_TESTS += tests/security/compare-near-linear.sh
+SECURITY_TESTS += tests/security/diag-long-line.sh
 SECURITY_TESTS += tests/security/sweep.sh
 
 # sec-io: outputs, the resources sandbox, links, non-regular files (items 3, 4, 5, 11, 13, 14)

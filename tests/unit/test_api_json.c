@@ -1,4 +1,5 @@
 /* test_api_json.c - the JSON entry points and the buffer entry point's size bound (public API). */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,27 @@ static void on_diag(const mdl_diag *d, void *user)
 }
 
 /* A caller's buffer is an input like a file: over max_input_size it is not validated. */
+/* An IQE of vertex lines alone is one implicit mesh; its record once came from memory that was
+ * not cleared, and the model view gave it a span at whatever line number was there (review of
+ * issue 26's IQE changes). Allocations are filled with 0xa5 (glibc's M_PERTURB) so that a
+ * record left uncleared shows it. */
+START_TEST(test_implicit_iqe_mesh_has_no_stray_span)
+{
+  static const char iqe[] = "# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvp 0 0 1\nvp 1 0 1\nvp 0 1 1\n";
+  mdl_status st;
+  char err[256], *json;
+#ifdef M_PERTURB
+  mallopt(M_PERTURB, 0x5a); /* glibc: every allocation filled with 0xa5, not left as it was */
+#endif
+  json = mdl_model_buffer_json(iqe, sizeof iqe - 1, "v.iqe", NULL, &st, err, sizeof err);
+  ck_assert_int_eq(st, MDL_OK);
+  ck_assert_ptr_nonnull(json);
+  ck_assert_msg(!strstr(json, "\"kind\":\"mesh\",\"index\":0,\"count\":1,\"line\""),
+                "the implicit mesh has a span: %.400s", strstr(json, "\"kind\":\"mesh\""));
+  mdl_string_free(json);
+}
+END_TEST
+
 START_TEST(test_buffer_over_the_bound_is_refused)
 {
   static const char iqe[] = "# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
@@ -182,6 +204,7 @@ int main(void)
   TCase *t = tcase_create("api");
   tcase_add_test(t, test_rules_json_lists_the_catalogue);
   tcase_add_test(t, test_buffer_over_the_bound_is_refused);
+  tcase_add_test(t, test_implicit_iqe_mesh_has_no_stray_span);
   tcase_add_test(t, test_buffer_json_over_the_bound);
   tcase_add_test(t, test_poses_buffer_over_the_bound);
   tcase_add_test(t, test_settings_refused_as_the_cli_refuses);

@@ -72,6 +72,7 @@ void diag_source(struct diag_sink *sink, const void *data, size_t size)
   sink->source_size = data ? size : 0;
   sink->cursor_line = 0;
   sink->cursor_start = 0;
+  sink->cursor_end = 0;
   sink->lf_cr_one = 0;
 }
 
@@ -79,6 +80,7 @@ void diag_source_lf_cr(struct diag_sink *sink)
 {
   sink->lf_cr_one = 1;
   sink->cursor_line = 0; /* lines found so far were counted the other way */
+  sink->cursor_end = 0;
 }
 
 /* Where the line after the one starting at `at` starts, or source_size when there is none. */
@@ -101,6 +103,7 @@ static void context_text(struct diag_sink *s, mdl_diag *d)
   if (!s->cursor_line || d->line < s->cursor_line) {
     s->cursor_line = 1;
     s->cursor_start = 0;
+    s->cursor_end = 0;
   }
   while (s->cursor_line < d->line) {
     size_t next = next_line(s, s->cursor_start);
@@ -108,11 +111,18 @@ static void context_text(struct diag_sink *s, mdl_diag *d)
       return; /* the line is past the end of the input: no context */
     s->cursor_start = next;
     s->cursor_line++;
+    s->cursor_end = 0;
   }
   start = s->cursor_start;
-  end = start;
-  while (end < s->source_size && p[end] != '\n' && p[end] != '\r')
-    end++;
+  /* the line's end is found once per line: thousands of diagnostics on one long line would
+   * otherwise each scan the whole of it */
+  if (!s->cursor_end) {
+    end = start;
+    while (end < s->source_size && p[end] != '\n' && p[end] != '\r')
+      end++;
+    s->cursor_end = end + 1; /* + 1: 0 stays "not yet" for an empty first line */
+  }
+  end = s->cursor_end - 1;
   mark = d->column > 1 ? d->column - 1 : 0;
   if (mark > end - start)
     mark = end - start;

@@ -50,6 +50,7 @@ struct diag_sink {
   size_t source_size;
   unsigned cursor_line;     /* 0: none yet */
   size_t cursor_start;
+  size_t cursor_end;      /* where line cursor_line ends, once looked for (0: not yet) */
   int lf_cr_one;            /* LF CR is one line end (Egg, as Panda3D reads it), not two */
 };
 

@@ -34,9 +34,11 @@ static int name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
 static void joint_duplicate(struct iqe_parser *p, uint32_t k, uint32_t before)
 {
   char first[16];
+  /* a report past the rule's located repeats is only counted: its column is not read again */
+  uint32_t col = diag_wanted(p->ctx->diag, RULE_IQE_JOINT_NAME_DUPLICATE) ? iqe_line_col(p, p->joints[k].line, 1) : 1;
   snprintf(first, sizeof first, "%u", before);
-  iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line,
-           iqe_line_col(p, p->joints[k].line, 1), first, "%s", iqe_name(p, p->joints[k].name));
+  iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line, col, first, "%s",
+           iqe_name(p, p->joints[k].name));
 }
 
 static int joint_key_cmp(uint32_t x, uint32_t y, const void *ctx)
@@ -108,24 +110,56 @@ static int anim_key_cmp(uint32_t x, uint32_t y, const void *ctx)
   return c ? c : (x > y) - (x < y);
 }
 
+/* The unnamed animation a name stands for ('animation<a>' exactly as iqe_anim_name writes it,
+ * a below n and unnamed), or UINT32_MAX. */
+static uint32_t anim_default_named(const struct iqe_parser *p, const char *name, uint32_t n)
+{
+  uint64_t a = 0;
+  const char *d = name + 9;
+  if (strncmp(name, "animation", 9) || !*d || (d[0] == '0' && d[1]))
+    return UINT32_MAX;
+  for (; *d; d++) {
+    if (*d < '0' || *d > '9' || (a = a * 10 + (uint64_t)(*d - '0')) >= n)
+      return UINT32_MAX;
+  }
+  return p->anims[a].name == IQE_ANIM_UNNAMED ? (uint32_t)a : UINT32_MAX;
+}
+
 static void anim_duplicates_check(struct iqe_parser *p)
 {
-  uint32_t n = p->num_anims, named = 0, *v;
+  uint32_t n = p->num_anims, named = 0, k = 0, *v;
+  uint8_t *pick;
   for (uint32_t a = 0; a < n && !named; a++)
     named = p->anims[a].name != IQE_ANIM_UNNAMED;
   if (n < 2 || !named)
     return;
+  /* Two unnamed animations never share a name ('animation<index>'), so only the named ones and
+   * the unnamed ones a name spells are sorted: an animation in no pair of equals reports nothing,
+   * and leaving it out keeps the others' order (thousands of unnamed ones would otherwise be
+   * formatted in every comparison of the sort). */
   v = malloc((size_t)n * sizeof *v);
-  if (!v) {
+  pick = calloc(n, 1);
+  if (!v || !pick) {
+    free(v);
+    free(pick);
     p->scratch.failed = 1;
     return;
   }
   for (uint32_t a = 0; a < n; a++)
-    v[a] = a;
-  if (sort_u32(v, n, anim_key_cmp, p) < 0)
+    if (p->anims[a].name != IQE_ANIM_UNNAMED) {
+      uint32_t u = anim_default_named(p, iqe_name(p, p->anims[a].name), n);
+      pick[a] = 1;
+      if (u != UINT32_MAX)
+        pick[u] = 1;
+    }
+  for (uint32_t a = 0; a < n; a++)
+    if (pick[a])
+      v[k++] = a;
+  free(pick);
+  if (sort_u32(v, k, anim_key_cmp, p) < 0)
     p->scratch.failed = 1;
   else
-    for (uint32_t i = 1; i < n; i++) {
+    for (uint32_t i = 1; i < k; i++) {
       char first[16], bx[32], by[32];
       const char *name = iqe_anim_name(p, v[i], bx);
       if (strcmp(name, iqe_anim_name(p, v[i - 1], by)))

@@ -239,6 +239,8 @@ static int varrays_build(struct iqe_parser *p, uint32_t nv)
 static void implicit_mesh(struct iqe_parser *p, uint32_t nv)
 {
   if (p->counts[CMD_FA] + p->counts[CMD_FM] == 0 && p->num_meshes == 0 && nv >= 3) {
+    /* the record comes from an allocation that is not zeroed: no line, no faces, no references */
+    memset(&p->meshes[0], 0, sizeof p->meshes[0]);
     p->meshes[0].name = p->meshes[0].material = "";
     p->meshes[0].first_vertex = 0;
     p->meshes[0].end_vertex = nv;
