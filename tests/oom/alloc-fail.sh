@@ -70,6 +70,17 @@ EOF
 # an IQE material naming a texture in a search root (an unreadable one is only a warning there,
 # so a failed read of the texture's first bytes must not pass as a clean run)
 printf '# Inter-Quake Export\nmesh a\nmaterial a.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nfm 0 1 2\n' >mat.iqe
+# the Egg tree's side tables (review of issue 26's 16-byte entries): pool vertices without a name
+# (their number in the value slot), a sparse pool, a closing brace 2,300 lines away (the far
+# closes), a 2 MB line (line checkpoints)
+awk 'BEGIN {
+  print "<CoordinateSystem> { Z-up }\n<Texture> t { a.png }\n<VertexPool> p {"
+  for (i = 0; i < 300; i++) print "<Vertex> { 0 0 0 }"
+  print "<Vertex> 0 { 0 0 0 }\n<Vertex> 50000 { 0 0 0 }\n<Vertex> 200000 { 0 0 0 }\n<Vertex> 3 {0 0 0}\n}\n<Group> g {"
+  for (i = 0; i < 2300; i++) print ""
+  print "}\n<Polygon> { <VertexRef> { 1 2 3 999999 <Ref> { p } } }"
+  s = "                "; while (length(s) < 1300000) s = s s; print s
+  print "<Texture> t { b.png }\n<Group> x { <Ref> { g } }" }' >sides.egg || exit 99
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -143,6 +154,7 @@ scenario "validate iqe (diagnostics, json)" 1 -f json broken.iqe
 scenario "validate egg" 0 dancer.egg
 scenario "validate egg (diagnostics, sarif)" 1 -f sarif broken.egg
 scenario "validate egg.pz" 0 dancer.egg.pz
+scenario "validate egg (tree side tables)" 1 sides.egg
 scenario "validate iqm" 0 walk.iqm
 scenario "validate qmsh" 0 crate.qmsh
 scenario "validate x42" 0 walker.x42

@@ -233,6 +233,14 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     diag_source(ctx->diag, data, size); /* lines and columns now count in the inflated text */
   }
   diag_source_lf_cr(ctx->diag); /* the lexer counts LF CR as one line end */
+  if (size > UINT32_MAX) {
+    /* the tree keeps 32-bit text offsets (issue 26: 16-byte entries), so a larger text (only
+     * with --max-input-size over 4G) is refused as too large, not passed off as out of memory */
+    struct mdl_loc loc = loc_none();
+    diag_emit(ctx->diag, RULE_CORE_INPUT_TOO_LARGE, &loc, "4294967295", "%s",
+              "the Egg text (its tree addresses 4 GiB at most)");
+    return -1;
+  }
   if (egg_parse(doc, data, size) < 0) {
     diag_out_of_memory(ctx->diag, "parsing the egg text");
     return -1;

@@ -654,6 +654,7 @@ static void close_line_keep(struct parser *p, struct frame *f, struct egg_node *
     doc->far[doc->nfar].ix = (uint32_t)f->idx;
     doc->far[doc->nfar].line = close;
     doc->nfar++;
+    doc->far_sorted = 0; /* egg_close_line sorts again before its next lookup */
   }
 }
 
