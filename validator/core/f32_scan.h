@@ -4,9 +4,17 @@
 #define MDL_F32_SCAN_H
 
 #include <stdint.h>
+
+#include "le32.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+
+/* A float's bits with every exponent bit set: a NaN or an infinity. */
+static inline int f32_bits_nonfinite(uint32_t u)
+{
+  return (u & 0x7f800000u) == 0x7f800000u;
+}
 
 /* The start of the first block of 16 floats (little-endian, count of them at d) that holds a
  * NaN or an infinity (all exponent bits set), or count rounded down to 16 when none does: the
@@ -16,11 +24,8 @@ static inline uint64_t f32_finite_prefix_portable(const unsigned char *d, uint64
   uint64_t k;
   for (k = 0; k + 16 <= count; k += 16) {
     unsigned bad = 0;
-    for (int j = 0; j < 16; j++) {
-      const unsigned char *p = d + (k + (uint64_t)j) * 4;
-      uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-      bad |= (u & 0x7f800000u) == 0x7f800000u;
-    }
+    for (int j = 0; j < 16; j++)
+      bad |= f32_bits_nonfinite(le32_read(d + (k + (uint64_t)j) * 4));
     if (bad)
       break;
   }

@@ -8,14 +8,11 @@
 
 #include <stdint.h>
 
+#include "le32.h"
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-
-static inline uint32_t geo_corner_le32(const unsigned char *p)
-{
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* Bit i set: triangle i of the four at p has corners a, b, c with a, b, c < nv and a != b,
  * b != c, a != c. */
@@ -23,7 +20,7 @@ static inline unsigned geo_corners_ok4_portable(const unsigned char *p, uint32_t
 {
   unsigned ok = 0;
   for (unsigned i = 0; i < 4; i++, p += 12) {
-    uint32_t a = geo_corner_le32(p), b = geo_corner_le32(p + 4), c = geo_corner_le32(p + 8);
+    uint32_t a = le32_read(p), b = le32_read(p + 4), c = le32_read(p + 8);
     ok |= (unsigned)!((a >= nv) | (b >= nv) | (c >= nv) | (a == b) | (b == c) | (a == c)) << i;
   }
   return ok;

@@ -239,20 +239,19 @@ static int is_value_tok(int type)
 }
 
 /* A quiet lexer at the token after an entry's keyword: 0, or -1 when the keyword is not found.
- * With lines 0 the lexer's lines are not counted from the start (the values alone are read). */
-static int relex_at(struct egg_doc *doc, const struct egg_node *n, struct egg_lexer *lx, int lines)
+ * line and col are the keyword's (egg_node_loc, which the caller has already asked), so the lexer
+ * counts lines on from there; with line 0 they are not counted (the values alone are read). */
+static int relex_at(struct egg_doc *doc, const struct egg_node *n, struct egg_lexer *lx, unsigned line,
+                    unsigned col)
 {
   struct egg_token t;
   size_t off = n->off;
-  unsigned line = 0, col = 0;
   if (!doc->data || off >= doc->size)
     return -1;
-  if (lines)
-    egg_node_loc(n, &line, &col);
   egg_lex_init(lx, doc->data, doc->size, NULL);
   lx->pos = off;
   lx->line = line;
-  lx->line_start = lines ? off - (col - 1) : off;
+  lx->line_start = line ? off - (col - 1) : off;
   if (doc->data[off] == '<') {
     /* a keyword is a bare run to the next stop byte, as egg_lex_next reads it: no need to
      * classify it again (a pool's every vertex comes here for its position) */
@@ -268,7 +267,7 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
   struct egg_lexer lx;
   struct egg_token t;
   egg_node_loc(n, line, col);
-  if (relex_at(doc, n, &lx, 1) < 0)
+  if (relex_at(doc, n, &lx, *line, *col) < 0)
     return;
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type)) { /* the header name */
@@ -298,7 +297,7 @@ uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double 
   struct egg_lexer lx;
   struct egg_token t;
   uint32_t got = 0;
-  if (relex_at(doc, n, &lx, 0) < 0)
+  if (relex_at(doc, n, &lx, 0, 0) < 0)
     return 0;
   egg_lex_next(&lx, &t);
   if (is_value_tok(t.type))

@@ -141,20 +141,13 @@ quat:
  * precheck key_read starts with): the common case, where key_read would report nothing. It runs
  * over the whole frame without a branch per key (the finiteness scan sixteen floats at a time,
  * f32_scan.h); 0 sends the frame through key_read, key by key, which reports. */
-static inline uint32_t frame_le32(const unsigned char *p)
-{
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn)
 {
-  size_t nw = (size_t)nb * kn, i = 0;
-  uint32_t odd = 0;
   /* the full blocks of sixteen at once (f32_finite_prefix: SSE2 on x86), the rest one by one */
-  i = f32_finite_prefix(p, nw);
-  odd = i + 16 <= nw; /* it stopped at a block with a NaN or an infinity */
+  size_t nw = (size_t)nb * kn, i = f32_finite_prefix(p, nw);
+  uint32_t odd = i + 16 <= nw; /* it stopped at a block with a NaN or an infinity */
   for (; i < nw; i++)
-    odd |= (frame_le32(p + 4 * i) & 0x7F800000u) == 0x7F800000u;
+    odd |= f32_bits_nonfinite(le32_read(p + 4 * i));
   if (odd)
     return 0;
   for (uint32_t k = 0; k < nb; k++) {
@@ -184,7 +177,7 @@ int qmsh_frame_keys_clean(const unsigned char *p, uint32_t nb, const unsigned kn
     float r[4];
     double len2;
     for (int c = 0; c < 4; c++) {
-      uint32_t u = frame_le32(q + 4 * c);
+      uint32_t u = le32_read(q + 4 * c);
       memcpy(&r[c], &u, 4);
     }
     len2 = (double)r[0] * r[0] + (double)r[1] * r[1] + (double)r[2] * r[2] + (double)r[3] * r[3];
