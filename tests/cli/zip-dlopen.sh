@@ -45,8 +45,8 @@ if [ -n "$lib" ] && unshare -rm true 2>/dev/null; then
   unshare -rm sh -c 'mount --bind /dev/null "$1" && shift && exec "$@"' sh "$lib" \
     "$MDLCHECK" --no-config "$work/pack.pk3" "$work/walk.iqm" >"$work/out" 2>"$work/err" || rc=$?
   expect_rc 3 "an archive whose library does not load could not be checked"
-  expect_grep out "pack\.pk3: fatal\[MDL-IO-001\]: cannot read input: the archive library $soname could not be loaded" \
-    "a fatal MDL-IO-001 names the library"
+  expect_grep out "pack\.pk3: fatal\[MDL-IO-001\]: cannot read input: the archive library $soname could not be loaded [(]install libzip: on Debian, the libzip4 package[)]" \
+    "a fatal MDL-IO-001 names the library and the package to install"
   expect_grep out 'walk\.iqm: valid iqm' "the plain model is still validated"
 else
   echo "no private mount namespace here (unshare -rm): the unloadable library is left to validator/cli/zip_load_test"

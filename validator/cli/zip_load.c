@@ -29,7 +29,9 @@ int zip_fns_load(struct zip_fns *t, const char *soname, char *why, size_t cap)
   dlerror();
   if (!(lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL))) {
     err = dlerror();
-    snprintf(why, cap, "the archive library %s could not be loaded: %s", soname, err ? err : "dlopen failed");
+    /* the one thing the user can do about it: the package that ships the library */
+    snprintf(why, cap, "the archive library %s could not be loaded (install libzip: on Debian, the libzip4 package): %s",
+             soname, err ? err : "dlopen failed");
     return -1;
   }
   /* dlsym's object pointer becomes a function pointer by its bytes (POSIX guarantees they fit) */
