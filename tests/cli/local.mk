@@ -14,6 +14,7 @@ CLI_TESTS = \
   tests/cli/archive.sh \
   tests/cli/archive-resources.sh \
   tests/cli/zip-dlopen.sh \
+  tests/cli/egg-over-4g.sh \
   tests/cli/explain.sh \
   tests/cli/config-schema.sh \
   tests/cli/shard.sh \

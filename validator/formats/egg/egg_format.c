@@ -239,6 +239,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     struct mdl_loc loc = loc_none();
     diag_emit(ctx->diag, RULE_CORE_INPUT_TOO_LARGE, &loc, "4294967295", "%s",
               "the Egg text (its tree addresses 4 GiB at most)");
+    ctx->input_too_large = 1; /* nothing was checked: exit 3 as for any input over the limit */
     return -1;
   }
   if (egg_parse(doc, data, size) < 0) {
