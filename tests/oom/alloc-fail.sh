@@ -81,6 +81,20 @@ awk 'BEGIN {
   print "}\n<Polygon> { <VertexRef> { 1 2 3 999999 <Ref> { p } } }"
   s = "                "; while (length(s) < 1300000) s = s s; print s
   print "<Texture> t { b.png }\n<Group> x { <Ref> { g } }" }' >sides.egg || exit 99
+# joints (issue 26 item 8: validation alone counts them and builds none; --target and poses
+# build them): named, unnamed, nested, a repeated name, transforms, memberships, a table. The
+# first membership names an undefined vertex far past the pool (an error), so the membership
+# sums go to the check's map at once: a failure of the arrays it otherwise fills first is no
+# failure of the check (it replays the sums in the map, whose failures are reported)
+awk 'BEGIN {
+  print "<CoordinateSystem> { Z-up }\n<VertexPool> p { <Vertex> 0 { 0 0 0 } <Vertex> 1 { 1 0 0 } <Vertex> 2 { 0 1 0 } }"
+  print "<Group> root { <Dart> { 1 }\n<Polygon> { <VertexRef> { 0 1 2 <Ref> { p } } }"
+  print "<Joint> far { <VertexRef> { 2000000 <Ref> { p } } }"
+  for (i = 0; i < 40; i++)
+    printf "<Joint> j%d { <Transform> { <Translate> { %d 0 0 } } <VertexRef> { %d <Scalar> membership { 0.5 } <Ref> { p } } <Joint> { <Joint> k%d { <Transform> { <Matrix4> { 1 0 0 0 0 1 0 0 0 0 1 0 0 2 0 1 } } } } }\n", i, i, i % 3, i
+  print "<Joint> j0 { }\n}"
+  print "<Table> { <Bundle> root { <Table> \"<skeleton>\" { <Table> j1 { <Xfm$Anim> xform { <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } <Table> k1 { } } } } }" }' \
+  >joints.egg || exit 99
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -155,6 +169,8 @@ scenario "validate egg" 0 dancer.egg
 scenario "validate egg (diagnostics, sarif)" 1 -f sarif broken.egg
 scenario "validate egg.pz" 0 dancer.egg.pz
 scenario "validate egg (tree side tables)" 1 sides.egg
+scenario "validate egg (joints)" 1 joints.egg
+scenario "validate egg (joints, --target)" 1 --target=panda3d -f json joints.egg
 scenario "validate iqm" 0 walk.iqm
 scenario "validate qmsh" 0 crate.qmsh
 scenario "validate x42" 0 walker.x42
@@ -167,6 +183,7 @@ scenario "validate --resources (iqe material texture)" 0 --resources=res/maps ma
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
 scenario "poses egg" 0 poses dancer.egg
+scenario "poses egg (joints)" 1 poses -f json joints.egg
 scenario "poses qmsh" 0 poses crate.qmsh
 scenario "poses x42" 0 poses walker.x42
 scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe

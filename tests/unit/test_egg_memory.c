@@ -26,16 +26,20 @@ static unsigned long warnings_of(const char *id)
   return n;
 }
 
-/* Validation only (no frames kept), as `mdlcheck FILE` decodes. */
-static size_t arena_after(const char *text, size_t len, struct pipeline_run *run)
+/* Decoded with pipeline flags (0: validation only, no frames kept, as `mdlcheck FILE` decodes). */
+static size_t arena_after_as(const char *text, size_t len, int flags, struct pipeline_run *run)
 {
   mdl_options o;
   mdl_options_init(&o);
   o.on_diag = on_diag;
   counted = 0;
-  ck_assert_int_eq(pipeline_decode(text, len, "t.egg", &o, 0, run), MDL_OK);
+  ck_assert_int_eq(pipeline_decode(text, len, "t.egg", &o, flags, run), MDL_OK);
   ck_assert(run->decoded);
   return run->model.arena.used_total;
+}
+static size_t arena_after(const char *text, size_t len, struct pipeline_run *run)
+{
+  return arena_after_as(text, len, 0, run);
 }
 
 static char *text_new(size_t cap)
@@ -132,21 +136,29 @@ START_TEST(morph_targets_stay)
 }
 END_TEST
 
-/* Joints (issue 26 item 8: two million cost 18-25 times the file): a joint's model entry names it
- * by the tree's copy of its name and keeps no matrix besides its pose (a rest matrix and a copy
- * of the name were 160 bytes more a joint, for a <Joint> of 20 bytes of text). */
+/* Joints (issue 26 item 8: two million cost 18-25 times the file), a line each. */
+static char *joints_text(int joints, size_t *len)
+{
+  static const char head[] = "<Group> root { <Dart> { 1 }\n", tail[] = "}\n";
+  char *text = text_new(sizeof head + sizeof tail + (size_t)joints * 24), *p = text;
+  p += sprintf(p, "%s", head);
+  for (int i = 0; i < joints; i++)
+    p += sprintf(p, "<Joint> j%d { }\n", i);
+  p += sprintf(p, "%s", tail);
+  *len = (size_t)(p - text);
+  return text;
+}
+
+/* A decode that builds the joints (poses, convert): a joint's model entry names it by the tree's
+ * copy of its name and keeps no matrix besides its pose (a rest matrix and a copy of the name
+ * were 160 bytes more a joint, for a <Joint> of 20 bytes of text). */
 START_TEST(joints_keep_no_copies)
 {
   enum { JOINTS = 100000 };
-  static const char head[] = "<Group> root { <Dart> { 1 }\n", tail[] = "}\n";
-  char *text = text_new(sizeof head + sizeof tail + (size_t)JOINTS * 24), *p = text;
   struct pipeline_run run;
-  size_t used;
-  p += sprintf(p, "%s", head);
-  for (int i = 0; i < JOINTS; i++)
-    p += sprintf(p, "<Joint> j%d { }\n", i);
-  p += sprintf(p, "%s", tail);
-  used = arena_after(text, (size_t)(p - text), &run);
+  size_t used, len;
+  char *text = joints_text(JOINTS, &len);
+  used = arena_after_as(text, len, PIPELINE_FRAMES | PIPELINE_SKELETON, &run);
   ck_assert_uint_eq(run.model.num_joints, JOINTS);
   ck_assert_str_eq(run.model.joints[JOINTS - 1].name, "j99999");
   /* the tree's entry (16 bytes) with its name (4 bytes, then 12 in the strings), the model's
@@ -162,6 +174,26 @@ START_TEST(joints_keep_no_copies)
 }
 END_TEST
 
+/* Validation alone reads the joints' count only (the report's stats): it builds neither the
+ * model's joints nor their list, 20 bytes a joint less than the decode above. */
+START_TEST(joints_validation_counts)
+{
+  enum { JOINTS = 100000 };
+  struct pipeline_run run;
+  size_t used, len;
+  char *text = joints_text(JOINTS, &len);
+  used = arena_after(text, len, &run);
+  ck_assert_uint_eq(run.result.stats.joints, JOINTS);
+  ck_assert_uint_eq(run.model.num_joints, 0);
+  ck_assert_ptr_null(run.model.joints);
+  /* the tree's entry with its name: 35 bytes a joint with the pools' room to grow, 55 before */
+  ck_assert_msg(used < (size_t)JOINTS * 40, "%zu arena bytes for %d joints (%zu a joint)", used, JOINTS,
+                used / JOINTS);
+  pipeline_release(&run);
+  free(text);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("egg_memory");
@@ -170,6 +202,7 @@ int main(void)
   tcase_add_test(tc, checked_vertices_keep_no_attributes);
   tcase_add_test(tc, morph_targets_stay);
   tcase_add_test(tc, joints_keep_no_copies);
+  tcase_add_test(tc, joints_validation_counts);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -22,6 +22,8 @@ struct decode_ctx {
   int keep_frames;           /* decode the animation strip into model.frames */
   int skeleton_only;         /* with keep_frames: the geometry may stay out of the model
                               * (PIPELINE_SKELETON) */
+  int joints_unread;         /* nothing reads the model's joints (validation without --target):
+                              * a decoder may count them (decode_count DC_JOINTS) and build none */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
   unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */

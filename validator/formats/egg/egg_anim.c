@@ -426,6 +426,22 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       nbundles++;
       total += egg_bundle_frames(n);
     }
+  if (doc->ctx->joints_unread) {
+    /* validation alone (no --target): the report's stats want only how many joints the model
+     * would have, so neither the model's joints (16 bytes each) nor their list (4) is built;
+     * the checks of the joints read the tree (issue 26: `<Joint>{}` of 9 bytes cost 45 with
+     * its text) */
+    uint32_t n = (uint32_t)doc->spec_count[S_JOINT];
+    const struct egg_node *skel = !n && first_bundle ? skeleton_of(first_bundle) : NULL;
+    for (const struct egg_node *x = skel ? egg_first(skel) : NULL; x; x = egg_next_pre(x, skel))
+      n += x->spec == S_TABLE;
+    decode_count(doc->ctx, DC_JOINTS, n);
+    if (nbundles && n && (uint64_t)total * n <= MAX_ANIM_CELLS) {
+      decode_count(doc->ctx, DC_ANIMATIONS, nbundles);
+      decode_count(doc->ctx, DC_FRAMES, total);
+    }
+    return 0;
+  }
   if (collect_joints(doc, m, &jl) < 0)
     return -1;
   if (!jl.count && first_bundle && skeleton_of(first_bundle) &&
