@@ -100,6 +100,49 @@ check quote "" '"\n' ""
 check unknown "" "x\n" ""
 check long-name 'joint "' "a" '"\n'
 
+# The densest lines, each repeated: two files of about A and B MB (14 and 28 unless given); what
+# the second costs more than the first must be within 3 x the text it adds (2 MiB of slack), so
+# no size of it can pass the bound, and the second must be within the bound itself. Failed before
+# (3.1 to 12 x the text added): bare `joint` lines (a 12-byte record, its line among them, now 8
+# bytes and the line in a byte), unique joint names (each copied, given a 16-byte id entry and
+# hash slots that doubled while both tables lived: 4.2 x; now the set holds where a name is in
+# the text, sized once by the counting pass), unique `material` names (a texture reference of
+# 100 bytes each and an interned copy, which validation reads for no purpose: 12 x; now only
+# a mesh with triangles interns its last material, and references are recorded only for
+# --resources or a model) and `smoothuv` lines (24 bytes of smoothing state each, which only the
+# model's normals read: 3.4 x); now 2.7, 2.1, 2.2, 1.1 and 1.1 x. Still over 3 x: unique
+# `animation` names (3.9 x: an interned copy, id entry and hash slots each); poses, convert and
+# --resources still keep what they read (a copy of each joint name, a reference per material).
+# dense NAME REPEAT BYTES: REPEAT (printf format, %d the count) as many times as BYTES allow
+dense()
+{
+  awk -v rep="$2" -v bytes="$3" 'BEGIN {
+    printf "# Inter-Quake Export\n"; one = length(sprintf(rep, 0)); n = int(bytes / one)
+    for (i = 0; i < n; i++) printf rep, i }' >"$work/$1.iqe"
+}
+# slope NAME REPEAT [A B]
+slope()
+{
+  dense "$1.1" "$2" "${3:-14}000000"
+  dense "$1.2" "$2" "${4:-28}000000"
+  _t1=$(wc -c <"$work/$1.1.iqe" | tr -d ' ')
+  _t2=$(wc -c <"$work/$1.2.iqe" | tr -d ' ')
+  set -- "$1" $(peak "$work/$1.1.iqe") $(peak "$work/$1.2.iqe")
+  _grew=$(($4 - $2))
+  _limit=$(( (3 * (_t2 - _t1)) / 1024 + 2048 ))
+  echo "$1: $((_t1 / 1024)) KiB of text: peak RSS $2 KiB; $((_t2 / 1024)) KiB: $4 KiB, $_grew KiB more (limit $_limit KiB), exits $3 $5"
+  [ "$3" -le 1 ] && [ "$5" -le 1 ] || fail "$1: exit $3 / $5"
+  [ "$_grew" -le "$_limit" ] || fail "$1: $_grew KiB more for $(((_t2 - _t1) / 1024)) KiB more text, over 3 x it + 2 MiB"
+  [ $(($4 - base)) -le $(( (3 * _t2) / 1024 + 65536 )) ] || fail "$1: $(($4 - base)) KiB over the baseline, over 3 x the text + 64 MiB"
+  rm -f "$work/$1.1.iqe" "$work/$1.2.iqe"
+}
+# 3.1 x before: larger files, so the 2 MiB of slack does not hide it
+slope joints 'joint\n' 20 60
+slope joints.unique 'joint j%d\n'
+slope joints.unique.parent 'joint j%d 0\n'
+slope materials.unique 'material m%d\n'
+slope smoothuv 'smoothuv 0\n'
+
 # poses: failed before (6 to 72 x: the whole model was built, vertex arrays, generated normals and
 # tangents, 80 bytes per pose line however many the frame's joints read, vb pairs); now poses
 # ask for the skeleton only (the geometry is checked as in validation, not built) and only the

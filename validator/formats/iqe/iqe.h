@@ -203,7 +203,7 @@ struct iqe_pair { int32_t index; double weight; };
 struct iqe_name {
   const char *s;   /* NUL-terminated, in the model arena */
   uint32_t len;
-  uint32_t joints; /* joints so named (duplicates_check); bit 31: its material ref is recorded */
+  uint32_t joints; /* bit 31: its material ref is recorded (joint names are not interned) */
 };
 #define IQE_NAME_REF 0x80000000u
 struct iqe_names {
@@ -216,12 +216,33 @@ struct iqe_names {
 };
 
 /* Joints and animations keep no columns: a diagnostic that needs one reads it again from the
- * line (iqe_line_col), which keeps a file of `joint` lines within a few bytes a line. */
+ * line (iqe_line_col), which keeps a file of `joint` lines within a few bytes a line. A joint's
+ * line is in joint_lines (a byte), its name in the text: joint names are not interned. */
 struct iqe_joint {
-  uint32_t name;   /* id (iqe_name) */
-  uint32_t line;
+  uint32_t name;   /* the name's key (iqe_joint_name_key): equal names, equal keys */
   int32_t parent;
 };
+
+/* The joint names' set (iqe_joints.c), for the duplicate check and the model: open addressing
+ * over where each distinct name first is, sized once by the counting pass (the distinct names a
+ * file of its joint lines can hold) and never grown, so a slot's number is a stable key. A
+ * name is read again from the text (a copy and an id cost 3 to 4 x the text of a file of
+ * unique `joint` lines). The empty name has the key cap. */
+#define IQE_JOINT_FEW 8
+struct iqe_joint_names {
+  uint32_t *slot;       /* text offset of the name's token + 1, or (a text past
+                           IQE_JOINT_OFF_MAX) its first joint + 1; 0: empty (calloc: pages
+                           no name reaches are never touched) */
+  uint32_t cap;         /* a power of two */
+  unsigned char *rep;   /* a bit per key: the name is on more than one joint */
+  uint32_t num_rep;     /* names on more than one joint */
+  uint32_t few[IQE_JOINT_FEW]; /* the first of them (keys) */
+  uint32_t used;
+  int empty_seen;
+};
+#ifndef IQE_JOINT_OFF_MAX
+#define IQE_JOINT_OFF_MAX (UINT32_MAX - 1) /* a test build may lower it to read names by line */
+#endif
 
 struct iqe_frame {
   uint32_t first_pose, num_poses;
@@ -292,7 +313,8 @@ struct iqe_parser {
   uint32_t num_pairs, pairs_cap;
   uint32_t vx_count[2];           /* vx lines of each form: [0] tangent+sign, [1] +bitangent */
   uint32_t vx_first_line[2], vx_first_col[2];
-  uint32_t *unknown_lines;        /* lines of unknown commands, ascending */
+  /* lines of unknown commands (a byte each: a file of `x` lines cost 4 bytes a line here) */
+  struct iqe_lines unknown_lines;
   uint32_t num_unknown, unknown_cap;
 
   struct iqe_layout layout[IQE_SLOTS];
@@ -336,10 +358,21 @@ struct iqe_parser {
   struct iqe_mesh_span { uint32_t first_vertex, end_vertex, line; } *spans;
   uint32_t num_spans;
   int in_mesh;                    /* a mesh command was seen */
+  /* validation without --resources: the current mesh's last `material` name (in the text, not
+   * interned), interned when the mesh closes only if its record is kept (it has triangles):
+   * a file of unique `material` lines interned each name and recorded a texture reference
+   * each (12 x the text) that nothing read */
+  const char *mat_s;
+  size_t mat_len;
+  int mat_set;
   int mesh_used;                  /* the current mesh has faces */
 
   struct iqe_joint *joints;
   uint32_t num_joints;
+  struct iqe_lines joint_lines;
+  struct iqe_joint_names joint_names;
+  uint32_t joint_long;            /* from the counting pass: joint lines of 9 bytes or more, the
+                                     only ones that can name more than 65281 distinct names */
 
   /* base poses then animation poses, in file order: the line of each, and its transform when
    * a model is built (keep_frames; else NULL: validation reads the values once, in place) */
@@ -388,6 +421,10 @@ int iqe_arg_real(struct iqe_parser *p, const struct iqe_line *ln, const struct i
                  double *out);
 int iqe_arg_int(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *t,
                 long *out);
+/* A name argument's checks (an unterminated quote, its characters), as iqe_arg_name makes them
+ * before it interns the name. */
+void iqe_arg_name_check(struct iqe_parser *p, const struct iqe_line *ln,
+                        const struct iqe_tok *args, uint32_t nargs);
 /* A name argument (quoted or one token) interned (iqe_name_id); id 0 ("") when absent. */
 uint32_t iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
                       const struct iqe_tok *args, uint32_t nargs);
@@ -399,6 +436,15 @@ static inline const char *iqe_name(const struct iqe_parser *p, uint32_t id)
   return id < p->names.n ? p->names.v[id].s : "";
 }
 void iqe_names_free(struct iqe_names *n);
+/* The joint names' set (iqe_joints.c): sized from the counts (-1 when out of memory); the key of
+ * a joint's name token (NULL: none), recorded for joint p->num_joints; the name of a key
+ * (s[0..*len), no NUL in it); freed. */
+int iqe_joint_names_alloc(struct iqe_parser *p);
+uint32_t iqe_joint_name_key(struct iqe_parser *p, const struct iqe_tok *t);
+void iqe_joint_name(const struct iqe_parser *p, uint32_t key, const char **s, size_t *len);
+void iqe_joint_names_free(struct iqe_joint_names *jn);
+/* Line `line` of the text (0 when there is none), found from its line mark. */
+int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln);
 /* Animation a's name: its own, or the dummy "animation<a>" written into buf. */
 const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32]);
 /* The column of token k (0: the command) of line `line`, read again from the text; that of the

@@ -21,49 +21,64 @@ static void arrays_check(struct iqe_parser *p)
 }
 
 /* A joint name used more than once: each later use is reported, in the order of (name, index),
- * with the one before it. The interned ids count each name's joints, so a file without a
+ * with the one before it. The joint names' set marks each repeated name, so a file without a
  * repeated name sorts nothing, and one with a few repeated names (the usual slip, or a file of
  * `joint` lines) walks the joints once per name instead of holding an index per joint. */
-#define FEW_REPEATED 8
-
-static int name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
+static uint32_t joint_line(const struct iqe_parser *p, uint32_t k)
 {
-  return strcmp(iqe_name(p, x), iqe_name(p, y));
+  return iqe_lines_get(&p->joint_lines, k);
+}
+
+/* strcmp's order of two joint names (neither holds a NUL) */
+static int joint_name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
+{
+  const char *a, *b;
+  size_t la, lb;
+  int c;
+  if (x == y)
+    return 0;
+  iqe_joint_name(p, x, &a, &la);
+  iqe_joint_name(p, y, &b, &lb);
+  c = memcmp(a, b, la < lb ? la : lb);
+  return c ? c : (la > lb) - (la < lb);
 }
 
 static void joint_duplicate(struct iqe_parser *p, uint32_t k, uint32_t before)
 {
   char first[16];
+  const char *s;
+  size_t len;
+  uint32_t line = joint_line(p, k);
   /* a report past the rule's located repeats is only counted: its column is not read again */
-  uint32_t col = diag_wanted(p->ctx->diag, RULE_IQE_JOINT_NAME_DUPLICATE) ? iqe_line_col(p, p->joints[k].line, 1) : 1;
+  uint32_t col = diag_wanted(p->ctx->diag, RULE_IQE_JOINT_NAME_DUPLICATE) ? iqe_line_col(p, line, 1) : 1;
+  iqe_joint_name(p, p->joints[k].name, &s, &len);
   snprintf(first, sizeof first, "%u", before);
-  iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, p->joints[k].line, col, first, "%s",
-           iqe_name(p, p->joints[k].name));
+  iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, line, col, first, "%.*s", (int)len, s);
 }
 
 static int joint_key_cmp(uint32_t x, uint32_t y, const void *ctx)
 {
   const struct iqe_parser *p = ctx;
-  int c = name_order(p, p->joints[x].name, p->joints[y].name);
+  int c = joint_name_order(p, p->joints[x].name, p->joints[y].name);
   return c ? c : (x > y) - (x < y);
+}
+
+static int joint_repeated(const struct iqe_parser *p, uint32_t key)
+{
+  return (p->joint_names.rep[key / 8] >> (key % 8)) & 1;
 }
 
 static void joint_duplicates_check(struct iqe_parser *p)
 {
-  uint32_t few[FEW_REPEATED], nfew = 0, many = 0;
-  for (uint32_t id = 0; id < p->names.n; id++)
-    if ((p->names.v[id].joints & ~IQE_NAME_REF) >= 2) {
-      if (nfew < FEW_REPEATED)
-        few[nfew++] = id;
-      else
-        many = 1;
-    }
+  const struct iqe_joint_names *jn = &p->joint_names;
+  uint32_t few[IQE_JOINT_FEW], nfew = jn->num_rep;
   if (nfew == 0)
     return;
-  if (!many) {
+  if (nfew <= IQE_JOINT_FEW) {
     /* the repeated names in order, each one's joints in file order */
+    memcpy(few, jn->few, nfew * sizeof *few);
     for (uint32_t i = 1; i < nfew; i++)
-      for (uint32_t k = i; k > 0 && name_order(p, few[k - 1], few[k]) > 0; k--) {
+      for (uint32_t k = i; k > 0 && joint_name_order(p, few[k - 1], few[k]) > 0; k--) {
         uint32_t t = few[k];
         few[k] = few[k - 1];
         few[k - 1] = t;
@@ -87,7 +102,7 @@ static void joint_duplicates_check(struct iqe_parser *p)
       return;
     }
     for (uint32_t k = 0; k < p->num_joints; k++)
-      if ((p->names.v[p->joints[k].name].joints & ~IQE_NAME_REF) >= 2)
+      if (joint_repeated(p, p->joints[k].name))
         v[n++] = k;
     if (sort_u32(v, n, joint_key_cmp, p) < 0)
       p->scratch.failed = 1;
@@ -183,9 +198,10 @@ static void joints_check(struct iqe_parser *p)
     struct iqe_joint *j = &p->joints[i];
     if (j->parent >= (int32_t)n) {
       char path[32], why[64];
+      uint32_t line = joint_line(p, i);
       snprintf(path, sizeof path, "joint %u", i);
       snprintf(why, sizeof why, "the file has %u joints", n);
-      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_RANGE, j->line, iqe_line_col(p, j->line, 2), path, why, "%d",
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_RANGE, line, iqe_line_col(p, line, 2), path, why, "%d",
                     j->parent);
       j->parent = -1;
       state[i] = 2;
@@ -214,7 +230,7 @@ static void joints_check(struct iqe_parser *p)
          * cannot only go back): the likely slip, so report the first such joint and cut there */
         char path[32];
         struct iqe_joint *j;
-        uint32_t start = cyc, steps = 0, best = UINT32_MAX;
+        uint32_t start = cyc, steps = 0, best = UINT32_MAX, line;
         k = start;
         do {
           if (p->joints[k].parent >= (int32_t)k && k < best)
@@ -224,8 +240,9 @@ static void joints_check(struct iqe_parser *p)
         if (best != UINT32_MAX)
           cyc = best;
         j = &p->joints[cyc];
+        line = joint_line(p, cyc);
         snprintf(path, sizeof path, "joint %u", cyc);
-        iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, j->line, iqe_line_col(p, j->line, 2), path, NULL,
+        iqe_emit_path(p, RULE_IQE_JOINT_PARENT_CYCLE, line, iqe_line_col(p, line, 2), path, NULL,
                       "parent %d leads back to joint %u", j->parent, cyc);
         j->parent = -1;
       }
@@ -235,8 +252,9 @@ static void joints_check(struct iqe_parser *p)
     const struct iqe_joint *j = &p->joints[i];
     if (j->parent > (int32_t)i) {
       char path[32];
+      uint32_t line = joint_line(p, i);
       snprintf(path, sizeof path, "joint %u", i);
-      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_FORWARD, j->line, iqe_line_col(p, j->line, 2), path,
+      iqe_emit_path(p, RULE_IQE_JOINT_PARENT_FORWARD, line, iqe_line_col(p, line, 2), path,
                     "an IQM compiled from it breaks loaders that build poses in one forward pass",
                     "%d", j->parent);
     }
@@ -257,7 +275,7 @@ static void poses_check(struct iqe_parser *p)
     char actual[96];
     snprintf(actual, sizeof actual, "%u base poses for %u joints: joint %u has none",
              p->num_base_poses, nj, p->num_base_poses);
-    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, p->joints[p->num_base_poses].line, 0,
+    iqe_emit(p, RULE_IQE_BASE_POSE_COUNT, joint_line(p, p->num_base_poses), 0,
              "one base pose per joint", "%s", actual);
   }
   for (uint32_t f = 0; f < p->num_frames && nj > 0; f++) {

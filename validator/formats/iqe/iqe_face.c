@@ -15,6 +15,11 @@ void iqe_mesh_close(struct iqe_parser *p)
     return;
   me = &p->meshes[p->num_mesh_recs - 1];
   me->end_vertex = iqe_vertex_count(p);
+  if (p->mat_set) {
+    p->mat_set = 0;
+    if (me->num_triangles > 0)
+      me->material = iqe_name(p, iqe_name_id(p, p->mat_s, p->mat_len));
+  }
   if (p->spans && me->end_vertex > me->first_vertex && p->num_spans < p->counts[CMD_MESH] + 2) {
     struct iqe_mesh_span *sp = &p->spans[p->num_spans++];
     sp->first_vertex = me->first_vertex;
@@ -66,6 +71,14 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
     iqe_emit(p, RULE_IQE_MATERIAL_OUTSIDE_MESH, ln->no, args[-1].col, NULL, NULL);
     if (p->num_meshes == 0)
       mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
+  }
+  if (!p->ctx->keep_frames && !(p->ctx->options && p->ctx->options->resources)) {
+    /* nothing reads the references, and only a kept record's material (iqe_mesh_close) */
+    iqe_arg_name_check(p, ln, args, nargs);
+    p->mat_s = nargs ? args[0].s : "";
+    p->mat_len = nargs ? args[0].len : 0;
+    p->mat_set = 1;
+    return;
   }
   id = iqe_arg_name(p, ln, args, nargs);
   p->meshes[p->num_mesh_recs - 1].material = iqe_name(p, id);
@@ -220,10 +233,12 @@ void iqe_face_check_implicit(struct iqe_parser *p, uint32_t v)
 static const struct iqe_smooth_state smooth_defaults = {-1, 180, 0, 0};
 
 /* A new state for the commands that follow, starting as a copy of the current one. NULL when
- * the arrays cannot be had (then smoothing keeps the older state). */
+ * the arrays cannot be had (then smoothing keeps the older state). Only the model's smoothing
+ * reads the states: validation keeps the current one alone (24 bytes a `smoothuv` line were
+ * 3.4 x the text of a file of them). */
 static struct iqe_smooth_state *smooth_push(struct iqe_parser *p)
 {
-  uint32_t cap = p->counts[CMD_SMOOTHUV] + p->counts[CMD_SMOOTHGROUP] + p->counts[CMD_SMOOTHANGLE] + 1;
+  uint32_t cap = p->keep_geo ? p->counts[CMD_SMOOTHUV] + p->counts[CMD_SMOOTHGROUP] + p->counts[CMD_SMOOTHANGLE] + 1 : 2;
   struct iqe_smooth_state *s;
   if (!p->smooth) {
     p->smooth = arena_calloc(&p->scratch, cap, sizeof *p->smooth);
@@ -231,6 +246,11 @@ static struct iqe_smooth_state *smooth_push(struct iqe_parser *p)
       return NULL;
     p->smooth[0] = smooth_defaults;
     p->num_smooth = 1;
+  }
+  if (!p->keep_geo && p->num_smooth == cap) {
+    s = &p->smooth[cap - 1]; /* changed in place: nothing reads the state before */
+    s->first_vertex = iqe_vertex_count(p);
+    return s;
   }
   if (p->num_smooth >= cap)
     return NULL; /* cannot happen: one per counted command */

@@ -24,8 +24,8 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
                    const char *path, const char *expected, const char *fmt, va_list ap)
   __attribute__((format(printf, 7, 0)));
 
-/* Line `line` of the text, found from its line mark (no array per line): 0 when there is none. */
-static int line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln)
+/* No array per line: from the line's mark, read on. */
+int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln)
 {
   size_t pos;
   uint32_t lineno;
@@ -44,7 +44,7 @@ uint32_t iqe_line_col(struct iqe_parser *p, uint32_t line, uint32_t k)
   struct iqe_line ln;
   struct iqe_tok t[8];
   uint32_t n;
-  if (k >= 8 || !line_find(p, line, &ln))
+  if (k >= 8 || !iqe_line_find(p, line, &ln))
     return 1; /* cannot happen: the line was read */
   n = iqe_tokenize_some(&ln, t, k + 1);
   return n > k ? t[k].col : n ? t[0].col : 1;
@@ -65,7 +65,7 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
     /* a diagnostic about a whole line points at its command */
     struct iqe_line ln;
     col = 1;
-    if (line_find(p, line, &ln)) {
+    if (iqe_line_find(p, line, &ln)) {
       size_t at = (size_t)((const unsigned char *)ln.s - p->data);
       while (at < p->size && (p->data[at] == ' ' || p->data[at] == '\t')) {
         at++;
@@ -241,15 +241,23 @@ static void name_check(struct iqe_parser *p, const struct iqe_line *ln, const st
   }
 }
 
+void iqe_arg_name_check(struct iqe_parser *p, const struct iqe_line *ln,
+                        const struct iqe_tok *args, uint32_t nargs)
+{
+  if (nargs == 0)
+    return;
+  if (args[0].unterminated)
+    iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
+             (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
+  name_check(p, ln, &args[0]);
+}
+
 uint32_t iqe_arg_name(struct iqe_parser *p, const struct iqe_line *ln,
                       const struct iqe_tok *args, uint32_t nargs)
 {
   if (nargs == 0)
     return iqe_name_id(p, "", 0); /* 0, counted as any other name (the table made if need be) */
-  if (args[0].unterminated)
-    iqe_emit(p, RULE_IQE_UNTERMINATED_QUOTE, ln->no, args[0].col, NULL, "\"%.*s",
-             (int)(args[0].len > 40 ? 40 : args[0].len), args[0].s);
-  name_check(p, ln, &args[0]);
+  iqe_arg_name_check(p, ln, args, nargs);
   return iqe_name_id(p, args[0].s, args[0].len);
 }
 
@@ -339,6 +347,8 @@ static void count_pass(struct iqe_parser *p)
       continue;
     }
     p->counts[c->id]++;
+    if (c->id == CMD_JOINT && ln.len >= 9)
+      p->joint_long++;
     if (c->id <= CMD_VS) { /* the attribute commands, in enum iqe_attr's order */
       struct iqe_attr_arr *ar = &p->attr[c->id - CMD_VP];
       if (n - 1 > ar->given)
@@ -397,7 +407,8 @@ static int alloc_arrays(struct iqe_parser *p)
       return -1;
   }
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
-  p->unknown_lines = arena_calloc(a, (size_t)p->unknown_cap + 1, sizeof *p->unknown_lines);
+  p->unknown_lines.step = arena_calloc(a, (size_t)p->unknown_cap + 1, 1);
+  p->unknown_lines.mark = arena_calloc(a, (size_t)p->unknown_cap / IQE_LINES_MARK + 1, sizeof *p->unknown_lines.mark);
   /* what only the model reads is kept only when a model is built (validation drops it) */
   p->pairs_cap = keep ? p->vb_pairs : IQE_VB_KEPT;
   p->pairs = arena_calloc(a, (size_t)p->pairs_cap + 1, sizeof *p->pairs);
@@ -439,14 +450,19 @@ static int alloc_arrays(struct iqe_parser *p)
   if (faces == 0 && !(p->spans = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->spans)))
     return -1;
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
+  p->joint_lines.step = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, 1);
+  p->joint_lines.mark = arena_calloc(a, (size_t)p->counts[CMD_JOINT] / IQE_LINES_MARK + 1, sizeof *p->joint_lines.mark);
+  if (p->counts[CMD_JOINT] && iqe_joint_names_alloc(p) < 0)
+    return -1;
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
   if (keep_anim && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
     return -1;
-  if (!p->line_marks || !p->unknown_lines || !p->pairs ||
+  if (!p->line_marks || !p->unknown_lines.step || !p->unknown_lines.mark || !p->pairs ||
       (!p->tris && keep) ||
-      !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints || !p->pose_lines || !p->frames ||
+      !p->face_arity || !p->face_line || !p->fs_arity || !p->fs_line || !p->meshes || !p->joints ||
+      !p->joint_lines.step || !p->joint_lines.mark || !p->pose_lines || !p->frames ||
       !p->anims)
     return -1;
   return 0;
@@ -567,8 +583,9 @@ static void check_pass(struct iqe_parser *p)
     if (!c) {
       iqe_emit(p, RULE_IQE_UNKNOWN_COMMAND, ln.no, p->toks[0].col, NULL, "%.*s",
                (int)(p->toks[0].len > 40 ? 40 : p->toks[0].len), p->toks[0].s);
-      if (p->num_unknown < p->unknown_cap)
-        p->unknown_lines[p->num_unknown++] = ln.no;
+      if (p->num_unknown < p->unknown_cap &&
+          iqe_lines_put(&p->unknown_lines, p->num_unknown++, ln.no) < 0)
+        p->scratch.failed = 1; /* said as the scratch arena's failure: MDL-MEM-001 */
       continue;
     }
     if (c->id == CMD_COMMENT) {
@@ -613,6 +630,9 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
     iqe_names_free(&p.names);
     for (int i = 0; i < ATTR_COUNT; i++)
       free(p.attr[i].lines.far);
+    free(p.unknown_lines.far);
+    free(p.joint_lines.far);
+    iqe_joint_names_free(&p.joint_names);
     return -1;
   }
   check_pass(&p);
@@ -628,6 +648,9 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   iqe_names_free(&p.names);
   for (int i = 0; i < ATTR_COUNT; i++)
     free(p.attr[i].lines.far);
+  free(p.unknown_lines.far);
+  free(p.joint_lines.far);
+  iqe_joint_names_free(&p.joint_names);
   free(p.idx_buf);
   return rc;
 }

@@ -320,7 +320,11 @@ static int anim_build(struct iqe_parser *p)
   if (model_joints_alloc(m, (size_t)nj + 1) < 0)
     return -1;
   for (uint32_t i = 0; i < nj; i++) {
-    m->joints[i].name = iqe_name(p, p->joints[i].name);
+    const char *name;
+    size_t len;
+    /* the model's copy (one per distinct name): the parser kept only where it is */
+    iqe_joint_name(p, p->joints[i].name, &name, &len);
+    m->joints[i].name = iqe_name(p, iqe_name_id(p, name, len));
     m->joints[i].parent = p->joints[i].parent;
     if (i < p->num_base_poses)
       *model_rest_mut(m, i) = p->pose_trs[i];
@@ -455,7 +459,8 @@ static void spans_record(struct iqe_parser *p, uint32_t nv, const uint32_t *tri_
 {
   struct model *m = p->m;
   for (uint32_t j = 0; j < p->num_joints; j++) {
-    model_span_lines(m, MODEL_EL_JOINT, j, p->joints[j].line, p->joints[j].line);
+    uint32_t line = iqe_lines_get(&p->joint_lines, j);
+    model_span_lines(m, MODEL_EL_JOINT, j, line, line);
     if (j < p->num_base_poses)
       model_span_lines(m, MODEL_EL_JOINT, j, p->pose_lines[j], p->pose_lines[j]);
   }

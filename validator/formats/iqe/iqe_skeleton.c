@@ -19,10 +19,10 @@ void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const s
     return;
   j = &p->joints[p->num_joints];
   memset(j, 0, sizeof *j);
-  j->line = ln->no;
-  j->name = iqe_arg_name(p, ln, args, nargs);
-  if (j->name < p->names.n)
-    p->names.v[j->name].joints++; /* as many as the lines: below bit 31 */
+  if (iqe_lines_put(&p->joint_lines, p->num_joints, ln->no) < 0)
+    p->scratch.failed = 1; /* said as the scratch arena's failure: MDL-MEM-001 */
+  iqe_arg_name_check(p, ln, args, nargs);
+  j->name = iqe_joint_name_key(p, nargs ? &args[0] : NULL);
   if (nargs == 0) {
     char path[32];
     snprintf(path, sizeof path, "joint %u", p->num_joints);

@@ -55,15 +55,14 @@ static int layout_fit(const struct iqe_parser *p, int i, uint32_t n, uint32_t fi
  * is the likely reason an array left step, so the mismatch is reported at it. */
 static uint32_t unknown_between(const struct iqe_parser *p, uint32_t lo, uint32_t hi)
 {
-  uint32_t a = 0, b = p->num_unknown;
-  while (a < b) {
-    uint32_t mid = a + (b - a) / 2;
-    if (p->unknown_lines[mid] <= lo)
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  return a < p->num_unknown && p->unknown_lines[a] < hi ? p->unknown_lines[a] : 0;
+  uint32_t a, line;
+  if (lo == UINT32_MAX)
+    return 0;
+  a = iqe_lines_before(&p->unknown_lines, p->num_unknown, lo + 1); /* those at lo or before */
+  if (a >= p->num_unknown)
+    return 0;
+  line = iqe_lines_get(&p->unknown_lines, a);
+  return line < hi ? line : 0;
 }
 
 static void length_report(struct iqe_parser *p, int i, uint32_t line, uint32_t typo,
