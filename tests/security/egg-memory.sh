@@ -125,4 +125,9 @@ slope joints.line '<Group> root { <Dart> { 1 } ' '<Joint>{}' '}'
 slope joints.lines '<Group> root { <Dart> { 1 }\n' '<Joint>{}\n' '}\n'
 slope joints.named '<Group> root { <Dart> { 1 }\n' '<Joint> j%d { }\n' '}\n'
 slope joints.nested '<Group> root {\n' '<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{}}}}}}}}}}' '}\n'
+# a run of words or numbers in one <Comment> or <Tag>: 37 x and 9 x before (32 bytes a value on
+# the value stack and again in the tree, 8 a number), 1 x now (counted: nothing reads them)
+slope comment.words '<Comment> {' 'a ' '}'
+slope comment.numbers '<Comment> {\n' '0 ' '}'
+slope tag.words '<Group> g { <Tag> t {' 'a\n' '} }'
 finish

@@ -423,7 +423,9 @@ static int push_value(struct parser *p, struct frame *f, const struct egg_token 
   if (p->nvals == p->capvals && grow_values(p) < 0)
     return -1;
   p->dstack[p->nvals] = t->num;
-  if (!f->rich && (t->type != T_NUMBER || t->flags)) {
+  /* a lazy frame's values are only counted: a string of one is not copied (a <Comment> of a
+   * million words keeps none) */
+  if (!f->rich && !f->lazy && (t->type != T_NUMBER || t->flags)) {
     /* the first value that is not a plain decimal: keep the frame's values in full */
     f->rich = 1;
     for (size_t i = f->vstart; i < p->nvals; i++) {
@@ -556,7 +558,10 @@ static int droppable(int spec)
 {
   /* <Normal> and <Tangent> are read: repeats are compared (EGG-VTX-005), lengths and directions
    * checked (MDL-GEO-001, MDL-GEO-003) as the vertex closes; their memory goes with it */
-  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_BINORMAL || spec == S_AUX;
+  /* nor are a <Comment>'s or a <Tag>'s (only counted, egg_unheld.c): a `<Comment>{a a ...}` of
+   * 2-byte words kept 32 bytes a value on the value stack and 32 in the tree (issue 26) */
+  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_BINORMAL || spec == S_AUX ||
+         spec == S_COMMENT || spec == S_TAG;
 }
 
 static unsigned long morph_count(const struct egg_doc *doc)
