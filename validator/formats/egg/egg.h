@@ -67,6 +67,14 @@ struct egg_token {
 
 struct egg_doc;
 
+/* The keyword a spelling of len bytes (3..16) read last, by len: the bytes as two words, zero
+ * past len (a file spells its few keywords the same way millions of times). kw 0: none yet. */
+#define EGG_KW_CACHE_MAX 16
+struct egg_kw_cache {
+  uint64_t w[2];
+  int kw;
+};
+
 /* The column is not counted byte by byte: it is the distance from the start of the line. */
 struct egg_lexer {
   const unsigned char *data;
@@ -75,17 +83,43 @@ struct egg_lexer {
   unsigned line;
   struct egg_doc *doc;   /* NULL: a quiet re-lex (no diagnostics) */
   int lazy;              /* plain decimals need not be converted (their values are not kept) */
+  /* EGG_KW_CACHE_MAX + 1 entries (the parser's, zeroed), or NULL: every keyword looked up */
+  struct egg_kw_cache *kw_cache;
 };
 
 void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, struct egg_doc *doc);
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t);
+/* egg_lex_next, the usual brace (one space, then '{' or '}': half the tokens of a file) read
+ * inline without the call; the token is the one egg_lex_next gives (a brace is a token of its
+ * own whatever follows it). */
+static inline void egg_lex_next_inline(struct egg_lexer *lx, struct egg_token *t)
+{
+  size_t pos = lx->pos;
+  if (pos + 2 <= lx->size && lx->data[pos] == ' ' &&
+      (lx->data[pos + 1] == '{' || lx->data[pos + 1] == '}')) {
+    pos++;
+    t->type = lx->data[pos] == '{' ? T_LBRACE : T_RBRACE;
+    t->kw = 0;
+    t->s = (const char *)lx->data + pos;
+    t->len = 1;
+    t->num = 0;
+    t->ul = 0;
+    t->line = lx->line;
+    t->col = (unsigned)(pos - lx->line_start + 1);
+    t->flags = 0;
+    lx->pos = pos + 1;
+    return;
+  }
+  egg_lex_next(lx, t);
+}
 /* The end of the bare run (a keyword, a word) that goes on at pos: the first byte at or after
  * pos that ends one (blank, line end, brace, quote), or size. */
 size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size);
 /* The plain decimals (those egg_lex_next reads as T_NUMBER without flags) that come next, at
  * most max, into out (0 for each in lazy mode), with ints: only integers up to 2147483647; then
- * the token after them into t. The number of values read: the parser's short path for the bulk
- * of a file, one call for a run of numbers rather than one a number. */
+ * the token after them into t (t NULL: the lexer is left at the start of that token, or after
+ * the max-th value). The number of values read: the parser's short path for the bulk of a
+ * file, one call for a run of numbers rather than one a number. */
 size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints, struct egg_token *t);
 /* For egg_lex_test: the plain decimal at *pos read a word at a time where it can (words 1),
  * byte by byte only (words 0), or by the word path alone (words 2: -1 where it declines, as it

@@ -18,6 +18,7 @@ void egg_lex_init(struct egg_lexer *lx, const unsigned char *data, size_t size, 
   lx->line = 1;
   lx->doc = doc;
   lx->lazy = 0;
+  lx->kw_cache = NULL;
 }
 
 /* Bytes that end a bare run: whitespace, braces and the quote. */
@@ -148,13 +149,52 @@ static uint64_t parse_radix(const char *s, size_t n, unsigned radix)
   return v;
 }
 
-/* Classify a complete bare run: number, hex/binary, inf, nan bits, keyword, or word. */
-static void lex_classify(struct egg_token *t)
+/* egg_kw_lookup of the run at s (n bytes), through the lexer's cache where it has one and 16
+ * bytes are readable from s: the same spelling, byte for byte, is the same keyword. */
+static int kw_lookup(const struct egg_lexer *lx, const char *s, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  struct egg_kw_cache *c;
+  uint64_t w0, w1;
+  int kw;
+  if (!lx->kw_cache || n > EGG_KW_CACHE_MAX || (size_t)((const unsigned char *)s - lx->data) + 16 > lx->size)
+    return egg_kw_lookup(s, n);
+  /* the 16 bytes from s, those past n cleared (the first byte is the lowest of w0) */
+  memcpy(&w0, s, 8);
+  memcpy(&w1, s + 8, 8);
+  if (n <= 8) {
+    w0 = n == 8 ? w0 : w0 & ((1ull << (8 * n)) - 1);
+    w1 = 0;
+  } else if (n < 16) {
+    w1 &= (1ull << (8 * (n - 8))) - 1;
+  }
+  c = &lx->kw_cache[n];
+  if (c->kw && c->w[0] == w0 && c->w[1] == w1)
+    return c->kw;
+  kw = egg_kw_lookup(s, n);
+  if (kw) {
+    c->w[0] = w0;
+    c->w[1] = w1;
+    c->kw = kw;
+  }
+  return kw;
+#else
+  (void)lx;
+  return egg_kw_lookup(s, n);
+#endif
+}
+
+/* Classify a complete bare run: number, hex/binary, inf, nan bits, keyword, or word. ctl: a
+ * byte of it is a control byte (bare_end found it). */
+static void lex_classify(const struct egg_lexer *lx, struct egg_token *t, int ctl)
 {
   const char *s = t->s;
   size_t n = t->len, i;
-  if (s[0] == '<')
+  unsigned char c0 = (unsigned char)s[0];
+  if (c0 == '<')
     goto keyword; /* a keyword (most of them): not a number, hex, nan or inf spelling */
+  if (((c0 | 0x20) >= 'a' && (c0 | 0x20) <= 'z' && (c0 | 0x20) != 'n' && (c0 | 0x20) != 'i') || c0 == '_')
+    goto word; /* a word (a name): no number, hex, nan or inf spelling starts so */
   /* number_parse_double's decimal grammar is is_numeric's, so a run it consumes whole (not
    * hex, inf or nan: those start with a letter or 0x) is a number; one scan, not two */
   i = n > 1 && (s[0] == '+' || s[0] == '-');
@@ -222,7 +262,7 @@ static void lex_classify(struct egg_token *t)
   }
 keyword:
   if (n >= 3 && s[0] == '<') {
-    int kw = egg_kw_lookup(s, n);
+    int kw = kw_lookup(lx, s, n);
     if (kw) {
       t->type = T_KEYWORD;
       t->kw = kw;
@@ -237,11 +277,9 @@ keyword:
   }
   if (n >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
     t->flags |= TOKF_BOM;
-  for (i = 0; i < n; i++)
-    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-      t->flags |= TOKF_CONTROL;
-      break;
-    }
+word:
+  if (ctl)
+    t->flags |= TOKF_CONTROL;
   t->type = T_WORD;
 }
 
@@ -450,18 +488,29 @@ static inline size_t lex_blanks(struct egg_lexer *lx, size_t pos)
   return pos;
 }
 
-/* the end of a bare run from pos: the lexer's own loop, inlined there */
-static inline size_t bare_end(const unsigned char *d, size_t pos, size_t size)
+/* The end of a bare run from pos; *ctl set when a byte of it is a control byte (below 0x20 but
+ * for the blanks and line ends, which end the run, or DEL): what lex_classify flags as
+ * TOKF_CONTROL, found in the same pass rather than a second one over the run. */
+static inline size_t bare_end(const unsigned char *d, size_t pos, size_t size, int *ctl)
 {
-  while (pos < size && !stops[d[pos]])
-    pos++;
+  for (; pos < size; pos++) {
+    unsigned char c = d[pos];
+    if (c < 0x23 || c >= 0x7b) { /* every stop byte and every control byte is in these ranges */
+      if (stops[c])
+        break;
+      if (c < 0x20 || c == 0x7f)
+        *ctl = 1;
+    }
+  }
   return pos;
 }
 
 size_t egg_lex_bare_end(const unsigned char *d, size_t pos, size_t size)
 {
-  return bare_end(d, pos, size);
+  int ctl = 0;
+  return bare_end(d, pos, size, &ctl);
 }
+
 
 void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
 {
@@ -538,18 +587,21 @@ void egg_lex_next(struct egg_lexer *lx, struct egg_token *t)
         pos++;
       continue;
     }
-    pos = bare_end(d, pos + 1, size);
-    lx->pos = pos;
-    t->s = (const char *)d + start;
-    t->len = pos - start;
-    if (t->len == 2 && t->s[0] == '/' && t->s[1] == '*') {
-      lex_c_comment(lx, t->line, t->col);
-      pos = lx->pos;
-      continue;
+    {
+      int ctl = c < 0x20 || c == 0x7f;
+      pos = bare_end(d, pos + 1, size, &ctl);
+      lx->pos = pos;
+      t->s = (const char *)d + start;
+      t->len = pos - start;
+      if (t->len == 2 && t->s[0] == '/' && t->s[1] == '*') {
+        lex_c_comment(lx, t->line, t->col);
+        pos = lx->pos;
+        continue;
+      }
+      if (t->len > EGG_MAX_TOKEN && lx->doc)
+        egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
+      lex_classify(lx, t, ctl);
     }
-    if (t->len > EGG_MAX_TOKEN && lx->doc)
-      egg_emit(lx->doc, RULE_EGG_TOKEN_TOO_LONG, t->line, t->col, NULL, "%zu bytes", t->len);
-    lex_classify(t);
     return;
   }
 }
@@ -578,6 +630,7 @@ size_t egg_lex_decimals(struct egg_lexer *lx, double *out, size_t max, int ints,
     out[n++] = v;
   }
 done:
-  egg_lex_next(lx, t);
+  if (t)
+    egg_lex_next_inline(lx, t);
   return n;
 }

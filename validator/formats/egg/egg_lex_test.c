@@ -137,6 +137,72 @@ static size_t make_run(char *s)
   return n;
 }
 
+/* The lexer's keyword cache (struct egg_kw_cache) against no cache: a stream of keyword
+ * spellings, their case changed at random, some altered into unknown or glued runs, some near
+ * the end of the input (where the cache is not used), lexed both ways token by token; every
+ * keyword found must also be egg_kw_lookup's answer for its bytes. */
+static void check_kw_cache(unsigned long rounds)
+{
+  static unsigned char text[4096];
+  static struct egg_kw_cache cache[EGG_KW_CACHE_MAX + 1];
+  unsigned long tokens = 0, keywords = 0;
+  for (unsigned long r = 0; r < rounds; r++) {
+    size_t size = 0;
+    struct egg_lexer a, b;
+    struct egg_token ta, tb;
+    while (size < sizeof text - 64) {
+      const char *sp = egg_kw_spelling(1 + (int)next(KW_COUNT - 1));
+      size_t len = strlen(sp), at = size;
+      memcpy(text + size, sp, len);
+      size += len;
+      for (size_t i = at + 1; i + 1 < size; i++)
+        if (next(8) == 0 && ((text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z'))
+          text[i] ^= 0x20;
+      switch (next(16)) {
+      case 0: text[at + 1 + next((unsigned)len - 1)] = (unsigned char)"xQ<>$_1\x01"[next(8)]; break;
+      case 1: text[size++] = 'g'; break;
+      case 2: size--; break;
+      default: break;
+      }
+      text[size++] = (unsigned char)" \n{}\t"[next(5)];
+      if (next(256) == 0)
+        break; /* a short input: keywords near its end */
+    }
+    memset(cache, 0, sizeof cache);
+    egg_lex_init(&a, text, size, NULL);
+    egg_lex_init(&b, text, size, NULL);
+    a.kw_cache = cache;
+    for (;;) {
+      egg_lex_next(&a, &ta);
+      egg_lex_next(&b, &tb);
+      tokens++;
+      if (ta.type != tb.type || ta.kw != tb.kw || ta.flags != tb.flags || ta.len != tb.len ||
+          ta.s != tb.s || a.pos != b.pos) {
+        if (failures < 10)
+          printf("FAIL: '%.*s': the keyword cache gives another token (kw %d, not %d)\n",
+                 (int)tb.len, tb.s ? tb.s : "", ta.kw, tb.kw);
+        failures++;
+        break;
+      }
+      if (ta.type == T_KEYWORD) {
+        keywords++;
+        if (ta.kw != egg_kw_lookup(ta.s, ta.len)) {
+          if (failures < 10)
+            printf("FAIL: '%.*s': not egg_kw_lookup's keyword\n", (int)ta.len, ta.s);
+          failures++;
+        }
+      }
+      if (ta.type == T_EOF)
+        break;
+    }
+  }
+  printf("%lu tokens lexed with and without the keyword cache, %lu keywords\n", tokens, keywords);
+  if (keywords < tokens / 4) {
+    printf("FAIL: too few keywords for the test to mean anything\n");
+    failures++;
+  }
+}
+
 int main(int argc, char **argv)
 {
   static unsigned char buf[256];
@@ -177,6 +243,7 @@ int main(int argc, char **argv)
     }
     check(buf, at, size);
   }
+  check_kw_cache(rounds / 2000 + 1);
   printf("%lu comparisons, %lu values read and compared with strtod, %lu runs for the word path\n",
          compared, read_ok, word_sized);
   if (read_ok < rounds / 4) {

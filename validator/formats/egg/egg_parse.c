@@ -36,6 +36,16 @@ struct frame {
   size_t name_at;         /* where the name is in the doc's names (SIZE_MAX: none) */
 };
 
+/* What a new entry's frame takes from its kind, worked out once a parse rather than once an
+ * entry (open_entry: a few tests each, on every entry of a file). */
+struct spec_facts {
+  size_t maxvals;    /* count_max of its counts */
+  uint8_t fastnum;   /* struct frame's fastnum */
+  uint8_t lazy;      /* struct frame's lazy (a validation-only decode of a droppable entry) */
+  uint8_t container; /* is_container */
+  uint8_t nests;     /* egg_nests */
+};
+
 /* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
 #define STR_CACHE 64
 
@@ -52,6 +62,8 @@ struct parser {
   int8_t child[C_COUNT][KW_COUNT]; /* egg_grammar_child, one row per context as first needed */
   uint32_t rows;                   /* bit c: row c is filled */
   int oom;
+  struct spec_facts facts[S_COUNT]; /* what open_entry derives from an entry's kind (spec_facts_init) */
+  struct egg_kw_cache kw_cache[EGG_KW_CACHE_MAX + 1]; /* the lexer's (struct egg_lexer) */
 };
 
 static int child_spec(struct parser *p, int ctx, int kw)
@@ -103,7 +115,7 @@ static const char *tok_show(const struct egg_token *t, char *buf, size_t cap)
   }
 }
 
-static void advance(struct parser *p) { egg_lex_next(&p->lx, &p->tok); }
+static void advance(struct parser *p) { egg_lex_next_inline(&p->lx, &p->tok); }
 
 static void syntax(struct parser *p, enum rule_index rule, const struct egg_token *at,
                    const char *expected)
@@ -523,10 +535,11 @@ static void expected_counts(char *out, size_t cap, uint32_t counts, int vals)
 static int values_complete(struct parser *p, struct frame *f, const struct egg_token *at)
 {
   const struct egg_spec_info *si = &egg_specs[f->node->spec];
-  size_t n = arity_count(p, f);
+  size_t n;
   char exp[96];
   if (si->vals == VALS_NONE || f->seen_child)
     return 1;
+  n = arity_count(p, f);
   if (si->vals == VALS_MORPH && !f->node->has_name && frame_nvals(p, f) == 0) {
     expected_counts(exp, sizeof exp, si->counts, si->vals);
     syntax(p, RULE_EGG_ARITY, at, "a morph target name, then the numbers");
@@ -758,7 +771,8 @@ static void close_node(struct parser *p, int bad)
   struct egg_node *n = f->node;
   size_t count = frame_nvals(p, f);
   n->size = (uint32_t)(p->doc->node_used - f->idx);
-  n->bad = n->bad | (unsigned)bad;
+  if (bad)
+    n->bad = 1;
   frame_reserve_v(p, f);
   close_values(p, f, n, count);
   if (f->vertex_mark)
@@ -775,6 +789,19 @@ static int is_container(int spec)
          spec == S_BUNDLE;
 }
 
+static void spec_facts_init(struct parser *p)
+{
+  for (int spec = 0; spec < S_COUNT; spec++) {
+    const struct egg_spec_info *si = &egg_specs[spec];
+    struct spec_facts *sf = &p->facts[spec];
+    sf->maxvals = count_max(si->counts);
+    sf->fastnum = si->vals == VALS_REAL ? 1 : si->vals == VALS_INT ? 2 : 0;
+    sf->lazy = !p->doc->keep_values && droppable(spec);
+    sf->container = (uint8_t)is_container(spec);
+    sf->nests = (uint8_t)egg_nests(spec);
+  }
+}
+
 /* The number an integer-named entry carries, saturated. */
 static int64_t name_index(const struct egg_token *name)
 {
@@ -789,13 +816,14 @@ static int64_t name_index(const struct egg_token *name)
 static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok, int legacy)
 {
   const struct egg_spec_info *si = &egg_specs[spec];
+  const struct spec_facts *sf = &p->facts[spec];
   struct frame *parent = &p->stack[p->depth - 1];
   struct egg_node *n;
   struct egg_token name;
   int64_t index = 0;      /* an entry with a number whose name is missing: 0 */
   size_t name_at = SIZE_MAX;
   int has_name = 0;
-  int containers = parent->containers + is_container(spec);
+  int containers = parent->containers + sf->container;
 
   if (p->depth >= EGG_MAX_DEPTH || containers >= (int)EGG_PANDA_DEPTH ||
       (spec == S_VREF_PRIM && parent->containers >= (int)EGG_PANDA_DEPTH - 3)) {
@@ -807,7 +835,7 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     return -1;
   }
   advance(p);
-  memset(&name, 0, sizeof name);
+  name.type = T_EOF; /* read only when has_name */
   if (is_value_tok(p->tok.type)) {
     name = p->tok;
     has_name = 1;
@@ -881,9 +909,9 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   p->stack[p->depth].name_at = name_at;
   p->stack[p->depth].ctx = si->body;
   p->stack[p->depth].vstart = p->nvals;
-  p->stack[p->depth].maxvals = count_max(si->counts);
-  p->stack[p->depth].fastnum = si->vals == VALS_REAL ? 1 : si->vals == VALS_INT ? 2 : 0;
-  p->stack[p->depth].lazy = !p->doc->keep_values && droppable(spec);
+  p->stack[p->depth].maxvals = sf->maxvals;
+  p->stack[p->depth].fastnum = sf->fastnum;
+  p->stack[p->depth].lazy = sf->lazy;
   if (spec == S_VERTEX && !p->doc->keep_values) {
     struct frame *vf = &p->stack[p->depth];
     vf->vertex_mark = 1;
@@ -891,7 +919,7 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     vf->nums_used = p->doc->nums_used;
   }
   p->lx.lazy = p->stack[p->depth].lazy;
-  if (egg_nests(spec))
+  if (sf->nests)
     parent->node->has_nest = 1;
   if (spec == S_SCALAR)
     parent->node->has_scalar = 1;
@@ -1053,12 +1081,14 @@ static void body_keyword(struct parser *p, struct frame *f)
     f->seen_ref = 1;
   if (f->ctx == C_DISTANCE || f->ctx == C_SWITCHCOND)
     f->seen_one = 1;
-  memset(&kw, 0, sizeof kw);
+  /* the fields open_entry reads (node_new, syntax), not a cleared copy of all of it */
   kw.type = T_KEYWORD;
   kw.kw = t->kw;
   kw.line = t->line;
   kw.col = t->col;
   kw.s = t->s;
+  kw.len = t->len;
+  kw.flags = 0;
   open_entry(p, spec, &kw, 0);
 }
 
@@ -1105,7 +1135,9 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   p->doc = doc;
   doc->data = data;
   doc->size = size;
+  spec_facts_init(p);
   egg_lex_init(&p->lx, data, size, doc);
+  p->lx.kw_cache = p->kw_cache; /* zeroed by calloc: empty */
   memset(&rootkw, 0, sizeof rootkw);
   rootkw.line = 1;
   rootkw.col = 1;

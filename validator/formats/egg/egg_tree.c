@@ -305,6 +305,11 @@ uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double 
   if (t.type != T_LBRACE)
     return 0;
   while (got < max) {
+    /* the plain decimals a run at a time (a pool's every vertex comes here for its position),
+     * then any other token as egg_lex_next reads it */
+    got += (uint32_t)egg_lex_decimals(&lx, out + got, max - got, 0, NULL);
+    if (got == max)
+      break;
     egg_lex_next(&lx, &t);
     if (t.type != T_NUMBER && t.type != T_ULONG)
       break;
