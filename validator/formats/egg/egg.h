@@ -574,6 +574,7 @@ struct egg_doc {
   size_t size;
   int panda;              /* --profile=panda */
   int keep_values;        /* keep every value (a writer or the model may read them) */
+  int drop_transforms;    /* not even a <Transform>'s (no joint is built: joints_unread) */
   int dropped;            /* some values were not kept (keep_values 0) */
   int syntax_failed;      /* a syntax error has been reported */
   unsigned fail_line, fail_col; /* where the first one was (Panda3D stops there) */

@@ -221,6 +221,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
   /* validation alone reads no vertex or animation samples: keep their counts only */
   doc->keep_values = ctx->keep_frames;
+  doc->drop_transforms = !ctx->keep_frames && ctx->joints_unread;
   data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
   compressed = egg_pz_is_zlib(data, size);
   pz_name_check(doc, decode_name(ctx), compressed, size);

@@ -567,8 +567,16 @@ static int values_complete(struct parser *p, struct frame *f, const struct egg_t
 }
 
 /* Entries whose plain values no check reads: validation keeps only their count. */
-static int droppable(int spec)
+static int droppable(const struct egg_doc *doc, int spec)
 {
+  if (doc->keep_values)
+    return 0;
+  /* a transform's components build the joints' rest poses, which a validation without --target
+   * does not build (egg_anim_decode; nothing else reads them there): 136 bytes a <Matrix4> */
+  if (doc->drop_transforms && (spec == S_TRANSLATE || spec == S_ROTATE || spec == S_ROTX ||
+                               spec == S_ROTY || spec == S_ROTZ || spec == S_SCALE ||
+                               spec == S_MATRIX3 || spec == S_MATRIX4))
+    return 1;
   /* <Normal> and <Tangent> are read: repeats are compared (EGG-VTX-005), lengths and directions
    * checked (MDL-GEO-001, MDL-GEO-003) as the vertex closes; their memory goes with it */
   /* nor are a <Comment>'s or a <Tag>'s (only counted, egg_unheld.c): a `<Comment>{a a ...}` of
@@ -796,7 +804,7 @@ static void spec_facts_init(struct parser *p)
     struct spec_facts *sf = &p->facts[spec];
     sf->maxvals = count_max(si->counts);
     sf->fastnum = si->vals == VALS_REAL ? 1 : si->vals == VALS_INT ? 2 : 0;
-    sf->lazy = !p->doc->keep_values && droppable(spec);
+    sf->lazy = droppable(p->doc, spec);
     sf->container = (uint8_t)is_container(spec);
     sf->nests = (uint8_t)egg_nests(spec);
   }
