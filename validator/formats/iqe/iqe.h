@@ -219,29 +219,31 @@ struct iqe_names {
  * line (iqe_line_col), which keeps a file of `joint` lines within a few bytes a line. A joint's
  * line is in joint_lines (a byte), its name in the text: joint names are not interned. */
 struct iqe_joint {
-  uint32_t name;   /* the name's key (iqe_joint_name_key): equal names, equal keys */
+  uint32_t name;   /* the name's key in joint_set: equal names, equal keys */
   int32_t parent;
 };
 
-/* The joint names' set (iqe_joints.c), for the duplicate check and the model: open addressing
- * over where each distinct name first is, sized once by the counting pass (the distinct names a
- * file of its joint lines can hold) and never grown, so a slot's number is a stable key. A
- * name is read again from the text (a copy and an id cost 3 to 4 x the text of a file of
- * unique `joint` lines). The empty name has the key cap. */
-#define IQE_JOINT_FEW 8
-struct iqe_joint_names {
+/* The names of joints or of animations (iqe_name_set.c), for the duplicate checks and the
+ * model: open addressing over where each distinct name first is, sized once by the counting
+ * pass (the distinct names a file of such lines can hold) and never grown, so a slot's number
+ * is a stable key. A name is read again from the text: a copy and an interned id each cost 3
+ * to 4 x the text of a file of unique `joint` or `animation` lines. The empty name's key is
+ * cap. */
+#define IQE_NAME_SET_FEW 8
+struct iqe_name_set {
   uint32_t *slot;       /* text offset of the name's token + 1, or (a text past
-                           IQE_JOINT_OFF_MAX) its first joint + 1; 0: empty (calloc: pages
+                           IQE_NAME_OFF_MAX) its first element + 1; 0: empty (calloc: pages
                            no name reaches are never touched) */
   uint32_t cap;         /* a power of two */
-  unsigned char *rep;   /* a bit per key: the name is on more than one joint */
-  uint32_t num_rep;     /* names on more than one joint */
-  uint32_t few[IQE_JOINT_FEW]; /* the first of them (keys) */
+  unsigned char *rep;   /* a bit per key: the name is on more than one element */
+  uint32_t num_rep;     /* names on more than one element */
+  uint32_t few[IQE_NAME_SET_FEW]; /* the first of them (keys) */
   uint32_t used;
   int empty_seen;
+  int anims;            /* the elements are animations, else joints */
 };
-#ifndef IQE_JOINT_OFF_MAX
-#define IQE_JOINT_OFF_MAX (UINT32_MAX - 1) /* a test build may lower it to read names by line */
+#ifndef IQE_NAME_OFF_MAX
+#define IQE_NAME_OFF_MAX (UINT32_MAX - 1) /* a test build may lower it to read names by line */
 #endif
 
 struct iqe_frame {
@@ -249,8 +251,8 @@ struct iqe_frame {
   uint32_t line;
 };
 
-/* name: an id, or IQE_ANIM_UNNAMED for the dummy name "animation<index>" (made only for the
- * model and for messages: a file of `animation` lines costs no name per line) */
+/* name: a key in anim_set, or IQE_ANIM_UNNAMED for the dummy name "animation<index>" (made
+ * only for the model and for messages: a file of `animation` lines costs no name per line) */
 #define IQE_ANIM_UNNAMED UINT32_MAX
 struct iqe_anim {
   uint32_t name;
@@ -370,7 +372,7 @@ struct iqe_parser {
   struct iqe_joint *joints;
   uint32_t num_joints;
   struct iqe_lines joint_lines;
-  struct iqe_joint_names joint_names;
+  struct iqe_name_set joint_set;
   uint32_t joint_long;            /* from the counting pass: joint lines of 9 bytes or more, the
                                      only ones that can name more than 65281 distinct names */
 
@@ -392,6 +394,8 @@ struct iqe_parser {
   int frame_open;                 /* the last frame accepts poses */
   struct iqe_anim *anims;
   struct iqe_anim_play *anim_play; /* per animation, when a model is built; else NULL */
+  struct iqe_name_set anim_set;
+  uint32_t anim_long;             /* animation lines of 13 bytes or more (as joint_long) */
   uint32_t num_anims;
   int frame_number_noted;         /* a "frame N" with another N was reported for the current
                                      animation */
@@ -436,17 +440,22 @@ static inline const char *iqe_name(const struct iqe_parser *p, uint32_t id)
   return id < p->names.n ? p->names.v[id].s : "";
 }
 void iqe_names_free(struct iqe_names *n);
-/* The joint names' set (iqe_joints.c): sized from the counts (-1 when out of memory); the key of
- * a joint's name token (NULL: none), recorded for joint p->num_joints; the name of a key
- * (s[0..*len), no NUL in it); freed. */
-int iqe_joint_names_alloc(struct iqe_parser *p);
-uint32_t iqe_joint_name_key(struct iqe_parser *p, const struct iqe_tok *t);
-void iqe_joint_name(const struct iqe_parser *p, uint32_t key, const char **s, size_t *len);
-void iqe_joint_names_free(struct iqe_joint_names *jn);
+/* A name set (iqe_name_set.c): sized for count elements, longs of them on lines long enough for
+ * a name of 3 bytes (-1 when out of memory); the key of element e's name token (NULL: none;
+ * e: the element being read); the name of a key (s[0..*len), no NUL in it); whether a key's
+ * name is on more than one element; freed. */
+int iqe_name_set_alloc(struct iqe_name_set *set, int anims, uint32_t count, uint32_t longs);
+uint32_t iqe_name_set_key(struct iqe_parser *p, struct iqe_name_set *set, const struct iqe_tok *t,
+                          uint32_t e);
+void iqe_name_set_name(const struct iqe_parser *p, const struct iqe_name_set *set, uint32_t key,
+                       const char **s, size_t *len);
+int iqe_name_set_repeated(const struct iqe_name_set *set, uint32_t key);
+void iqe_name_set_free(struct iqe_name_set *set);
 /* Line `line` of the text (0 when there is none), found from its line mark. */
 int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln);
-/* Animation a's name: its own, or the dummy "animation<a>" written into buf. */
-const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32]);
+/* Animation a's name (*len bytes, no NUL in them): its own, or the dummy "animation<a>" written
+ * into buf. */
+const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32], size_t *len);
 /* The column of token k (0: the command) of line `line`, read again from the text; that of the
  * command when the line has no token k. */
 uint32_t iqe_line_col(struct iqe_parser *p, uint32_t line, uint32_t k);

@@ -47,7 +47,8 @@ void iqe_anim_begin(struct iqe_parser *p, const struct iqe_line *ln, const struc
     iqe_emit_path(p, RULE_IQE_NAME_MISSING, ln->no, args[-1].col, path,
                   "the spec gives it a dummy name, the reference compiler an empty one", NULL);
   } else {
-    a->name = iqe_arg_name(p, ln, args, nargs);
+    iqe_arg_name_check(p, ln, args, nargs);
+    a->name = iqe_name_set_key(p, &p->anim_set, &args[0], p->num_anims - 1);
   }
   p->in_animation = 1;
   p->frame_open = 0;
@@ -127,10 +128,15 @@ void iqe_anim_frame(struct iqe_parser *p, const struct iqe_line *ln, const struc
   p->frame_open = 1;
 }
 
-const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32])
+const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32], size_t *len)
 {
-  if (p->anims[a].name != IQE_ANIM_UNNAMED)
-    return iqe_name(p, p->anims[a].name);
-  snprintf(buf, 32, "animation%u", a);
+  const char *s;
+  int n;
+  if (p->anims[a].name != IQE_ANIM_UNNAMED) {
+    iqe_name_set_name(p, &p->anim_set, p->anims[a].name, &s, len);
+    return s;
+  }
+  n = snprintf(buf, 32, "animation%u", a);
+  *len = n > 0 ? (size_t)n : 0;
   return buf;
 }

@@ -37,8 +37,8 @@ static int joint_name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
   int c;
   if (x == y)
     return 0;
-  iqe_joint_name(p, x, &a, &la);
-  iqe_joint_name(p, y, &b, &lb);
+  iqe_name_set_name(p, &p->joint_set, x, &a, &la);
+  iqe_name_set_name(p, &p->joint_set, y, &b, &lb);
   c = memcmp(a, b, la < lb ? la : lb);
   return c ? c : (la > lb) - (la < lb);
 }
@@ -51,7 +51,7 @@ static void joint_duplicate(struct iqe_parser *p, uint32_t k, uint32_t before)
   uint32_t line = joint_line(p, k);
   /* a report past the rule's located repeats is only counted: its column is not read again */
   uint32_t col = diag_wanted(p->ctx->diag, RULE_IQE_JOINT_NAME_DUPLICATE) ? iqe_line_col(p, line, 1) : 1;
-  iqe_joint_name(p, p->joints[k].name, &s, &len);
+  iqe_name_set_name(p, &p->joint_set, p->joints[k].name, &s, &len);
   snprintf(first, sizeof first, "%u", before);
   iqe_emit(p, RULE_IQE_JOINT_NAME_DUPLICATE, line, col, first, "%.*s", (int)len, s);
 }
@@ -63,20 +63,15 @@ static int joint_key_cmp(uint32_t x, uint32_t y, const void *ctx)
   return c ? c : (x > y) - (x < y);
 }
 
-static int joint_repeated(const struct iqe_parser *p, uint32_t key)
-{
-  return (p->joint_names.rep[key / 8] >> (key % 8)) & 1;
-}
-
 static void joint_duplicates_check(struct iqe_parser *p)
 {
-  const struct iqe_joint_names *jn = &p->joint_names;
-  uint32_t few[IQE_JOINT_FEW], nfew = jn->num_rep;
+  const struct iqe_name_set *set = &p->joint_set;
+  uint32_t few[IQE_NAME_SET_FEW], nfew = set->num_rep;
   if (nfew == 0)
     return;
-  if (nfew <= IQE_JOINT_FEW) {
+  if (nfew <= IQE_NAME_SET_FEW) {
     /* the repeated names in order, each one's joints in file order */
-    memcpy(few, jn->few, nfew * sizeof *few);
+    memcpy(few, set->few, nfew * sizeof *few);
     for (uint32_t i = 1; i < nfew; i++)
       for (uint32_t k = i; k > 0 && joint_name_order(p, few[k - 1], few[k]) > 0; k--) {
         uint32_t t = few[k];
@@ -102,7 +97,7 @@ static void joint_duplicates_check(struct iqe_parser *p)
       return;
     }
     for (uint32_t k = 0; k < p->num_joints; k++)
-      if (joint_repeated(p, p->joints[k].name))
+      if (iqe_name_set_repeated(set, p->joints[k].name))
         v[n++] = k;
     if (sort_u32(v, n, joint_key_cmp, p) < 0)
       p->scratch.failed = 1;
@@ -121,19 +116,24 @@ static int anim_key_cmp(uint32_t x, uint32_t y, const void *ctx)
 {
   const struct iqe_parser *p = ctx;
   char bx[32], by[32];
-  int c = strcmp(iqe_anim_name(p, x, bx), iqe_anim_name(p, y, by));
+  size_t lx, ly;
+  const char *sx = iqe_anim_name(p, x, bx, &lx), *sy = iqe_anim_name(p, y, by, &ly);
+  /* strcmp's order (neither holds a NUL) */
+  int c = memcmp(sx, sy, lx < ly ? lx : ly);
+  if (!c)
+    c = (lx > ly) - (lx < ly);
   return c ? c : (x > y) - (x < y);
 }
 
 /* The unnamed animation a name stands for ('animation<a>' exactly as iqe_anim_name writes it,
  * a below n and unnamed), or UINT32_MAX. */
-static uint32_t anim_default_named(const struct iqe_parser *p, const char *name, uint32_t n)
+static uint32_t anim_default_named(const struct iqe_parser *p, const char *name, size_t len, uint32_t n)
 {
   uint64_t a = 0;
-  const char *d = name + 9;
-  if (strncmp(name, "animation", 9) || !*d || (d[0] == '0' && d[1]))
+  const char *d = name + 9, *end = name + len;
+  if (len < 10 || memcmp(name, "animation", 9) || (d[0] == '0' && len > 10))
     return UINT32_MAX;
-  for (; *d; d++) {
+  for (; d < end; d++) {
     if (*d < '0' || *d > '9' || (a = a * 10 + (uint64_t)(*d - '0')) >= n)
       return UINT32_MAX;
   }
@@ -148,39 +148,51 @@ static void anim_duplicates_check(struct iqe_parser *p)
     named = p->anims[a].name != IQE_ANIM_UNNAMED;
   if (n < 2 || !named)
     return;
-  /* Two unnamed animations never share a name ('animation<index>'), so only the named ones and
-   * the unnamed ones a name spells are sorted: an animation in no pair of equals reports nothing,
-   * and leaving it out keeps the others' order (thousands of unnamed ones would otherwise be
+  /* Two unnamed animations never share a name ('animation<index>'), so only the named ones
+   * whose name repeats and the pairs of a name and the unnamed one it spells are sorted: an
+   * animation in no pair of equals reports nothing, and leaving it out keeps the others' order
+   * (a file of unique names sorts nothing; thousands of unnamed ones would otherwise be
    * formatted in every comparison of the sort). */
-  v = malloc((size_t)n * sizeof *v);
   pick = calloc(n, 1);
-  if (!v || !pick) {
-    free(v);
-    free(pick);
+  if (!pick) {
     p->scratch.failed = 1;
     return;
   }
   for (uint32_t a = 0; a < n; a++)
     if (p->anims[a].name != IQE_ANIM_UNNAMED) {
-      uint32_t u = anim_default_named(p, iqe_name(p, p->anims[a].name), n);
-      pick[a] = 1;
+      char buf[32];
+      size_t len;
+      const char *s = iqe_anim_name(p, a, buf, &len);
+      uint32_t u = anim_default_named(p, s, len, n);
       if (u != UINT32_MAX)
-        pick[u] = 1;
+        pick[a] = pick[u] = 1;
+      else if (iqe_name_set_repeated(&p->anim_set, p->anims[a].name))
+        pick[a] = 1;
     }
+  for (uint32_t a = 0; a < n; a++)
+    k += pick[a];
+  v = k ? malloc((size_t)k * sizeof *v) : NULL;
+  if (k && !v) {
+    free(pick);
+    p->scratch.failed = 1;
+    return;
+  }
+  k = 0;
   for (uint32_t a = 0; a < n; a++)
     if (pick[a])
       v[k++] = a;
   free(pick);
-  if (sort_u32(v, k, anim_key_cmp, p) < 0)
+  if (k && sort_u32(v, k, anim_key_cmp, p) < 0)
     p->scratch.failed = 1;
   else
     for (uint32_t i = 1; i < k; i++) {
       char first[16], bx[32], by[32];
-      const char *name = iqe_anim_name(p, v[i], bx);
-      if (strcmp(name, iqe_anim_name(p, v[i - 1], by)))
+      size_t len, len0;
+      const char *name = iqe_anim_name(p, v[i], bx, &len), *name0 = iqe_anim_name(p, v[i - 1], by, &len0);
+      if (len != len0 || memcmp(name, name0, len))
         continue;
       snprintf(first, sizeof first, "%u", v[i - 1]);
-      iqe_emit(p, RULE_IQE_ANIMATION_NAME_DUPLICATE, p->anims[v[i]].line, 0, first, "%s", name);
+      iqe_emit(p, RULE_IQE_ANIMATION_NAME_DUPLICATE, p->anims[v[i]].line, 0, first, "%.*s", (int)len, name);
     }
   free(v);
 }
@@ -294,7 +306,9 @@ static void poses_check(struct iqe_parser *p)
   for (uint32_t a = 0; a < p->num_anims; a++)
     if (p->anims[a].num_frames == 0) {
       char buf[32];
-      iqe_emit(p, RULE_IQE_ANIMATION_EMPTY, p->anims[a].line, 0, NULL, "'%s'", iqe_anim_name(p, a, buf));
+      size_t len;
+      const char *name = iqe_anim_name(p, a, buf, &len);
+      iqe_emit(p, RULE_IQE_ANIMATION_EMPTY, p->anims[a].line, 0, NULL, "'%.*s'", (int)len, name);
     }
   anim_duplicates_check(p);
 }

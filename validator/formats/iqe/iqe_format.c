@@ -349,6 +349,8 @@ static void count_pass(struct iqe_parser *p)
     p->counts[c->id]++;
     if (c->id == CMD_JOINT && ln.len >= 9)
       p->joint_long++;
+    if (c->id == CMD_ANIMATION && ln.len >= 13)
+      p->anim_long++;
     if (c->id <= CMD_VS) { /* the attribute commands, in enum iqe_attr's order */
       struct iqe_attr_arr *ar = &p->attr[c->id - CMD_VP];
       if (n - 1 > ar->given)
@@ -452,7 +454,8 @@ static int alloc_arrays(struct iqe_parser *p)
   p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
   p->joint_lines.step = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, 1);
   p->joint_lines.mark = arena_calloc(a, (size_t)p->counts[CMD_JOINT] / IQE_LINES_MARK + 1, sizeof *p->joint_lines.mark);
-  if (p->counts[CMD_JOINT] && iqe_joint_names_alloc(p) < 0)
+  if (iqe_name_set_alloc(&p->joint_set, 0, p->counts[CMD_JOINT], p->joint_long) < 0 ||
+      iqe_name_set_alloc(&p->anim_set, 1, p->counts[CMD_ANIMATION], p->anim_long) < 0)
     return -1;
   p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
@@ -632,7 +635,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
       free(p.attr[i].lines.far);
     free(p.unknown_lines.far);
     free(p.joint_lines.far);
-    iqe_joint_names_free(&p.joint_names);
+    iqe_name_set_free(&p.joint_set);
+  iqe_name_set_free(&p.anim_set);
     return -1;
   }
   check_pass(&p);
@@ -650,7 +654,8 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
     free(p.attr[i].lines.far);
   free(p.unknown_lines.far);
   free(p.joint_lines.far);
-  iqe_joint_names_free(&p.joint_names);
+  iqe_name_set_free(&p.joint_set);
+  iqe_name_set_free(&p.anim_set);
   free(p.idx_buf);
   return rc;
 }

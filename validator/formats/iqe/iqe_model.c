@@ -323,7 +323,7 @@ static int anim_build(struct iqe_parser *p)
     const char *name;
     size_t len;
     /* the model's copy (one per distinct name): the parser kept only where it is */
-    iqe_joint_name(p, p->joints[i].name, &name, &len);
+    iqe_name_set_name(p, &p->joint_set, p->joints[i].name, &name, &len);
     m->joints[i].name = iqe_name(p, iqe_name_id(p, name, len));
     m->joints[i].parent = p->joints[i].parent;
     if (i < p->num_base_poses)
@@ -341,8 +341,11 @@ static int anim_build(struct iqe_parser *p)
     return -1;
   for (uint32_t a = 0; a < p->num_anims; a++) {
     char buf[32];
-    const char *name = iqe_anim_name(p, a, buf);
-    m->anims[a].name = p->anims[a].name == IQE_ANIM_UNNAMED ? arena_strndup(&m->arena, name, strlen(name)) : name;
+    size_t len;
+    const char *name = iqe_anim_name(p, a, buf, &len);
+    /* the model's copy (one per distinct name): the parser kept only where it is */
+    m->anims[a].name = p->anims[a].name == IQE_ANIM_UNNAMED ? arena_strndup(&m->arena, name, len)
+                       : iqe_name(p, iqe_name_id(p, name, len));
     if (!m->anims[a].name)
       return -1;
     m->anims[a].first_frame = p->anim_play[a].first_frame;

@@ -22,7 +22,7 @@ void iqe_skeleton_joint(struct iqe_parser *p, const struct iqe_line *ln, const s
   if (iqe_lines_put(&p->joint_lines, p->num_joints, ln->no) < 0)
     p->scratch.failed = 1; /* said as the scratch arena's failure: MDL-MEM-001 */
   iqe_arg_name_check(p, ln, args, nargs);
-  j->name = iqe_joint_name_key(p, nargs ? &args[0] : NULL);
+  j->name = iqe_name_set_key(p, &p->joint_set, nargs ? &args[0] : NULL, p->num_joints);
   if (nargs == 0) {
     char path[32];
     snprintf(path, sizeof path, "joint %u", p->num_joints);

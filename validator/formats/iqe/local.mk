@@ -13,7 +13,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe_skeleton.c \
   validator/formats/iqe/iqe_anim.c \
   validator/formats/iqe/iqe_names.c \
-  validator/formats/iqe/iqe_joints.c \
+  validator/formats/iqe/iqe_name_set.c \
   validator/formats/iqe/iqe_lines.c \
   validator/formats/iqe/iqe_check.c \
   validator/formats/iqe/iqe_model.c \
