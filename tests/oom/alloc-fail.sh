@@ -72,7 +72,8 @@ EOF
 printf '# Inter-Quake Export\nmesh a\nmaterial a.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nfm 0 1 2\n' >mat.iqe
 # the Egg tree's side tables (review of issue 26's 16-byte entries): pool vertices without a name
 # (their number in the value slot), a sparse pool, a closing brace 2,300 lines away (the far
-# closes), a 2 MB line (line checkpoints); a <Comment> and a <Tag> (their values counted, not kept)
+# closes), a 2 MB line (line checkpoints); a <Comment> and a <Tag> (their values counted, not kept); a
+# sparse pool with a repeated number and an empty one that no reference names (their numbers not kept)
 awk 'BEGIN {
   print "<CoordinateSystem> { Z-up }\n<Comment> { a \"b\" 1 }\n<Texture> t { a.png }\n<VertexPool> p {"
   for (i = 0; i < 300; i++) print "<Vertex> { 0 0 0 }"
@@ -80,6 +81,7 @@ awk 'BEGIN {
   for (i = 0; i < 2300; i++) print ""
   print "}\n<Polygon> { <VertexRef> { 1 2 3 999999 <Ref> { p } } }"
   s = "                "; while (length(s) < 1300000) s = s s; print s
+  print "<VertexPool> u { <Vertex> 9 { 0 0 0 } <Vertex> 99999 { 0 0 0 } <Vertex> 9 { 0 0 0 } }\n<VertexPool> e { }"
   print "<Texture> t { b.png }\n<Group> x { <Ref> { g } <Tag> k { v 2 } }" }' >sides.egg || exit 99
 # joints (issue 26 item 8: validation alone counts them and builds none; --target and poses
 # build them): named, unnamed, nested, a repeated name, transforms, memberships, a table. The

@@ -125,6 +125,10 @@ slope joints.line '<Group> root { <Dart> { 1 } ' '<Joint>{}' '}'
 slope joints.lines '<Group> root { <Dart> { 1 }\n' '<Joint>{}\n' '}\n'
 slope joints.named '<Group> root { <Dart> { 1 }\n' '<Joint> j%d { }\n' '}\n'
 slope joints.nested '<Group> root {\n' '<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{}}}}}}}}}}' '}\n'
+# pools no reference names (numbered and checked, their numbers not kept), empty or of one
+# vertex: 9.9 x and 8.2 x before (a map entry, a pool_info and a list each), 2.2 x and 2.5 x now
+slope pools.empty '' '<VertexPool> a{}' ''
+slope pools.one '' '<VertexPool> a{<Vertex>{0}}\n' ''
 # a run of words or numbers in one <Comment> or <Tag>: 37 x and 9 x before (32 bytes a value on
 # the value stack and again in the tree, 8 a number), 1 x now (counted: nothing reads them)
 slope comment.words '<Comment> {' 'a ' '}'

@@ -265,6 +265,12 @@ static int cmp_i32(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* Set bit idx in a growing bit set (*bits, *nwords words): 0, or -1 when out of memory. 1 when
  * it was set already. */
 static int bits_put(uint64_t **bits, size_t *nwords, int64_t idx)
@@ -293,15 +299,19 @@ static int bits_put(uint64_t **bits, size_t *nwords, int64_t idx)
  * list otherwise; the bit set is built as the vertices are numbered while they are dense so far,
  * the list by a second walk over the numbers the vertices now keep, so a pool of dense numbers
  * never also has a list of 4 bytes a vertex (issue 26: a <Vertex>{0} is 11 bytes). */
-static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
+static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int keep)
 {
-  struct pool_info *pi = arena_calloc(r->doc->arena, 1, sizeof *pi);
+  /* a pool no reference names is numbered and checked, its numbers not kept: its lists are
+   * the caller's stack and the heap's, let go here */
+  struct pool_info local, *kept = keep ? arena_calloc(r->doc->arena, 1, sizeof *kept) : NULL;
+  struct pool_info *pi = keep ? kept : &local;
   size_t k = 0, dups = 0, nwords = 0;
   int64_t highest = 0, top = -1;
   int any = 0, dense = 1;
   uint64_t *bits = NULL;
   if (!pi)
     return NULL;
+  memset(&local, 0, sizeof local);
   for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
     int64_t idx;
     if (v->spec != S_VERTEX)
@@ -342,22 +352,25 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
       dense = 0; /* sparse so far: the list, from the numbers kept (below) */
     }
   }
-  if (k && dense) {
+  if (k && dense && keep) {
     pi->nbits = top + 1;
     pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
     if (pi->bits)
       memcpy(pi->bits, bits, (size_t)(pi->nbits + 63) / 64 * sizeof *pi->bits);
   }
   free(bits);
-  if (k && dense && !pi->bits)
+  if (k && dense && keep && !pi->bits)
     return NULL; /* the arena remembers its failure */
   if (k && !dense) {
     /* the vertices keep their numbers (egg_set_index): the list from them, the same ones */
     size_t i = 0;
     int sorted = 1;
-    pi->index = arena_calloc(r->doc->arena, k, sizeof *pi->index);
-    if (!pi->index)
-      return NULL;
+    pi->index = keep ? arena_calloc(r->doc->arena, k, sizeof *pi->index) : calloc(k, sizeof *pi->index);
+    if (!pi->index) {
+      if (!keep) /* reported as a check that could not allocate (egg_decode) */
+        r->doc->map_failures++;
+      return NULL; /* (the arena remembers its failure) */
+    }
     for (struct egg_node *v = egg_first(pool); v && i < k; v = egg_next(v)) {
       int64_t idx = v->spec == S_VERTEX ? egg_index(v) : -1;
       if (idx < 0 || idx > 2147483647)
@@ -368,7 +381,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
     /* pools are mostly numbered in file order: then qsort's scratch copy is not needed either */
     if (!sorted)
       qsort(pi->index, k, sizeof *pi->index, cmp_i32);
-    if (pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
+    if (keep && pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
       /* dense after all (a high number first, many after it) */
       pi->nbits = pi->index[k - 1] + 1;
       pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
@@ -399,8 +412,12 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool)
       egg_map_free(&seen);
     }
   }
+  if (!keep) {
+    free(pi->index);
+    return NULL;
+  }
   pi->count = k;
-  return pi;
+  return kept;
 }
 
 static int has_index(const struct pool_info *pi, int64_t idx)
@@ -553,9 +570,57 @@ static void refs_walk(struct refs *r)
   }
 }
 
+/* The pools the <VertexRef>s name, as resolve_vertex_refs finds them (the last defined under
+ * the name, with vertices), as offsets from the root, ascending and each once, into *out: their
+ * count, or SIZE_MAX when out of memory. Only their numbers are kept (pool_index): a file of a
+ * million small pools no reference names kept a million lists and map entries (issue 26). */
+static size_t referenced_pools(struct refs *r, uint32_t **out)
+{
+  uint32_t *list = NULL, *grown;
+  size_t n = 0, cap = 0, u = 0;
+  const char *last = NULL;
+  uint32_t last_len = 0;
+  for (const struct vref_chunk *c = r->vrefs; c; c = c->next)
+    for (size_t at = 0; at < c->count; at++) {
+      const struct egg_node *vr = r->doc->root + c->node[at], *ref, *pool;
+      const struct egg_map_ent *pe;
+      const char *ps;
+      uint32_t plen;
+      for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
+        ;
+      if (!ref || !(ps = first_string(r->doc, ref, &plen)) || (ps == last && plen == last_len))
+        continue;
+      last = ps;
+      last_len = plen;
+      pe = egg_map_find(&r->pools, ps, plen);
+      pool = pe ? pe->val : NULL;
+      if (!pool || !egg_first(pool) || (n && list[n - 1] == (uint32_t)(pool - r->doc->root)))
+        continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 64;
+        grown = realloc(list, cap * sizeof *list);
+        if (!grown) {
+          free(list);
+          return SIZE_MAX;
+        }
+        list = grown;
+      }
+      list[n++] = (uint32_t)(pool - r->doc->root);
+    }
+  if (n)
+    qsort(list, n, sizeof *list, cmp_u32);
+  for (size_t i = 0; i < n; i++)
+    if (!u || list[u - 1] != list[i])
+      list[u++] = list[i];
+  *out = list;
+  return u;
+}
+
 void egg_check_refs(struct egg_doc *doc)
 {
   struct refs r;
+  uint32_t *refd = NULL;
+  size_t nrefd, next = 0;
   memset(&r, 0, sizeof r);
   r.doc = doc;
   egg_map_init(&r.textures, &doc->map_failures);
@@ -565,13 +630,26 @@ void egg_check_refs(struct egg_doc *doc)
   egg_map_init(&r.pools, &doc->map_failures);
   egg_map_init(&r.inline_tex, &doc->map_failures);
   refs_walk(&r);
-  /* number every pool (in file order) before resolving references to them */
+  if ((nrefd = referenced_pools(&r, &refd)) == SIZE_MAX)
+    doc->map_failures++; /* every pool's numbers are kept then: the same verdicts */
+  /* number every pool (in file order) before resolving references to them; an empty one has
+   * no numbers (a reference to it is to an undefined pool, resolve_vertex_refs): no entry of
+   * 48 bytes and no pool_info for a `<VertexPool> a{}` of 16 bytes (issue 26) */
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
-    if (n->spec == S_VPOOL) {
-      struct egg_map_ent *ie = egg_map_pair(&r.pools, (uintptr_t)n, -1);
+    if (n->spec == S_VPOOL && egg_first(n)) {
+      uint32_t off = (uint32_t)(n - doc->root);
+      struct egg_map_ent *ie;
+      while (nrefd != SIZE_MAX && next < nrefd && refd[next] < off)
+        next++;
+      if (nrefd != SIZE_MAX && !(next < nrefd && refd[next] == off)) {
+        pool_index(&r, n, 0); /* its checks, nothing kept */
+        continue;
+      }
+      ie = egg_map_pair(&r.pools, (uintptr_t)n, -1);
       if (ie && !ie->val)
-        ie->val = pool_index(&r, n);
+        ie->val = pool_index(&r, n, 1);
     }
+  free(refd);
   resolve_vertex_refs(&r);
   egg_map_free(&r.textures);
   egg_map_free(&r.materials);
