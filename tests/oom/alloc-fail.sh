@@ -73,7 +73,8 @@ printf '# Inter-Quake Export\nmesh a\nmaterial a.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1
 # the Egg tree's side tables (review of issue 26's 16-byte entries): pool vertices without a name
 # (their number in the value slot), a sparse pool, a closing brace 2,300 lines away (the far
 # closes), a 2 MB line (line checkpoints); a <Comment> and a <Tag> (their values counted, not kept); a
-# sparse pool with a repeated number and an empty one that no reference names (their numbers not kept)
+# sparse pool with a repeated number and an empty one that no reference names (their numbers not kept);
+# a vertex of repeated equal normals and colours (those between the first and the last let go)
 awk 'BEGIN {
   print "<CoordinateSystem> { Z-up }\n<Comment> { a \"b\" 1 }\n<Texture> t { a.png }\n<VertexPool> p {"
   for (i = 0; i < 300; i++) print "<Vertex> { 0 0 0 }"
@@ -82,6 +83,7 @@ awk 'BEGIN {
   print "}\n<Polygon> { <VertexRef> { 1 2 3 999999 <Ref> { p } } }"
   s = "                "; while (length(s) < 1300000) s = s s; print s
   print "<VertexPool> u { <Vertex> 9 { 0 0 0 } <Vertex> 99999 { 0 0 0 } <Vertex> 9 { 0 0 0 } }\n<VertexPool> e { }"
+  print "<VertexPool> n { <Vertex> { 0 0 0 <Normal> { 0 0 0 } <Normal> { 0 0 0 } <Normal> { 0 0 0 } <RGBA> { 1 1 1 1 } <RGBA> { 1 1 1 1 } <RGBA> { 1 1 1 1 } } }"
   print "<Texture> t { b.png }\n<Group> x { <Ref> { g } <Tag> k { v 2 } }" }' >sides.egg || exit 99
 # joints (issue 26 item 8: validation alone counts them and builds none; --target and poses
 # build them): named, unnamed, nested, a repeated name, transforms, memberships, a table. The

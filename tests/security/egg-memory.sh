@@ -129,6 +129,12 @@ slope joints.nested '<Group> root {\n' '<Joint>{<Joint>{<Joint>{<Joint>{<Joint>{
 # vertex: 9.9 x and 8.2 x before (a map entry, a pool_info and a list each), 2.2 x and 2.5 x now
 slope pools.empty '' '<VertexPool> a{}' ''
 slope pools.one '' '<VertexPool> a{<Vertex>{0}}\n' ''
+# one vertex of many <Normal>s or <RGBA>s equal to its first (only the first and the last are
+# read: the ones between say nothing, counted as they go): 4.5 x and 5 x before (an entry and
+# 4 or 5 numbers each), 1 x now; differing ones (each reported) are still 4.5 x
+slope normals '<VertexPool> p { <Vertex> { 0 0 0 ' '<Normal>{1 1 1}' '} }'
+slope normals.lines '<VertexPool> p {\n<Vertex> 0 {\n0 0 0\n' '<Normal> { 0 0 1 }\n' '}\n}\n'
+slope colours '<VertexPool> p { <Vertex> { 0 0 0 ' '<RGBA>{1 1 1 1}' '} }'
 # a run of words or numbers in one <Comment> or <Tag>: 37 x and 9 x before (32 bytes a value on
 # the value stack and again in the tree, 8 a number), 1 x now (counted: nothing reads them)
 slope comment.words '<Comment> {' 'a ' '}'

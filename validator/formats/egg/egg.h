@@ -614,6 +614,9 @@ struct egg_doc {
   /* geometry findings gathered as vertices close (egg_check_geometry.c): a count and where the
    * first was, reported once at the end */
   unsigned long geo_zero_normals, geo_normals, geo_bad_tangents, geo_tangents;
+  /* <Normal>s of the vertex being checked that equalled its first and were let go as it was
+   * parsed (egg_parse.c, attr_replaces): counted with the first */
+  unsigned long vertex_normals_folded;
   unsigned geo_normal_line, geo_normal_col, geo_tangent_line, geo_tangent_col;
 };
 

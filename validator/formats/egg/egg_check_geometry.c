@@ -47,7 +47,15 @@ void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
   int have_n;
   for (const struct egg_node *c = egg_first(v); c; c = egg_next(c))
     if (c->spec == S_NORMAL) {
-      egg_geometry_note_normal(doc, c);
+      if (!nrm && doc->vertex_normals_folded && vec3_of(c, n)) {
+        /* the first, then those equal to it the parser let go (its number, its length) */
+        egg_geometry_note_normal(doc, c);
+        doc->geo_normals += doc->vertex_normals_folded;
+        if (geo_vector_zero(n))
+          doc->geo_zero_normals += doc->vertex_normals_folded;
+      } else {
+        egg_geometry_note_normal(doc, c);
+      }
       nrm = c; /* the last one is the one Panda3D keeps */
     }
   have_n = nrm && vec3_of(nrm, n);

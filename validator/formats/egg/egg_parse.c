@@ -28,6 +28,10 @@ struct frame {
    * itself, to give back what its attributes took once it is checked (vertex_done) */
   int vertex_mark;
   unsigned long morphs;   /* morph targets so far: egg_check_anim reads their names later */
+  /* such a vertex's first <Normal> and first <RGBA> (entries; 0: none yet), and the <Normal>s
+   * equal to its first that attr_replaces let go (egg_geometry_note_vertex counts them) */
+  size_t attr_first[2];
+  unsigned long normals_folded;
   size_t nums_used;
   int64_t index;          /* the number of an entry that has one (egg_has_index) */
   uint32_t line;          /* of the keyword (the closing brace is kept as lines after it) */
@@ -599,7 +603,9 @@ static void vertex_done(struct parser *p, struct frame *f)
 {
   struct egg_doc *doc = p->doc;
   struct egg_node *v = f->node;
+  doc->vertex_normals_folded = f->normals_folded;
   egg_check_vertex(doc, v);
+  doc->vertex_normals_folded = 0;
   if (v->size <= 1 || morph_count(doc) != f->morphs)
     return;
   /* its attributes are the last entries of the array, their numbers the last in the pool but
@@ -641,6 +647,45 @@ static void v_replaces(struct parser *p, const struct frame *parent)
   col_truncate(&doc->vals, last - 1);
   while (doc->nfar && doc->far[doc->nfar - 1].ix >= last)
     doc->nfar--;
+}
+
+/* A <Normal> or <RGBA> opening in a pool vertex of a validation-only decode, right after another
+ * of its kind that is not the vertex's first: the checks read that one only to compare it with
+ * the first (EGG-VTX-005), count it among the normals (MDL-GEO-001) and look at its colour's
+ * range (EGG-VTX-004); when it holds the first's values (in range, for a colour) none of them
+ * says anything of it, so its entry and numbers go and the new one takes their place (the last
+ * of a kind, the one Panda3D keeps, is never let go). A vertex of a million `<Normal>{1 1 1}`
+ * keeps two entries, not a million of 16 bytes and 32 of numbers (issue 26). */
+static void attr_replaces(struct parser *p, struct frame *vf, int spec)
+{
+  struct egg_doc *doc = p->doc;
+  size_t last = doc->node_used - 1, first = vf->attr_first[spec == S_RGBA];
+  const struct egg_node *l = doc->node_arr + last, *a;
+  const double *x, *y;
+  uint32_t n, v;
+  if (!first || last == first || l->spec != (unsigned)spec || l->size != 1 || l->bad ||
+      l - l->up != vf->node || l->vform != VF_NUM || l->ix_slot)
+    return;
+  a = doc->node_arr + first;
+  n = egg_nvals(l);
+  if (a->size != 1 || a->bad || a->vform != VF_NUM || egg_nvals(a) != n || n == EGG_CLOSE_FAR)
+    return;
+  v = egg_col_get(&doc->vals, last);
+  x = doc->nums + egg_col_get(&doc->vals, first) + 1;
+  y = doc->nums + v + 1;
+  if (v + 1 + (size_t)n != doc->nums_used) /* its numbers are the last taken */
+    return;
+  for (uint32_t i = 0; i < n; i++)
+    if (!(x[i] == y[i]) || (spec == S_RGBA && !(y[i] >= 0.0 && y[i] <= 1.0)))
+      return;
+  doc->node_used = last;
+  doc->nums_used = v; /* (doc->nodes and spec_count still count it, as for a <V> let go) */
+  col_truncate(&doc->names, last - 1);
+  col_truncate(&doc->vals, last - 1);
+  while (doc->nfar && doc->far[doc->nfar - 1].ix >= last)
+    doc->nfar--;
+  if (spec == S_NORMAL)
+    vf->normals_folded++;
 }
 
 /* The entry's value slot, when it will have one (values, or a number), is taken before its first
@@ -872,6 +917,8 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
   }
   if (spec == S_V && !p->doc->keep_values)
     v_replaces(p, parent);
+  else if ((spec == S_NORMAL || spec == S_RGBA) && parent->vertex_mark)
+    attr_replaces(p, parent, spec);
   frame_reserve_v(p, parent); /* before this entry's own name */
   n = node_new(p, spec, kwtok);
   if (!n)
@@ -899,6 +946,8 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     index = -1;
   }
   node_attach(parent, n);
+  if ((spec == S_NORMAL || spec == S_RGBA) && parent->vertex_mark && !parent->attr_first[spec == S_RGBA])
+    parent->attr_first[spec == S_RGBA] = (size_t)(n - p->doc->node_arr);
   {
     /* every field set, none cleared by a memset first (a call a entry: most of a frame's
      * setting up) */
@@ -908,6 +957,8 @@ static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok,
     nf->vertex_mark = nf->v_reserved = 0;
     nf->morphs = 0;
     nf->nums_used = 0;
+    nf->attr_first[0] = nf->attr_first[1] = 0;
+    nf->normals_folded = 0;
     nf->v_at = SIZE_MAX;
   }
   p->stack[p->depth].node = n;
