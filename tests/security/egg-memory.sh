@@ -81,8 +81,16 @@ rm -f "$work/joints.egg"
 # adds (2 MiB of slack), so no size of it can pass the bound, and the second must be within the
 # bound itself. Before the 16-byte entry (a name, a value slot and a line and column in each,
 # 28 bytes; and a pointer a <VertexRef> in the reference check) the second file cost 3.8 to 4.1
-# x the text it adds; now 2.2 to 2.8 x. (Still over 3 x, not checked here: <Normal>{1 1 1} in
-# one vertex 4 x: its entries and values; <Vertex>{0} on one line is 2.9 x, too close to check.)
+# x the text it adds; now 2.2 to 2.8 x. Still over 3 x, not checked here (slopes between 5 and
+# 10 MB; a sweep of each keyword's smallest forms, one line and a line each, in each parent, at
+# 8c63132 and later): the files entries name, kept for --resources (a model reference of about
+# 100 bytes each: <Texture>{a} 15-16 x, <File>{a} 19-21 x); a run of values in one <Collide>
+# (words 37 x, numbers 9 x), <VertexRef>, <Knots>, <U-Knots>, <V-Knots> (numbers 9 x: the value
+# stack and the tree's copy, 8 bytes a number each); <Table>{} 4.3-5 x (its number's slots); the
+# smallest entries, each read, repeated in one parent (<Normal>, <RGBA> in a primitive or a
+# component, or with other values in a vertex, <Dxyz>, <DUV>, <Tangent>, <RotX>{0}, <Ref>{0},
+# <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0}: 3.1 to 5.4 x, an entry of 16 bytes, a value slot
+# and numbers for 6 to 16 bytes of text); <Vertex>{0} on one line is 2.9 x, too close to check.
 # dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, %d the count) as many times as
 # BYTES allow, HEAD before, TAIL after (printf formats)
 dense()
