@@ -478,9 +478,20 @@ static inline size_t lex_blanks(struct egg_lexer *lx, size_t pos)
       lx->pos = pos;
       lex_newline(lx);
       pos = lx->pos;
-      /* indentation: spaces eight at a time */
+      /* indentation: its spaces a word at a time (those before the first other byte) */
+#ifdef EGG_SWAR
+      while (size - pos >= 8) {
+        uint64_t x = load8(d + pos) ^ 0x2020202020202020ull;
+        if (x) {
+          pos += (unsigned)__builtin_ctzll(x) >> 3;
+          break;
+        }
+        pos += 8;
+      }
+#else
       while (size - pos >= 8 && !memcmp(d + pos, "        ", 8))
         pos += 8;
+#endif
     } else {
       break;
     }

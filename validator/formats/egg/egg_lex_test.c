@@ -203,6 +203,81 @@ static void check_kw_cache(unsigned long rounds)
   }
 }
 
+/* Where each token starts, its line and column, against a count made here byte by byte: runs
+ * of blanks and line ends of every kind (\n, \r, \r\n, \n\r, long indentation, tabs) between
+ * words, numbers and braces, so the lexer's skipping of blanks a word at a time is checked
+ * against the plain rule (a newline counts once per \n, \r, \r\n or \n\r). */
+static void check_blanks(unsigned long rounds)
+{
+  static unsigned char text[8192];
+  static size_t starts[4096];
+  static unsigned lines[4096], cols[4096];
+  unsigned long tokens = 0;
+  for (unsigned long r = 0; r < rounds; r++) {
+    size_t size = 0, n = 0, line_start = 0;
+    unsigned line = 1;
+    struct egg_lexer lx;
+    struct egg_token t;
+    while (size < sizeof text - 128 && n < 4096) {
+      /* blanks */
+      for (unsigned k = next(4); k; k--) {
+        switch (next(8)) {
+        case 0: text[size++] = '\t'; break;
+        case 1: case 2: {
+          static const char *nl[] = {"\n", "\r", "\r\n", "\n\r"};
+          const char *e = nl[next(4)];
+          if (size && (text[size - 1] == '\n' || text[size - 1] == '\r'))
+            text[size++] = ' '; /* two line ends in a row may count once (\n\r): kept apart */
+          memcpy(text + size, e, strlen(e));
+          size += strlen(e);
+          line++;
+          line_start = size;
+          for (unsigned i = next(3) ? next(20) : 0; i; i--)
+            text[size++] = next(16) ? ' ' : '\t';
+          break;
+        }
+        default:
+          for (unsigned i = 1 + next(next(4) ? 2 : 12); i; i--)
+            text[size++] = ' ';
+        }
+      }
+      if (size && !strchr(" \t\r\n{}", text[size - 1]))
+        text[size++] = ' ';
+      starts[n] = size;
+      lines[n] = line;
+      cols[n] = (unsigned)(size - line_start + 1);
+      n++;
+      switch (next(4)) {
+      case 0: text[size++] = next(2) ? '{' : '}'; break;
+      case 1: memcpy(text + size, "<Vertex>", 8); size += 8; break;
+      case 2: memcpy(text + size, "-0.25", 5); size += 5; break;
+      default: for (unsigned i = 1 + next(9); i; i--) text[size++] = (unsigned char)('a' + next(26));
+      }
+    }
+    egg_lex_init(&lx, text, size, NULL);
+    for (size_t i = 0;; i++) {
+      egg_lex_next(&lx, &t);
+      if (t.type == T_EOF) {
+        if (i != n) {
+          printf("FAIL: %zu tokens lexed, %zu written\n", i, n);
+          failures++;
+        }
+        break;
+      }
+      tokens++;
+      if (i >= n || (const unsigned char *)t.s != text + starts[i] || t.line != lines[i] || t.col != cols[i]) {
+        if (failures < 10)
+          printf("FAIL: token %zu at line %u column %u, offset %zu; written at line %u column %u, offset %zu\n",
+                 i, t.line, t.col, (size_t)((const unsigned char *)t.s - text), i < n ? lines[i] : 0,
+                 i < n ? cols[i] : 0, i < n ? starts[i] : 0);
+        failures++;
+        break;
+      }
+    }
+  }
+  printf("%lu tokens located after blanks and line ends\n", tokens);
+}
+
 int main(int argc, char **argv)
 {
   static unsigned char buf[256];
@@ -244,6 +319,7 @@ int main(int argc, char **argv)
     check(buf, at, size);
   }
   check_kw_cache(rounds / 2000 + 1);
+  check_blanks(rounds / 2000 + 1);
   printf("%lu comparisons, %lu values read and compared with strtod, %lu runs for the word path\n",
          compared, read_ok, word_sized);
   if (read_ok < rounds / 4) {

@@ -8,6 +8,14 @@
 
 #include "egg.h"
 
+/* the entry steps every entry of a file takes, inlined into the loop that calls them: a call
+ * for each costs about as much as the work */
+#if defined(__GNUC__) || defined(__clang__)
+#define PARSE_INLINE inline __attribute__((always_inline))
+#else
+#define PARSE_INLINE inline
+#endif
+
 struct frame {
   struct egg_node *node;  /* doc->node_arr + idx: set again when the array moves (node_new) */
   size_t idx;
@@ -536,14 +544,11 @@ static void expected_counts(char *out, size_t cap, uint32_t counts, int vals)
 }
 
 /* A value or `}` or a child arrives with the node's values already complete: check arity. */
-static int values_complete(struct parser *p, struct frame *f, const struct egg_token *at)
+static int values_complete_check(struct parser *p, struct frame *f, const struct egg_token *at)
 {
   const struct egg_spec_info *si = &egg_specs[f->node->spec];
-  size_t n;
+  size_t n = arity_count(p, f);
   char exp[96];
-  if (si->vals == VALS_NONE || f->seen_child)
-    return 1;
-  n = arity_count(p, f);
   if (si->vals == VALS_MORPH && !f->node->has_name && frame_nvals(p, f) == 0) {
     expected_counts(exp, sizeof exp, si->counts, si->vals);
     syntax(p, RULE_EGG_ARITY, at, "a morph target name, then the numbers");
@@ -568,6 +573,15 @@ static int values_complete(struct parser *p, struct frame *f, const struct egg_t
     }
   }
   return 0;
+}
+
+/* values_complete_check where there is something to check: an entry without values, or past
+ * its values, needs no call */
+static PARSE_INLINE int values_complete(struct parser *p, struct frame *f, const struct egg_token *at)
+{
+  if (egg_specs[f->node->spec].vals == VALS_NONE || f->seen_child)
+    return 1;
+  return values_complete_check(p, f, at);
 }
 
 /* Entries whose plain values no check reads: validation keeps only their count. */
@@ -818,7 +832,7 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     n->close = count < EGG_CLOSE_FAR ? (uint32_t)count : EGG_CLOSE_FAR;
 }
 
-static void close_node(struct parser *p, int bad)
+static PARSE_INLINE void close_node(struct parser *p, int bad)
 {
   struct frame *f = &p->stack[p->depth - 1];
   struct egg_node *n = f->node;
@@ -866,7 +880,7 @@ static int64_t name_index(const struct egg_token *name)
 }
 
 /* Parse `<Kw> [name] {` for an entry of kind spec; push its frame, or recover and return -1. */
-static int open_entry(struct parser *p, int spec, const struct egg_token *kwtok, int legacy)
+static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_token *kwtok, int legacy)
 {
   const struct egg_spec_info *si = &egg_specs[spec];
   const struct spec_facts *sf = &p->facts[spec];
@@ -1095,7 +1109,7 @@ static void node_list_word(struct parser *p)
     skip_block(p);
 }
 
-static void body_keyword(struct parser *p, struct frame *f)
+static PARSE_INLINE void body_keyword(struct parser *p, struct frame *f)
 {
   const struct egg_token *t = &p->tok;
   struct egg_token kw; /* what open_entry needs of the keyword, read past */
@@ -1151,32 +1165,21 @@ static void body_keyword(struct parser *p, struct frame *f)
   open_entry(p, spec, &kw, 0);
 }
 
-static void body_close(struct parser *p, struct frame *f)
+static PARSE_INLINE void body_close(struct parser *p, struct frame *f)
 {
-  if (f->node->bad) { /* already reported: its contents are incomplete */
-    close_node(p, 1);
-    advance(p);
-    return;
-  }
-  if (!values_complete(p, f, &p->tok)) {
-    close_node(p, 1);
-    advance(p);
-    return;
-  }
-  if ((f->ctx == C_VREF_GROUP || f->ctx == C_VREF_PRIM) && !f->seen_ref) {
+  int bad = 1;
+  if (f->node->bad) {
+    /* already reported: its contents are incomplete */
+  } else if (!values_complete(p, f, &p->tok)) {
+  } else if ((f->ctx == C_VREF_GROUP || f->ctx == C_VREF_PRIM) && !f->seen_ref) {
     syntax(p, RULE_EGG_SYNTAX, &p->tok, "<Ref> { pool } before '}' of a <VertexRef>");
-    close_node(p, 1);
-    advance(p);
-    return;
-  }
-  if ((f->ctx == C_DISTANCE || f->ctx == C_SWITCHCOND) && !f->seen_one) {
+  } else if ((f->ctx == C_DISTANCE || f->ctx == C_SWITCHCOND) && !f->seen_one) {
     syntax(p, RULE_EGG_SYNTAX, &p->tok,
            f->ctx == C_DISTANCE ? "<Vertex> { x y z } in <Distance>" : "<Distance> in <SwitchCondition>");
-    close_node(p, 1);
-    advance(p);
-    return;
+  } else {
+    bad = 0;
   }
-  close_node(p, 0);
+  close_node(p, bad); /* one call, inlined here */
   advance(p);
 }
 

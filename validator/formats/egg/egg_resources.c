@@ -65,6 +65,11 @@ static int refs_descend(const struct egg_doc *doc, const struct egg_node *n)
 static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
 {
   struct egg_map last; /* texture name -> its last <Texture> so far */
+  /* the name the <TRef> before this one read, when its texture is marked used since the last
+   * <Texture>: a million polygons naming one texture (one shared copy of the name, str_value)
+   * are then one lookup, not a million */
+  const char *done = NULL;
+  uint32_t done_len = 0;
   int rc = 0;
   egg_map_init(&last, &doc->map_failures);
   for (const struct egg_node *n = doc->root; n && !rc; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
@@ -73,14 +78,22 @@ static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
     const char *s;
     struct egg_map_ent *e;
     if (n->spec == S_TEXTURE && egg_name(n)) {
+      done = NULL; /* the name may now be another texture's */
       if (!(e = egg_map_at(&last, egg_name(n), egg_name_len(n))))
         rc = -1;
       else
         e->val = (void *)(uintptr_t)n;
     } else if (n->spec == S_TREF && !n->bad && (s = value_text(n, &len)) != NULL &&
-               (e = egg_map_find(&last, s, len)) != NULL && e->val &&
-               !egg_map_pair(used, (uintptr_t)e->val, 0))
-      rc = -1;
+               !(s == done && len == done_len)) {
+      if ((e = egg_map_find(&last, s, len)) != NULL && e->val) {
+        if (!egg_map_pair(used, (uintptr_t)e->val, 0)) {
+          rc = -1;
+        } else {
+          done = s;
+          done_len = len;
+        }
+      }
+    }
   }
   egg_map_free(&last);
   return rc;
