@@ -146,10 +146,22 @@ uint32_t iqe_lines_before(const struct iqe_lines *l, uint32_t n, uint32_t line);
  * integers, else in float (f): memory stays proportional to the file on the shortest lines
  * (`vp 0 0 0`). stride is the most values any line gave; components past it read as the
  * command's defaults. vs keeps its 32-bit integer bit for bit in f. Read through iqe_attr_get
- * (iqe_attr_int for vs); written by iqe_vertex_attr, a line's values at once. */
+ * (iqe_attr_int for vs); written by iqe_vertex_attr, a line's values at once.
+ *
+ * Packed instead (pk, v and f NULL; iqe_attr_pack.c) where a value per component would cost
+ * more than 1.6 x the text of the lines (short lines after one long one: `vp` lines after a
+ * `vp 0 0 0` stored 12 bytes each, 5.5 x the text; 24 with a `vertexarray`, 9.4 x): each element
+ * keeps its values up to its last one that is not the default, in float where that holds the
+ * value exactly (always, for an array in float), with its count in a nibble. The values read
+ * are the same. */
 struct iqe_attr_arr {
   double *v;
   float *f;
+  unsigned char *pk;       /* the packed values, element after element */
+  unsigned char *pk_n;     /* a nibble per element: how many values (bits 0-2), double (bit 3) */
+  uint64_t *pk_mark;       /* byte offset of element k * IQE_LINES_MARK's values */
+  uint64_t pk_end;         /* bytes written */
+  int pk_double;           /* a value a float does not hold exactly is kept in double */
   const double *defaults;
   uint32_t stride, count, cap;
   uint32_t first_line, last_line;
@@ -158,13 +170,34 @@ struct iqe_attr_arr {
   uint64_t bytes;    /* from the counting pass: the bytes of its lines */
 };
 
+/* A packed array's component c < stride of element e (iqe_attr_pack.c); its first n components
+ * (n <= IQE_MAX_VALUES, past the stride the defaults); element e's values (stride of them)
+ * written. */
+double iqe_attr_packed(const struct iqe_attr_arr *a, uint32_t e, uint32_t c);
+void iqe_attr_packed_n(const struct iqe_attr_arr *a, uint32_t e, double *out, uint32_t n);
+void iqe_attr_pack(struct iqe_attr_arr *a, uint32_t e, const double *src);
+
 /* Component c of element e (e < count); past the stride, the command's default. */
 static inline double iqe_attr_get(const struct iqe_attr_arr *a, uint32_t e, uint32_t c)
 {
   size_t k = (size_t)e * a->stride + c;
   if (c >= a->stride)
     return a->defaults ? a->defaults[c] : 0;
+  if (a->pk)
+    return iqe_attr_packed(a, e, c);
   return a->v ? a->v[k] : (double)a->f[k];
+}
+
+/* The first n components of element e, as iqe_attr_get reads them (a packed element's place
+ * found once) */
+static inline void iqe_attr_get_n(const struct iqe_attr_arr *a, uint32_t e, double *out, uint32_t n)
+{
+  if (a->pk) {
+    iqe_attr_packed_n(a, e, out, n);
+    return;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    out[k] = iqe_attr_get(a, e, k);
 }
 
 /* vs: a 32-bit integer per element, exact in either storage */

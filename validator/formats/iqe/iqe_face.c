@@ -99,8 +99,7 @@ static const double *position(const struct iqe_parser *p, uint32_t v, double out
   const struct iqe_attr_arr *a = &p->attr[ATTR_VP];
   if (v >= a->count)
     return NULL;
-  for (uint32_t k = 0; k < 3; k++)
-    out[k] = iqe_attr_get(a, v, k);
+  iqe_attr_get_n(a, v, out, 3);
   return out;
 }
 

@@ -396,16 +396,27 @@ static int alloc_arrays(struct iqe_parser *p)
      * double: they are stored as bytes, and a float can round x * 255 the other way (0.3 -> 77,
      * not 76) */
     int unstored = i == ATTR_VB || (i == ATTR_VC && !keep);
+    int dbl = i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
+              ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4);
+    /* a value per component (and the line's byte) over 1.6 x the lines' text: packed */
+    int packed = !unstored && i != ATTR_VS && ar->stride > 0 &&
+                 (uint64_t)ar->cap * 5 * (ar->stride * (dbl ? 8 : 4) + 1) > 8 * ar->bytes;
     if (unstored)
       ;
-    else if (i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
-        ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4))
+    else if (packed) {
+      ar->pk_double = dbl;
+      ar->pk = arena_alloc_lazy(a, (size_t)ar->cap * ar->stride + 1, dbl ? sizeof(double) : sizeof(float));
+      ar->pk_n = arena_calloc(a, (size_t)ar->cap / 2 + IQE_LINES_MARK / 2, 1); /* whole words */
+      ar->pk_mark = arena_calloc(a, (size_t)ar->cap / IQE_LINES_MARK + 1, sizeof *ar->pk_mark);
+      if (!ar->pk || !ar->pk_n || !ar->pk_mark)
+        return -1;
+    } else if (dbl)
       ar->v = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(double));
     else
       ar->f = arena_calloc(a, (size_t)ar->cap + 1, ar->stride * sizeof(float));
     ar->lines.step = arena_calloc(a, (size_t)ar->cap + 1, 1);
     ar->lines.mark = arena_calloc(a, (size_t)ar->cap / IQE_LINES_MARK + 1, sizeof *ar->lines.mark);
-    if ((!ar->v && !ar->f && !unstored) || !ar->lines.step || !ar->lines.mark)
+    if ((!ar->v && !ar->f && !ar->pk && !unstored) || !ar->lines.step || !ar->lines.mark)
       return -1;
   }
   p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);

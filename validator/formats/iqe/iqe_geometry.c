@@ -11,8 +11,7 @@
 
 static void vec_of(const struct iqe_attr_arr *a, uint32_t e, double out[3])
 {
-  for (uint32_t k = 0; k < 3; k++)
-    out[k] = iqe_attr_get(a, e, k);
+  iqe_attr_get_n(a, e, out, 3);
 }
 
 static void tangent_uv_check(struct iqe_parser *p);

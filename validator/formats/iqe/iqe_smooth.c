@@ -61,8 +61,11 @@ static uint32_t corner_vertex(const struct smooth *s, uint32_t c)
 static const double *attr_at(const struct iqe_parser *p, int attr, uint32_t v, double *out, uint32_t n)
 {
   const struct iqe_attr_arr *a = &p->attr[attr];
-  for (uint32_t k = 0; k < n; k++)
-    out[k] = v < a->count ? iqe_attr_get(a, v, k) : 0;
+  if (v < a->count)
+    iqe_attr_get_n(a, v, out, n);
+  else
+    for (uint32_t k = 0; k < n; k++)
+      out[k] = 0;
   return out;
 }
 

@@ -265,7 +265,9 @@ void iqe_vertex_attr(struct iqe_parser *p, const struct iqe_line *ln, const stru
   }
   /* components 0..stride-1, the storage decided once per line */
   at = (size_t)(a->count - 1) * a->stride;
-  if (a->v)
+  if (a->pk)
+    iqe_attr_pack(a, a->count - 1, src);
+  else if (a->v)
     memcpy(a->v + at, src, a->stride * sizeof *src);
   else if (a->f) /* neither: values nothing reads (alloc_arrays) */
     for (uint32_t c = 0; c < a->stride; c++)

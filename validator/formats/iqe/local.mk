@@ -15,6 +15,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe_names.c \
   validator/formats/iqe/iqe_name_set.c \
   validator/formats/iqe/iqe_lines.c \
+  validator/formats/iqe/iqe_attr_pack.c \
   validator/formats/iqe/iqe_check.c \
   validator/formats/iqe/iqe_model.c \
   validator/formats/iqe/iqe_write.c
