@@ -9,6 +9,10 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#include <unistd.h>
+#endif
 
 #define ARENA_BLOCK 65536
 
@@ -66,9 +70,15 @@ static void *big_alloc(struct arena *a, size_t n)
 }
 #endif
 
+struct arena_owned {
+  struct arena_owned *next;
+  void *p;
+};
+
 void arena_init(struct arena *a)
 {
   a->head = NULL;
+  a->owned = NULL;
   a->big = NULL;
   a->used_total = 0;
   a->failed = 0;
@@ -77,6 +87,9 @@ void arena_init(struct arena *a)
 void arena_free(struct arena *a)
 {
   struct arena_block *b = a->head;
+  for (struct arena_owned *o = a->owned; o; o = o->next) /* the records live in the blocks */
+    free(o->p);
+  a->owned = NULL;
   while (b) {
     struct arena_block *next = b->next;
     free(b);
@@ -163,6 +176,22 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
   return p;
 }
 
+#ifdef __EMSCRIPTEN__
+/* WebAssembly has no mremap: a table that moves is copied, and the copy it leaves stays in the
+ * linear memory (which never shrinks), so tables grown by half again cost about three times
+ * their size in memory touched. Pages never written cost nothing (the host maps them on first
+ * touch), so a table past ARENA_AHEAD_MIN sets aside a share of the address space still free
+ * (a sixteenth) and grows into it without moving; a table larger than that share grows as the
+ * caller asks. */
+#define ARENA_AHEAD_MIN (1u << 20)
+static size_t regrow_ahead(size_t size)
+{
+  size_t top = (size_t)sbrk(0), max = emscripten_get_heap_max();
+  size_t share = max > top ? (max - top) / 16 : 0;
+  return size >= ARENA_AHEAD_MIN && share > size ? share : size;
+}
+#endif
+
 void *arena_regrow(struct arena *a, void *p, size_t size)
 {
   struct arena_block **at = &a->head, *b, *grown;
@@ -178,8 +207,19 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
     if (!*at)
       return NULL;
     old = (*at)->cap;
+    if (size <= old)
+      return p; /* within the room an earlier call set aside */
   }
-  grown = realloc(p ? *at : NULL, sizeof *b + size);
+  grown = NULL;
+#ifdef ARENA_AHEAD_MIN
+  {
+    size_t ahead = regrow_ahead(size);
+    if (ahead > size && (grown = realloc(p ? *at : NULL, sizeof *b + ahead)) != NULL)
+      size = ahead;
+  }
+#endif
+  if (!grown)
+    grown = realloc(p ? *at : NULL, sizeof *b + size);
   if (!grown) {
     a->failed = 1;
     return NULL;
@@ -198,4 +238,15 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
   }
   a->used_total = a->used_total - old + size;
   return grown->data;
+}
+
+int arena_own(struct arena *a, void *p)
+{
+  struct arena_owned *o = arena_alloc_lazy(a, 1, sizeof *o);
+  if (!o)
+    return -1;
+  o->p = p;
+  o->next = a->owned;
+  a->owned = o;
+  return 0;
 }

@@ -5,10 +5,12 @@
 #include <stddef.h>
 
 struct arena_block;
+struct arena_owned;
 
 struct arena {
   struct arena_block *head;
   struct arena_block *big; /* large requests' pages (arena.c), NULL when none yet */
+  struct arena_owned *owned; /* blocks malloc'd elsewhere and handed over (arena_own) */
   size_t used_total;
   int failed; /* an allocation failed: whatever needed it is incomplete (the pipeline reports
                  MDL-MEM-001 for the model's arena, a decoder checks its own scratch arenas) */
@@ -27,5 +29,9 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
  * p is NULL or what an earlier call gave; the bytes past the old size are not zeroed. NULL when
  * out of memory, p then still valid and still the arena's. */
 void *arena_regrow(struct arena *a, void *p, size_t size);
+/* p, malloc'd by someone else, is freed with the arena: a large result (an inflated text) is
+ * kept where it was made instead of copied. 0, or -1 when out of memory (p is then still the
+ * caller's). */
+int arena_own(struct arena *a, void *p);
 
 #endif

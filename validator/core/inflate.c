@@ -130,13 +130,14 @@ int input_inflate(const unsigned char *data, size_t size, size_t stop, unsigned 
   /* stb fails when the text outgrows its buffer without saying so apart from other failures:
    * a failure with a full buffer is tried again with a larger one, up to the bound */
   for (;;) {
-    unsigned char *grown = realloc(out, cap ? cap : 1);
-    if (!grown) {
-      free(out);
+    /* a fresh buffer each time, not a realloc: the failed attempt's bytes are of no use, and
+     * copying them touches old and new (a linear memory keeps both: no mremap in WebAssembly) */
+    free(out);
+    out = malloc(cap ? cap : 1);
+    if (!out) {
       *why = NULL;
       return -2; /* out of memory */
     }
-    out = grown;
     got = gzip ? stbi_zlib_decode_noheader_buffer((char *)out, (int)cap, (const char *)data + body,
                                                    (int)(size - body))
                : stbi_zlib_decode_buffer((char *)out, (int)cap, (const char *)data, (int)size);
@@ -161,6 +162,18 @@ int input_inflate(const unsigned char *data, size_t size, size_t stop, unsigned 
     *why = "the stream does not inflate (a corrupt or truncated stream)";
     return -1;
   }
+  /* what is past the text given back (in place), and a terminating zero after it: a caller
+   * keeps this buffer as its text (egg_pz.c), not a copy */
+  if ((size_t)got + 1 != cap) {
+    unsigned char *fit = realloc(out, (size_t)got + 1);
+    if (!fit) {
+      free(out);
+      *why = NULL;
+      return -2;
+    }
+    out = fit;
+  }
+  out[got] = 0;
   *text = out;
   *len = (size_t)got;
   *consumed = stream_end(data, size, gzip, body, out, len);

@@ -39,7 +39,7 @@ unsigned long long input_limit(const mdl_options *options);
 int input_limit_parse(const char *s, unsigned long long *out);
 /* The text the zlib or gzip stream data..size inflates to (core/inflate.c, stb_image's bounded
  * decoder: the inflater of a build without zlib, the WebAssembly one), in *text (malloc'd, the
- * caller frees it) and *len, and in *consumed how many bytes of data the stream took (size:
+ * caller frees it; a zero byte follows the text) and *len, and in *consumed how many bytes of data the stream took (size:
  * all). 0; -1 with why when the stream does not inflate or its checksum does not hold; -2 out
  * of memory; -3 when the text is longer than stop bytes (no text). */
 int input_inflate(const unsigned char *data, size_t size, size_t stop, unsigned char **text,

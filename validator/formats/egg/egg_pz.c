@@ -88,6 +88,7 @@ static void pz_trailing(struct egg_doc *doc, const unsigned char *data, size_t s
            egg_pz_is_zlib(data + end, rest) ? "a second compressed stream" : "not compressed data");
 }
 
+#ifndef MDL_NO_ZLIB
 /* The inflated text, within the limit, copied into the document's arena. */
 static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *text, size_t len,
                                     unsigned long long limit, size_t *out_size)
@@ -106,6 +107,7 @@ static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *te
   *out_size = len;
   return copy;
 }
+#endif
 
 #ifdef MDL_NO_ZLIB
 /* Without zlib: the library's own inflater over stb_image's (core/inflate.c). */
@@ -115,7 +117,6 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
   unsigned long long limit = input_limit(doc->ctx->options);
   size_t stop = limit < SIZE_MAX ? (size_t)limit + 1 : SIZE_MAX;
   unsigned char *text;
-  const unsigned char *kept;
   size_t len, consumed = size;
   const char *why = NULL;
   int rc = input_inflate(data, size, stop, &text, &len, &consumed, &why);
@@ -133,9 +134,20 @@ const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *da
   }
   if (consumed < size)
     pz_trailing(doc, data, size, consumed);
-  kept = pz_keep(doc, text, len, limit, out_size);
-  free(text);
-  return kept;
+  if (len > limit) {
+    free(text);
+    pz_too_large(doc, limit);
+    return NULL;
+  }
+  /* the inflated buffer (a zero after the text) becomes the document's: a copy would be a second
+   * text in a linear memory that never shrinks */
+  if (arena_own(doc->arena, text) < 0) {
+    free(text);
+    diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
+    return NULL;
+  }
+  *out_size = len;
+  return text;
 }
 #else
 const unsigned char *egg_pz_inflate(struct egg_doc *doc, const unsigned char *data, size_t size,
