@@ -99,6 +99,9 @@ awk 'BEGIN {
   print "<Joint> j0 { }\n}"
   print "<Table> { <Bundle> root { <Table> \"<skeleton>\" { <Table> j1 { <Xfm$Anim> xform { <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } <Table> k1 { } } } } }" }' \
   >joints.egg || exit 99
+# an animation file whose nested <skeleton> tables stand in for joints (poses numbers them)
+printf '<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> a { <Table> b { <Xfm$Anim> xform { <Scalar> fps { 24 } <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } } <Table> c { } } <Table> d { } } } }\n' \
+  >tables.egg || exit 99
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -188,6 +191,7 @@ scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
 scenario "poses egg" 0 poses dancer.egg
 scenario "poses egg (joints)" 1 poses -f json joints.egg
+scenario "poses egg (tables for joints)" 0 poses tables.egg
 scenario "poses qmsh" 0 poses crate.qmsh
 scenario "poses x42" 0 poses walker.x42
 scenario "convert iqm -> iqe" 0 convert walk.iqm out.iqe

@@ -128,7 +128,7 @@ slope vertices '<VertexPool> p {\n' '<Vertex>{0}\n' '}\n'
 slope vs '<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> j { <S$Anim> x {\n' '<V>{}' '} } } } }\n'
 # joints: 4.7 to 5 x before (the model's joint, 16 bytes, and its place in the joint list, 4,
 # beside the tree's entry of 16 for a <Joint>{} of 9), 2.6 to 2.8 x now (validation without
-# --target counts them and builds none); named ones (a name of their own each) 3.7 x, 2.2 x now
+# --target counts them and builds none); named ones (a name of their own each) 3.7 x, 2.7 x now
 slope joints.line '<Group> root { <Dart> { 1 } ' '<Joint>{}' '}'
 slope joints.lines '<Group> root { <Dart> { 1 }\n' '<Joint>{}\n' '}\n'
 slope joints.named '<Group> root { <Dart> { 1 }\n' '<Joint> j%d { }\n' '}\n'
@@ -153,4 +153,9 @@ slope tag.words '<Group> g { <Tag> t {' 'a\n' '} }'
 # 1.8 and 2.3 x now (counted, not kept)
 slope joints.matrix '<Group> root { <Dart> { 1 }\n' '<Joint>{<Transform>{<Matrix4>{1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1}}}\n' '}\n'
 slope joints.translate '<Group> root { <Dart> { 1 }\n' '<Joint>{<Transform>{<Translate>{1 2 3}}}\n' '}\n'
+# tables standing in for joints (an animation file without <Joint>s), and any other: 5 x before
+# (a <Table> kept a number slot of 20 bytes, read only to find a nested table's parent joint,
+# now looked up in the joint list), 2.8 x now; 7.3 x in `poses` before, 5 x now
+slope tables '<Table> { <Bundle> b { <Table> "<skeleton>" {\n' '<Table>{}' '} } }\n'
+slope tables.named '<Table> { <Bundle> b { <Table> "<skeleton>" {\n' '<Table> j%d { }\n' '} } }\n'
 finish

@@ -220,6 +220,40 @@ START_TEST(transforms_validation_drops_values)
 }
 END_TEST
 
+/* Tables standing in for joints (an animation file without <Joint>s): a table keeps no number
+ * slot (20 bytes a `<Table>{}` of 9 before); the poses decode finds a nested table's parent
+ * joint in the list of joints. */
+START_TEST(tables_keep_no_number)
+{
+  enum { TABLES = 100000 };
+  static const char head[] = "<Table> { <Bundle> b { <Table> \"<skeleton>\" {\n", tail[] = "} } }\n";
+  static const char nested[] =
+    "<Table> { <Bundle> b { <Table> \"<skeleton>\" { <Table> a { <Table> b { } <Table> c { <Table> d { } } }"
+    " <Table> e { } } } }\n";
+  static const int32_t parents[] = {-1, 0, 0, 2, -1};
+  char *text = text_new(sizeof head + sizeof tail + (size_t)TABLES * 24), *p = text;
+  struct pipeline_run run;
+  size_t used;
+  p += sprintf(p, "%s", head);
+  for (int i = 0; i < TABLES; i++)
+    p += sprintf(p, "<Table> j%d { }\n", i);
+  p += sprintf(p, "%s", tail);
+  used = arena_after(text, (size_t)(p - text), &run);
+  ck_assert_uint_eq(run.result.stats.joints, TABLES);
+  /* the entry and its name: 35 bytes a table with the pools' room to grow, 55 before */
+  ck_assert_msg(used < (size_t)TABLES * 40, "%zu arena bytes for %d tables (%zu a table)", used, TABLES,
+                used / TABLES);
+  pipeline_release(&run);
+  free(text);
+  arena_after_as(nested, sizeof nested - 1, PIPELINE_FRAMES | PIPELINE_SKELETON, &run);
+  ck_assert_uint_eq(run.model.num_joints, 5);
+  for (uint32_t j = 0; j < 5; j++)
+    ck_assert_int_eq(run.model.joints[j].parent, parents[j]);
+  ck_assert_str_eq(run.model.joints[3].name, "d");
+  pipeline_release(&run);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("egg_memory");
@@ -230,6 +264,7 @@ int main(void)
   tcase_add_test(tc, joints_keep_no_copies);
   tcase_add_test(tc, joints_validation_counts);
   tcase_add_test(tc, transforms_validation_drops_values);
+  tcase_add_test(tc, tables_keep_no_number);
   suite_add_tcase(s, tc);
   return unit_run(s);
 }

@@ -489,8 +489,9 @@ extern const struct egg_spec_info egg_specs[S_COUNT];
 static inline int egg_has_index(int spec)
 {
   /* not a <Joint>: its number is its place among the joints (egg_joint_number), 16 bytes less a
-   * joint (issue 26) */
-  return spec == S_VERTEX || spec == S_COMPONENT || spec == S_TABLE;
+   * joint (issue 26); nor a <Table>: one standing in for a joint finds its parent's number in
+   * the list of joints (collect_tables), 20 bytes less a `<Table>{}` of 9 */
+  return spec == S_VERTEX || spec == S_COMPONENT;
 }
 static inline int64_t egg_index(const struct egg_node *n)
 {

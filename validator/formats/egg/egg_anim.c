@@ -401,9 +401,11 @@ static int collect_tables(struct egg_doc *doc, struct model *m, const struct egg
   for (const struct egg_node *x = egg_first(skel); x; x = egg_next_pre(x, skel)) {
     if (x->spec != S_TABLE)
       continue;
+    const struct egg_node *p = egg_parent(x);
     jl->nodes[k] = (uint32_t)(x - jl->root);
-    jl->joints[k].parent = egg_parent(x) != skel && egg_parent(x)->spec == S_TABLE ? (int32_t)egg_index(egg_parent(x)) : -1;
-    egg_set_index((struct egg_node *)(uintptr_t)x, k);
+    /* pre-order: the parent table is already in the list */
+    jl->joints[k].parent = p != skel && p->spec == S_TABLE ?
+                           (int32_t)offs_find(jl->nodes, k, (uint32_t)(p - jl->root)) : -1;
     k++;
   }
   jl->count = k;
