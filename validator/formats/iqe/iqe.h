@@ -400,6 +400,10 @@ struct iqe_parser {
   const char *mat_s;
   size_t mat_len;
   int mat_set;
+  /* the same for the current mesh's own name (a file of unique `mesh` lines: 3.6 x the text) */
+  const char *mesh_s;
+  size_t mesh_len;
+  int mesh_set;
   int mesh_used;                  /* the current mesh has faces */
 
   struct iqe_joint *joints;

@@ -15,6 +15,11 @@ void iqe_mesh_close(struct iqe_parser *p)
     return;
   me = &p->meshes[p->num_mesh_recs - 1];
   me->end_vertex = iqe_vertex_count(p);
+  if (p->mesh_set) { /* interned before its material, as when it was interned at its line */
+    p->mesh_set = 0;
+    if (me->num_triangles > 0)
+      me->name = iqe_name(p, iqe_name_id(p, p->mesh_s, p->mesh_len));
+  }
   if (p->mat_set) {
     p->mat_set = 0;
     if (me->num_triangles > 0)
@@ -57,8 +62,17 @@ void iqe_face_mesh(struct iqe_parser *p, const struct iqe_line *ln, const struct
   if (p->num_meshes > p->counts[CMD_MESH])
     return; /* cannot happen: counted (+1 for an implicit mesh) */
   me = mesh_open(p, ln->no);
-  me->name = iqe_name(p, iqe_arg_name(p, ln, args, nargs));
   p->in_mesh = 1;
+  if (!p->ctx->keep_frames) {
+    /* validation: only a kept record's name is read (meshes_repeated_check), so it is
+     * interned when the mesh closes with triangles (iqe_mesh_close) */
+    iqe_arg_name_check(p, ln, args, nargs);
+    p->mesh_s = nargs ? args[0].s : "";
+    p->mesh_len = nargs ? args[0].len : 0;
+    p->mesh_set = 1;
+    return;
+  }
+  me->name = iqe_name(p, iqe_arg_name(p, ln, args, nargs));
 }
 
 void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
