@@ -6,6 +6,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "grow.h"
 
 struct pool_info {
   int32_t *index; /* sorted vertex numbers (0..2147483647: larger ones are reported, not kept) */
@@ -576,7 +577,7 @@ static void refs_walk(struct refs *r)
  * million small pools no reference names kept a million lists and map entries (issue 26). */
 static size_t referenced_pools(struct refs *r, uint32_t **out)
 {
-  uint32_t *list = NULL, *grown;
+  uint32_t *list = NULL;
   size_t n = 0, cap = 0, u = 0;
   const char *last = NULL;
   uint32_t last_len = 0;
@@ -596,14 +597,9 @@ static size_t referenced_pools(struct refs *r, uint32_t **out)
       pool = pe ? pe->val : NULL;
       if (!pool || !egg_first(pool) || (n && list[n - 1] == (uint32_t)(pool - r->doc->root)))
         continue;
-      if (n == cap) {
-        cap = cap ? cap * 2 : 64;
-        grown = realloc(list, cap * sizeof *list);
-        if (!grown) {
-          free(list);
-          return SIZE_MAX;
-        }
-        list = grown;
+      if (grow_one(&list, &cap, n, sizeof *list, 64) < 0) {
+        free(list);
+        return SIZE_MAX;
       }
       list[n++] = (uint32_t)(pool - r->doc->root);
     }
