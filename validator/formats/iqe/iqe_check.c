@@ -29,18 +29,23 @@ static uint32_t joint_line(const struct iqe_parser *p, uint32_t k)
   return iqe_lines_get(&p->joint_lines, k);
 }
 
-/* strcmp's order of two joint names (neither holds a NUL) */
+/* strcmp's order of two names read from the text (neither holds a NUL) */
+static int name_order(const char *a, size_t la, const char *b, size_t lb)
+{
+  int c = memcmp(a, b, la < lb ? la : lb);
+  return c ? c : (la > lb) - (la < lb);
+}
+
+/* the order of two joint names */
 static int joint_name_order(const struct iqe_parser *p, uint32_t x, uint32_t y)
 {
   const char *a, *b;
   size_t la, lb;
-  int c;
   if (x == y)
     return 0;
   iqe_name_set_name(p, &p->joint_set, x, &a, &la);
   iqe_name_set_name(p, &p->joint_set, y, &b, &lb);
-  c = memcmp(a, b, la < lb ? la : lb);
-  return c ? c : (la > lb) - (la < lb);
+  return name_order(a, la, b, lb);
 }
 
 static void joint_duplicate(struct iqe_parser *p, uint32_t k, uint32_t before)
@@ -118,10 +123,7 @@ static int anim_key_cmp(uint32_t x, uint32_t y, const void *ctx)
   char bx[32], by[32];
   size_t lx, ly;
   const char *sx = iqe_anim_name(p, x, bx, &lx), *sy = iqe_anim_name(p, y, by, &ly);
-  /* strcmp's order (neither holds a NUL) */
-  int c = memcmp(sx, sy, lx < ly ? lx : ly);
-  if (!c)
-    c = (lx > ly) - (lx < ly);
+  int c = name_order(sx, lx, sy, ly);
   return c ? c : (x > y) - (x < y);
 }
 
