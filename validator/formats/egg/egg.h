@@ -575,6 +575,13 @@ struct egg_doc {
   size_t size;
   int panda;              /* --profile=panda */
   int keep_values;        /* keep every value (a writer or the model may read them) */
+  int keep_anim;          /* keep the animation tables' values (<V>): poses build the frames
+                           * but no geometry (keep_values 0, a skeleton-only decode) */
+  /* a skeleton-only decode: 2 bits an entry, whether the pool <Vertex> there had a <Normal>
+   * (bit 0) or an <RGBA> (bit 1) before the parser let its attributes go (egg_parse.c,
+   * vertex_done); all egg_geometry_decode reads of them (egg_vertex_has_attr) */
+  unsigned char *vertex_attrs;
+  size_t vertex_attrs_cap;
   int drop_transforms;    /* not even a <Transform>'s (no joint is built: joints_unread) */
   int dropped;            /* some values were not kept (keep_values 0) */
   int syntax_failed;      /* a syntax error has been reported */

@@ -219,8 +219,10 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   doc->ctx = ctx;
   doc->arena = &m->arena;
   doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
-  /* validation alone reads no vertex or animation samples: keep their counts only */
-  doc->keep_values = ctx->keep_frames;
+  /* validation alone reads no vertex or animation samples: keep their counts only; poses
+   * (skeleton_only) read the animation samples, not the vertices' */
+  doc->keep_values = ctx->keep_frames && !ctx->skeleton_only;
+  doc->keep_anim = ctx->keep_frames;
   doc->drop_transforms = !ctx->keep_frames && ctx->joints_unread;
   data = size ? reader_ptr(&ctx->in, 0, size) : (const unsigned char *)"";
   compressed = egg_pz_is_zlib(data, size);

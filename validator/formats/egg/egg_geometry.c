@@ -87,6 +87,9 @@ struct geom {
   int has_normal, has_color, has_tangent, has_blend;
   const struct egg_node *over_four_at; /* the first vertex with more than 4 influences */
   unsigned over_four_count;
+  /* a skeleton-only decode (poses): the model gets no geometry, only EGG-VTX-023 is found as a
+   * full decode finds it (the model vertices, in their order, without arrays or triangles) */
+  int lean;
 };
 
 static const char *first_string(const struct egg_node *n, uint32_t *len)
@@ -107,6 +110,17 @@ static const struct egg_node *child_of(const struct egg_node *n, int spec)
     if (c->spec == spec && !c->bad)
       found = c; /* a repeated attribute: the last wins */
   return found;
+}
+
+/* Whether pool vertex v has an attribute spec (S_NORMAL or S_RGBA) that is not bad: a child, or
+ * in a skeleton-only decode, where the parser let a vertex's children go, its bits. */
+static int vertex_has(const struct geom *g, const struct egg_node *v, int spec)
+{
+  size_t ix = (size_t)(v - g->doc->root);
+  if (child_of(v, spec))
+    return 1;
+  return g->lean && ix / 4 < g->doc->vertex_attrs_cap &&
+         (g->doc->vertex_attrs[ix / 4] >> (ix % 4 * 2) & (spec == S_NORMAL ? 1u : 2u)) != 0;
 }
 
 /* Pools and their vertices: numbers as the parser gives them, an omitted one the highest so
@@ -424,8 +438,8 @@ static int polygon_triangulate(const struct egg_node *const *v, size_t n, uint32
 /* The model vertex of a pool vertex in a mesh (a copy per primitive taking its attributes). */
 static int64_t model_vertex(struct geom *g, const struct egg_node *v, const struct egg_node *prim, uint32_t mesh)
 {
-  int own = (child_of(prim, S_NORMAL) && !child_of(v, S_NORMAL)) ||
-            (child_of(prim, S_RGBA) && !child_of(v, S_RGBA));
+  int own = (child_of(prim, S_NORMAL) && !vertex_has(g, v, S_NORMAL)) ||
+            (child_of(prim, S_RGBA) && !vertex_has(g, v, S_RGBA));
   int64_t key = own ? ((int64_t)1 << 60) + (int64_t)(uintptr_t)prim : (int64_t)mesh;
   struct egg_map_ent *e = egg_map_pair(&g->mverts, (uintptr_t)v, key);
   if (!e)
@@ -524,6 +538,8 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
       return -1;
     nid[i] = (uint32_t)mv;
   }
+  if (g->lean)
+    return 0; /* the model vertices are all a skeleton-only decode wants */
   if (prim->spec != S_POLYGON && g->doc->spec_count[S_COMPONENT])
     components_check(g, prim, *buf, n);
   tri = nid + n;
@@ -757,20 +773,64 @@ static struct model_varray *varray_new(struct geom *g, uint32_t type, const char
   return va;
 }
 
+/* The first of pool vertex v's influences in the sorted list (g->ninf: none). */
+static size_t first_influence(const struct geom *g, const struct egg_node *v)
+{
+  const struct egg_map_ent *e = egg_map_pair_find(&g->vinf, (uintptr_t)v, -1);
+  return e && e->val ? (uintptr_t)e->val - 1 : g->ninf;
+}
+
+/* Influences of the vertex at inf[i] and after that can blend (a total over 0): 1 when more
+ * than MAX_INFLUENCES (EGG-VTX-023). */
+static int over_four(const struct geom *g, size_t i)
+{
+  int total = 0;
+  for (const struct egg_node *v = i < g->ninf ? g->inf[i].vertex : NULL; i < g->ninf && g->inf[i].vertex == v; i++)
+    total += g->inf[i].weight > 0;
+  return total > MAX_INFLUENCES;
+}
+
+/* Model vertex mv counted for EGG-VTX-023 when its pool vertex has more than 4 influences. */
+static void over_four_note(struct geom *g, const struct mvert *mv)
+{
+  if (over_four(g, first_influence(g, mv->vertex)) && !g->over_four_count++)
+    g->over_four_at = mv->vertex;
+}
+
+/* Whether some pool vertex has more than 4 influences (EGG-VTX-023 needs the model vertices). */
+static int any_over_four(const struct geom *g)
+{
+  for (size_t i = 0; i < g->ninf; i++)
+    if ((i == 0 || g->inf[i].vertex != g->inf[i - 1].vertex) && over_four(g, i))
+      return 1;
+  return 0;
+}
+
+/* Joints with a membership: a vertex has at most that many influences. */
+static uint32_t joints_with_members(const struct egg_doc *doc, const struct model *m)
+{
+  uint32_t n = 0;
+  for (uint32_t ji = 0; ji < doc->njoints && ji < m->num_joints; ji++)
+    for (const struct egg_node *vr = egg_first(doc->root + doc->joint_offs[ji]); vr; vr = egg_next(vr))
+      if (vr->spec == S_VREF_GROUP && !vr->bad) {
+        n++;
+        break;
+      }
+  return n;
+}
+
 /* The 4 largest influences (descending, ties in file order), renormalised; n in *count. */
 static int vertex_blend(struct geom *g, const struct mvert *mv, uint32_t idx[4], double w[4])
 {
-  const struct egg_map_ent *e = egg_map_pair_find(&g->vinf, (uintptr_t)mv->vertex, -1);
-  int n = 0, total = 0;
+  int n = 0;
   double sum = 0;
   memset(idx, 0, 4 * sizeof *idx);
   memset(w, 0, 4 * sizeof *w);
-  for (size_t i = e && e->val ? (uintptr_t)e->val - 1 : g->ninf; i < g->ninf && g->inf[i].vertex == mv->vertex; i++) {
+  for (size_t i = first_influence(g, mv->vertex); i < g->ninf && g->inf[i].vertex == mv->vertex; i++) {
     double x = g->inf[i].weight;
     int at;
     if (!(x > 0))
       continue; /* a total of 0 removes the reference; a negative one cannot blend */
-    total++;
     for (at = n; at > 0 && w[at - 1] < x; at--)
       ;
     if (at >= MAX_INFLUENCES)
@@ -784,8 +844,7 @@ static int vertex_blend(struct geom *g, const struct mvert *mv, uint32_t idx[4],
     if (n < MAX_INFLUENCES)
       n++;
   }
-  if (total > MAX_INFLUENCES && !g->over_four_count++)
-    g->over_four_at = mv->vertex;
+  over_four_note(g, mv);
   if (!n && g->mesh[mv->mesh].joint) {
     idx[0] = (uint32_t)g->mesh[mv->mesh].joint_number;
     w[0] = 1;
@@ -914,7 +973,12 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   memset(&g, 0, sizeof g);
   g.doc = doc;
   g.m = m;
-  if (doc->dropped || !doc->keep_values)
+  /* poses (keep_anim without keep_values): EGG-VTX-023 alone, which a vertex can have only
+   * with 5 joints naming it */
+  g.lean = !doc->keep_values && doc->keep_anim;
+  if (g.lean && joints_with_members(doc, m) <= MAX_INFLUENCES)
+    return 0;
+  if (!g.lean && (doc->dropped || !doc->keep_values))
     return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
   egg_map_init(&g.pools, &doc->map_failures);
   egg_map_init(&g.verts, &doc->map_failures);
@@ -923,9 +987,18 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   egg_map_init(&g.members, &doc->map_failures);
   egg_map_init(&g.mverts, &doc->map_failures);
   egg_map_init(&g.vinf, &doc->map_failures);
-  if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0 || build_meshes(&g) < 0)
+  if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0)
     goto out;
-  if (g.nmv) {
+  if (g.lean && !any_over_four(&g)) {
+    rc = 0;
+    goto out;
+  }
+  if (build_meshes(&g) < 0)
+    goto out;
+  if (g.lean) {
+    for (size_t v = 0; v < g.nmv; v++)
+      over_four_note(&g, &g.mv[v]);
+  } else if (g.nmv) {
     if (scan_attributes(&g) < 0 || build_arrays(&g) < 0)
       goto out;
     m->triangles = arena_calloc(&m->arena, g.ntris ? g.ntris * 12 : 1, 1);

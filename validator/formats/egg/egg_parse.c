@@ -599,14 +599,37 @@ static int droppable(const struct egg_doc *doc, int spec)
    * checked (MDL-GEO-001, MDL-GEO-003) as the vertex closes; their memory goes with it */
   /* nor are a <Comment>'s or a <Tag>'s (only counted, egg_unheld.c): a `<Comment>{a a ...}` of
    * 2-byte words kept 32 bytes a value on the value stack and 32 in the tree (issue 26) */
-  return spec == S_V || spec == S_VERTEX || spec == S_UV || spec == S_BINORMAL || spec == S_AUX ||
-         spec == S_COMMENT || spec == S_TAG;
+  /* a <V>'s are the animation samples poses read (keep_anim) */
+  return (spec == S_V && !doc->keep_anim) || spec == S_VERTEX || spec == S_UV ||
+         spec == S_BINORMAL || spec == S_AUX || spec == S_COMMENT || spec == S_TAG;
 }
 
 static unsigned long morph_count(const struct egg_doc *doc)
 {
   return doc->spec_count[S_DXYZ] + doc->spec_count[S_DNORMAL] + doc->spec_count[S_DRGBA] +
          doc->spec_count[S_DUV];
+}
+
+/* Whether the pool vertex v (entry ix) has a <Normal> or an <RGBA>, for a skeleton-only decode's
+ * geometry (egg_vertex_has_attr), before vertex_done lets them go: 2 bits an entry. */
+static void vertex_attrs_note(struct parser *p, size_t ix, const struct egg_node *v)
+{
+  struct egg_doc *doc = p->doc;
+  unsigned bits = 0;
+  for (const struct egg_node *c = v + 1; c < v + v->size; c += c->size)
+    if (!c->bad && (c->spec == S_NORMAL || c->spec == S_RGBA))
+      bits |= c->spec == S_NORMAL ? 1u : 2u;
+  if (!bits)
+    return;
+  if (ix / 4 >= doc->vertex_attrs_cap) {
+    void *base = doc->vertex_attrs;
+    size_t used = doc->vertex_attrs_cap;
+    if (pool_room(p, &base, used, &doc->vertex_attrs_cap, ix / 4 + 1 - used, 1) < 0)
+      return;
+    memset((unsigned char *)base + used, 0, doc->vertex_attrs_cap - used);
+    doc->vertex_attrs = base;
+  }
+  doc->vertex_attrs[ix / 4] |= (unsigned char)(bits << (ix % 4 * 2));
 }
 
 /* A vertex of a pool in a validation-only decode is complete: check it and its attributes now
@@ -622,6 +645,8 @@ static void vertex_done(struct parser *p, struct frame *f)
   doc->vertex_normals_folded = 0;
   if (v->size <= 1 || morph_count(doc) != f->morphs)
     return;
+  if (doc->keep_anim)
+    vertex_attrs_note(p, f->idx, v);
   /* its attributes are the last entries of the array, their numbers the last in the pool but
    * for the vertex's own slots when it has any (close_values: its number and count, after its
    * attributes'), moved down to where the attributes' began. Its values were not kept (a
@@ -929,7 +954,7 @@ static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_
     skip_block(p);
     return -1;
   }
-  if (spec == S_V && !p->doc->keep_values)
+  if (spec == S_V && !p->doc->keep_anim)
     v_replaces(p, parent);
   else if ((spec == S_NORMAL || spec == S_RGBA) && parent->vertex_mark)
     attr_replaces(p, parent, spec);
