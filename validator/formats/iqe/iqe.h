@@ -326,6 +326,8 @@ struct iqe_parser {
 
   uint32_t counts[CMD_COUNT];     /* from the counting pass */
   uint32_t vb_pairs, tri_cap;
+  int va_not_float;               /* from the counting pass: a `vertexarray` declares a component
+                                     format other than float (or none): values kept in double */
   /* The current line's first IQE_TOKS tokens (toks[0]: the command), its token count, and a
    * window on the tokens past them (iqe_arg): a line of millions of values costs no more than
    * a short one, where an array sized to the longest line cost 24 bytes a token (12 x a file

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "iqe.h"
 
@@ -357,6 +358,14 @@ static void count_pass(struct iqe_parser *p)
         ar->given = n - 1;
       ar->bytes += ln.len + 1;
     }
+    if (c->id == CMD_VERTEXARRAY && !p->va_not_float) {
+      /* the declared component format: a float array turns every value into a float, so only
+       * another format (double, the integers, half, whose rounding from double and from float
+       * can differ) needs the values in double */
+      struct iqe_tok tk[3];
+      p->va_not_float = fast >= 0 || iqe_tokenize_some(&ln, tk, 3) < 3 || tk[2].len != 5 ||
+                        strncasecmp(tk[2].s, "float", 5) != 0;
+    }
     if (c->id == CMD_FA || c->id == CMD_FM)
       p->tri_cap += n > 3 ? n - 3 : 0;
     else if (c->id == CMD_VB)
@@ -396,7 +405,7 @@ static int alloc_arrays(struct iqe_parser *p)
      * double: they are stored as bytes, and a float can round x * 255 the other way (0.3 -> 77,
      * not 76) */
     int unstored = i == ATTR_VB || (i == ATTR_VC && !keep);
-    int dbl = i == ATTR_VC || p->counts[CMD_VERTEXARRAY] ||
+    int dbl = i == ATTR_VC || p->va_not_float ||
               ar->bytes * 2 >= (uint64_t)ar->cap * (ar->stride * sizeof(double) + 4);
     /* a value per component (and the line's byte) over 1.6 x the lines' text: packed */
     int packed = !unstored && i != ATTR_VS && ar->stride > 0 &&
