@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "le32.h"
 #include "model_compare_ctx.h"
 #include "sort.h"
 
@@ -651,11 +652,20 @@ static int varray_finite(const struct model_varray *va, uint32_t first, uint32_t
       if ((p[1] & 0x7c) == 0x7c)
         return 0;
     return 1;
-  case VF_FLOAT:
-    for (size_t i = 0; i < cnt; i++, p += 4)
-      if ((p[3] & 0x7f) == 0x7f && (p[2] & 0x80))
-        return 0;
-    return 1;
+  case VF_FLOAT: {
+    /* two floats a word, no branch a value: adding 1 to an exponent of all ones (the sign bit
+     * masked off) carries into that float's sign bit, and no further */
+    const uint64_t m = 0x7f8000007f800000u, one = 0x0080000000800000u, top = 0x8000000080000000u;
+    uint64_t bad = 0;
+    size_t i = 0;
+    for (; i + 2 <= cnt; i += 2, p += 8) {
+      uint64_t word = (uint64_t)le32_read(p) | (uint64_t)le32_read(p + 4) << 32;
+      bad |= ((word & m) + one) & top;
+    }
+    if (i < cnt && (p[3] & 0x7f) == 0x7f && (p[2] & 0x80))
+      return 0;
+    return !bad;
+  }
   case VF_DOUBLE:
     for (size_t i = 0; i < cnt; i++, p += 8)
       if ((p[7] & 0x7f) == 0x7f && (p[6] & 0xf0) == 0xf0)
@@ -714,7 +724,7 @@ static int mesh_bulk_same(const struct geom *g, const struct model_mesh *x, cons
   return 1;
 }
 
-/* 1 when the n bytes at x and y are equal; the common widths inline (tri_kept asks 3 times a
+/* 1 when the n bytes at x and y are equal; the common widths inline (bulk_counts asks 3 times a
  * triangle). */
 static int bytes_same(const unsigned char *x, const unsigned char *y, size_t n)
 {
@@ -739,7 +749,7 @@ static int vkey_same(const struct vkey_ctx *k, uint32_t u, uint32_t v)
 }
 
 /* 1 when vertices u and v differ in the first array of k, whose vertices are s bytes at d: the
- * first array (positions when there are any) settles almost every pair tri_kept asks about. */
+ * first array (positions when there are any) settles almost every pair bulk_counts asks about. */
 static inline int first_differs(const unsigned char *d, size_t s, uint32_t u, uint32_t v)
 {
   const unsigned char *x = d + u * s, *y = d + v * s;
@@ -753,42 +763,6 @@ static inline int first_differs(const unsigned char *d, size_t s, uint32_t u, ui
     return ((x0 ^ y0) | (x1 ^ y1)) != 0;
   }
   return memcmp(x, y, s) != 0;
-}
-
-/* How many of mesh y's triangles tri_set_build keeps: those whose corners are distinct
- * vertices by content, or whose first corner is out of the mesh (its id is then NO_VERTEX, which
- * no other id repeats to drop it), without sorting out canonical ids. Two corners out of the
- * mesh share NO_VERTEX; one in and one out never match. */
-static uint32_t tri_kept(const struct geom *g, const struct model_mesh *y)
-{
-  struct vkey_ctx k;
-  uint32_t kept = 0, lo = y->first_vertex, n = y->num_vertexes;
-  const unsigned char *p, *d0;
-  size_t s0;
-  if (!y->num_triangles)
-    return 0; /* the triangle array may be NULL: no offset from it */
-  p = g->b->triangles + (size_t)y->first_triangle * 12;
-  vkey_init(&k, g->b, g->a);
-  d0 = k.narrays ? k.arrays[0]->data : NULL;
-  s0 = k.narrays ? k.stride[0] : 0;
-/* corners u != v (in the mesh) with one id: equal bytes in every array (no array: all equal) */
-#define VERTEX_SAME(u, v) (!d0 || (!first_differs(d0, s0, lo + (u), lo + (v)) && vkey_same(&k, lo + (u), lo + (v))))
-  for (uint32_t t = 0; t < y->num_triangles; t++, p += 12) {
-    /* corner - lo wraps for corners below the mesh, so one compare tests the range */
-    uint32_t a = tri_corner_at(p) - lo, b = tri_corner_at(p + 4) - lo, c = tri_corner_at(p + 8) - lo;
-    int in_b = b < n, in_c = c < n;
-    if (a >= n) {
-      kept++;
-      continue;
-    }
-    if ((in_b && (a == b || VERTEX_SAME(a, b))) ||
-        (in_b == in_c && (!in_b || b == c || VERTEX_SAME(b, c))) ||
-        (in_c && (a == c || VERTEX_SAME(a, c))))
-      continue;
-    kept++;
-  }
-#undef VERTEX_SAME
-  return kept;
 }
 
 /* used[v] = 1 for each vertex of mesh x its triangles name (every one when it has none);
@@ -809,6 +783,79 @@ static uint32_t mesh_used(const struct model *a, const struct model_mesh *x, uin
       count++;
     }
   }
+  return count;
+}
+
+/* For meshes mesh_bulk_same found equal (x's triangles are y's, corner for corner less each
+ * mesh's first vertex, and x has y's number of vertices), in one pass over y's triangles: the
+ * vertices used (returned, used[] marked as mesh_used marks it) and, in *kept, how many of the
+ * triangles tri_set_build keeps: those whose corners are distinct vertices by content, or whose
+ * first corner is out of the mesh (its id is then NO_VERTEX, which no other id repeats to drop
+ * it), without sorting out canonical ids. Two corners out of the mesh share NO_VERTEX; one in
+ * and one out never match. A triangle whose three corners are in the mesh with pairwise
+ * different float positions is kept without more (equal bytes in every array need equal
+ * positions), its corners' positions read once. */
+static uint32_t bulk_counts(const struct geom *g, const struct model_mesh *y, uint8_t *used, uint32_t *kept)
+{
+  struct vkey_ctx k;
+  uint32_t count = 0, kt = 0, lo = y->first_vertex, n = y->num_vertexes;
+  const unsigned char *p, *d0;
+  size_t s0;
+  if (!y->num_triangles) {
+    memset(used, 1, n);
+    *kept = 0;
+    return n;
+  }
+  p = g->b->triangles + (size_t)y->first_triangle * 12;
+  vkey_init(&k, g->b, g->a);
+  d0 = k.narrays ? k.arrays[0]->data : NULL;
+  s0 = k.narrays ? k.stride[0] : 0;
+/* corners u != v (in the mesh) with one id: equal bytes in every array (no array: all equal) */
+#define VERTEX_SAME(u, v) (!d0 || (!first_differs(d0, s0, lo + (u), lo + (v)) && vkey_same(&k, lo + (u), lo + (v))))
+  for (uint32_t t = 0; t < y->num_triangles; t++, p += 12) {
+    /* corner - lo wraps for corners below the mesh, so one compare tests the range */
+    uint32_t a = tri_corner_at(p) - lo, b = tri_corner_at(p + 4) - lo, c = tri_corner_at(p + 8) - lo;
+    int in_b = b < n, in_c = c < n;
+    if (a < n) {
+      count += used[a] ^ 1u; /* used[] holds 0 or 1 */
+      used[a] = 1;
+    }
+    if (in_b) {
+      count += used[b] ^ 1u;
+      used[b] = 1;
+    }
+    if (in_c) {
+      count += used[c] ^ 1u;
+      used[c] = 1;
+    }
+    if (a >= n) {
+      kt++;
+      continue;
+    }
+    if (s0 == 12 && in_b && in_c) {
+      const unsigned char *pa = d0 + (size_t)(lo + a) * 12, *pb = d0 + (size_t)(lo + b) * 12,
+                          *pc = d0 + (size_t)(lo + c) * 12;
+      uint64_t a0, b0, c0;
+      uint32_t a1, b1, c1;
+      memcpy(&a0, pa, 8);
+      memcpy(&b0, pb, 8);
+      memcpy(&c0, pc, 8);
+      memcpy(&a1, pa + 8, 4);
+      memcpy(&b1, pb + 8, 4);
+      memcpy(&c1, pc + 8, 4);
+      if (((a0 ^ b0) | (a1 ^ b1)) && ((b0 ^ c0) | (b1 ^ c1)) && ((a0 ^ c0) | (a1 ^ c1))) {
+        kt++;
+        continue;
+      }
+    }
+    if ((in_b && (a == b || VERTEX_SAME(a, b))) ||
+        (in_b == in_c && (!in_b || b == c || VERTEX_SAME(b, c))) ||
+        (in_c && (a == c || VERTEX_SAME(a, c))))
+      continue;
+    kt++;
+  }
+#undef VERTEX_SAME
+  *kept = kt;
   return count;
 }
 
@@ -836,13 +883,14 @@ static void mesh_content(struct geom *g, struct ids *ids, const struct model_mes
       (uint64_t)y->first_triangle + y->num_triangles > b->num_triangles)
     return; /* ranges the validator already reported */
   if (mesh_bulk_same(g, x, y)) {
+    uint32_t kept;
     used = calloc(((size_t)x->num_vertexes + 1), 1);
     if (!used) {
       c->oom = 1;
       return;
     }
-    c->r.vertices_checked += mesh_used(a, x, used);
-    c->r.triangles_checked += tri_kept(g, y);
+    c->r.vertices_checked += bulk_counts(g, y, used, &kept);
+    c->r.triangles_checked += kept;
     free(used);
     return;
   }

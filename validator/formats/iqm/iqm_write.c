@@ -42,6 +42,8 @@ struct pose_quant {
   uint32_t mask;
   float offset[TRS_CHANNELS], scale[TRS_CHANNELS];
   int reuse; /* samples come from the model's channels (round to nearest) */
+  uint32_t rounded; /* quant_reuse_all: the channels animated with a scale (the rest constant) */
+  double bound[TRS_CHANNELS]; /* and their bounds (quant_bound) */
 };
 
 /* The text section, deduplicated through an open-addressing table of offsets + 1. */
@@ -183,45 +185,106 @@ static int float_exact(double v)
   return isfinite(v) && fabs(v) <= FLT_MAX && (double)(float)v == v;
 }
 
+static unsigned popcount10(uint32_t mask)
+{
+  unsigned n = 0;
+  for (unsigned c = 0; c < TRS_CHANNELS; c++)
+    n += (mask >> c) & 1;
+  return n;
+}
+
+/* nearbyint(x) in the default rounding mode, without a call: adding 1.5 * 2^52 leaves no bit
+ * below 1, so the sum is x rounded to an integer as nearbyint rounds it (half to even), exactly
+ * while |x| < 2^51 (a larger x goes to nearbyint). Only where doubles are evaluated as doubles
+ * (not the x87's wider registers, which would keep the fraction). A zero's sign may differ:
+ * nothing here tells -0 from 0 (a range test, a product added, a cast). */
+static inline double round_half_even(double x)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+  const double big = 6755399441055744.0; /* 1.5 * 2^52 */
+  if (fabs(x) < 2251799813685248.0)     /* 2^51 */
+    return (x + big) - big;
+#endif
+  return nearbyint(x);
+}
+
 /* Keep the decoded channels when they are floats, the constant ones hold their offset exactly
  * and every animated value comes back within the bound: then a round trip is lossless.
- * Return 1 when q holds them, 0 when the pose must be quantized afresh. */
-static int quant_reuse(const struct model *m, uint32_t j, struct pose_quant *q)
+ * ok[j] = 1 when pq[j] holds pose j's channels, 0 when the pose must be quantized afresh. Every
+ * pose at once, the frames read in their order (each frame's poses one after the other, 80
+ * bytes each), not one pass over all frames per pose and channel, which read a cache line
+ * a sample (a frame's poses lie 80 * num_poses bytes apart). The samples the test computes are
+ * the ones quant_sample gives: with samples (not NULL, room for every frame's samples of every
+ * pose, in the frames section's layout) they are kept there, and when every pose is kept they
+ * are that section, not computed a second time. Returns 1 when every pose is kept. */
+static int quant_reuse_all(const struct model *m, struct pose_quant *pq, unsigned char *ok,
+                           unsigned char *samples)
 {
-  const struct model_channels *ch = &m->channels[j];
-  memset(q, 0, sizeof *q);
-  if (ch->mask & ~0x3FFu)
-    return 0;
-  for (unsigned c = 0; c < TRS_CHANNELS; c++) {
-    int animated = (ch->mask >> c) & 1;
-    double off = ch->offset[c], scale = animated ? ch->scale[c] : 0, bound;
-    const struct trs *p = m->frames + j; /* frame f's pose j: f * num_poses further (model_frame) */
-    if (!float_exact(off) || !float_exact(scale))
-      return 0;
-    bound = quant_bound(off, scale);
-    for (uint32_t f = 0; f < m->num_frames; f++, p += m->num_poses) {
-      double v = chan(p, c);
-      if (!animated || scale == 0) {
-        if (v != off)
-          return 0;
-      } else {
-        double s = nearbyint((v - off) / scale);
-        if (!(s >= 0 && s <= 65535) || !(fabs(off + s * scale - v) <= bound))
-          return 0;
+  uint32_t np = m->num_poses, all = 1;
+  size_t stride = 0; /* the bytes of one frame's samples, every pose kept */
+  for (uint32_t j = 0; j < np; j++) {
+    const struct model_channels *ch = &m->channels[j];
+    struct pose_quant *q = &pq[j];
+    memset(q, 0, sizeof *q);
+    ok[j] = !(ch->mask & ~0x3FFu);
+    for (unsigned c = 0; ok[j] && c < TRS_CHANNELS; c++) {
+      int animated = (ch->mask >> c) & 1;
+      double off = ch->offset[c], scale = animated ? ch->scale[c] : 0;
+      if (!float_exact(off) || !float_exact(scale))
+        ok[j] = 0;
+      q->offset[c] = (float)off;
+      q->scale[c] = (float)scale;
+      if (animated && scale != 0) {
+        q->rounded |= 1u << c;
+        q->bound[c] = quant_bound(off, scale);
       }
     }
-    q->offset[c] = (float)off;
-    q->scale[c] = (float)scale;
+    q->mask = ch->mask;
+    stride += 2 * (size_t)popcount10(ch->mask);
   }
-  q->mask = ch->mask;
-  q->reuse = 1;
-  return 1;
+  for (uint32_t f = 0; f < m->num_frames; f++) {
+    const struct trs *p = m->frames + (size_t)f * np; /* model_frame(m, f, 0) */
+    unsigned char *w = samples ? samples + f * stride : NULL;
+    for (uint32_t j = 0; j < np; j++, p++) {
+      const struct pose_quant *q = &pq[j];
+      if (!ok[j]) {
+        w = NULL; /* the samples are not the section's: not kept */
+        continue;
+      }
+      for (unsigned c = 0; c < TRS_CHANNELS; c++) {
+        double v = chan(p, c), off = q->offset[c], scale = q->scale[c], s = 0;
+        if (!((q->rounded >> c) & 1)) { /* not animated, or a scale of 0: the offset itself */
+          if (v != off) {
+            ok[j] = 0;
+            break;
+          }
+        } else {
+          s = round_half_even((v - off) / scale);
+          if (!(s >= 0 && s <= 65535) || !(fabs(off + s * scale - v) <= q->bound[c])) {
+            ok[j] = 0;
+            break;
+          }
+        }
+        if (w && ((q->mask >> c) & 1)) { /* quant_sample's answer: s (0 for a scale of 0) */
+          *w++ = (unsigned char)((uint16_t)s & 0xFF);
+          *w++ = (unsigned char)((uint16_t)s >> 8);
+        }
+      }
+      if (!ok[j])
+        w = NULL;
+    }
+  }
+  for (uint32_t j = 0; j < np; j++) {
+    pq[j].reuse = ok[j];
+    all &= ok[j];
+  }
+  return (int)all;
 }
 
 static uint16_t quant_sample(const struct pose_quant *q, unsigned c, double v)
 {
   if (q->reuse) {
-    double s = q->scale[c] == 0 ? 0 : nearbyint((v - q->offset[c]) / q->scale[c]);
+    double s = q->scale[c] == 0 ? 0 : round_half_even((v - q->offset[c]) / q->scale[c]);
     return (uint16_t)(s < 0 ? 0 : s > 65535 ? 65535 : s);
   } else {
     /* QUANTIZE of iqm.cpp: ushort(0.5f + (float(v) - offset) / scale), all in float */
@@ -245,14 +308,6 @@ static void quant_static(const struct model *m, uint32_t j, int v1, struct pose_
     base = *model_rest(m, j);
   for (unsigned c = 0; c < (v1 ? 9u : TRS_CHANNELS); c++)
     q->offset[c] = (float)frame_channel(&base, c, v1);
-}
-
-static unsigned popcount10(uint32_t mask)
-{
-  unsigned n = 0;
-  for (unsigned c = 0; c < TRS_CHANNELS; c++)
-    n += (mask >> c) & 1;
-  return n;
 }
 
 /* Reject what cannot be written before allocating anything; *size gets about how large the
@@ -367,9 +422,10 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   uint32_t *name_mesh = NULL, *name_joint, *name_anim, *name_va, *name_ext;
   size_t base = out->size, vdata, *va_ofs = NULL;
   uint32_t *order = NULL;
+  unsigned char *reused = NULL, *samples = NULL;
   uint32_t version = 2, framechannels = 0, nch;
   uint64_t nsamples, total = 0;
-  int v1, rc = -1;
+  int v1, reuse, rc = -1;
 
   out->error[0] = 0;
   if (opts && opts->version && *opts->version) {
@@ -419,10 +475,28 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
     goto done;
   }
 
+  reuse = m->num_frames && m->channels && !v1 && !(flags & IQM_WRITE_REQUANTIZE);
+  if (reuse) {
+    uint64_t room = 0;
+    if (!(reused = calloc((size_t)m->num_poses + 1, 1))) {
+      fail(out, "out of memory");
+      goto done;
+    }
+    for (uint32_t j = 0; j < m->num_poses; j++)
+      room += 2 * (uint64_t)popcount10(m->channels[j].mask);
+    room *= m->num_frames;
+    /* without room (none needed, or none to be had) the samples are computed as they are
+     * written, as for a pose quantized afresh */
+    samples = room && room <= SIZE_MAX ? malloc((size_t)room) : NULL;
+    if (!quant_reuse_all(m, pq, reused, samples)) {
+      free(samples);
+      samples = NULL;
+    }
+  }
   for (uint32_t j = 0; j < m->num_poses; j++) {
     if (!m->num_frames)
       quant_static(m, j, v1, &pq[j]);
-    else if (m->channels && !v1 && !(flags & IQM_WRITE_REQUANTIZE) && quant_reuse(m, j, &pq[j]))
+    else if (reuse && reused[j])
       ;
     else if (quant_reference(m, j, v1, &pq[j], out) < 0)
       goto done;
@@ -548,6 +622,10 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
     unsigned char *w;
     buf_patch_u32(out, H_OFS_FRAMES, (uint32_t)out->size);
     w = buf_extend(out, (size_t)nsamples * 2); /* one reservation, not one a sample */
+    if (w && samples) { /* every pose kept its channels: the samples its test computed */
+      memcpy(w, samples, (size_t)nsamples * 2);
+      w = NULL;
+    }
     for (uint32_t f = 0; w && f < m->num_frames; f++) {
       for (uint32_t j = 0; j < m->num_poses; j++, p++) { /* model_frame(m, f, j) */
         for (unsigned c = 0; c < nch; c++)
@@ -618,6 +696,8 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   buf_patch_u32(out, H_FILESIZE, (uint32_t)out->size);
   rc = 0;
 done:
+  free(samples);
+  free(reused);
   free(pq);
   free(order);
   free(va_ofs);
