@@ -44,6 +44,7 @@ struct pose_quant {
   int reuse; /* samples come from the model's channels (round to nearest) */
   uint32_t rounded; /* quant_reuse_all: the channels animated with a scale (the rest constant) */
   double bound[TRS_CHANNELS]; /* and their bounds (quant_bound) */
+  double inv[TRS_CHANNELS];   /* and 1 / scale (quant_round) */
 };
 
 /* The text section, deduplicated through an open-addressing table of offsets + 1. */
@@ -208,6 +209,18 @@ static inline double round_half_even(double x)
   return nearbyint(x);
 }
 
+/* round_half_even(x / scale) with a product where that gives the same, inv being 1 / scale
+ * rounded: x * inv is within |x / scale| * 3 * 2^-53 of the quotient as divided, so where it is
+ * below 2^20 in magnitude and further than 2^-20 from a half, both round to one integer. Else
+ * (near a half, large, not finite) the division decides. */
+static inline double quant_round(double x, double scale, double inv)
+{
+  double q = x * inv, r = round_half_even(q);
+  if (fabs(q) < 1048576.0 && fabs(q - r) < 0.5 - 1.0 / 1048576.0)
+    return r;
+  return round_half_even(x / scale);
+}
+
 /* Keep the decoded channels when they are floats, the constant ones hold their offset exactly
  * and every animated value comes back within the bound: then a round trip is lossless.
  * ok[j] = 1 when pq[j] holds pose j's channels, 0 when the pose must be quantized afresh. Every
@@ -237,6 +250,7 @@ static int quant_reuse_all(const struct model *m, struct pose_quant *pq, unsigne
       if (animated && scale != 0) {
         q->rounded |= 1u << c;
         q->bound[c] = quant_bound(off, scale);
+        q->inv[c] = 1.0 / (double)q->scale[c];
       }
     }
     q->mask = ch->mask;
@@ -259,7 +273,7 @@ static int quant_reuse_all(const struct model *m, struct pose_quant *pq, unsigne
             break;
           }
         } else {
-          s = round_half_even((v - off) / scale);
+          s = quant_round(v - off, scale, q->inv[c]);
           if (!(s >= 0 && s <= 65535) || !(fabs(off + s * scale - v) <= q->bound[c])) {
             ok[j] = 0;
             break;
@@ -284,7 +298,7 @@ static int quant_reuse_all(const struct model *m, struct pose_quant *pq, unsigne
 static uint16_t quant_sample(const struct pose_quant *q, unsigned c, double v)
 {
   if (q->reuse) {
-    double s = q->scale[c] == 0 ? 0 : round_half_even((v - q->offset[c]) / q->scale[c]);
+    double s = q->scale[c] == 0 ? 0 : quant_round(v - q->offset[c], q->scale[c], q->inv[c]);
     return (uint16_t)(s < 0 ? 0 : s > 65535 ? 65535 : s);
   } else {
     /* QUANTIZE of iqm.cpp: ushort(0.5f + (float(v) - offset) / scale), all in float */
