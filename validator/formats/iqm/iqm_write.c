@@ -13,6 +13,7 @@
 #include "write_loss.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,6 +112,12 @@ static uint32_t text_add(struct text_table *t, const char *s)
     t->slots[i] = off + 1;
   return off;
 }
+
+/* struct trs is its ten channels in chan's order, with no padding: quant_reuse_all copies them
+ * at once */
+_Static_assert(sizeof(struct trs) == TRS_CHANNELS * sizeof(double) && offsetof(struct trs, r) == 3 * sizeof(double) &&
+                   offsetof(struct trs, s) == 7 * sizeof(double),
+               "struct trs holds t, r and s one after the other");
 
 /* trs_channel, inline: the frame loops read every channel of every frame. */
 static inline double chan(const struct trs *p, unsigned c)
@@ -265,8 +272,10 @@ static int quant_reuse_all(const struct model *m, struct pose_quant *pq, unsigne
         w = NULL; /* the samples are not the section's: not kept */
         continue;
       }
+      double ch[TRS_CHANNELS]; /* the pose's channels in chan's order: t, r, s */
+      memcpy(ch, p, sizeof ch);
       for (unsigned c = 0; c < TRS_CHANNELS; c++) {
-        double v = chan(p, c), off = q->offset[c], scale = q->scale[c], s = 0;
+        double v = ch[c], off = q->offset[c], scale = q->scale[c], s = 0;
         if (!((q->rounded >> c) & 1)) { /* not animated, or a scale of 0: the offset itself */
           if (v != off) {
             ok[j] = 0;
