@@ -508,9 +508,13 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
     for (uint32_t j = 0; j < m->num_poses; j++)
       room += 2 * (uint64_t)popcount10(m->channels[j].mask);
     room *= m->num_frames;
-    /* without room (none needed, or none to be had) the samples are computed as they are
-     * written, as for a pose quantized afresh */
+    /* the frames section's size, which the output holds anyway (a size_t too small for it:
+     * the samples are computed as they are written, as for a pose quantized afresh) */
     samples = room && room <= SIZE_MAX ? malloc((size_t)room) : NULL;
+    if (room && room <= SIZE_MAX && !samples) {
+      fail(out, "out of memory");
+      goto done;
+    }
     if (!quant_reuse_all(m, pq, reused, samples)) {
       free(samples);
       samples = NULL;
