@@ -24,6 +24,8 @@ struct decode_ctx {
                               * (PIPELINE_SKELETON) */
   int joints_unread;         /* nothing reads the model's joints (validation without --target):
                               * a decoder may count them (decode_count DC_JOINTS) and build none */
+  int refs_unread;           /* nothing reads the model's references (validation without
+                              * --resources): a decoder may record none (model_ref_add) */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
   unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */

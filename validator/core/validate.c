@@ -124,6 +124,8 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     run->model.want_spans = (keep_frames & PIPELINE_SPANS) != 0;
     /* the report's stats take a count; --target's checks and every other caller read joints */
     ctx.joints_unread = !ctx.keep_frames && !run->model.want_spans && !options->targets;
+    /* only --resources, convert and compare read the files a model names */
+    ctx.refs_unread = !ctx.keep_frames && !run->model.want_spans && !options->resources;
     run->result.format = run->format->name;
     run->decoded = run->format->decode(&ctx, &run->model) == 0;
     /* A decoder gives up after an error or a fatal about what it found in the input; giving

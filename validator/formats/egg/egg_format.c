@@ -260,7 +260,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   priv->dropped = doc->dropped;
   m->format_data = priv;
   m->format_data_owner = "egg";
-  egg_collect_refs(doc, m);
+  if (!ctx->refs_unread)
+    egg_collect_refs(doc, m); /* a reference of about 100 bytes each, for a `<File>{a}` of 9 */
   if (egg_anim_decode(doc, m) < 0)
     return -1;
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
