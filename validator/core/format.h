@@ -26,6 +26,9 @@ struct decode_ctx {
                               * a decoder may count them (decode_count DC_JOINTS) and build none */
   int refs_unread;           /* nothing reads the model's references (validation without
                               * --resources): a decoder may record none (model_ref_add) */
+  int refs_distinct;         /* only the first reference to each file is read (--resources in a
+                              * validation: resources_check checks each file once, where the
+                              * model first names it): a decoder may skip the later ones */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
   unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */

@@ -114,22 +114,24 @@ enum model_ref_kind { MODEL_REF_TEXTURE, MODEL_REF_MODEL };
 
 struct model_ref {
   struct model_ref *next;
-  const char *ref;      /* as written in the file (arena copy) */
-  uint32_t kind;        /* enum model_ref_kind */
-  int conventional;     /* a material name engines use as a file name: a convention, not the spec */
-  long long offset;     /* byte offset, or -1 */
-  unsigned line, column; /* text position, or 0 */
+  const char *ref;      /* as written in the file (in the arena, or the decoder's kept text) */
   const char *path;     /* structural path, "" when none */
   const char *format;   /* the format's word for the texture's pixel layout ("rgba", ...), or NULL */
-  unsigned channels;    /* the channels that word asks of the image (set by the decoder, which
-                         * knows its format's words), 0 when it asks nothing known */
-  int alpha_file;       /* an alpha file adds a channel from another image: no channel check */
   const char *implied_ext; /* added to a file name without an extension before it is looked up
                             * (Egg <File>: "the extension .egg is implied"), or NULL */
-  int unused;           /* the format's loader never loads it (an Egg <Texture> no <TRef> names):
+  long long offset;     /* byte offset, or -1 */
+  unsigned line, column; /* text position, or 0 */
+  unsigned channels;    /* the channels that word asks of the image (set by the decoder, which
+                         * knows its format's words), 0 when it asks nothing known */
+  /* small fields last, in bytes: a reference is 64 bytes (issue 26: a file may name a million) */
+  uint8_t kind;         /* enum model_ref_kind */
+  uint8_t conventional; /* a material name engines use as a file name: a convention, not the spec */
+  uint8_t alpha_file;   /* an alpha file adds a channel from another image: no channel check */
+  uint8_t unused;       /* the format's loader never loads it (an Egg <Texture> no <TRef> names):
                          * no loss when a conversion drops it, no difference when the proof
                          * finds it missing; --resources still looks for the file it names */
 };
+_Static_assert(sizeof(struct model_ref) <= 64, "a model reference is 64 bytes at most (issue 26)");
 
 /* Content of the source that the common model has no place for (Egg: two-sided polygons,
  * collision solids, switch groups, lines, NURBS ...), recorded by the decoder: a writer of another
@@ -244,6 +246,11 @@ void model_free(struct model *m);
 struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
                                 const char *ref, size_t len, long long offset, unsigned line,
                                 unsigned column, const char *path);
+/* The same without copies: ref and path (NUL-terminated) must last as long as the model (its
+ * arena, a static string, a decoder's text in the arena). */
+struct model_ref *model_ref_add_kept(struct model *m, enum model_ref_kind kind, int conventional,
+                                     const char *ref, long long offset, unsigned line,
+                                     unsigned column, const char *path);
 /* Whether r names a file for conversion and comparison: an external model, an explicit texture
  * (Egg, QMSH), or a material name with an image extension (a material named "BoxMat" is a name,
  * not a file; every writer keeps it as a material, the Egg writer as a <Material>). */

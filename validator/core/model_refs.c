@@ -5,19 +5,17 @@
 
 #include <string.h>
 
-struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
-                                const char *ref, size_t len, long long offset, unsigned line,
-                                unsigned column, const char *path)
+struct model_ref *model_ref_add_kept(struct model *m, enum model_ref_kind kind, int conventional,
+                                     const char *ref, long long offset, unsigned line,
+                                     unsigned column, const char *path)
 {
-  struct model_ref *r = arena_calloc(&m->arena, 1, sizeof *r);
-  if (!r)
+  struct model_ref *r;
+  if (!ref || !path || !(r = arena_calloc(&m->arena, 1, sizeof *r)))
     return NULL;
-  r->ref = arena_strndup(&m->arena, ref, len);
-  r->path = arena_strndup(&m->arena, path ? path : "", path ? strlen(path) : 0);
-  if (!r->ref || !r->path)
-    return NULL;
-  r->kind = kind;
-  r->conventional = conventional;
+  r->ref = ref;
+  r->path = path;
+  r->kind = (uint8_t)kind;
+  r->conventional = conventional != 0;
   r->offset = offset;
   r->line = line;
   r->column = column;
@@ -28,6 +26,14 @@ struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int c
   m->refs_tail = r;
   m->num_refs++;
   return r;
+}
+
+struct model_ref *model_ref_add(struct model *m, enum model_ref_kind kind, int conventional,
+                                const char *ref, size_t len, long long offset, unsigned line,
+                                unsigned column, const char *path)
+{
+  return model_ref_add_kept(m, kind, conventional, arena_strndup(&m->arena, ref, len), offset, line,
+                            column, arena_strndup(&m->arena, path ? path : "", path ? strlen(path) : 0));
 }
 
 int model_ref_named_file(const struct model_ref *r)

@@ -126,6 +126,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     ctx.joints_unread = !ctx.keep_frames && !run->model.want_spans && !options->targets;
     /* only --resources, convert and compare read the files a model names */
     ctx.refs_unread = !ctx.keep_frames && !run->model.want_spans && !options->resources;
+    ctx.refs_distinct = !ctx.keep_frames && !run->model.want_spans;
     run->result.format = run->format->name;
     run->decoded = run->format->decode(&ctx, &run->model) == 0;
     /* A decoder gives up after an error or a fatal about what it found in the input; giving

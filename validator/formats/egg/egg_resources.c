@@ -2,6 +2,8 @@
  * scalars, inline <Texture>s of primitives, <File> external eggs), recorded in the model with
  * their line and column for --resources. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "egg.h"
@@ -14,21 +16,94 @@ static const char *value_text(const struct egg_node *n, uint32_t *len)
   return egg_nvals(n) ? egg_val_str(n, 0, len) : NULL;
 }
 
-static struct model_ref *ref_add(struct egg_doc *doc, struct model *m, const struct egg_node *n,
-                                 enum model_ref_kind kind, const char *what)
+/* The files recorded so far, one set per kind, when only the first reference to each file is
+ * read (decode_ctx.refs_distinct): offsets of their names in the tree's strings, 0 an empty
+ * slot; 4 bytes a slot, where a reference is 64 (a million `<Texture>{a}` are one reference). */
+struct seen {
+  uint32_t *slot;
+  size_t cap, count;
+};
+
+static size_t seen_hash(const char *s, uint32_t len)
 {
+  size_t h = 2166136261u;
+  for (uint32_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h ^ (h >> 15);
+}
+
+/* The slot of the name s (len bytes), or the empty one where it belongs. */
+static uint32_t *seen_probe(const struct seen *set, const char *strs, const char *s, uint32_t len)
+{
+  size_t k = seen_hash(s, len) & (set->cap - 1);
+  for (;; k = (k + 1) & (set->cap - 1)) {
+    uint32_t o = set->slot[k];
+    if (!o || (egg_str_len(strs + o) == len && !memcmp(strs + o, s, len)))
+      return &set->slot[k];
+  }
+}
+
+/* 1 when s (in the tree's strings) was added before, 0 after adding it, -1 out of memory. */
+static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32_t len)
+{
+  const char *strs = doc->tree->strs;
+  uint32_t *at;
+  if ((set->count + 1) * 2 > set->cap) {
+    size_t ncap = set->cap ? set->cap * 2 : 64;
+    uint32_t *old = set->slot, *grown = calloc(ncap, sizeof *grown);
+    if (!grown) {
+      doc->map_failures++; /* counted: the decode says it is incomplete */
+      return -1;
+    }
+    set->slot = grown;
+    for (size_t i = 0; i < set->cap; i++)
+      if (old[i])
+        *seen_probe(&(struct seen){grown, ncap, 0}, strs, strs + old[i], egg_str_len(strs + old[i])) = old[i];
+    set->cap = ncap;
+    free(old);
+  }
+  at = seen_probe(set, strs, s, len);
+  if (*at)
+    return 1;
+  *at = (uint32_t)(s - strs);
+  set->count++;
+  return 0;
+}
+
+struct collect {
+  struct egg_doc *doc;
+  struct model *m;
+  int distinct;          /* decode_ctx.refs_distinct: a file recorded once */
+  struct seen seen[2];   /* by enum model_ref_kind */
+  int skipped;           /* the last ref_add found its file recorded before */
+};
+
+/* Record value 0 of n (a string) as a reference: NULL when n names none, when out of memory, or
+ * (c->distinct) when its file was recorded before. Its name is the tree's copy (in the model's
+ * arena), and so is its path when n has no name. */
+static struct model_ref *ref_add(struct collect *c, const struct egg_node *n, enum model_ref_kind kind,
+                                 const char *what)
+{
+  struct egg_doc *doc = c->doc;
   uint32_t len;
   unsigned line, col;
   char path[96];
-  const char *s = value_text(n, &len);
+  const char *s = value_text(n, &len), *p = what;
+  c->skipped = 0;
   if (!s || !len || n->bad)
     return NULL;
+  if (c->distinct) {
+    int seen = seen_add(doc, &c->seen[kind], s, len);
+    c->skipped = seen > 0;
+    if (seen)
+      return NULL;
+  }
   egg_val_loc(doc, n, 0, &line, &col);
-  if (egg_name(n))
+  if (egg_name(n)) {
     snprintf(path, sizeof path, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), egg_name(n));
-  else
-    snprintf(path, sizeof path, "%s", what);
-  return model_ref_add(m, kind, 0, s, len, -1, line, col, path);
+    p = arena_strndup(&c->m->arena, path, strlen(path));
+  }
+  return model_ref_add_kept(c->m, kind, 0, s, -1, line, col, p);
 }
 
 /* The channels a <Scalar> format asks of the image (eggSyntax <Texture>), 0 for an unknown name:
@@ -102,11 +177,17 @@ static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
 void egg_collect_refs(struct egg_doc *doc, struct model *m)
 {
   struct egg_map used;
+  struct collect c;
   int all_used; /* the names could not be gathered: every texture counts as used (announced) */
   if (!doc->spec_count[S_TEXTURE] && !doc->spec_count[S_TEXTURE_INLINE] && !doc->spec_count[S_FILE])
     return;
+  memset(&c, 0, sizeof c);
+  c.doc = doc;
+  c.m = m;
+  c.distinct = doc->ctx->refs_distinct;
   egg_map_init(&used, &doc->map_failures); /* a failure is counted: the decode says so */
-  all_used = !doc->spec_count[S_TEXTURE] || trefs_collect(doc, &used) < 0;
+  /* which textures a <TRef> uses only matters to conversion and comparison */
+  all_used = !doc->spec_count[S_TEXTURE] || c.distinct || trefs_collect(doc, &used) < 0;
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {
     struct model_ref *r;
     const struct egg_node *sc;
@@ -114,29 +195,36 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
     const char *s;
     switch (n->spec) {
     case S_TEXTURE:
-      if (!(r = ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>")))
-        break;
-      r->unused = !all_used && !egg_map_pair_find(&used, (uintptr_t)n, 0);
-      if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
-        if ((r->format = arena_strndup(&m->arena, s, len)) != NULL)
-          r->channels = format_channels(r->format);
+      r = ref_add(&c, n, MODEL_REF_TEXTURE, "<Texture>");
+      if (!r && !c.skipped)
+        break; /* it names no file (or out of memory): nor does its alpha file count */
+      if (r) {
+        r->unused = !all_used && !egg_map_pair_find(&used, (uintptr_t)n, 0);
+        if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
+          if ((r->format = s) != NULL) /* the tree's copy, as the name's */
+            r->channels = format_channels(r->format);
+      }
       if ((sc = egg_scalar_child(n, "alpha-file")) != NULL) {
         struct model_ref *a;
-        r->alpha_file = 1;
-        if ((a = ref_add(doc, m, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file")) != NULL)
-          a->unused = r->unused; /* loaded with its texture or not at all */
+        if (r)
+          r->alpha_file = 1;
+        /* its file is its own even when its texture's was recorded before */
+        if ((a = ref_add(&c, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file")) != NULL)
+          a->unused = r && r->unused; /* loaded with its texture or not at all */
       }
       break;
     case S_TEXTURE_INLINE:
-      (void)ref_add(doc, m, n, MODEL_REF_TEXTURE, "<Texture>");
+      (void)ref_add(&c, n, MODEL_REF_TEXTURE, "<Texture>");
       break;
     case S_FILE: /* eggSyntax <File>: "the extension .egg is implied" */
-      if ((r = ref_add(doc, m, n, MODEL_REF_MODEL, "<File>")) != NULL)
+      if ((r = ref_add(&c, n, MODEL_REF_MODEL, "<File>")) != NULL)
         r->implied_ext = ".egg";
       break;
     default:
       break;
     }
   }
+  free(c.seen[0].slot);
+  free(c.seen[1].slot);
   egg_map_free(&used);
 }
