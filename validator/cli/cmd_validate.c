@@ -82,6 +82,9 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   o.on_resource = report_collect_resource;
   o.user = f;
   f->resources_checked = o.resources != NULL;
+  /* JSON lists every reference and --unreferenced reads every resolved path; the others show
+   * only counts and the first few unusable ones */
+  f->res_summary = b->cli->output != OUT_JSON && !b->cli->unreferenced;
   errno = 0;
   if (validate_cached(b, f, &o, &st)) {
     if (st != MDL_OK)
@@ -128,6 +131,9 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   o.on_resource = report_collect_resource;
   o.user = f;
   f->resources_checked = o.resources != NULL;
+  /* JSON lists every reference and --unreferenced reads every resolved path; the others show
+   * only counts and the first few unusable ones */
+  f->res_summary = b->cli->output != OUT_JSON && !b->cli->unreferenced;
   if (o.resources) {
     tree.label = arch;
     tree.model = f->path + m->arch_len + 1;

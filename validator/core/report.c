@@ -217,6 +217,15 @@ void report_collect_resource(const mdl_resource *res, void *user)
 {
   struct report_file *f = user;
   struct report_resource *x;
+  int bad = !res->status || (strcmp(res->status, "found") && strcmp(res->status, "case-mismatch"));
+  f->res_total++;
+  f->res_bad += bad;
+  /* counted: the text report names no more, and the CLI validates usable external models as
+   * inputs of their own (externals_queue) */
+  if (f->res_summary && (!bad || f->res_bad > REPORT_RES_SHOWN) &&
+      !(res->kind && !strcmp(res->kind, "model") && res->resolved_path && res->resolved_path[0] &&
+        (!res->status || strcmp(res->status, "unreadable"))))
+    return;
   if (grow_one(&f->res, &f->capres, f->nres, sizeof *f->res, 8) < 0) {
     f->out_of_memory = 1;
     return;

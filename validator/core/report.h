@@ -24,6 +24,8 @@ struct report_msg {
 };
 
 /* One file a model names, as --resources resolved it (mdl_resource, copied). */
+#define REPORT_RES_SHOWN 8
+
 struct report_resource {
   char *ref, *kind, *status, *resolved_path, *image, *path;
   unsigned width, height, channels;
@@ -49,6 +51,13 @@ struct report_file {
   char compared_version[32];
   struct report_resource *res;
   size_t nres, capres;
+  /* the references reported, and how many of them lead to no usable file: with res_summary
+   * (set by a caller whose output shows only those counts and the first REPORT_RES_SHOWN
+   * unusable ones, the text report) res keeps only those and the usable external models (the
+   * CLI validates them too), not one copy a reference (issue 26: a file naming a million
+   * distinct textures) */
+  int res_summary;
+  size_t res_total, res_bad;
   int out_of_memory;     /* a diagnostic or resource could not be kept: never write the report */
 };
 

@@ -154,14 +154,12 @@ static void write_stats(FILE *out, const struct report_file *f)
 /* With --resources: one line naming the references that did not lead to a usable file. */
 static void write_unresolved(FILE *out, const struct report_file *f)
 {
-  size_t bad = 0, shown = 0;
-  for (size_t i = 0; i < f->nres; i++)
-    bad += strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch");
+  size_t bad = f->res_bad, shown = 0;
   if (!f->resources_checked || !bad)
     return;
-  text_printf(out, "%s: %zu of %zu referenced file%s not usable:", f->path, bad, f->nres,
-          f->nres == 1 ? "" : "s");
-  for (size_t i = 0; i < f->nres && shown < 8; i++)
+  text_printf(out, "%s: %zu of %zu referenced file%s not usable:", f->path, bad, f->res_total,
+          f->res_total == 1 ? "" : "s");
+  for (size_t i = 0; i < f->nres && shown < REPORT_RES_SHOWN; i++)
     if (strcmp(f->res[i].status, "found") && strcmp(f->res[i].status, "case-mismatch"))
       text_printf(out, "%s %s (%s)", shown++ ? "," : "", f->res[i].ref, f->res[i].status);
   text_printf(out, "%s\n", bad > shown ? ", ..." : "");
