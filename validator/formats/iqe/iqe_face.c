@@ -6,7 +6,20 @@
 #include <string.h>
 
 #include "iqe.h"
+#include "image_info.h"
 #include "model_geometry.h"
+
+/* image_file_named of the C string s (len bytes, up to a NUL) names, as the reference
+ * model_ref_add would make of it: only the end of the name matters. */
+static int image_named(const char *s, uint32_t len)
+{
+  char tail[16];
+  const char *nul = memchr(s, 0, len);
+  size_t n = nul ? (size_t)(nul - s) : len, k = n < sizeof tail - 1 ? n : sizeof tail - 1;
+  memcpy(tail, s + n - k, k);
+  tail[k] = 0;
+  return image_file_named(tail);
+}
 
 void iqe_mesh_close(struct iqe_parser *p)
 {
@@ -86,8 +99,12 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
     if (p->num_meshes == 0)
       mesh_open(p, ln->no)->first_vertex = 0; /* no mesh command: its block starts the file */
   }
-  if (!p->ctx->keep_frames && !(p->ctx->options && p->ctx->options->resources)) {
-    /* nothing reads the references, and only a kept record's material (iqe_mesh_close) */
+  if (!p->ctx->keep_frames && (!(p->ctx->options && p->ctx->options->resources) ||
+                               (p->ctx->refs_distinct && !(nargs && image_named(args[0].s, args[0].len))))) {
+    /* nothing reads the references, and only a kept record's material (iqe_mesh_close); with
+     * --resources alone, only those that look like image files (resources_check looks for no
+     * other material's file): a file of a million unique `material` lines recorded a reference
+     * and an interned name for each (issue 26) */
     iqe_arg_name_check(p, ln, args, nargs);
     p->mat_s = nargs ? args[0].s : "";
     p->mat_len = nargs ? args[0].len : 0;
@@ -96,6 +113,7 @@ void iqe_face_material(struct iqe_parser *p, const struct iqe_line *ln, const st
   }
   id = iqe_arg_name(p, ln, args, nargs);
   p->meshes[p->num_mesh_recs - 1].material = iqe_name(p, id);
+  p->mat_set = 0; /* this one is the mesh's material, not one read before it */
   /* one reference per material name: every reader of the list (resources, compare, the
    * conversion's losses) takes an equal reference's first place only */
   if (nargs && args[0].len && id < p->names.n && !(p->names.v[id].joints & IQE_NAME_REF)) {
