@@ -83,8 +83,7 @@ rm -f "$work/joints.egg"
 # 28 bytes; and a pointer a <VertexRef> in the reference check) the second file cost 3.8 to 4.1
 # x the text it adds; now 2.2 to 2.8 x. Still over 3 x, not checked here (slopes between 5 and
 # 10 MB; a sweep of each keyword's smallest forms, one line and a line each, in each parent, at
-# 8c63132 and later): the files entries name, kept for --resources (a model reference of about
-# 100 bytes each: <Texture>{a} 15-16 x, <File>{a} 19-21 x); a run of values in one <Collide>
+# 8c63132 and later): a run of values in one <Collide>
 # (words 37 x, numbers 9 x), <VertexRef>, <Knots>, <U-Knots>, <V-Knots> (numbers 9 x: the value
 # stack and the tree's copy, 8 bytes a number each); <Table>{} 4.3-5 x (its number's slots); the
 # smallest entries, each read, repeated in one parent (<Normal>, <RGBA> in a primitive or a
@@ -156,4 +155,21 @@ slope tables.named '<Table> { <Bundle> b { <Table> "<skeleton>" {\n' '<Table> j%
 # value kept, the geometry built), 2.7 x now
 SUB=poses slope poses.vertices '<VertexPool> p {\n' '<Vertex>{0}\n' '}\n'
 SUB="poses -f json" slope poses.json.vertices '<VertexPool> p {\n' '<Vertex>{0}\n' '}\n'
+
+# file references: each <Texture> and <File> kept a model reference of about 100 bytes (its name
+# and path copied) for --resources, which validation never reads: 15 x the text added for a
+# <Texture>{a} line, 15 x for a <File> { a } line; validation records none now (2.1 x), and
+# --resources one per file named, its name the tree's (2.4 x and 2.6 x)
+SUB=
+slope textures '' '<Texture>{a}\n' ''
+SUB='-q --resources'
+slope textures.resources '' '<Texture>{a}\n' ''
+slope files.resources '<Group> g {\n' '<File> { a }\n' '}\n'
+SUB=
+# Still over 3 x (-q, or -q --resources, slopes between 7 and 14 MB): distinct names, whose
+# tree entry, name column and name copy alone are 3.2 x a `<Tag> a%d{}` of 13 bytes, plus a map
+# entry where a check looks names up (<Group> a%d{} 6.3 x; <Texture> t%d { t%d.png } 4.3 x,
+# 6.3 x with --resources: a model reference each, and its path); <Ref>{a}, <DCS>{a}, <File>{a}
+# 3.3 to 3.6 x, <TRef>{a}, <MRef>{a}, <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes
+# and a value slot for 9 or 10 bytes of text).
 finish

@@ -133,6 +133,11 @@ slope joints '' 'joint\n' 20 60
 slope joints.unique '' 'joint j%d\n'
 slope joints.unique.parent '' 'joint j%d 0\n'
 slope materials.unique '' 'material m%d\n'
+# the same with --resources: a reference and an interned name each, 12 x before; resources_check
+# looks only for a material named as an image file, so only those are recorded now: 0.9 x
+SUB='-q --resources'
+slope materials.resources '' 'material m%d\n'
+SUB=
 slope smoothuv '' 'smoothuv 0\n'
 slope animations.unique '' 'animation a%d\n'
 # unique `mesh` names (each interned, though validation reads only a name of a mesh with
