@@ -26,12 +26,17 @@ static unsigned long warnings_of(const char *id)
   return n;
 }
 
+/* --resources for the next decode (a validation records references only then), or NULL */
+static const char *resources_next;
+
 /* Decoded with pipeline flags (0: validation only, no frames kept, as `mdlcheck FILE` decodes). */
 static size_t arena_after_as(const char *text, size_t len, int flags, struct pipeline_run *run)
 {
   mdl_options o;
   mdl_options_init(&o);
   o.on_diag = on_diag;
+  o.resources = resources_next;
+  resources_next = NULL;
   counted = 0;
   ck_assert_int_eq(pipeline_decode(text, len, "t.egg", &o, flags, run), MDL_OK);
   ck_assert(run->decoded);
@@ -49,8 +54,8 @@ static char *text_new(size_t cap)
   return t;
 }
 
-/* The texture's file name is recorded with its line:column on every run (--resources reads it):
- * finding it must not index the lines of the whole file (8 bytes a line and a pass over it). */
+/* The texture's file name is recorded with its line:column for --resources: finding it must not
+ * index the lines of the whole file (8 bytes a line and a pass over it). */
 START_TEST(texture_location_indexes_no_lines)
 {
   enum { LINES = 200000 };
@@ -60,6 +65,7 @@ START_TEST(texture_location_indexes_no_lines)
   size_t used;
   memcpy(text, head, sizeof head - 1);
   memset(text + sizeof head - 1, '\n', LINES);
+  resources_next = "/nonexistent";
   used = arena_after(text, sizeof head - 1 + LINES, &run);
   ck_assert_uint_eq(run.model.num_refs, 1);
   ck_assert_uint_eq(run.model.refs[0].line, 2);
@@ -67,6 +73,30 @@ START_TEST(texture_location_indexes_no_lines)
   ck_assert_msg(used < LINES * 2, "%zu arena bytes for %d blank lines", used, LINES);
   pipeline_release(&run);
   free(text);
+}
+END_TEST
+
+/* Validation without --resources reads no reference: none is recorded (issue 26: a <Texture>{a}
+ * of 12 bytes kept one of about 100), and with it one per file named (resources_check checks each
+ * file once). */
+START_TEST(references_only_for_resources)
+{
+  static const char text[] = "<Texture> t { a.png }\n<Texture> { a.png }\n<File> { b }\n<File> { b }\n";
+  struct pipeline_run run;
+  (void)arena_after(text, sizeof text - 1, &run);
+  ck_assert_uint_eq(run.model.num_refs, 0);
+  pipeline_release(&run);
+  resources_next = "/nonexistent";
+  (void)arena_after(text, sizeof text - 1, &run);
+  ck_assert_uint_eq(run.model.num_refs, 2);
+  ck_assert_str_eq(run.model.refs[0].ref, "a.png");
+  ck_assert_str_eq(run.model.refs[0].path, "<Texture> t");
+  ck_assert_str_eq(run.model.refs[0].next->ref, "b");
+  ck_assert_uint_eq(run.model.refs[0].next->line, 3);
+  pipeline_release(&run);
+  (void)arena_after_as(text, sizeof text - 1, PIPELINE_FRAMES, &run); /* convert: every one */
+  ck_assert_uint_eq(run.model.num_refs, 4);
+  pipeline_release(&run);
 }
 END_TEST
 
@@ -259,6 +289,7 @@ int main(void)
   Suite *s = suite_create("egg_memory");
   TCase *tc = tcase_create("validate");
   tcase_add_test(tc, texture_location_indexes_no_lines);
+  tcase_add_test(tc, references_only_for_resources);
   tcase_add_test(tc, checked_vertices_keep_no_attributes);
   tcase_add_test(tc, morph_targets_stay);
   tcase_add_test(tc, joints_keep_no_copies);
