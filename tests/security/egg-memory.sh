@@ -83,13 +83,12 @@ rm -f "$work/joints.egg"
 # 28 bytes; and a pointer a <VertexRef> in the reference check) the second file cost 3.8 to 4.1
 # x the text it adds; now 2.2 to 2.8 x. Still over 3 x, not checked here (slopes between 5 and
 # 10 MB; a sweep of each keyword's smallest forms, one line and a line each, in each parent, at
-# 8c63132 and later): a run of values in one <Collide>
-# (words 37 x, numbers 9 x), <VertexRef>, <Knots>, <U-Knots>, <V-Knots> (numbers 9 x: the value
-# stack and the tree's copy, 8 bytes a number each); <Table>{} 4.3-5 x (its number's slots); the
-# smallest entries, each read, repeated in one parent (<Normal>, <RGBA> in a primitive or a
-# component, or with other values in a vertex, <Dxyz>, <DUV>, <Tangent>, <RotX>{0}, <Ref>{0},
-# <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0}: 3.1 to 5.4 x, an entry of 16 bytes, a value slot
-# and numbers for 6 to 16 bytes of text); <Vertex>{0} on one line is 2.9 x, too close to check.
+# 8c63132 and later, then at 6481c99 and later): a run of words in one <Collide> (37 x: 32
+# bytes a value on the value stack and again in the tree); the smallest entries whose few values
+# are read, repeated in one parent: <DUV>{0 0} in a <UV> 3.2 x (its entry and value slot are 20
+# bytes of a text of 10), <RotX>{0}, <Ref>{0}, <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0} 3.1 to
+# 4.5 x (an entry of 16 bytes and a value slot for 6 to 9 bytes of text); <Vertex>{0} on one line
+# is 2.9 x, <Order>{0 0} 2.9 x, <Dxyz>{0 0 0} 2.8 x, <Table> 2.6 to 2.8 x, too close to check.
 # dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, %d the count) as many times as
 # BYTES allow, HEAD before, TAIL after (printf formats)
 dense()
@@ -172,4 +171,17 @@ SUB=
 # 6.3 x with --resources: a model reference each, and its path); <Ref>{a}, <DCS>{a}, <File>{a}
 # 3.3 to 3.6 x, <TRef>{a}, <MRef>{a}, <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes
 # and a value slot for 9 or 10 bytes of text).
+# runs of numbers in one entry that keeps them (vertex indices, knots, a <Collide>'s values):
+# 9 x before (8 bytes a number on the value stack and 8 again in the tree), 0.5 x now (a small
+# integer is a byte in the tree, and a long run leaves the value stack as it is read)
+slope vertexref.run '<Polygon>{<VertexRef>{' '0 ' '}}'
+slope knots.run '<NURBSCurve>{<Knots>{' '0 ' '}}'
+slope collide.numbers '<Group> g{<Collide>{' '0 ' '}}'
+# the small entries of a few numbers, read (colours, normals, morphs, tangents): 4.2 to 5 x
+# before (an entry, a value slot and a count and the values at 8 bytes each), 2.4 to 2.8 x now
+# (no count, a byte a small integer, 4 bytes a number a float holds)
+slope rgba.polygon '<Polygon>{' '<RGBA>{0 0 0 0}' '}'
+slope normal.component '<TriangleStrip>{<Component> 1{' '<Normal>{0 0 0}' '}}'
+slope drgba '<VertexPool> p{<Vertex>{0 0 0 <RGBA>{1 1 1 1 ' '<DRGBA>{0 0 0 0}' '}}}'
+slope tangent '<VertexPool> p{<Vertex>{0 0 0 <UV>{0 0 ' '<Tangent>{0 0 0}' '}}}'
 finish

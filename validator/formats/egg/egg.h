@@ -212,6 +212,8 @@ static inline uint32_t egg_col_get(const struct egg_col *c, size_t i)
 struct egg_tree_hdr {
   const char *strs;            /* uint32_t length, the bytes, a NUL; an entry names the bytes */
   const double *nums;          /* VF_NUM, VF_ONE values and the slots below */
+  const float *f32;            /* VF_NUM, VF_ONE values a float holds exactly (EGG_V_F32) */
+  const int8_t *i8;            /* VF_NUM, VF_ONE values all small integers (EGG_V_I8) */
   const struct egg_rich *rich; /* VF_RICH values and their counts */
   struct egg_doc *doc;         /* the text the entries' offsets count in (egg_node_loc) */
   const struct egg_col *names; /* the entries' header names (see struct egg_node) */
@@ -232,8 +234,10 @@ struct egg_tree_hdr {
  * v (egg_v) by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
  *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : no v (the
  *                 line is kept in close)
- *   VF_NUM        nums[v+ix] = count, the values after it
- *   VF_ONE        nums[v] = the value
+ *   VF_NUM        nums[v+ix] = count, the values after it; with EGG_V_F32 or EGG_V_I8 (never
+ *                 ix): the values in f32 or i8 at v & EGG_V_OFF, after the count (4 bytes) when
+ *                 close is EGG_CLOSE_FAR
+ *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF
  *   VF_WORD/QSTR  v = offset of the string in strs
  *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul)
  *   VF_DROPPED    ix ? nums[v+1] = count : v = count
@@ -266,6 +270,15 @@ struct egg_node {
 _Static_assert(sizeof(struct egg_node) == 16, "struct egg_node is 16 bytes (tests/security/egg-memory.sh)");
 _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
 #define EGG_CLOSE_FAR 1023u
+/* v of a VF_NUM or VF_ONE entry whose values a float holds exactly: they are in the tree's f32,
+ * 4 bytes a value rather than 8, without a count slot unless there are EGG_CLOSE_FAR or more
+ * (issue 26: a `<RGBA>{0 0 0 0}` of 15 bytes kept 40 bytes of numbers, a `<VertexRef>` 8 a
+ * 2-byte index) */
+#define EGG_V_F32 0x80000000u
+/* the same, for values that are all integers from -128 to 127, a byte a value (a `<VertexRef>`
+ * of single digits takes a byte an index of 2: the text's own bytes are a third of the bound) */
+#define EGG_V_I8 0x40000000u
+#define EGG_V_OFF 0x3fffffffu /* the offset in v, in nums, f32 or i8 */
 #define EGG_NAME_ELIDED 0xffffffffu
 
 static inline const struct egg_tree_hdr *egg_tree_of(const struct egg_node *n)
@@ -342,7 +355,18 @@ static inline uint32_t egg_nvals_far(const struct egg_node *n)
 {
   const struct egg_tree_hdr *t = egg_tree_of(n);
   switch (n->vform) {
-  case VF_NUM: return (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + n->ix_slot);
+  case VF_NUM: {
+    uint32_t v = egg_v_in(t, n), c;
+    if (v & EGG_V_F32) {
+      memcpy(&c, t->f32 + (v & EGG_V_OFF), sizeof c);
+      return c;
+    }
+    if (v & EGG_V_I8) {
+      memcpy(&c, t->i8 + (v & EGG_V_OFF), sizeof c);
+      return c;
+    }
+    return (uint32_t)egg_slot_u64(t->nums + v + n->ix_slot);
+  }
   case VF_RICH: return (uint32_t)t->rich[egg_v_in(t, n) + n->ix_slot].ul;
   case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + 1) : egg_v_in(t, n);
   default: return 1;
@@ -350,11 +374,49 @@ static inline uint32_t egg_nvals_far(const struct egg_node *n)
 }
 /* The line of the closing brace of an entry without values (0: not kept), else 0. */
 uint32_t egg_close_line(const struct egg_node *n);
-/* The plain decimals of a VF_NUM entry. */
-static inline const double *egg_nums(const struct egg_node *n)
+/* The plain decimals of a VF_NUM or VF_ONE entry as one of three arrays: doubles, floats
+ * (EGG_V_F32) or bytes (EGG_V_I8); a loop over many values finds them once, not once a value
+ * (egg_tree_of walks up). */
+struct egg_numv {
+  const double *d;
+  const float *f;
+  const int8_t *b;
+};
+static inline double egg_numv_at(const struct egg_numv *v, uint32_t i)
 {
-  const struct egg_tree_hdr *t = egg_tree_of(n);
-  return t->nums + egg_v_in(t, n) + n->ix_slot + 1;
+  return v->d ? v->d[i] : v->f ? (double)v->f[i] : (double)v->b[i];
+}
+static inline int64_t egg_double_int(double d);
+static inline int64_t egg_numv_int(const struct egg_numv *v, uint32_t i)
+{
+  return egg_double_int(egg_numv_at(v, i));
+}
+/* 1 with *out set for a VF_NUM or VF_ONE entry, else 0. */
+static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_node *n, struct egg_numv *out)
+{
+  uint32_t v;
+  out->d = NULL;
+  out->f = NULL;
+  out->b = NULL;
+  if (n->vform != VF_NUM && n->vform != VF_ONE)
+    return 0;
+  v = egg_v_in(t, n);
+  if (v & EGG_V_F32)
+    out->f = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);
+  else if (v & EGG_V_I8)
+    out->b = t->i8 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR ? 4 : 0);
+  else
+    out->d = t->nums + v + (n->vform == VF_NUM ? n->ix_slot + 1 : 0);
+  return 1;
+}
+static inline int egg_numv(const struct egg_node *n, struct egg_numv *out)
+{
+  out->d = NULL;
+  out->f = NULL;
+  out->b = NULL;
+  if (n->vform != VF_NUM && n->vform != VF_ONE)
+    return 0;
+  return egg_numv_in(egg_tree_of(n), n, out);
 }
 
 /* A number as an integer, truncated toward zero and saturated (NaN gives INT64_MIN). */
@@ -363,14 +425,6 @@ static inline int64_t egg_double_int(double d)
   if (!(d == d) || d <= -9.2e18)
     return INT64_MIN;
   return d >= 9.2e18 ? INT64_MAX : (int64_t)d;
-}
-/* The kept values of a VF_NUM or VF_ONE entry (plain decimals), else NULL: a loop over many
- * values finds the tree's numbers once, not once a value (egg_tree_of walks up). */
-static inline const double *egg_plain_nums(const struct egg_node *n)
-{
-  if (n->vform == VF_NUM)
-    return egg_nums(n);
-  return n->vform == VF_ONE ? egg_tree_of(n)->nums + egg_v(n) : NULL;
 }
 
 /* The empty name a pool <Vertex> has in a validation-only decode (keep_values 0): it is named,
@@ -415,9 +469,10 @@ static inline int egg_vals_dropped(const struct egg_node *n)
 /* The numeric value of value i (0 for a string; a dropped value reads 0). */
 static inline double egg_val_d(const struct egg_node *n, uint32_t i)
 {
+  struct egg_numv nv;
   switch (n->vform) {
-  case VF_NUM: return egg_nums(n)[i];
-  case VF_ONE: return egg_tree_of(n)->nums[egg_v(n)];
+  case VF_NUM:
+  case VF_ONE: egg_numv(n, &nv); return egg_numv_at(&nv, i);
   case VF_RICH: return egg_tree_of(n)->rich[egg_v(n) + n->ix_slot + 1 + i].d;
   default: return 0;
   }
@@ -426,14 +481,10 @@ static inline double egg_val_d(const struct egg_node *n, uint32_t i)
 int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i);
 static inline int64_t egg_val_int(const struct egg_node *n, uint32_t i)
 {
-  double d;
-  if (n->vform == VF_NUM)
-    d = egg_nums(n)[i];
-  else if (n->vform == VF_ONE)
-    d = egg_tree_of(n)->nums[egg_v(n)];
-  else
+  struct egg_numv nv;
+  if (!egg_numv(n, &nv))
     return egg_val_int_slow(n, i);
-  return egg_double_int(d);
+  return egg_double_int(egg_numv_at(&nv, i));
 }
 /* The text of value i when it is a string, else NULL. */
 const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len);
@@ -605,6 +656,10 @@ struct egg_doc {
   size_t strs_used, strs_cap;
   double *nums;
   size_t nums_used, nums_cap;
+  float *f32;
+  size_t f32_used, f32_cap;
+  int8_t *i8;
+  size_t i8_used, i8_cap;
   struct egg_rich *rich;
   size_t rich_used, rich_cap;
   struct egg_col names, vals; /* the entries' names and value slots (struct egg_node) */

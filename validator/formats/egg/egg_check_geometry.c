@@ -14,11 +14,12 @@
 /* The three leading numbers of an entry whose values were kept, or 0. */
 static int vec3_of(const struct egg_node *n, double v[3])
 {
-  const double *nd;
+  struct egg_numv nv;
   if (n->bad || egg_vals_dropped(n) || egg_nvals(n) < 3)
     return 0;
-  if ((nd = egg_plain_nums(n)) != NULL) { /* plain decimals: numbers all */
-    memcpy(v, nd, 3 * sizeof *v);
+  if (egg_numv(n, &nv)) { /* plain decimals: numbers all */
+    for (uint32_t k = 0; k < 3; k++)
+      v[k] = egg_numv_at(&nv, k);
     return 1;
   }
   for (uint32_t k = 0; k < 3; k++) {
@@ -218,9 +219,10 @@ static long polygon_ids(const struct poly_ix *x, const struct egg_node *prim, si
       *ids = g;
       *cap = c;
     }
-    const double *nd = egg_plain_nums(vr);
+    struct egg_numv nv;
+    int plain = egg_numv(vr, &nv);
     for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
-      size_t k = vertex_at(x, pool, plen, nd ? egg_double_int(nd[i]) : egg_val_int(vr, i));
+      size_t k = vertex_at(x, pool, plen, plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i));
       if (!k)
         return -1;
       (*ids)[n++] = k - 1;

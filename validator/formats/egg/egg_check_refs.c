@@ -481,7 +481,8 @@ static void resolve_vertex_refs(struct refs *r)
   egg_map_init(&forwarded, &r->doc->map_failures);
   while (chunk) {
     struct egg_node *vr, *ref;
-    const double *nd;
+    struct egg_numv nv;
+    int plain;
     const char *ps;
     uint32_t plen;
     size_t missing = 0;
@@ -523,9 +524,9 @@ static void resolve_vertex_refs(struct refs *r)
       forward_pool(r, &forwarded, pool, ref, ps, plen);
     if (!pi || re->val)
       continue;
-    nd = egg_plain_nums(vr);
+    plain = egg_numv(vr, &nv);
     for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++)
-      missing += !has_index(pi, nd ? egg_double_int(nd[k]) : egg_val_int(vr, k));
+      missing += !has_index(pi, plain ? egg_numv_int(&nv, k) : egg_val_int(vr, k));
     if (missing) {
       size_t n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
                                   egg_show(buf, sizeof buf, ps, plen));

@@ -78,9 +78,10 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
     return;
   }
   vc->values += egg_nvals(vr);
-  const double *nd = egg_plain_nums(vr);
+  struct egg_numv nv;
+  int plain = egg_numv(vr, &nv);
   for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
-    int64_t idx = nd ? egg_double_int(nd[i]) : egg_val_int(vr, i);
+    int64_t idx = plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i);
     /* the arrays stay within a few times the map's size (which holds every value) */
     if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
         ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1) < 0)) {
@@ -309,9 +310,10 @@ static void check_primitive(struct egg_doc *doc, const struct egg_node *p)
       if (p->spec == S_POLYGON && nv <= 64) {
         /* the indices read once each (egg_val_int walks up to the root for the tree's numbers) */
         int64_t ix[64];
-        const double *nd = egg_plain_nums(c);
+        struct egg_numv cv;
+        int plain = egg_numv(c, &cv);
         for (uint32_t i = 0; i < nv; i++)
-          ix[i] = nd ? egg_double_int(nd[i]) : egg_val_int(c, i);
+          ix[i] = plain ? egg_numv_int(&cv, i) : egg_val_int(c, i);
         for (uint32_t i = 1; i < nv; i++)
           for (uint32_t j = 0; j < i; j++)
             if (ix[i] == ix[j]) {

@@ -2,6 +2,7 @@
  * grammar table as it is built. Syntax errors are located where Panda3D's LALR parser would
  * see them (the first token that cannot continue a legal entry); unlike Panda3D the parser then
  * skips to the end of the enclosing entry and goes on, so one run reports every problem. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,11 @@ struct frame {
   int lazy;          /* values counted, not kept: the lexer need not convert them */
   size_t let_go;     /* a lazy frame's values counted and let go from the value stack, which
                       * then holds a few at a time, not 8 bytes a value of a `<V>` of millions
-                      * of 2-byte numbers (issue 26) */
+                      * of 2-byte numbers (issue 26); another frame's values moved to the tree's
+                      * f32 already (frame_spill) */
+  size_t spill_at;   /* where those are in the tree's i8 or f32 (their count slot), SIZE_MAX: none */
+  int spill_kind;    /* which (PK_I8, PK_F32) */
+  int spill_dead;    /* a value a float does not hold: no more are moved */
   int seen_child;
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
@@ -40,7 +45,7 @@ struct frame {
    * equal to its first that attr_replaces let go (egg_geometry_note_vertex counts them) */
   size_t attr_first[2];
   unsigned long normals_folded;
-  size_t nums_used;
+  size_t nums_used, f32_used, i8_used;
   int64_t index;          /* the number of an entry that has one (egg_has_index) */
   uint32_t line;          /* of the keyword (the closing brace is kept as lines after it) */
   int v_reserved;         /* the entry's value slot is decided (frame_reserve_v), */
@@ -230,6 +235,8 @@ static void tree_pools(struct egg_doc *doc)
   if (doc->tree) {
     doc->tree->strs = doc->strs;
     doc->tree->nums = doc->nums;
+    doc->tree->f32 = doc->f32;
+    doc->tree->i8 = doc->i8;
     doc->tree->rich = doc->rich;
     doc->tree->doc = doc;
     doc->tree->names = &doc->names;
@@ -336,6 +343,10 @@ static uint32_t nums_new(struct parser *p, size_t count)
   struct egg_doc *doc = p->doc;
   size_t at = doc->nums_used;
   void *base = doc->nums;
+  if (count > EGG_V_OFF - at) { /* past what a value slot names (EGG_V_OFF) */
+    p->oom = 1;
+    return UINT32_MAX;
+  }
   if (pool_room(p, &base, doc->nums_used, &doc->nums_cap, count, sizeof *doc->nums) < 0)
     return UINT32_MAX;
   if (base != doc->nums) {
@@ -347,6 +358,87 @@ static uint32_t nums_new(struct parser *p, size_t count)
 }
 
 static void nums_set_u64(double *slot, uint64_t u) { memcpy(slot, &u, sizeof u); }
+
+/* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32). */
+enum { PK_I8 = 1, PK_F32 = 4 };
+
+/* count slots in the tree's i8 or f32 (kind): the offset of the first, or UINT32_MAX when out of
+ * memory or past what a value slot names (EGG_V_OFF; the caller keeps doubles then). */
+static uint32_t pack_new(struct parser *p, int kind, size_t count)
+{
+  struct egg_doc *doc = p->doc;
+  size_t at = kind == PK_I8 ? doc->i8_used : doc->f32_used;
+  void *base = kind == PK_I8 ? (void *)doc->i8 : (void *)doc->f32;
+  if (count > EGG_V_OFF - at)
+    return UINT32_MAX;
+  if (kind == PK_I8) {
+    if (pool_room(p, &base, doc->i8_used, &doc->i8_cap, count, 1) < 0)
+      return UINT32_MAX;
+    if (base != doc->i8) {
+      doc->i8 = base;
+      tree_pools(doc);
+    }
+    doc->i8_used += count;
+  } else {
+    if (pool_room(p, &base, doc->f32_used, &doc->f32_cap, count, sizeof *doc->f32) < 0)
+      return UINT32_MAX;
+    if (base != doc->f32) {
+      doc->f32 = base;
+      tree_pools(doc);
+    }
+    doc->f32_used += count;
+  }
+  return (uint32_t)at;
+}
+
+/* An integer from -128 to 127 (not -0, whose sign a byte loses). */
+static inline int i8_exact(double d)
+{
+  return d >= -128.0 && d <= 127.0 && d == (double)(int)d && (d != 0 || !signbit(d));
+}
+
+/* A plain decimal that a float holds exactly (and gives back as the same double): most a file
+ * spells (0, 1, -1, 0.5, indices below 2^24). Checked against the range first: a double past
+ * it does not convert to a float in ISO C. */
+static inline int f32_exact(double d)
+{
+  return d >= -FLT_MAX && d <= FLT_MAX && (double)(float)d == d;
+}
+
+/* The narrowest kind, no narrower than kind, that holds each of n values exactly, or 0. */
+static int pack_kind(const double *src, size_t n, int kind)
+{
+  for (size_t i = 0; i < n; i++) {
+    if (kind == PK_I8 && !i8_exact(src[i]))
+      kind = PK_F32;
+    if (kind == PK_F32 && !f32_exact(src[i]))
+      return 0;
+  }
+  return kind;
+}
+
+/* Slots of a kind that a count takes (4 bytes). */
+static inline size_t pack_count_slots(int kind) { return kind == PK_I8 ? 4 : 1; }
+
+/* Write value i of a packed run at offset at of its kind's pool. */
+static inline void pack_put(struct egg_doc *doc, int kind, size_t at, double d)
+{
+  if (kind == PK_I8)
+    doc->i8[at] = (int8_t)d;
+  else
+    doc->f32[at] = (float)d;
+}
+static inline double pack_get(const struct egg_doc *doc, int kind, size_t at)
+{
+  return kind == PK_I8 ? (double)doc->i8[at] : (double)doc->f32[at];
+}
+static inline void pack_set_used(struct egg_doc *doc, int kind, size_t used)
+{
+  if (kind == PK_I8)
+    doc->i8_used = used;
+  else
+    doc->f32_used = used;
+}
 
 /* A string kept in the tree: its length (uint32_t) before it, a NUL after it; the offset of its
  * bytes in the tree's strings, or 0 when out of memory. */
@@ -442,8 +534,104 @@ static void values_let_go(struct parser *p, struct frame *f)
   }
 }
 
+/* A run of plain decimals at least this long moves from the value stack to the tree's f32 as it
+ * is read (frame_spill): more than EGG_CLOSE_FAR, so the run's count slot is always taken. */
+#define SPILL_RUN 1024u
+
+/* The values frame_spill moved as bytes become floats (a later value is no small integer). 0, or
+ * -1 when out of memory. */
+static int spill_widen(struct parser *p, struct frame *f)
+{
+  struct egg_doc *doc = p->doc;
+  size_t moved = f->let_go;
+  uint32_t at;
+  if (f->spill_kind == PK_F32)
+    return 0;
+  if ((at = pack_new(p, PK_F32, 1 + moved)) == UINT32_MAX)
+    return -1;
+  for (size_t i = 0; i < moved; i++)
+    doc->f32[at + 1 + i] = (float)doc->i8[f->spill_at + 4 + i];
+  doc->i8_used = f->spill_at;
+  f->spill_at = at;
+  f->spill_kind = PK_F32;
+  return 0;
+}
+
+/* The values of frame f on the value stack go to the tree's i8 or f32 after those moved before,
+ * if each is a small integer or a float holds it exactly: a `<VertexRef>{0 0 0 ...}` of millions
+ * of 2-byte indices then takes a byte an index, not 8 on the stack and 8 again in the tree (issue
+ * 26). Its last values stay on the stack, and close_packed moves them; the first value a float
+ * does not hold ends the moves (frame_unspill takes them back before the entry keeps doubles). */
+static void frame_spill(struct parser *p, struct frame *f)
+{
+  const double *src = p->dstack + f->vstart;
+  size_t on = p->nvals - f->vstart;
+  uint32_t at;
+  int kind;
+  if (f->lazy || f->rich || f->spill_dead || egg_has_index(f->node->spec))
+    return;
+  kind = pack_kind(src, on, f->spill_at == SIZE_MAX ? PK_I8 : f->spill_kind);
+  if (!kind || (f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f) < 0)) {
+    f->spill_dead = 1;
+    return;
+  }
+  if (f->spill_at == SIZE_MAX) {
+    if ((at = pack_new(p, kind, pack_count_slots(kind) + on)) == UINT32_MAX) {
+      f->spill_dead = 1;
+      return; /* (out of memory, or past what EGG_V_OFF names: the stack keeps them) */
+    }
+    f->spill_at = at;
+    f->spill_kind = kind;
+    at += (uint32_t)pack_count_slots(kind);
+  } else if ((at = pack_new(p, kind, on)) == UINT32_MAX) {
+    f->spill_dead = 1;
+    return;
+  }
+  for (size_t i = 0; i < on; i++)
+    pack_put(p->doc, kind, at + i, src[i]);
+  f->let_go += on;
+  p->nvals = f->vstart;
+}
+
+/* The values frame_spill moved go back onto the value stack, before those there: the entry keeps
+ * them otherwise (rich, or as doubles). 0, or -1 when out of memory. */
+static int frame_unspill(struct parser *p, struct frame *f)
+{
+  size_t moved = f->let_go, on = p->nvals - f->vstart, from;
+  if (f->spill_at == SIZE_MAX)
+    return 0;
+  while (p->capvals - p->nvals < moved)
+    if (grow_values(p) < 0)
+      return -1;
+  memmove(p->dstack + f->vstart + moved, p->dstack + f->vstart, on * sizeof *p->dstack);
+  from = f->spill_at + pack_count_slots(f->spill_kind);
+  for (size_t i = 0; i < moved; i++)
+    p->dstack[f->vstart + i] = pack_get(p->doc, f->spill_kind, from + i);
+  p->nvals += moved;
+  f->let_go = 0;
+  pack_set_used(p->doc, f->spill_kind, f->spill_at);
+  f->spill_at = SIZE_MAX;
+  f->spill_dead = 1;
+  return 0;
+}
+
+/* The values of frame f are complete (its first child opens): those frame_spill moved are
+ * joined by the rest, or all go back onto the value stack, before the child's own take the pools'
+ * tails. 0, or -1 when out of memory. */
+static int spill_finish(struct parser *p, struct frame *f)
+{
+  frame_spill(p, f);
+  if (f->spill_dead || p->nvals > f->vstart)
+    return frame_unspill(p, f);
+  return 0;
+}
+
 static int push_value(struct parser *p, struct frame *f, const struct egg_token *t)
 {
+  if (!f->rich && !f->lazy && (t->type != T_NUMBER || t->flags) && frame_unspill(p, f) < 0)
+    return -1;
+  if (p->nvals == p->capvals && p->nvals - f->vstart >= SPILL_RUN)
+    frame_spill(p, f);
   if (p->nvals == p->capvals && grow_values(p) < 0)
     return -1;
   p->dstack[p->nvals] = t->num;
@@ -664,6 +852,8 @@ static void vertex_done(struct parser *p, struct frame *f)
   } else {
     doc->nums_used = f->nums_used;
   }
+  doc->f32_used = f->f32_used;
+  doc->i8_used = f->i8_used;
 }
 
 /* A <V> right after another in the same table: the checks and the model read only the last of
@@ -700,7 +890,7 @@ static void attr_replaces(struct parser *p, struct frame *vf, int spec)
   struct egg_doc *doc = p->doc;
   size_t last = doc->node_used - 1, first = vf->attr_first[spec == S_RGBA];
   const struct egg_node *l = doc->node_arr + last, *a;
-  const double *x, *y;
+  struct egg_numv x, y;
   uint32_t n, v;
   if (!first || last == first || l->spec != (unsigned)spec || l->size != 1 || l->bad ||
       l - l->up != vf->node || l->vform != VF_NUM || l->ix_slot)
@@ -710,15 +900,26 @@ static void attr_replaces(struct parser *p, struct frame *vf, int spec)
   if (a->size != 1 || a->bad || a->vform != VF_NUM || egg_nvals(a) != n || n == EGG_CLOSE_FAR)
     return;
   v = egg_col_get(&doc->vals, last);
-  x = doc->nums + egg_col_get(&doc->vals, first) + 1;
-  y = doc->nums + v + 1;
-  if (v + 1 + (size_t)n != doc->nums_used) /* its numbers are the last taken */
+  egg_numv_in(doc->tree, a, &x);
+  egg_numv_in(doc->tree, l, &y);
+  /* its numbers are the last taken (in f32 when a float holds them, else in nums) */
+  if ((v & EGG_V_F32)  ? (v & EGG_V_OFF) + (size_t)n != doc->f32_used
+      : (v & EGG_V_I8) ? (v & EGG_V_OFF) + (size_t)n != doc->i8_used
+                       : v + 1 + (size_t)n != doc->nums_used)
     return;
-  for (uint32_t i = 0; i < n; i++)
-    if (!(x[i] == y[i]) || (spec == S_RGBA && !(y[i] >= 0.0 && y[i] <= 1.0)))
+  for (uint32_t i = 0; i < n; i++) {
+    double xi = egg_numv_at(&x, i), yi = egg_numv_at(&y, i);
+    if (!(xi == yi) || (spec == S_RGBA && !(yi >= 0.0 && yi <= 1.0)))
       return;
+  }
   doc->node_used = last;
-  doc->nums_used = v; /* (doc->nodes and spec_count still count it, as for a <V> let go) */
+  /* (doc->nodes and spec_count still count it, as for a <V> let go) */
+  if (v & EGG_V_F32)
+    doc->f32_used = v & EGG_V_OFF;
+  else if (v & EGG_V_I8)
+    doc->i8_used = v & EGG_V_OFF;
+  else
+    doc->nums_used = v;
   col_truncate(&doc->names, last - 1);
   col_truncate(&doc->vals, last - 1);
   while (doc->nfar && doc->far[doc->nfar - 1].ix >= last)
@@ -766,6 +967,41 @@ static void close_line_keep(struct parser *p, struct frame *f, struct egg_node *
     doc->nfar++;
     doc->far_sorted = 0; /* egg_close_line sorts again before its next lookup */
   }
+}
+
+/* The plain decimals of an entry without a number, as it closes, into the tree's i8 or f32 after
+ * those frame_spill moved, when each is a small integer or a float holds it exactly (EGG_V_I8,
+ * EGG_V_F32): 1, or 0 when it keeps doubles (then every value is on the value stack again). */
+static int close_packed(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
+{
+  const double *src = p->dstack + f->vstart;
+  size_t on = p->nvals - f->vstart, cs, first;
+  int spilled = f->spill_at != SIZE_MAX;
+  int kind = pack_kind(src, on, spilled ? f->spill_kind : PK_I8);
+  uint32_t at;
+  if (!kind || (spilled && kind != f->spill_kind && spill_widen(p, f) < 0))
+    return frame_unspill(p, f), 0;
+  cs = count >= EGG_CLOSE_FAR ? pack_count_slots(kind) : 0;
+  if (spilled) {
+    at = (uint32_t)f->spill_at;
+    if (pack_new(p, kind, on) == UINT32_MAX)
+      return frame_unspill(p, f), 0;
+  } else if ((at = pack_new(p, kind, cs + on)) == UINT32_MAX) {
+    return 0;
+  }
+  if (cs) {
+    uint32_t c = (uint32_t)count;
+    if (kind == PK_I8)
+      memcpy(p->doc->i8 + at, &c, sizeof c);
+    else
+      memcpy(p->doc->f32 + at, &c, sizeof c);
+  }
+  first = at + cs + (count - on);
+  for (size_t i = 0; i < on; i++)
+    pack_put(p->doc, kind, first + i, src[i]);
+  n->vform = count == 1 ? VF_ONE : VF_NUM;
+  frame_set_v(p, f, at | (kind == PK_I8 ? EGG_V_I8 : EGG_V_F32));
+  return 1;
 }
 
 /* Where an entry's values go as it closes (the layout egg.h describes by vform). */
@@ -837,6 +1073,8 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
         doc->rich_used += count + 1 + ix;
       }
     }
+  } else if (!ix && !p->oom && close_packed(p, f, n, count)) {
+    /* kept in 4 bytes a value */
   } else if (count == 1 && !ix) {
     n->vform = VF_ONE;
     if ((at = nums_new(p, 1)) != UINT32_MAX) {
@@ -958,6 +1196,8 @@ static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_
     v_replaces(p, parent);
   else if ((spec == S_NORMAL || spec == S_RGBA) && parent->vertex_mark)
     attr_replaces(p, parent, spec);
+  if (parent->spill_at != SIZE_MAX && spill_finish(p, parent) < 0)
+    return -1;
   frame_reserve_v(p, parent); /* before this entry's own name */
   n = node_new(p, spec, kwtok);
   if (!n)
@@ -999,6 +1239,8 @@ static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_
     nf->attr_first[0] = nf->attr_first[1] = 0;
     nf->normals_folded = 0;
     nf->v_at = SIZE_MAX;
+    nf->spill_at = SIZE_MAX;
+    nf->spill_dead = 0;
   }
   p->stack[p->depth].node = n;
   p->stack[p->depth].idx = (size_t)(n - p->doc->node_arr);
@@ -1015,6 +1257,8 @@ static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_
     vf->vertex_mark = 1;
     vf->morphs = morph_count(p->doc);
     vf->nums_used = p->doc->nums_used;
+    vf->f32_used = p->doc->f32_used;
+    vf->i8_used = p->doc->i8_used;
   }
   p->lx.lazy = p->stack[p->depth].lazy;
   if (sf->nests)
@@ -1237,6 +1481,7 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   p->stack[0].ctx = C_TOP;
   p->stack[0].line = 1;
   p->stack[0].name_at = SIZE_MAX;
+  p->stack[0].spill_at = SIZE_MAX;
   p->depth = 1;
   advance(p);
   while (!p->oom) {
@@ -1277,6 +1522,8 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
           room = f->maxvals - frame_nvals(p, f);
         p->nvals += egg_lex_decimals(&p->lx, p->dstack + p->nvals, room, f->fastnum == 2, &p->tok);
         values_let_go(p, f);
+        if (p->nvals - f->vstart >= SPILL_RUN)
+          frame_spill(p, f);
         break;
       }
       /* fall through */

@@ -29,8 +29,8 @@ void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
 {
   memset(out, 0, sizeof *out);
   switch (n->vform) {
-  case VF_NUM: out->d = egg_nums(n)[i]; break;
-  case VF_ONE: out->d = egg_tree_of(n)->nums[egg_v(n)]; break;
+  case VF_NUM:
+  case VF_ONE: out->d = egg_val_d(n, i); break;
   case VF_WORD:
   case VF_QSTR:
     out->type = n->vform == VF_WORD ? V_WORD : V_QSTRING;
@@ -63,8 +63,8 @@ int64_t egg_val_int_slow(const struct egg_node *n, uint32_t i)
 {
   struct egg_value v;
   switch (n->vform) {
-  case VF_NUM: return egg_double_int(egg_nums(n)[i]);
-  case VF_ONE: return egg_double_int(egg_tree_of(n)->nums[egg_v(n)]);
+  case VF_NUM:
+  case VF_ONE: return egg_double_int(egg_val_d(n, i));
   case VF_RICH: rich_val(n, i, &v); return egg_value_int(&v);
   default: return 0;
   }
