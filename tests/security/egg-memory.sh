@@ -83,12 +83,11 @@ rm -f "$work/joints.egg"
 # 28 bytes; and a pointer a <VertexRef> in the reference check) the second file cost 3.8 to 4.1
 # x the text it adds; now 2.2 to 2.8 x. Still over 3 x, not checked here (slopes between 5 and
 # 10 MB; a sweep of each keyword's smallest forms, one line and a line each, in each parent, at
-# 8c63132 and later, then at 6481c99 and later): a run of words in one <Collide> (37 x: 32
-# bytes a value on the value stack and again in the tree); the smallest entries whose few values
-# are read, repeated in one parent: <DUV>{0 0} in a <UV> 3.2 x (its entry and value slot are 20
-# bytes of a text of 10), <RotX>{0}, <Ref>{0}, <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0} 3.1 to
-# 4.5 x (an entry of 16 bytes and a value slot for 6 to 9 bytes of text); <Vertex>{0} on one line
-# is 2.9 x, <Order>{0 0} 2.9 x, <Dxyz>{0 0 0} 2.8 x, <Table> 2.6 to 2.8 x, too close to check.
+# 8c63132 and later, then at 6481c99 and later): the smallest entries whose few values are read,
+# repeated in one parent: <DUV>{0 0} in a <UV> 3.2 x (its entry and value slot are 20 bytes of a
+# text of 10), <RotX>{0}, <Ref>{0}, <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0} 3.1 to 4.5 x (an
+# entry of 16 bytes and a value slot for 6 to 9 bytes of text); <Vertex>{0} on one line is 2.9 x,
+# <Order>{0 0} 2.9 x, <Dxyz>{0 0 0} 2.8 x, <Table> 2.6 to 2.8 x, too close to check.
 # dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, %d the count) as many times as
 # BYTES allow, HEAD before, TAIL after (printf formats)
 dense()
@@ -177,6 +176,9 @@ SUB=
 slope vertexref.run '<Polygon>{<VertexRef>{' '0 ' '}}'
 slope knots.run '<NURBSCurve>{<Knots>{' '0 ' '}}'
 slope collide.numbers '<Group> g{<Collide>{' '0 ' '}}'
+# a run of words in one <Collide>: 37 x before (32 bytes a value on the value stack and again in
+# the tree, and 8 more on the stack), 3 x now (4 bytes a word: the offset of its one copy)
+slope collide.words '<Group> g{<Collide>{' 'a ' '}}'
 # the small entries of a few numbers, read (colours, normals, morphs, tangents): 4.2 to 5 x
 # before (an entry, a value slot and a count and the values at 8 bytes each), 2.4 to 2.8 x now
 # (no count, a byte a small integer, 4 bytes a number a float holds)

@@ -239,7 +239,10 @@ struct egg_tree_hdr {
  *                 close is EGG_CLOSE_FAR
  *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF
  *   VF_WORD/QSTR  v = offset of the string in strs
- *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul)
+ *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul); with
+ *                 EGG_V_F32 (never ix), strings only: 4-byte slots in f32 at v & EGG_V_OFF, each
+ *                 the offset of its string in strs, EGG_WORD_QUOTED set for a quoted one, after
+ *                 the count when close is EGG_CLOSE_FAR
  *   VF_DROPPED    ix ? nums[v+1] = count : v = count
  *   VF_IXV        v = the number + 1 (0: none), close = count
  * Numbers and counts in nums are 64-bit integers stored in the double's bytes. */
@@ -279,6 +282,9 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
  * of single digits takes a byte an index of 2: the text's own bytes are a third of the bound) */
 #define EGG_V_I8 0x40000000u
 #define EGG_V_OFF 0x3fffffffu /* the offset in v, in nums, f32 or i8 */
+/* a VF_RICH entry's string slot (EGG_V_F32): a quoted string, not a bare word (a `<Collide>` of
+ * a million bare words kept 32 bytes each in the tree, and 40 on the value stack) */
+#define EGG_WORD_QUOTED 0x80000000u
 #define EGG_NAME_ELIDED 0xffffffffu
 
 static inline const struct egg_tree_hdr *egg_tree_of(const struct egg_node *n)
@@ -367,7 +373,14 @@ static inline uint32_t egg_nvals_far(const struct egg_node *n)
     }
     return (uint32_t)egg_slot_u64(t->nums + v + n->ix_slot);
   }
-  case VF_RICH: return (uint32_t)t->rich[egg_v_in(t, n) + n->ix_slot].ul;
+  case VF_RICH: {
+    uint32_t v = egg_v_in(t, n), c;
+    if (v & EGG_V_F32) {
+      memcpy(&c, t->f32 + (v & EGG_V_OFF), sizeof c);
+      return c;
+    }
+    return (uint32_t)t->rich[v + n->ix_slot].ul;
+  }
   case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + 1) : egg_v_in(t, n);
   default: return 1;
   }
@@ -473,7 +486,11 @@ static inline double egg_val_d(const struct egg_node *n, uint32_t i)
   switch (n->vform) {
   case VF_NUM:
   case VF_ONE: egg_numv(n, &nv); return egg_numv_at(&nv, i);
-  case VF_RICH: return egg_tree_of(n)->rich[egg_v(n) + n->ix_slot + 1 + i].d;
+  case VF_RICH: {
+    const struct egg_tree_hdr *t = egg_tree_of(n);
+    uint32_t v = egg_v_in(t, n);
+    return v & EGG_V_F32 ? 0 : t->rich[v + n->ix_slot + 1 + i].d; /* strings only: 0 */
+  }
   default: return 0;
   }
 }

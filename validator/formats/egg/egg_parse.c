@@ -359,8 +359,9 @@ static uint32_t nums_new(struct parser *p, size_t count)
 
 static void nums_set_u64(double *slot, uint64_t u) { memcpy(slot, &u, sizeof u); }
 
-/* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32). */
-enum { PK_I8 = 1, PK_F32 = 4 };
+/* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32); PK_W: strings, 4 bytes
+ * each in f32 (a VF_RICH entry's EGG_V_F32). */
+enum { PK_I8 = 1, PK_W = 2, PK_F32 = 4 };
 
 /* count slots in the tree's i8 or f32 (kind): the offset of the first, or UINT32_MAX when out of
  * memory or past what a value slot names (EGG_V_OFF; the caller keeps doubles then). */
@@ -432,12 +433,22 @@ static inline double pack_get(const struct egg_doc *doc, int kind, size_t at)
 {
   return kind == PK_I8 ? (double)doc->i8[at] : (double)doc->f32[at];
 }
+/* The 4-byte slot of a string value (struct egg_rich) of a VF_RICH entry kept as strings only: 1,
+ * or 0 when it is no string (or has none: out of memory), or lies past what the slot names. */
+static inline int word_slot(const struct egg_rich *r, uint32_t *w)
+{
+  if ((r->type != V_WORD && r->type != V_QSTRING) || !r->s || r->s >= EGG_WORD_QUOTED || r->flags)
+    return 0;
+  *w = r->s | (r->type == V_QSTRING ? EGG_WORD_QUOTED : 0);
+  return 1;
+}
+
 static inline void pack_set_used(struct egg_doc *doc, int kind, size_t used)
 {
   if (kind == PK_I8)
     doc->i8_used = used;
   else
-    doc->f32_used = used;
+    doc->f32_used = used; /* PK_F32, PK_W */
 }
 
 /* A string kept in the tree: its length (uint32_t) before it, a NUL after it; the offset of its
@@ -557,6 +568,38 @@ static int spill_widen(struct parser *p, struct frame *f)
   return 0;
 }
 
+/* frame_spill of a frame whose values are kept in full (rich): when all are strings, they go to
+ * the tree's f32 as 4-byte slots (word_slot), not 32 bytes each on the value stack and again in
+ * the tree (a `<Collide>{a a a ...}` of 2-byte words, issue 26). */
+static void words_spill(struct parser *p, struct frame *f)
+{
+  const struct egg_rich *r = p->rstack + f->vstart;
+  size_t on = p->nvals - f->vstart;
+  uint32_t at, w = 0;
+  for (size_t i = 0; i < on; i++)
+    if (!word_slot(&r[i], &w)) {
+      f->spill_dead = 1;
+      return;
+    }
+  if (f->spill_at == SIZE_MAX) {
+    if ((at = pack_new(p, PK_F32, 1 + on)) == UINT32_MAX) {
+      f->spill_dead = 1;
+      return;
+    }
+    f->spill_at = at++;
+    f->spill_kind = PK_W;
+  } else if ((at = pack_new(p, PK_F32, on)) == UINT32_MAX) {
+    f->spill_dead = 1;
+    return;
+  }
+  for (size_t i = 0; i < on; i++) {
+    word_slot(&r[i], &w);
+    memcpy(p->doc->f32 + at + i, &w, sizeof w);
+  }
+  f->let_go += on;
+  p->nvals = f->vstart;
+}
+
 /* The values of frame f on the value stack go to the tree's i8 or f32 after those moved before,
  * if each is a small integer or a float holds it exactly: a `<VertexRef>{0 0 0 ...}` of millions
  * of 2-byte indices then takes a byte an index, not 8 on the stack and 8 again in the tree (issue
@@ -568,8 +611,12 @@ static void frame_spill(struct parser *p, struct frame *f)
   size_t on = p->nvals - f->vstart;
   uint32_t at;
   int kind;
-  if (f->lazy || f->rich || f->spill_dead || egg_has_index(f->node->spec))
+  if (f->lazy || f->spill_dead || egg_has_index(f->node->spec))
     return;
+  if (f->rich) {
+    words_spill(p, f);
+    return;
+  }
   kind = pack_kind(src, on, f->spill_at == SIZE_MAX ? PK_I8 : f->spill_kind);
   if (!kind || (f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f) < 0)) {
     f->spill_dead = 1;
@@ -605,8 +652,23 @@ static int frame_unspill(struct parser *p, struct frame *f)
       return -1;
   memmove(p->dstack + f->vstart + moved, p->dstack + f->vstart, on * sizeof *p->dstack);
   from = f->spill_at + pack_count_slots(f->spill_kind);
-  for (size_t i = 0; i < moved; i++)
-    p->dstack[f->vstart + i] = pack_get(p->doc, f->spill_kind, from + i);
+  if (f->spill_kind == PK_W) {
+    /* the strings' values in full again, as value_full gave them (a string has no number) */
+    memmove(p->rstack + f->vstart + moved, p->rstack + f->vstart, on * sizeof *p->rstack);
+    for (size_t i = 0; i < moved; i++) {
+      struct egg_rich *r = &p->rstack[f->vstart + i];
+      uint32_t w;
+      memcpy(&w, p->doc->f32 + from + i, sizeof w);
+      memset(r, 0, sizeof *r);
+      r->s = w & ~EGG_WORD_QUOTED;
+      r->len = egg_str_len(p->doc->strs + r->s);
+      r->type = w & EGG_WORD_QUOTED ? V_QSTRING : V_WORD;
+      p->dstack[f->vstart + i] = 0;
+    }
+  } else {
+    for (size_t i = 0; i < moved; i++)
+      p->dstack[f->vstart + i] = pack_get(p->doc, f->spill_kind, from + i);
+  }
   p->nvals += moved;
   f->let_go = 0;
   pack_set_used(p->doc, f->spill_kind, f->spill_at);
@@ -629,6 +691,9 @@ static int spill_finish(struct parser *p, struct frame *f)
 static int push_value(struct parser *p, struct frame *f, const struct egg_token *t)
 {
   if (!f->rich && !f->lazy && (t->type != T_NUMBER || t->flags) && frame_unspill(p, f) < 0)
+    return -1;
+  if (f->rich && f->spill_at != SIZE_MAX && t->type != T_WORD && t->type != T_QSTRING &&
+      frame_unspill(p, f) < 0)
     return -1;
   if (p->nvals == p->capvals && p->nvals - f->vstart >= SPILL_RUN)
     frame_spill(p, f);
@@ -1004,6 +1069,37 @@ static int close_packed(struct parser *p, struct frame *f, struct egg_node *n, s
   return 1;
 }
 
+/* The values of a rich entry without a number, as it closes, when all are strings: 4-byte slots
+ * in the tree's f32 after those words_spill moved (VF_RICH with EGG_V_F32). 1, or 0 when it keeps
+ * them in full (then every value is on the value stack again). */
+static int close_words(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
+{
+  const struct egg_rich *r = p->rstack + f->vstart;
+  size_t on = p->nvals - f->vstart, cs = count >= EGG_CLOSE_FAR;
+  uint32_t at, w = 0;
+  for (size_t i = 0; i < on; i++)
+    if (!word_slot(&r[i], &w))
+      return frame_unspill(p, f), 0;
+  if (f->spill_at != SIZE_MAX) {
+    at = (uint32_t)f->spill_at;
+    if (pack_new(p, PK_F32, on) == UINT32_MAX)
+      return frame_unspill(p, f), 0;
+  } else if ((at = pack_new(p, PK_F32, cs + on)) == UINT32_MAX) {
+    return 0;
+  }
+  if (cs) {
+    uint32_t c = (uint32_t)count;
+    memcpy(p->doc->f32 + at, &c, sizeof c);
+  }
+  for (size_t i = 0; i < on; i++) {
+    word_slot(&r[i], &w);
+    memcpy(p->doc->f32 + at + cs + (count - on) + i, &w, sizeof w);
+  }
+  n->vform = VF_RICH;
+  frame_set_v(p, f, at | EGG_V_F32);
+  return 1;
+}
+
 /* Where an entry's values go as it closes (the layout egg.h describes by vform). */
 static void close_values(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
 {
@@ -1053,10 +1149,13 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     }
   } else if (f->rich) {
     const struct egg_rich *r = p->rstack + f->vstart;
-    if (count == 1 && (r->type == V_WORD || r->type == V_QSTRING) && r->s && !ix) {
+    if (count == 1 && f->spill_at == SIZE_MAX && (r->type == V_WORD || r->type == V_QSTRING) && r->s && !ix) {
       n->vform = r->type == V_WORD ? VF_WORD : VF_QSTR;
       frame_set_v(p, f, r->s);
+    } else if (!ix && !p->oom && close_words(p, f, n, count)) {
+      /* strings only, 4 bytes each */
     } else {
+      r = p->rstack + f->vstart; /* (close_words may have moved the stack) */
       void *base = doc->rich;
       n->vform = VF_RICH;
       if (pool_room(p, &base, doc->rich_used, &doc->rich_cap, count + 1 + ix, sizeof *doc->rich) == 0) {

@@ -16,7 +16,20 @@ const char *const egg_name_elided = elided_name + 4;
 static void rich_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
 {
   const struct egg_tree_hdr *t = egg_tree_of(n);
-  const struct egg_rich *r = &t->rich[egg_v_in(t, n) + n->ix_slot + 1 + i];
+  uint32_t v = egg_v_in(t, n);
+  const struct egg_rich *r;
+  if (v & EGG_V_F32) { /* strings only, 4 bytes each (the lexer gives them no number) */
+    uint32_t w;
+    memcpy(&w, t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR) + i, sizeof w);
+    out->d = 0;
+    out->ul = 0;
+    out->s = t->strs + (w & ~EGG_WORD_QUOTED);
+    out->len = egg_str_len(out->s);
+    out->type = w & EGG_WORD_QUOTED ? V_QSTRING : V_WORD;
+    out->flags = 0;
+    return;
+  }
+  r = &t->rich[v + n->ix_slot + 1 + i];
   out->d = r->d;
   out->ul = r->ul;
   out->s = r->s ? t->strs + r->s : NULL;
