@@ -43,6 +43,9 @@ extern "C" {
 
 /* The default of mdl_options.max_input_size: 1 GiB. */
 #define MDL_DEFAULT_MAX_INPUT_SIZE (1ULL << 30)
+/* mdl_options.max_memory: the automatic bound (the default: twice the text + 48 MiB), or none. */
+#define MDL_MAX_MEMORY_AUTO 0ULL
+#define MDL_MAX_MEMORY_NONE (~0ULL)
 
 typedef enum mdl_severity {
   MDL_FATAL = 0, /* decoding cannot go on */
@@ -199,6 +202,13 @@ typedef struct mdl_options {
   /* With resources set: resolve references among these files instead of the file system (a
    * model read from an archive), or NULL. Added last for the same reason as max_input_size. */
   const mdl_resource_tree *resource_tree;
+  /* The most bytes validating one input may hold in the decoder's own structures (its tree,
+   * tables and lists; the text itself aside): MDL_MAX_MEMORY_AUTO (0, the default) twice the
+   * text (the inflated text of an .egg.pz) + 48 MiB, MDL_MAX_MEMORY_NONE no bound, else the
+   * bytes. Checked where the Egg and IQE decoders' structures grow; past it decoding stops:
+   * MDL_EIO, with the fatal MDL-MEM-002 delivered through on_diag and counted in the result,
+   * never a verdict. Added last for the same reason as max_input_size. */
+  unsigned long long max_memory;
 } mdl_options;
 
 /* Every field 0 / NULL (the defaults), size set. Call it before setting any field. */
@@ -251,7 +261,8 @@ void mdl_result_init(mdl_result *result);
 typedef enum mdl_status {
   MDL_OK = 0,         /* validated (the file may still be invalid: see counts) */
   MDL_EIO = -1,       /* the file could not be read (errno says why), or exceeds
-                       * options->max_input_size (EFBIG; MDL-IO-002 delivered and counted) */
+                       * options->max_input_size (EFBIG; MDL-IO-002 delivered and counted),
+                       * or needs more memory than options->max_memory (MDL-MEM-002 likewise) */
   MDL_EINTERNAL = -2, /* a bug: please report it */
   MDL_EINVAL = -3,    /* a setting the library does not understand, or an mdl_options /
                        * mdl_result whose size is not the one this library was built with */
@@ -274,6 +285,7 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
  * ignore=PATTERN, only=PATTERN, severity=PATTERN=SEV (each may repeat), fail_on=SEV,
  * profile=NAME, strict=true|false, max_issues=N, max_per_rule=N, assume_format=FMT,
  * max_input_size=SIZE (as --max-input-size: over it the entry has the fatal MDL-IO-002),
+ * max_memory=auto|none|SIZE (as --max-memory: past it the entry has the fatal MDL-MEM-002),
  * resources=DIRS (as --resources=DIRS, "" for the model's folder alone: the entry then has
  * "resources"), target=NAME[,NAME...] (as --target; may repeat; also spelt targets=).
  * Returns the text (release it with mdl_string_free) and MDL_OK in *status; an unreadable file

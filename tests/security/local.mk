@@ -30,3 +30,5 @@ SECURITY_TESTS += tests/security/convert-renormalise.sh
 
 # iqemem: IQE memory on any input (item 8)
 SECURITY_TESTS += tests/security/iqe-memory.sh
+# membound: a memory bound for decoding, so item 8 holds on any input
+SECURITY_TESTS += tests/security/memory-bound.sh

@@ -548,7 +548,14 @@ static mdl_status validate_keep(struct cache *k, const char *path, const unsigne
   mine.user = &rec;
   mdl_result_init(&res);
   st = mdl_validate_buffer(data, size, path, &mine, &res);
-  if (st == MDL_OK) {
+  if (st == MDL_EIO && res.counts[MDL_FATAL]) {
+    /* not checked (an inflated text over --max-input-size, a decode past --max-memory): the
+     * fatal that says so is the file's answer, exit 3 as without the cache; nothing is kept,
+     * since another limit may check it */
+    report_set_result(f, &res);
+    f->io_failed = 1;
+    st = MDL_OK;
+  } else if (st == MDL_OK) {
     report_set_result(f, &res);
     record_result(&rec.out, &res);
     if (!rec.out.failed) {

@@ -276,7 +276,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
   struct option opts[SETTING_COUNT + 1];
   char shortopts[2 * SETTING_COUNT + 2];
   int opt, rc, no_config = 0, verbose = 0, help_or_version = 0;
-  int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0;
+  int set_max_issues = 0, set_max_per_rule = 0, set_fail_on = 0, set_strict = 0, set_max_memory = 0;
   const char *profile = NULL, *version_arg = NULL, *shard = NULL;
   int want_version = 0, no_cache = 0;
   char **first;
@@ -405,6 +405,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
     case OPT_FOLLOW_LINKS: c->follow_links = 1; break;
     case OPT_MAX_ISSUES: c->lib.max_issues = v.count; set_max_issues = 1; break;
     case OPT_MAX_INPUT_SIZE: c->lib.max_input_size = v.size; break;
+    case OPT_MAX_MEMORY: c->lib.max_memory = v.size; set_max_memory = 1; break;
     case OPT_MAX_PER_RULE: c->lib.max_per_rule = v.count; set_max_per_rule = 1; break;
     case OPT_FAIL_ON: c->fail_on = v.severity; set_fail_on = 1; break;
     case OPT_IGNORE:
@@ -449,6 +450,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
     c->lib.max_issues = c->config.max_issues;
   if (!c->lib.max_input_size && c->config.max_input_size)
     c->lib.max_input_size = c->config.max_input_size;
+  if (!set_max_memory && c->config.max_memory_set)
+    c->lib.max_memory = c->config.max_memory;
   if (!set_max_per_rule && c->config.max_per_rule)
     c->lib.max_per_rule = c->config.max_per_rule;
   if (!set_fail_on && c->config.fail_on >= 0)

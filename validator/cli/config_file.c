@@ -515,6 +515,7 @@ static void load_key(struct config_ctx *x, const struct setting_def *d, const ya
     case OPT_MAX_ISSUES: c->max_issues = v.count; break;
     case OPT_MAX_PER_RULE: c->max_per_rule = v.count; break;
     case OPT_MAX_INPUT_SIZE: c->max_input_size = v.size; break;
+    case OPT_MAX_MEMORY: c->max_memory = v.size; c->max_memory_set = 1; break;
     case OPT_CACHE_MAX_SIZE: c->cache_max_size = v.size; break;
     case OPT_FAIL_ON: c->fail_on = (int)v.severity; break;
     case OPT_STRICT: c->strict = v.flag; break;

@@ -1,5 +1,5 @@
 /* config_file.h - the YAML configuration file: ignore, only, severity overrides, max-issues,
- * max-per-rule, fail-on, profile, strict, max-input-size, allow-empty, resources, cache,
+ * max-per-rule, fail-on, profile, strict, max-input-size, max-memory, allow-empty, resources, cache,
  * cache-max-size, targets. Mistakes in it are
  * diagnostics with line:column. */
 #ifndef MDL_CONFIG_FILE_H
@@ -17,6 +17,8 @@ struct mdl_config {
   char profile[32];            /* "" when unset */
   int strict;                  /* -1 unset, 0, 1 */
   unsigned long long max_input_size; /* 0: unset */
+  int max_memory_set;          /* max-memory was given: max_memory holds it (mdl_options') */
+  unsigned long long max_memory;
   int allow_empty;             /* -1 unset, 0, 1 */
   /* resources: NULL unset or false; else the search folders joined by ':' ("" for true), owned;
    * config_load makes relative folders relative to the configuration file's folder */

@@ -57,7 +57,7 @@ static char *validate_json(const char *path, const void *data, size_t size, cons
     mdl_result_init(&res);
     rc = path ? mdl_validate_file(path, &st.options, &res)
               : mdl_validate_buffer(data, size, name, &st.options, &res);
-    if (rc == MDL_EIO && res.counts[MDL_FATAL]) { /* over max_input_size: MDL-IO-002 says so */
+    if (rc == MDL_EIO && res.counts[MDL_FATAL]) { /* over max_input_size or max_memory: MDL-IO-002 or MDL-MEM-002 says so */
       report_set_result(f, &res);
       f->io_failed = 1;
       rc = MDL_OK;

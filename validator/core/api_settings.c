@@ -62,6 +62,7 @@ mdl_status api_settings_parse(struct api_settings *st, const char *const *settin
     case OPT_MAX_ISSUES: st->options.max_issues = val.count; break;
     case OPT_MAX_PER_RULE: st->options.max_per_rule = val.count; break;
     case OPT_MAX_INPUT_SIZE: st->options.max_input_size = val.size; break;
+    case OPT_MAX_MEMORY: st->options.max_memory = val.size; break;
     case OPT_STRICT: st->options.strict = val.flag; break;
     case OPT_PROFILE: st->options.profile = v; break;
     case OPT_RESOURCES: st->options.resources = v; break; /* "" for the model's folder alone */

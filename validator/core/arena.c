@@ -1,6 +1,7 @@
 /* arena.c - bump allocation in blocks; large requests get a block of their own, or on Linux a
  * share of a mapping in transparent huge pages. */
 #include "arena.h"
+#include "mem_bound.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ struct arena_block {
   size_t cap, used;
   void *map;      /* the mapping holding this block (mapped blocks only), else NULL */
   size_t map_len; /* its length */
+  size_t charged; /* arena_regrow's blocks: the bytes charged to the bound (the size asked) */
   max_align_t data[];
 };
 
@@ -81,6 +83,7 @@ void arena_init(struct arena *a)
   a->owned = NULL;
   a->big = NULL;
   a->used_total = 0;
+  a->bound = NULL;
   a->failed = 0;
 }
 
@@ -120,6 +123,10 @@ static void *arena_get(struct arena *a, size_t count, size_t size, int clear)
   n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
   if (n == 0)
     n = sizeof(max_align_t);
+  if (n > ARENA_BLOCK / 2 && mem_bound_charge(a->bound, n) < 0) { /* a table of its own */
+    a->failed = 1;
+    return NULL;
+  }
 #ifdef ARENA_HUGE
   if (n >= ARENA_BIG_MIN && (p = big_alloc(a, n)) != NULL) {
     a->used_total += n;
@@ -132,6 +139,12 @@ static void *arena_get(struct arena *a, size_t count, size_t size, int clear)
       a->failed = 1;
       return NULL;
     }
+    /* a block of small requests is charged as a whole when it is taken (a large request was
+     * charged above) */
+    if (n <= ARENA_BLOCK / 2 && mem_bound_charge(a->bound, cap) < 0) {
+      a->failed = 1;
+      return NULL;
+    }
     b = malloc(sizeof *b + cap);
     if (!b) {
       a->failed = 1;
@@ -141,6 +154,7 @@ static void *arena_get(struct arena *a, size_t count, size_t size, int clear)
     b->used = 0;
     b->map = NULL;
     b->map_len = 0;
+    b->charged = 0;
     if (n > ARENA_BLOCK && a->head) {
       /* keep the current small block at the head for further small requests */
       b->next = a->head->next;
@@ -195,7 +209,7 @@ static size_t regrow_ahead(size_t size)
 void *arena_regrow(struct arena *a, void *p, size_t size)
 {
   struct arena_block **at = &a->head, *b, *grown;
-  size_t old = 0;
+  size_t old = 0, charged = 0, asked = size;
   if (size > SIZE_MAX - sizeof *b) {
     a->failed = 1;
     return NULL;
@@ -207,8 +221,18 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
     if (!*at)
       return NULL;
     old = (*at)->cap;
-    if (size <= old)
-      return p; /* within the room an earlier call set aside */
+    charged = (*at)->charged;
+  }
+  /* the size asked is charged, not the address space set aside ahead of it (WebAssembly):
+   * pages never written cost nothing */
+  if (mem_bound_grow(a->bound, charged, size) < 0) {
+    a->failed = 1;
+    return NULL;
+  }
+  if (p && size <= old) {
+    if (size > charged)
+      (*at)->charged = size;
+    return p; /* within the room an earlier call set aside */
   }
   grown = NULL;
 #ifdef ARENA_AHEAD_MIN
@@ -227,6 +251,7 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
   grown->cap = grown->used = size; /* full: never bumped into */
   grown->map = NULL;
   grown->map_len = 0;
+  grown->charged = asked > charged ? asked : charged;
   if (p) {
     *at = grown;
   } else if (a->head) {

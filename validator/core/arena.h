@@ -6,12 +6,16 @@
 
 struct arena_block;
 struct arena_owned;
+struct mem_bound;
 
 struct arena {
   struct arena_block *head;
   struct arena_block *big; /* large requests' pages (arena.c), NULL when none yet */
   struct arena_owned *owned; /* blocks malloc'd elsewhere and handed over (arena_own) */
   size_t used_total;
+  /* the decode's memory bound (mem_bound.h), or NULL: each new block, large request and
+   * regrowth is charged to it, and one it refuses fails as an allocation that failed */
+  struct mem_bound *bound;
   int failed; /* an allocation failed: whatever needed it is incomplete (the pipeline reports
                  MDL-MEM-001 for the model's arena, a decoder checks its own scratch arenas) */
 };
@@ -22,7 +26,8 @@ void arena_free(struct arena *a);
 void *arena_calloc(struct arena *a, size_t count, size_t size);
 /* As arena_calloc, not zeroed: a table sized by an upper bound costs memory only as far as it
  * is written (a large request is a block of its own, whose untouched pages the system never
- * hands out). The caller reads only what it wrote. */
+ * hands out). The caller reads only what it wrote. The bound is charged the whole request:
+ * the callers' upper bounds are counts of the text's own lines or entries, each written once. */
 void *arena_alloc_lazy(struct arena *a, size_t count, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* A block of its own that keeps its contents as it grows (a table that must stay in one piece):

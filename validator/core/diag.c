@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_bound.h"
+
 __attribute__((format(printf, 2, 0)))
 static void vpath(char *out, const char *fmt, va_list ap)
 {
@@ -62,6 +64,7 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->proof = 0;
   sink->regrade = NULL;
   sink->regrade_ctx = NULL;
+  sink->bound = NULL;
   diag_source(sink, NULL, 0);
   return 0;
 }
@@ -179,7 +182,7 @@ static mdl_severity effective_severity(const struct diag_sink *sink, const mdl_r
 {
   const mdl_options *o = sink->options;
   mdl_severity sev = o->strict ? rule->strict_severity : rule->severity;
-  if (rule == mdl_rule_at(RULE_CORE_OUT_OF_MEMORY))
+  if (rule == mdl_rule_at(RULE_CORE_OUT_OF_MEMORY) || rule == mdl_rule_at(RULE_CORE_MEMORY_BOUND))
     return MDL_FATAL; /* an unfinished check is never hidden or re-graded by a policy */
   if (o->policy) {
     mdl_rule graded = *rule;
@@ -289,8 +292,14 @@ void diag_emit(struct diag_sink *sink, enum rule_index rule, const struct mdl_lo
 void diag_out_of_memory(struct diag_sink *sink, const char *what)
 {
   struct mdl_loc loc = loc_none();
-  if (sink->per_rule[RULE_CORE_OUT_OF_MEMORY])
+  if (sink->per_rule[RULE_CORE_OUT_OF_MEMORY] || sink->per_rule[RULE_CORE_MEMORY_BOUND])
     return; /* once per file: the first failure stopped the check */
+  if (sink->bound && sink->bound->hit) { /* the failure was the bound's refusal */
+    char limit[32];
+    snprintf(limit, sizeof limit, "%llu", sink->bound->limit);
+    diag_emit(sink, RULE_CORE_MEMORY_BOUND, &loc, limit, "%s", what ? what : "an allocation failed");
+    return;
+  }
   diag_emit(sink, RULE_CORE_OUT_OF_MEMORY, &loc, NULL, "%s", what ? what : "an allocation failed");
 }
 

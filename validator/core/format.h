@@ -31,6 +31,10 @@ struct decode_ctx {
                               * model first names it): a decoder may skip the later ones */
   int input_too_large;       /* set by a decoder whose inner input (inflated text) passed
                               * options->max_input_size: the run is an I/O failure (MDL_EIO) */
+  struct mem_bound *bound;   /* validation's memory bound (--max-memory), or NULL: the model's
+                              * arena charges it; a decoder's own arenas and tables charge it
+                              * too (arena.bound, mem_bound_grow), and one whose text is not the
+                              * input (an inflated .egg.pz) moves it (mem_bound_text) */
   unsigned num_extra;        /* the format's own counts for the report's stats (decode_stat) */
   mdl_stat extra[MDL_STATS_EXTRA_MAX];
   unsigned counted;          /* bits (1 << enum decode_count_kind) the decoder counted itself */

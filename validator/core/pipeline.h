@@ -4,12 +4,14 @@
 #define MDL_PIPELINE_H
 
 #include "format.h"
+#include "mem_bound.h"
 
 struct pipeline_run {
   const struct mdl_format *format; /* NULL when none matched */
   struct model model;
   int decoded;                     /* the whole input was checked and the model is usable */
-  int out_of_memory;               /* MDL-MEM-001 was reported: decoded is 0 */
+  int out_of_memory;               /* MDL-MEM-001 or MDL-MEM-002 was reported: decoded is 0 */
+  struct mem_bound bound;          /* the decode's memory bound (PIPELINE_BOUNDED) */
   int name_read;                   /* the findings may depend on the file's name (the decoder
                                     * read it, or --resources resolved files next to it): the
                                     * same bytes under another name may decode otherwise */
@@ -23,9 +25,14 @@ struct pipeline_run {
 /* With PIPELINE_FRAMES: the caller reads only the skeleton and the animations (poses), so a
  * decoder may leave the geometry out of the model; every check still runs */
 #define PIPELINE_SKELETON 4
+/* Hold the decoder's structures within options->max_memory (validation): past it the decode
+ * stops with MDL-MEM-002 and pipeline_decode answers MDL_EIO. The other callers decode files
+ * the user already validated (or a conversion's own output) and keep more of them. */
+#define PIPELINE_BOUNDED 8
 
 /* Decode data into run->model, reporting through options. keep_frames: PIPELINE_* bits. MDL_EIO when the decoder's inner input (an inflated
- * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted). Always call
+ * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted), or the decode passed its
+ * memory bound (PIPELINE_BOUNDED; MDL-MEM-002 was emitted). Always call
  * pipeline_release afterwards. */
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
                            const mdl_options *options, int keep_frames, struct pipeline_run *run);

@@ -89,6 +89,7 @@ const char *setting_expected(enum setting_parse parse)
   case SP_FLAG: return "true or false";
   case SP_COUNT: return "a non-negative whole number";
   case SP_SIZE: return "a size above 0 such as 1048576, 512M or 1G";
+  case SP_MEMORY: return "auto, none, or a size above 0 such as 512M or 4G";
   case SP_SEVERITY: return "one of fatal, error, warning, info, hint";
   case SP_PATTERN: return "a rule id, a prefix ending in *, or a format name";
   case SP_SEVERITY_PATTERN: return "PATTERN=SEVERITY";
@@ -179,6 +180,14 @@ int setting_parse_value(const struct setting_def *d, const char *spelt, const ch
   case SP_SIZE:
     if (input_limit_parse(text, &out->size) < 0)
       return REFUSE("%s takes a size above 0 such as 1048576, 512M or 1G, not '%s'", spelt, text);
+    return 0;
+  case SP_MEMORY: /* auto: follows the text; none: no bound; 0 is refused as for any size */
+    if (!strcmp(text, "auto"))
+      out->size = MDL_MAX_MEMORY_AUTO;
+    else if (!strcmp(text, "none"))
+      out->size = MDL_MAX_MEMORY_NONE;
+    else if (input_limit_parse(text, &out->size) < 0 || out->size == MDL_MAX_MEMORY_NONE)
+      return REFUSE("%s takes auto, none, or a size above 0 such as 512M or 4G, not '%s'", spelt, text);
     return 0;
   case SP_SEVERITY:
     out->severity = mdl_severity_parse(text);

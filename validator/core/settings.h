@@ -19,6 +19,7 @@ enum setting_parse {
   SP_FLAG,             /* true or false */
   SP_COUNT,            /* a non-negative whole number */
   SP_SIZE,             /* a size above 0: bytes, or K, M, G, T (binary) */
+  SP_MEMORY,           /* auto, none, or a size as SP_SIZE (mdl_options.max_memory) */
   SP_SEVERITY,         /* fatal, error, warning, info, hint */
   SP_PATTERN,          /* a rule pattern: id, prefix ending in '*', or a format name */
   SP_SEVERITY_PATTERN, /* PATTERN=SEVERITY */
@@ -74,7 +75,7 @@ const char *setting_expected(enum setting_parse parse);
 /* A value read. */
 struct setting_value {
   unsigned long count;         /* SP_COUNT */
-  unsigned long long size;     /* SP_SIZE */
+  unsigned long long size;     /* SP_SIZE; SP_MEMORY: the bytes, or MDL_MAX_MEMORY_AUTO / _NONE */
   mdl_severity severity;       /* SP_SEVERITY, SP_SEVERITY_PATTERN */
   int flag;                    /* SP_FLAG */
 };

@@ -99,6 +99,12 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   if (diag_sink_init(&sink, options) < 0)
     return MDL_EINTERNAL;
   diag_source(&sink, data, size);
+  mem_bound_init(&run->bound, options, size);
+  if (keep_frames & PIPELINE_BOUNDED) {
+    run->model.arena.bound = &run->bound;
+    ctx.bound = &run->bound;
+    sink.bound = &run->bound;
+  }
 
   if (options->assume_format) {
     run->format = format_find(options->assume_format);
@@ -132,9 +138,11 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     /* A decoder gives up after an error or a fatal about what it found in the input; giving
      * up without one means an allocation failed. Either way the file was not checked to the
      * end, and that must never read as a clean verdict. */
-    if ((!run->decoded && !diag_errors(&sink)) || run->model.arena.failed)
+    if ((!run->decoded && !diag_errors(&sink)) || run->model.arena.failed || run->bound.hit)
       diag_out_of_memory(&sink, run->format->name);
-    run->out_of_memory = sink.per_rule[RULE_CORE_OUT_OF_MEMORY] > 0;
+    run->model.arena.bound = NULL; /* the bound is the decode's: what a caller adds is its own */
+    run->out_of_memory = sink.per_rule[RULE_CORE_OUT_OF_MEMORY] > 0 ||
+                         sink.per_rule[RULE_CORE_MEMORY_BOUND] > 0;
     if (run->out_of_memory)
       run->decoded = 0; /* whatever the model holds was not fully built or checked */
     if (run->decoded && !ctx.input_too_large) {
@@ -159,6 +167,12 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   diag_sink_finish(&sink);
   memcpy(run->result.counts, sink.counts, sizeof sink.counts);
   run->result.truncated = sink.truncated;
+  /* not checked to the end for want of the memory it was allowed: as an input over the size
+   * limit, "could not check" (exit 3), never a verdict */
+  if (sink.per_rule[RULE_CORE_MEMORY_BOUND]) {
+    errno = ENOMEM;
+    return MDL_EIO;
+  }
   return ctx.input_too_large ? MDL_EIO : MDL_OK;
 }
 
@@ -198,7 +212,7 @@ mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_h
   }
   if (options && mdl_targets_check(options->targets, NULL, 0) < 0)
     return MDL_EINVAL; /* a loader no target describes: nothing could be checked for it */
-  st = pipeline_decode(data, size, name_hint, options, 0, &run);
+  st = pipeline_decode(data, size, name_hint, options, PIPELINE_BOUNDED, &run);
   if (result)
     *result = run.result;
   pipeline_release(&run);

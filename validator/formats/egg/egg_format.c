@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "mem_bound.h"
 #include "egg_map.h"
 
 static const char *const egg_extensions[] = {".egg", ".egg.pz", ".pz", NULL};
@@ -234,6 +235,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     if (!data)
       return -1;
     diag_source(ctx->diag, data, size); /* lines and columns now count in the inflated text */
+    mem_bound_text(ctx->bound, size);   /* --max-memory's default follows the text, not the file */
   }
   diag_source_lf_cr(ctx->diag); /* the lexer counts LF CR as one line end */
   if (size > UINT32_MAX) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "mem_bound.h"
 
 /* the entry steps every entry of a file takes, inlined into the loop that calls them: a call
  * for each costs about as much as the work */
@@ -502,8 +503,15 @@ static void node_attach(struct frame *pf, struct egg_node *n)
 static int grow_values(struct parser *p)
 {
   size_t cap = p->capvals ? p->capvals * 2 : 1024;
-  double *nd = realloc(p->dstack, cap * sizeof *nd);
+  const size_t per = sizeof *p->dstack + sizeof *p->rstack;
+  double *nd;
   struct egg_rich *nr;
+  /* one entry's values (a <Collide> of millions of words) count against --max-memory */
+  if (cap > SIZE_MAX / per || mem_bound_grow(p->doc->arena->bound, p->capvals * per, cap * per) < 0) {
+    p->oom = 1;
+    return -1;
+  }
+  nd = realloc(p->dstack, cap * sizeof *nd);
   if (!nd) {
     p->oom = 1;
     return -1;

@@ -644,6 +644,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   p.size = ctx->in.size;
   p.data = p.size ? reader_ptr(&ctx->in, 0, p.size) : (const unsigned char *)"";
   arena_init(&p.scratch);
+  p.scratch.bound = ctx->bound; /* the line tables count against --max-memory as the model does */
 
   header_check(&p);
   count_pass(&p);

@@ -1,0 +1,99 @@
+#!/bin/sh
+# --max-memory (issue 26 item 8): the bound on what validating one Egg or IQE input may hold in
+# the decoder's structures. Past it the fatal MDL-MEM-002 and exit 3 ("could not check") in every
+# report format, never a verdict; a raised bound or `none` checks the same file to the end; bad
+# values are usage errors on the command line and in the configuration, which sets it too. The
+# peak RSS the default bound keeps a dense hostile file within: tests/security/memory-bound.sh.
+. "$srcdir/tests/cli/cli-lib.sh"
+
+# an IQE of 400,000 vertices (3.6 MB): its line tables alone take more than 4 MiB
+"$PYTHON" -c "
+import sys
+sys.stdout.write('# Inter-Quake Export\nmesh m\n' + 'vp 0 0 0\n' * 400000)" >"$work/dense.iqe"
+# an Egg entry of 500,000 values (1 MB): its value stack takes more than 4 MiB
+"$PYTHON" -c "
+import sys
+sys.stdout.write('<Group> g{<Collide>{' + 'a ' * 500000 + '}}')" >"$work/collide.egg"
+
+for f in dense.iqe collide.egg; do
+  run --max-memory=4M "$work/$f"
+  expect_rc 3 "$f past --max-memory=4M: could not check"
+  expect_grep out "fatal\[MDL-MEM-002\].*bound of 4194304 bytes \(--max-memory\)" "$f: MDL-MEM-002 names the bound"
+  expect_no_grep out " valid " "$f: no verdict of valid"
+  for fmt in json sarif github; do
+    run --max-memory=4M -f "$fmt" "$work/$f"
+    expect_rc 3 "$f -f $fmt"
+    expect_grep out "MDL-MEM-002" "$f: the $fmt report has MDL-MEM-002"
+  done
+  # the default bound (twice the text + 48 MiB) and no bound both check it to the end
+  run "$work/$f"
+  [ "$rc" -le 1 ] || fail "$f with the default bound: exit $rc"
+  expect_no_grep out "MDL-MEM-00" "$f with the default bound: checked"
+  run --max-memory=none "$work/$f"
+  [ "$rc" -le 1 ] || fail "$f with --max-memory=none: exit $rc"
+  run --max-memory=1G "$work/$f"
+  [ "$rc" -le 1 ] || fail "$f with --max-memory=1G: exit $rc"
+done
+run -q --max-memory=4M "$work/dense.iqe"
+expect_grep out "MDL-MEM-002" "--quiet keeps the fatal"
+run --ignore='MDL-*' --max-memory=4M "$work/dense.iqe"
+expect_rc 3 "no policy hides the bound"
+expect_grep out "MDL-MEM-002" "--ignore does not hide MDL-MEM-002"
+
+# the same through the library's settings (the Python and JavaScript faces pass them on)
+"$PYTHON" - "$work/dense.iqe" <<'PY' || fail "the library's max_memory setting"
+import ctypes, ctypes.util, json, os, sys
+lib = None
+for p in ("validator/.libs/libmdlcheck.so.1", os.path.join(os.environ.get("top_builddir", "."), "validator/.libs/libmdlcheck.so.1")):
+    if os.path.exists(p):
+        lib = ctypes.CDLL(p)
+        break
+if lib is None:
+    print("no libmdlcheck.so.1: skipped"); sys.exit(0)
+lib.mdl_validate_file_json.restype = ctypes.c_void_p
+lib.mdl_validate_file_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_size_t]
+lib.mdl_string_free.argtypes = [ctypes.c_void_p]
+def entry(setting):
+    arr = (ctypes.c_char_p * 2)(setting.encode(), None)
+    st, err = ctypes.c_int(99), ctypes.create_string_buffer(400)
+    p = lib.mdl_validate_file_json(sys.argv[1].encode(), arr, ctypes.byref(st), err, 400)
+    if not p:
+        return st.value, err.value.decode()
+    text = ctypes.string_at(p).decode()
+    lib.mdl_string_free(p)
+    return st.value, json.loads(text)
+st, e = entry("max_memory=4M")
+assert st == 0 and [m["id"] for m in e["messages"]] == ["MDL-MEM-002"] and e["verdict"] != "valid", e
+st, e = entry("max_memory=none")
+assert st == 0 and e["verdict"] == "valid", e
+st, e = entry("max_memory=0")
+assert st == -3 and "auto, none, or a size" in e, (st, e)
+print("library settings: max_memory=4M, none, 0 as the CLI")
+PY
+
+# bad values: usage errors (exit 2) before anything is read
+for v in 0 -1 12x auto1 ''; do
+  run --max-memory="$v" "$work/dense.iqe"
+  expect_rc 2 "--max-memory='$v'"
+  expect_grep err "--max-memory takes auto, none, or a size above 0" "--max-memory='$v' says why"
+done
+
+# the configuration key; the command line overrides it
+printf 'max-memory: 4M\n' >"$work/cfg.yaml"
+run --config="$work/cfg.yaml" "$work/dense.iqe"
+expect_rc 3 "max-memory: 4M from the configuration"
+expect_grep out "MDL-MEM-002" "the configuration's bound applies"
+run --config="$work/cfg.yaml" --max-memory=auto "$work/dense.iqe"
+[ "$rc" -le 1 ] || fail "--max-memory=auto over the configuration's 4M: exit $rc"
+printf 'max-memory: 0\n' >"$work/cfg0.yaml"
+run --config="$work/cfg0.yaml" "$work/dense.iqe"
+expect_rc 2 "max-memory: 0 in the configuration"
+expect_grep err "MDL-CFG-003.*max-memory" "the configuration's bad value is named"
+
+# the cache keeps no answer of a file it could not check, and says what the run without it says
+run --cache="$work/cache" --max-memory=4M "$work/dense.iqe"
+expect_rc 3 "through the cache"
+expect_grep out "MDL-MEM-002" "through the cache: MDL-MEM-002"
+expect_no_grep out " valid " "through the cache: no verdict of valid"
+
+finish

@@ -1,0 +1,47 @@
+/* mem_bound.c - the decode's memory bound (--max-memory): a sum of what the decoder's own
+ * structures hold, checked where they grow (a block, a table's doubling), never per entry. */
+#include "mem_bound.h"
+
+/* The automatic bound: the decoder's structures within twice the text and 48 MiB, so that with
+ * the text itself and the process (about 16 MiB) the peak stays within 3 x the text + 64 MiB
+ * (issue 26). The real files' structures hold well under one text's size. */
+#define AUTO_PER_BYTE 2ULL
+#define AUTO_FIXED (48ULL << 20)
+
+static unsigned long long auto_limit(size_t text_size)
+{
+  unsigned long long t = text_size;
+  return t > (~0ULL - AUTO_FIXED) / AUTO_PER_BYTE ? ~0ULL : t * AUTO_PER_BYTE + AUTO_FIXED;
+}
+
+void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size)
+{
+  unsigned long long want = options ? options->max_memory : MDL_MAX_MEMORY_AUTO;
+  b->used = 0;
+  b->hit = 0;
+  b->automatic = want == MDL_MAX_MEMORY_AUTO;
+  b->limit = b->automatic ? auto_limit(text_size) : want == MDL_MAX_MEMORY_NONE ? 0 : want;
+}
+
+void mem_bound_text(struct mem_bound *b, size_t text_size)
+{
+  if (b && b->automatic)
+    b->limit = auto_limit(text_size);
+}
+
+int mem_bound_charge(struct mem_bound *b, size_t n)
+{
+  if (!b || !b->limit)
+    return 0;
+  if (b->used > b->limit || n > b->limit - b->used) {
+    b->hit = 1;
+    return -1;
+  }
+  b->used += n;
+  return 0;
+}
+
+int mem_bound_grow(struct mem_bound *b, size_t old_bytes, size_t new_bytes)
+{
+  return new_bytes > old_bytes ? mem_bound_charge(b, new_bytes - old_bytes) : 0;
+}

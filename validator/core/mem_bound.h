@@ -1,0 +1,31 @@
+/* mem_bound.h - the most memory one decode's own structures may hold (--max-memory): growth
+ * points charge what they add, and a charge past the limit fails as an allocation would. */
+#ifndef MDL_MEM_BOUND_H
+#define MDL_MEM_BOUND_H
+
+#include <stddef.h>
+
+#include "mdlcheck.h"
+
+/* Per decode (decodes run on several threads at once), held by the pipeline and reached from
+ * the decode's arenas (arena.bound). */
+struct mem_bound {
+  unsigned long long limit; /* bytes; 0: no bound */
+  unsigned long long used;  /* bytes charged so far (what was added, never taken back) */
+  int automatic;            /* the limit follows the text: mem_bound_text moves it */
+  int hit;                  /* a charge was refused: the decode stopped for the bound */
+};
+
+/* The bound options ask for over a text of text_size bytes: max_memory (MDL_MAX_MEMORY_AUTO:
+ * 2 x the text + 48 MiB; MDL_MAX_MEMORY_NONE: none). */
+void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size);
+/* The text turned out to be another size (an .egg.pz's inflated text): an automatic bound
+ * follows it. b may be NULL. */
+void mem_bound_text(struct mem_bound *b, size_t text_size);
+/* n more bytes held: 0, or -1 when that passes the limit (hit is set, nothing is charged).
+ * b may be NULL (no bound). */
+int mem_bound_charge(struct mem_bound *b, size_t n);
+/* Room for the same table grown from old_bytes to new_bytes: the growth is charged. */
+int mem_bound_grow(struct mem_bound *b, size_t old_bytes, size_t new_bytes);
+
+#endif
