@@ -1,6 +1,7 @@
 #!/bin/sh
 # alloc-fail.sh - fail each allocation in turn (mdlcheck_oom, tests/oom/alloc_fail.c) over one
-# small file per format and per subcommand. Every run must end in a fatal MDL-MEM-001 or a clear
+# small file per format and per subcommand. Every run must end in a fatal MDL-MEM-001 (or, where
+# the --max-memory bound refused a charge first, MDL-MEM-002) or a clear
 # "out of memory" error with a non-zero exit: no verdict of valid, no crash, no sanitizer report.
 #
 # A scenario's allocations are counted in a normal run first; each is then failed once. Above
@@ -148,7 +149,7 @@ scenario()
       why="killed by signal $((rc - 128))"
     elif grep -Eq 'Sanitizer|runtime error:' err; then
       why="sanitizer report"
-    elif ! grep -Eq 'MDL-MEM-001|out of memory|Cannot allocate memory' out err; then
+    elif ! grep -Eq 'MDL-MEM-00[12]|out of memory|Cannot allocate memory' out err; then
       why="exit $rc without an out-of-memory diagnostic"
     fi
     if [ -n "$why" ]; then
@@ -178,6 +179,12 @@ scenario "validate egg.pz" 0 dancer.egg.pz
 scenario "validate egg (tree side tables)" 1 sides.egg
 scenario "validate egg (joints)" 1 joints.egg
 scenario "validate egg (joints, --target)" 1 --target=panda3d -f json joints.egg
+# --max-memory: a bound the decode passes (exit 3, MDL-MEM-002) and one it stays within, each
+# with every allocation failed in turn: an allocation failure is never said as the bound, and
+# neither ends in a verdict
+scenario "validate egg past --max-memory (json)" 3 --max-memory=1K -f json dancer.egg
+scenario "validate iqe past --max-memory (cache)" 3 --max-memory=1K --cache=cache skinned.iqe
+scenario "validate egg.pz within --max-memory" 0 --max-memory=64M dancer.egg.pz
 scenario "validate iqm" 0 walk.iqm
 scenario "validate qmsh" 0 crate.qmsh
 scenario "validate x42" 0 walker.x42

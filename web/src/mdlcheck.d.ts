@@ -33,6 +33,8 @@ export interface Options {
   maxPerRule?: number;
   /** `--max-input-size`: bytes, or a string such as "512M" */
   maxInputSize?: number | string;
+  /** `--max-memory`: "auto" (default), "none", bytes, or a string such as "4G" */
+  maxMemory?: number | string;
 }
 
 /** validate()'s and poses()' options: the file's name (detection, the entry's path) too. */

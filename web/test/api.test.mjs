@@ -79,6 +79,8 @@ test('options map to the CLI options', async () => {
     [{ format: 'iqe' }, ['--assume-format=iqe'], egg],
     [{ maxInputSize: '1K' }, ['--max-input-size=1K'], iqm],
     [{ maxInputSize: 100000 }, ['--max-input-size=100000'], iqm],
+    [{ maxMemory: '1K' }, ['--max-memory=1K'], egg], // past it: MDL-MEM-002, no verdict
+    [{ maxMemory: 'none' }, ['--max-memory=none'], egg],
   ];
   for (const [opts, args, file] of cases) {
     const want = cli([...args, file]);
