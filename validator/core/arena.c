@@ -77,6 +77,14 @@ struct arena_owned {
   void *p;
 };
 
+/* A lazy_resident table (arena.h): where it lies and the bytes of it already charged. */
+struct arena_lazy {
+  struct arena_lazy *next;
+  unsigned char *p;
+  size_t len;
+  size_t charged;
+};
+
 void arena_init(struct arena *a)
 {
   a->head = NULL;
@@ -84,6 +92,8 @@ void arena_init(struct arena *a)
   a->big = NULL;
   a->used_total = 0;
   a->bound = NULL;
+  a->lazy_resident = 0;
+  a->lazy = NULL;
   a->failed = 0;
 }
 
@@ -107,6 +117,7 @@ void arena_free(struct arena *a)
   }
 #endif
   a->big = NULL;
+  a->lazy = NULL; /* the records lived in the blocks */
   a->used_total = 0;
 }
 
@@ -123,6 +134,23 @@ static void *arena_get(struct arena *a, size_t count, size_t size, int clear)
   n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
   if (n == 0)
     n = sizeof(max_align_t);
+#ifdef ARENA_HUGE
+  /* a table written as far as it is used, in pages the system hands out on first touch: its
+   * pages are charged as they are written (arena_bound_check) */
+  if (!clear && a->lazy_resident && a->bound && n >= ARENA_BIG_MIN) {
+    struct arena_lazy *l = arena_get(a, 1, sizeof *l, 1);
+    if (!l)
+      return NULL;
+    if ((p = big_alloc(a, n)) != NULL) {
+      l->p = p;
+      l->len = n;
+      l->next = a->lazy;
+      a->lazy = l;
+      a->used_total += n;
+      return p;
+    }
+  }
+#endif
   if (n > ARENA_BLOCK / 2 && mem_bound_charge(a->bound, n) < 0) { /* a table of its own */
     a->failed = 1;
     return NULL;
@@ -263,6 +291,38 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
   }
   a->used_total = a->used_total - old + size;
   return grown->data;
+}
+
+int arena_bound_check(struct arena *a)
+{
+#ifdef ARENA_HUGE
+  static const size_t page = 4096; /* mincore's unit on every Linux target we build for */
+  unsigned char vec[4096];
+  for (struct arena_lazy *l = a->lazy; l; l = l->next) {
+    size_t resident = 0;
+    uintptr_t start = (uintptr_t)l->p / page * page, end = (uintptr_t)l->p + l->len;
+    for (uintptr_t at = start; at < end;) {
+      size_t pages = (end - at + page - 1) / page;
+      if (pages > sizeof vec)
+        pages = sizeof vec;
+      if (mincore((void *)at, pages * page, vec) != 0)
+        return 0; /* cannot tell: what was charged stands */
+      for (size_t i = 0; i < pages; i++)
+        resident += (vec[i] & 1) ? page : 0;
+      at += pages * page;
+    }
+    if (resident > l->charged) {
+      if (mem_bound_charge(a->bound, resident - l->charged) < 0) {
+        a->failed = 1;
+        return -1;
+      }
+      l->charged = resident;
+    }
+  }
+#else
+  (void)a;
+#endif
+  return 0;
 }
 
 int arena_own(struct arena *a, void *p)

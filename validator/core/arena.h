@@ -6,6 +6,7 @@
 
 struct arena_block;
 struct arena_owned;
+struct arena_lazy;
 struct mem_bound;
 
 struct arena {
@@ -16,6 +17,11 @@ struct arena {
   /* the decode's memory bound (mem_bound.h), or NULL: each new block, large request and
    * regrowth is charged to it, and one it refuses fails as an allocation that failed */
   struct mem_bound *bound;
+  /* set by a decoder whose arena_alloc_lazy tables are sized by upper bounds far above what it
+   * writes (IQE's per-line tables): their pages are charged as they are written, measured by
+   * arena_bound_check, instead of in full when reserved */
+  int lazy_resident;
+  struct arena_lazy *lazy; /* those tables, when lazy_resident */
   int failed; /* an allocation failed: whatever needed it is incomplete (the pipeline reports
                  MDL-MEM-001 for the model's arena, a decoder checks its own scratch arenas) */
 };
@@ -26,8 +32,8 @@ void arena_free(struct arena *a);
 void *arena_calloc(struct arena *a, size_t count, size_t size);
 /* As arena_calloc, not zeroed: a table sized by an upper bound costs memory only as far as it
  * is written (a large request is a block of its own, whose untouched pages the system never
- * hands out). The caller reads only what it wrote. The bound is charged the whole request:
- * the callers' upper bounds are counts of the text's own lines or entries, each written once. */
+ * hands out). The caller reads only what it wrote. The bound is charged the whole request
+ * unless the arena is lazy_resident (then what is written: arena_bound_check). */
 void *arena_alloc_lazy(struct arena *a, size_t count, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 /* A block of its own that keeps its contents as it grows (a table that must stay in one piece):
@@ -38,5 +44,9 @@ void *arena_regrow(struct arena *a, void *p, size_t size);
  * kept where it was made instead of copied. 0, or -1 when out of memory (p is then still the
  * caller's). */
 int arena_own(struct arena *a, void *p);
+/* Charge the bound what the lazy_resident tables have been written since the last call (the
+ * pages the system handed out for them): the decoder calls it every few MiB of text and at its
+ * end. 0, or -1 when the bound refused it (a->failed is set, as for an allocation). */
+int arena_bound_check(struct arena *a);
 
 #endif

@@ -94,11 +94,15 @@ static const unsigned char *pz_keep(struct egg_doc *doc, const unsigned char *te
                                     unsigned long long limit, size_t *out_size)
 {
   unsigned char *copy;
+  struct mem_bound *bound = doc->arena->bound;
   if (len > limit) {
     pz_too_large(doc, limit);
     return NULL;
   }
+  /* the text is what --max-memory's bound is measured against, not a structure it bounds */
+  doc->arena->bound = NULL;
   copy = arena_calloc(doc->arena, len + 1, 1);
+  doc->arena->bound = bound;
   if (!copy) {
     diag_out_of_memory(doc->ctx->diag, "decompressing .pz");
     return NULL;

@@ -575,14 +575,31 @@ static int fast_reals(struct iqe_parser *p, size_t pos, uint32_t lineno, struct 
   return 1;
 }
 
+/* --max-memory: what the upper-bound tables hold, charged every BOUND_STEP bytes of text */
+#define BOUND_STEP (4u << 20)
+
+static int bound_check(struct iqe_parser *p)
+{
+  if (arena_bound_check(&p->scratch) < 0 || arena_bound_check(&p->m->arena) < 0) {
+    p->scratch.failed = 1; /* said as the bound's refusal: MDL-MEM-002 */
+    return -1;
+  }
+  return 0;
+}
+
 static void check_pass(struct iqe_parser *p)
 {
-  size_t pos = 0;
+  size_t pos = 0, next_check = BOUND_STEP;
   uint32_t lineno = 0, cr_lines = 0, cr_line = 0, cr_col = 0;
   struct iqe_line ln;
   for (;;) {
     uint32_t n;
     const struct iqe_command *c;
+    if (pos >= next_check) {
+      if (bound_check(p) < 0)
+        return; /* not checked to the end: no verdict (the pipeline says why) */
+      next_check = pos + BOUND_STEP;
+    }
     if (pos < p->size && fast_reals(p, pos, lineno + 1, &ln)) {
       lineno++;
       pos = ln.next;
@@ -627,6 +644,8 @@ static void check_pass(struct iqe_parser *p)
     dispatch(p, c, &ln, p->toks + 1, n - 1);
     p->line = NULL;
   }
+  if (bound_check(p) < 0)
+    return;
   /* once per file, at the first one: a CR-only file would otherwise say it thousands of times */
   if (cr_lines)
     iqe_emit(p, RULE_IQE_LONE_CR, cr_line, cr_col, NULL, "%u", (unsigned)cr_lines);
@@ -644,7 +663,12 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   p.size = ctx->in.size;
   p.data = p.size ? reader_ptr(&ctx->in, 0, p.size) : (const unsigned char *)"";
   arena_init(&p.scratch);
-  p.scratch.bound = ctx->bound; /* the line tables count against --max-memory as the model does */
+  /* the line tables count against --max-memory as the model does; those sized by the count
+   * pass's upper bounds (a mesh record per `mesh` line, kept only when a check reads it) by the
+   * pages written (check_pass's arena_bound_check) */
+  p.scratch.bound = ctx->bound;
+  p.scratch.lazy_resident = 1;
+  m->arena.lazy_resident = 1;
 
   header_check(&p);
   count_pass(&p);
@@ -665,6 +689,7 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
   snprintf(ctx->version, sizeof ctx->version, "%s", p.counts[CMD_VX] ? "2012" : "2010");
   iqe_check_finish(&p);
   rc = iqe_model_build(&p);
+  (void)bound_check(&p); /* what the model's build wrote in its tables */
   if (p.scratch.failed) {
     diag_out_of_memory(ctx->diag, "an iqe check"); /* the file was not checked to the end */
     rc = -1;
