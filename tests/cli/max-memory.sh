@@ -3,7 +3,7 @@
 # the decoder's structures. Past it the fatal MDL-MEM-002 and exit 3 ("could not check") in every
 # report format, never a verdict; a raised bound or `none` checks the same file to the end; bad
 # values are usage errors on the command line and in the configuration, which sets it too. The
-# peak RSS the default bound keeps a dense hostile file within: tests/security/memory-bound.sh.
+# peak RSS the default bound keeps a dense hostile file within: tests/security/max-memory-rss.sh.
 . "$srcdir/tests/cli/cli-lib.sh"
 
 # an IQE of 400,000 vertices (3.6 MB): its line tables alone take more than 4 MiB

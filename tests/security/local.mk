@@ -31,4 +31,4 @@ SECURITY_TESTS += tests/security/convert-renormalise.sh
 # iqemem: IQE memory on any input (item 8)
 SECURITY_TESTS += tests/security/iqe-memory.sh
 # membound: a memory bound for decoding, so item 8 holds on any input
-SECURITY_TESTS += tests/security/memory-bound.sh
+SECURITY_TESTS += tests/security/max-memory-rss.sh
