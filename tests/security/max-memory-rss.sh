@@ -3,8 +3,8 @@
 # twice the text + 48 MiB) keeps validating a dense hostile text within 3 x the text + 64 MiB of
 # peak RSS over the baseline, whatever form it takes: the form is checked to the end within the
 # bound or stopped by it (the fatal MDL-MEM-002, exit 3), never a verdict. The forms here are the
-# worst of a sweep over every Egg keyword's smallest entries (21 and 37 x the text before the
-# bound); raised, the bound lets the same file be checked. Skipped in a sanitizer build.
+# worst of a sweep over every Egg keyword's smallest entries (37 x the text before the bound);
+# raised, the bound lets the same file be checked. Skipped in a sanitizer build.
 . "${srcdir:-.}/tests/cli/cli-lib.sh"
 
 . "${srcdir:-.}/tests/security/mem-lib.sh"
@@ -54,18 +54,26 @@ run --max-memory=none -q "$work/collide.egg"
 run --max-memory=2G -q "$work/collide.egg"
 [ "$rc" -le 1 ] || fail "collide with --max-memory=2G: exit $rc (checked to the end)"
 
-# 660,000 file references (6 MB): 21 x the text before (a reference record and a name each)
-gen "$work/files.egg" '' '<File>{a}\n' '' 6000000
-within files "$work/files.egg"
-
-# the same as an .egg.pz of about 30 KB: the bound follows the text it inflates to
-"$PYTHON" - "$work/files.egg" "$work/files.egg.pz" <<'PY'
+# the same as an .egg.pz of a few KB: bounded by the text it inflates to, stopped as well
+"$PYTHON" - "$work/collide.egg" "$work/collide.egg.pz" <<'PY'
 import sys, zlib
 open(sys.argv[2], "wb").write(zlib.compress(open(sys.argv[1], "rb").read(), 9))
 PY
-within files.pz "$work/files.egg.pz" "$(wc -c <"$work/files.egg" | tr -d ' ')"
-run "$work/files.egg.pz"
-expect_rc 3 "files.egg.pz: stopped by the bound its inflated text sets"
+within collide.pz "$work/collide.egg.pz" "$(wc -c <"$work/collide.egg" | tr -d ' ')"
+run "$work/collide.egg.pz"
+expect_rc 3 "collide.egg.pz: stopped by the bound"
+
+# 4 million groups (56 MB) as an .egg.pz of about 100 KB: its structures (about 1.6 x the text)
+# are past a bound of the compressed size's but within the inflated text's, which it follows
+awk 'BEGIN { for (i = 0; i < 4000000; i++) print "<Group> a { }" }' >"$work/groups.egg"
+"$PYTHON" - "$work/groups.egg" "$work/groups.egg.pz" <<'PY'
+import sys, zlib
+open(sys.argv[2], "wb").write(zlib.compress(open(sys.argv[1], "rb").read(), 9))
+PY
+within groups.pz "$work/groups.egg.pz" "$(wc -c <"$work/groups.egg" | tr -d ' ')"
+run -q "$work/groups.egg.pz"
+expect_rc 0 "groups.egg.pz: checked to the end within the bound of its inflated text"
+rm -f "$work/groups.egg" "$work/groups.egg.pz"
 
 # 40 MB of <RGBA>{0} in one polygon (3.8 x the text before): checked or stopped, within 3 x
 gen "$work/rgba.egg" '<Polygon>{' '<RGBA>{0}' '}' 40000000
