@@ -10,10 +10,10 @@
 "$PYTHON" -c "
 import sys
 sys.stdout.write('# Inter-Quake Export\nmesh m\n' + 'vp 0 0 0\n' * 400000)" >"$work/dense.iqe"
-# an Egg entry of 500,000 values (1 MB): its value stack takes more than 4 MiB
+# 300,000 groups (4 MB): the tree takes more than 4 MiB
 "$PYTHON" -c "
 import sys
-sys.stdout.write('<Group> g{<Collide>{' + 'a ' * 500000 + '}}')" >"$work/collide.egg"
+sys.stdout.write('<Group> a { }\\n' * 300000)" >"$work/collide.egg"
 
 for f in dense.iqe collide.egg; do
   run --max-memory=4M "$work/$f"
