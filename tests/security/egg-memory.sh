@@ -164,12 +164,20 @@ SUB='-q --resources'
 slope textures.resources '' '<Texture>{a}\n' ''
 slope files.resources '<Group> g {\n' '<File> { a }\n' '}\n'
 SUB=
+# distinct names: the reference check kept an egg_map entry of 48 bytes and its slots for each
+# group, texture, material and pool name (6.3 x the text added for `<Group> a%d{}`, 4.3 x for
+# `<Texture> t%d { a.png }`); now a slot of 4 bytes naming the entry (egg_names), and group
+# names only when an <Instance> may look them up: 2.8 x for the textures, and 2.9 to 3.0 x for
+# the groups (the tree alone; too close to the bound to check here)
+slope textures.named '' '<Texture> t%d { a.png }\n' ''
 # Still over 3 x (-q, or -q --resources, slopes between 7 and 14 MB): distinct names, whose
-# tree entry, name column and name copy alone are 3.2 x a `<Tag> a%d{}` of 13 bytes, plus a map
-# entry where a check looks names up (<Group> a%d{} 6.3 x; <Texture> t%d { t%d.png } 4.3 x,
-# 6.3 x with --resources: a model reference each, and its path); <Ref>{a}, <DCS>{a}, <File>{a}
-# 3.3 to 3.6 x, <TRef>{a}, <MRef>{a}, <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes
-# and a value slot for 9 or 10 bytes of text).
+# tree entry, name column and name copy alone are 3.2 x a `<Tag> a%d{}` of 13 bytes, with a
+# slot where a check looks them up (<Group> a%d{} with an <Instance> 3.8 x; <Texture> t%d {
+# t%d.png } 3.0 x, 6.3 x with --resources: a model reference of 64 bytes each and its path;
+# pools that polygons name 3.7 to 4.3 x: a map entry for each name a <Ref> reads and for
+# each pool's numbers); <Ref>{a}, <DCS>{a}, <File>{a} 3.3 to 3.6 x, <TRef>{a}, <MRef>{a},
+# <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes and a value slot for 9 or 10 bytes
+# of text).
 # runs of numbers in one entry that keeps them (vertex indices, knots, a <Collide>'s values):
 # 9 x before (8 bytes a number on the value stack and 8 again in the tree), 0.5 x now (a small
 # integer is a byte in the tree, and a long run leaves the value stack as it is read)

@@ -29,11 +29,14 @@ struct vref_chunk {
 
 struct refs {
   struct egg_doc *doc;
-  struct egg_map textures, materials, groups, pools, inline_tex;
+  /* names to the entry last defined (a group: closed) under each (egg_names: 8 bytes a name) */
+  struct egg_names textures, materials, groups, pools;
+  struct egg_map inline_tex;
+  struct egg_map pool_infos; /* (pool, -1) -> its pool_info, for the pools references name */
   /* group names closed more than once: name -> the node closed before the latest one */
-  struct egg_map group_dups;
+  struct egg_names group_dups;
   /* the last name found (names only get defined, so a found name stays found) */
-  const struct egg_map *found_map;
+  const struct egg_names *found_map;
   const char *found;
   size_t found_len;
   /* the <VertexRef>s in file order, resolved at the end: chunks of the arena */
@@ -48,9 +51,9 @@ static const char *show_name(char *buf, size_t cap, const struct egg_node *n)
   return egg_show(buf, cap, egg_name(n), egg_name_len(n));
 }
 
-static void define(struct refs *r, struct egg_map *map, struct egg_node *n, const char *kind)
+static void define(struct refs *r, struct egg_names *map, struct egg_node *n, const char *kind)
 {
-  struct egg_map_ent *e;
+  const struct egg_node *prev;
   char buf[96], what[160];
   if (!egg_name(n))
     return;
@@ -58,18 +61,15 @@ static void define(struct refs *r, struct egg_map *map, struct egg_node *n, cons
     snprintf(what, sizeof what, "%s", egg_specs[n->spec].what);
     egg_emit_val(r->doc, RULE_EGG_EMPTY_NAME, n, -1, NULL, "%s", what);
   }
-  e = egg_map_at(map, egg_name(n), egg_name_len(n));
-  if (!e) {
+  if (egg_names_set(map, n, &prev) < 0) {
     r->oom = 1;
     return;
   }
-  if (e->val) {
-    const struct egg_node *prev = e->val;
+  if (prev) {
     snprintf(what, sizeof what, "%s name %s (first at line %u)", kind,
              show_name(buf, sizeof buf, n), egg_node_line(prev));
     egg_emit_node(r->doc, RULE_EGG_DUPLICATE_NAME, n, NULL, "%s", what);
   }
-  e->val = n;
 }
 
 /* egg_val_str of value 0 of an entry with values, the usual lone word or quoted string read
@@ -92,7 +92,7 @@ static const char *first_string(const struct egg_doc *doc, const struct egg_node
   return egg_nvals(n) ? str0(doc, n, len) : NULL;
 }
 
-static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n, enum rule_index rule)
+static void lookup(struct refs *r, struct egg_names *map, const struct egg_node *n, enum rule_index rule)
 {
   const char *s;
   uint32_t slen;
@@ -110,7 +110,7 @@ static void lookup(struct refs *r, struct egg_map *map, const struct egg_node *n
   }
   if (map == r->found_map && s == r->found && len == r->found_len)
     return;
-  if (!egg_map_find(map, s, len)) {
+  if (!egg_names_find(map, s, len)) {
     egg_emit_val(r->doc, rule, n, 0, NULL, "%s", egg_show(buf, sizeof buf, s, len));
   } else if (s != tmp) {
     r->found_map = map;
@@ -180,13 +180,13 @@ static void ambiguous_ref(struct refs *r, const struct egg_node *ref)
 {
   uint32_t len;
   const char *s = first_string(r->doc, ref, &len);
-  const struct egg_map_ent *d, *g;
+  const struct egg_node *d, *g;
   char buf[96], what[200];
-  if (!s || !(d = egg_map_find(&r->group_dups, s, len)) ||
-      !(g = egg_map_find(&r->groups, s, len)))
+  if (!s || !(d = egg_names_find(&r->group_dups, s, len)) ||
+      !(g = egg_names_find(&r->groups, s, len)))
     return;
   snprintf(what, sizeof what, "%s (groups at lines %u and %u)", egg_show(buf, sizeof buf, s, len),
-           egg_node_line(d->val), egg_node_line(g->val));
+           egg_node_line(d), egg_node_line(g));
   egg_emit_val(r->doc, RULE_EGG_DUPLICATE_GROUP_NAME, ref, 0, NULL, "%s", what);
 }
 
@@ -195,23 +195,18 @@ static void visit(struct egg_node *n, int leaving, void *user)
   struct refs *r = user;
   char buf[96];
   if (leaving) {
-    if ((n->spec == S_GROUP || n->spec == S_INSTANCE) && egg_name(n)) {
-      struct egg_map_ent *e = egg_map_at(&r->groups, egg_name(n), egg_name_len(n));
-      if (!e) {
+    /* only an <Instance>'s <Ref> looks group names up: without one, none is kept */
+    if ((n->spec == S_GROUP || n->spec == S_INSTANCE) && egg_name(n) && r->doc->spec_count[S_INSTANCE]) {
+      const struct egg_node *prev, *older;
+      if (egg_names_set(&r->groups, n, &prev) < 0) {
         r->oom = 1;
         return;
       }
-      if (e->val) {
-        /* only a <Ref> after both closings is ambiguous: it is judged there */
-        void *prev = e->val;
-        struct egg_map_ent *d = egg_map_at(&r->group_dups, egg_name(n), egg_name_len(n));
-        if (!d) {
-          r->oom = 1;
-          return;
-        }
-        d->val = prev;
+      /* only a <Ref> after both closings is ambiguous: it is judged there */
+      if (prev && egg_names_set(&r->group_dups, prev, &older) < 0) {
+        r->oom = 1;
+        return;
       }
-      e->val = n;
     }
     if (is_primitive(n->spec))
       check_two_pools(r, n);
@@ -497,14 +492,13 @@ static void resolve_vertex_refs(struct refs *r)
     if (!ref || !(ps = first_string(r->doc, ref, &plen)))
       continue;
     if (ps != last || plen != last_len) {
-      struct egg_map_ent *pe = egg_map_find(&r->pools, ps, plen);
-      pool = pe ? pe->val : NULL;
+      pool = egg_names_find(&r->pools, ps, plen);
       re = egg_map_at(&reported, ps, plen);
       if (!re)
         break;
       pi = NULL;
       if (pool && egg_first(pool)) {
-        const struct egg_map_ent *ie = egg_map_pair_find(&r->pools, (uintptr_t)pool, -1);
+        const struct egg_map_ent *ie = egg_map_pair_find(&r->pool_infos, (uintptr_t)pool, -1);
         pi = ie ? ie->val : NULL;
       }
       last = ps;
@@ -585,7 +579,6 @@ static size_t referenced_pools(struct refs *r, uint32_t **out)
   for (const struct vref_chunk *c = r->vrefs; c; c = c->next)
     for (size_t at = 0; at < c->count; at++) {
       const struct egg_node *vr = r->doc->root + c->node[at], *ref, *pool;
-      const struct egg_map_ent *pe;
       const char *ps;
       uint32_t plen;
       for (ref = egg_first(vr); ref && ref->spec != S_REF; ref = egg_next(ref))
@@ -594,8 +587,7 @@ static size_t referenced_pools(struct refs *r, uint32_t **out)
         continue;
       last = ps;
       last_len = plen;
-      pe = egg_map_find(&r->pools, ps, plen);
-      pool = pe ? pe->val : NULL;
+      pool = egg_names_find(&r->pools, ps, plen);
       if (!pool || !egg_first(pool) || (n && list[n - 1] == (uint32_t)(pool - r->doc->root)))
         continue;
       if (grow_one(&list, &cap, n, sizeof *list, 64) < 0) {
@@ -620,11 +612,12 @@ void egg_check_refs(struct egg_doc *doc)
   size_t nrefd, next = 0;
   memset(&r, 0, sizeof r);
   r.doc = doc;
-  egg_map_init(&r.textures, &doc->map_failures);
-  egg_map_init(&r.materials, &doc->map_failures);
-  egg_map_init(&r.groups, &doc->map_failures);
-  egg_map_init(&r.group_dups, &doc->map_failures);
-  egg_map_init(&r.pools, &doc->map_failures);
+  egg_names_init(&r.textures, doc->root, &doc->map_failures);
+  egg_names_init(&r.materials, doc->root, &doc->map_failures);
+  egg_names_init(&r.groups, doc->root, &doc->map_failures);
+  egg_names_init(&r.group_dups, doc->root, &doc->map_failures);
+  egg_names_init(&r.pools, doc->root, &doc->map_failures);
+  egg_map_init(&r.pool_infos, &doc->map_failures);
   egg_map_init(&r.inline_tex, &doc->map_failures);
   refs_walk(&r);
   if ((nrefd = referenced_pools(&r, &refd)) == SIZE_MAX)
@@ -642,16 +635,17 @@ void egg_check_refs(struct egg_doc *doc)
         pool_index(&r, n, 0); /* its checks, nothing kept */
         continue;
       }
-      ie = egg_map_pair(&r.pools, (uintptr_t)n, -1);
+      ie = egg_map_pair(&r.pool_infos, (uintptr_t)n, -1);
       if (ie && !ie->val)
         ie->val = pool_index(&r, n, 1);
     }
   free(refd);
   resolve_vertex_refs(&r);
-  egg_map_free(&r.textures);
-  egg_map_free(&r.materials);
-  egg_map_free(&r.groups);
-  egg_map_free(&r.group_dups);
-  egg_map_free(&r.pools);
+  egg_names_free(&r.textures);
+  egg_names_free(&r.materials);
+  egg_names_free(&r.groups);
+  egg_names_free(&r.group_dups);
+  egg_names_free(&r.pools);
+  egg_map_free(&r.pool_infos);
   egg_map_free(&r.inline_tex);
 }

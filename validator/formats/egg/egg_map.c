@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "egg.h"
 #include "egg_map.h"
 
 static const char pair_key[] = "";
@@ -148,4 +149,101 @@ struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len
 const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i)
 {
   return i < m->cap && m->slots[i] ? &m->ents[m->slots[i] - 1] : NULL;
+}
+
+void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures)
+{
+  memset(m, 0, sizeof *m);
+  m->root = root;
+  m->tree = root ? egg_tree_of(root) : NULL;
+  m->failures = failures;
+}
+
+void egg_names_free(struct egg_names *m)
+{
+  free(m->slots);
+  m->slots = NULL;
+  m->cap = m->count = 0;
+}
+
+/* egg_name of entry ix, read through the tree's header (no walk up to the root). */
+static const char *names_key(const struct egg_names *m, uint32_t ix, uint32_t *len)
+{
+  const struct egg_node *n = m->root + ix;
+  const char *s = NULL;
+  if (n->has_name) {
+    uint32_t f = n->name_ix ? EGG_NAME_ELIDED : egg_col_get(m->tree->names, ix);
+    s = f == EGG_NAME_ELIDED ? egg_name_elided : f ? m->tree->strs + f : NULL;
+  }
+  *len = s ? egg_str_len(s) : 0;
+  return s;
+}
+
+static size_t names_hash(const char *key, size_t len)
+{
+  return (size_t)hash_of(key, len, 0, 0);
+}
+
+/* The slot holding the name, or the empty one where it belongs. */
+static uint32_t *names_probe(const struct egg_names *m, const char *key, size_t len)
+{
+  size_t i = names_hash(key, len) & (m->cap - 1);
+  for (;; i = (i + 1) & (m->cap - 1)) {
+    uint32_t *s = &m->slots[i], klen;
+    const char *k;
+    if (!*s)
+      return s;
+    k = names_key(m, *s - 1, &klen);
+    if (k && klen == len && (!len || !memcmp(k, key, len)))
+      return s;
+  }
+}
+
+const struct egg_node *egg_names_find(const struct egg_names *m, const char *key, size_t len)
+{
+  uint32_t *s;
+  if (!m->cap)
+    return NULL;
+  s = names_probe(m, key ? key : pair_key, len);
+  return *s ? m->root + (*s - 1) : NULL;
+}
+
+int egg_names_set(struct egg_names *m, const struct egg_node *n, const struct egg_node **prev)
+{
+  uint32_t len, ix = (uint32_t)(n - m->root);
+  const char *key = names_key(m, ix, &len);
+  uint32_t *s;
+  *prev = NULL;
+  if (!key)
+    return 0;
+  /* filled to three quarters at most: 4 bytes a slot, 5.3 to 11 bytes a name */
+  if ((m->count + 1) * 4 > m->cap * 3) {
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    uint32_t *old = m->slots, *grown = ncap <= UINT32_MAX ? calloc(ncap, sizeof *grown) : NULL;
+    size_t ocap = m->cap;
+    if (!grown) {
+      if (m->failures)
+        (*m->failures)++;
+      return -1;
+    }
+    m->slots = grown;
+    m->cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+      if (old[i]) { /* names are distinct: the first empty slot from its hash */
+        uint32_t klen;
+        const char *k = names_key(m, old[i] - 1, &klen);
+        size_t j = names_hash(k, klen) & (ncap - 1);
+        while (grown[j])
+          j = (j + 1) & (ncap - 1);
+        grown[j] = old[i];
+      }
+    free(old);
+  }
+  s = names_probe(m, key, len);
+  if (*s)
+    *prev = m->root + (*s - 1);
+  else
+    m->count++;
+  *s = ix + 1;
+  return 0;
 }

@@ -44,4 +44,25 @@ struct egg_map_ent *egg_map_pair_find(const struct egg_map *m, uintptr_t obj, in
 /* The entry in table slot i (i < cap), or NULL: the order of slots is the map's order. */
 const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i);
 
+/* Entries of one tree by their header name (egg_name): a slot holds the entry's place in the
+ * tree + 1, 4 bytes; the name is read from the tree (issue 26: an egg_map entry is 48 bytes and
+ * its slots, for a `<Group> a%d{}` of 14). */
+struct egg_node;
+struct egg_tree_hdr;
+struct egg_names {
+  uint32_t *slots;
+  size_t cap, count;
+  const struct egg_node *root;
+  const struct egg_tree_hdr *tree;
+  unsigned long *failures; /* as egg_map's */
+};
+
+void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures);
+void egg_names_free(struct egg_names *m);
+/* The entry of the name key (len bytes), or NULL. */
+const struct egg_node *egg_names_find(const struct egg_names *m, const char *key, size_t len);
+/* n (which has a name) becomes the entry of its name; *prev the one it replaces, NULL when none.
+ * 0, or -1 out of memory (counted in failures; nothing changed). */
+int egg_names_set(struct egg_names *m, const struct egg_node *n, const struct egg_node **prev);
+
 #endif
