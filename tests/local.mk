@@ -18,3 +18,4 @@ include tests/loaders/local.mk
 include tests/threads/local.mk
 include tests/style/local.mk
 include tests/build/local.mk
+include tests/portable/local.mk
