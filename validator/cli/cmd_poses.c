@@ -33,7 +33,7 @@ static void normalized_rotation(const struct trs *p, double q[4])
 
 static const char *joint_name(const struct model *m, uint32_t j)
 {
-  return j < m->num_joints && m->joints[j].name ? m->joints[j].name : "";
+  return j < m->num_joints && m->joints && m->joints[j].name ? m->joints[j].name : "";
 }
 
 static void text_vec(FILE *out, const char *label, const double *v, int n)
@@ -55,18 +55,24 @@ static void text_trs(FILE *out, const struct trs *p)
   fputc('\n', out);
 }
 
-static void poses_text(FILE *out, const char *path, const struct pipeline_run *run)
+/* 0, or -1 when a joint the model counts could not be given (nothing clean is printed then) */
+static int poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
+  struct model_joint_cursor c;
   text_printf(out, "%s: %s%s%s, %u joint%s, %u pose%s, %u animation%s, %u frame%s (relative to the %s)\n",
           path, run->result.format, run->result.version[0] ? " " : "", run->result.version,
           (unsigned)m->num_joints, plural_s(m->num_joints), (unsigned)m->num_poses,
           plural_s(m->num_poses), (unsigned)m->num_anims, plural_s(m->num_anims),
           (unsigned)m->num_frames, plural_s(m->num_frames),
           m->frame_space == MODEL_FRAMES_BIND ? "base pose" : "parent");
+  model_joints_begin(&c);
   for (uint32_t j = 0; j < m->num_joints; j++) {
-    text_printf(out, "joint %u \"%s\" parent %d:", (unsigned)j, joint_name(m, j), (int)m->joints[j].parent);
-    text_trs(out, model_rest(m, j));
+    if (model_joints_next(m, &c) <= 0)
+      return -1;
+    text_printf(out, "joint %u \"%s\" parent %d:", (unsigned)j, c.joint.name ? c.joint.name : "",
+                (int)c.joint.parent);
+    text_trs(out, c.rest);
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
     const struct model_anim *an = &m->anims[a];
@@ -90,6 +96,7 @@ static void poses_text(FILE *out, const char *path, const struct pipeline_run *r
       }
     }
   }
+  return 0;
 }
 
 int cmd_poses(struct cli *c)
@@ -138,12 +145,13 @@ int cmd_poses(struct cli *c)
     rc = EXIT_IO;
     goto done;
   }
-  if (c->output == OUT_JSON)
-    poses_write_json(out, c->args[0], &run);
-  else
-    poses_text(out, c->args[0], &run);
-  if (ferror(out))
+  if ((c->output == OUT_JSON ? poses_write_json(out, c->args[0], &run) < 0
+                              : poses_text(out, c->args[0], &run) < 0) && !ferror(out)) {
+    text_printf(stderr, "mdlcheck: %s: a joint of the model could not be read back\n", c->args[0]);
+    rc = EXIT_INTERNAL;
+  } else if (ferror(out)) {
     rc = EXIT_IO;
+  }
   cli_close_output(c, out);
 done:
   pipeline_release(&run);

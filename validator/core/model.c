@@ -75,6 +75,28 @@ void model_span_dropped(struct model *m, enum model_elem kind, uint32_t line, ui
     span_add(m, &sp);
 }
 
+void model_joints_begin(struct model_joint_cursor *c)
+{
+  c->at = 0;
+  c->pos = 0;
+  c->depth = 0;
+  c->rest = NULL;
+}
+
+int model_joints_next(const struct model *m, struct model_joint_cursor *c)
+{
+  if (c->at >= m->num_joints)
+    return 0;
+  if (m->joints) {
+    c->joint = m->joints[c->at];
+    c->rest = model_rest(m, c->at);
+  } else if (!m->joint_walk || m->joint_walk(m, c) < 0) {
+    return -1;
+  }
+  c->at++;
+  return 1;
+}
+
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p)
 {
   if (!m->frames || f >= m->num_frames || p >= m->num_poses)

@@ -171,6 +171,21 @@ struct model_span {
   uint32_t line, line_end;
 };
 
+/* A walk over a model's joints in order (model_joints_next): the joints a model holds, or those a
+ * skeleton-only decode (poses) left unbuilt and its decoder finds again in its own records (issue
+ * 26: a model joint of 16 bytes beside its rest pose cost more than an Egg `<Joint>{}`'s text). */
+#define MODEL_JOINT_WALK_DEPTH 256 /* joints open at once a decoder's walk may keep */
+struct model_joint_cursor {
+  uint32_t at;                /* joints given so far */
+  struct model_joint joint;   /* the last one given: its name, its parent (rest: unused) */
+  const struct trs *rest;     /* its rest pose */
+  struct trs own_rest;        /* where a decoder's walk puts a rest pose it computes */
+  /* the decoder's walk: where it is, and the joints open there (their places and numbers) */
+  size_t pos;
+  uint32_t depth;
+  uint32_t open[2 * MODEL_JOINT_WALK_DEPTH];
+};
+
 struct model {
   struct arena arena;
 
@@ -183,6 +198,10 @@ struct model {
   struct model_joint *joints;
   struct trs *rests;                /* the joints' rest poses (model_rest), num_rests of them */
   uint32_t num_rests;
+  /* Set by a skeleton-only decode that counted num_joints but left joints NULL: the joint after
+   * c's last one into c->joint and c->rest (c->pos, depth and open are the walk's own); 0, or
+   * -1 when there is none. Read through model_joints_next. */
+  int (*joint_walk)(const struct model *m, struct model_joint_cursor *c);
 
   /* Animated transforms: one pose record per animated bone. */
   uint32_t num_poses;
@@ -305,6 +324,12 @@ static inline struct trs *model_rest_mut(struct model *m, uint32_t j)
 /* n joints (zeroed, parents and names to be set) with a rest pose each (zeroed; joint j's is
  * rests[j]), in m's arena: 0, or -1 (and m->joints NULL) when out of memory. */
 int model_joints_alloc(struct model *m, size_t n);
+
+/* Start a walk over m's joints. */
+void model_joints_begin(struct model_joint_cursor *c);
+/* The next of m's joints into c->joint and c->rest: 1, or 0 after the last, -1 when the
+ * decoder's walk cannot give it (a model that holds no such joint: never a clean output). */
+int model_joints_next(const struct model *m, struct model_joint_cursor *c);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);

@@ -143,7 +143,8 @@ int model_write_json(FILE *out, const char *path, const struct pipeline_run *run
   json_kv_string(&w, "compression", run->result.compression);
   json_kv_string(&w, "up_axis", run->format && run->format->up_axis ? run->format->up_axis : "z");
   json_kv_bool(&w, "decoded", run->decoded);
-  poses_write_joints(&w, shown);
+  if (poses_write_joints(&w, shown) < 0)
+    return -1; /* the model's own joints (no skeleton-only decode here): cannot happen */
   write_meshes(&w, shown);
   write_vertices(&w, shown);
   write_triangles(&w, shown);

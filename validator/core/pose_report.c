@@ -95,19 +95,24 @@ static void json_anim(struct json_writer *w, const struct pipeline_run *run, con
   json_object_end(w);
 }
 
-void poses_write_joints(struct json_writer *w, const struct model *m)
+int poses_write_joints(struct json_writer *w, const struct model *m)
 {
+  struct model_joint_cursor c;
   json_key(w, "joints");
   json_array_begin(w);
+  model_joints_begin(&c);
   for (uint32_t j = 0; j < m->num_joints; j++) {
+    if (model_joints_next(m, &c) <= 0)
+      return -1;
     json_object_begin(w);
     json_kv_uint(w, "index", j);
-    json_kv_string(w, "name", m->joints[j].name ? m->joints[j].name : "");
-    json_kv_int(w, "parent", m->joints[j].parent);
-    json_trs(w, model_rest(m, j));
+    json_kv_string(w, "name", c.joint.name ? c.joint.name : "");
+    json_kv_int(w, "parent", c.joint.parent);
+    json_trs(w, c.rest);
     json_object_end(w);
   }
   json_array_end(w);
+  return 0;
 }
 
 int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run)
@@ -119,7 +124,8 @@ int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run
   json_kv_string(&w, "file", path);
   json_kv_string(&w, "format", run->result.format);
   json_kv_string(&w, "version", run->result.version);
-  poses_write_joints(&w, m);
+  if (poses_write_joints(&w, m) < 0)
+    return -1; /* a joint the model counts could not be given: no document */
   json_kv_uint(&w, "num_poses", m->num_poses);
   json_kv_uint(&w, "num_frames", m->num_frames);
   /* what a frame is relative to: the parent joint (IQM's meaning) or the joint's base pose

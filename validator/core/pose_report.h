@@ -19,11 +19,13 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
 
 struct json_writer;
 /* The "joints" member of that document: each joint's index, name, parent and base pose (the
- * model JSON of mdl_model_*_json shares it). */
-void poses_write_joints(struct json_writer *w, const struct model *m);
+ * model JSON of mdl_model_*_json shares it). 0, or -1 when a joint the model counts could not
+ * be given (model_joints_next): the document is then unfinished. */
+int poses_write_joints(struct json_writer *w, const struct model *m);
 
 /* The JSON document `mdlcheck poses -f json` prints: the skeleton, its base pose and every
- * frame (rotations normalised, xyzw). 0, or -1 when out could not be written. */
+ * frame (rotations normalised, xyzw). 0, or -1 when out could not be written or a joint could
+ * not be given. */
 int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run);
 
 #endif

@@ -760,6 +760,9 @@ int64_t egg_joint_number(const struct egg_doc *doc, const struct egg_node *j);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs
  * after egg_anim_decode, only when the values were kept. 0, or -1 when out of memory. */
 int egg_geometry_decode(struct egg_doc *doc, struct model *m);
+/* The model's <Joint>s as offsets from the root (doc->joint_offs, njoints), where poses walk the
+ * joints instead of building them (egg_anim_decode): 0, or -1 when out of memory. */
+int egg_joint_offs(struct egg_doc *doc);
 /* The shared geometry checks over the tree (MDL-GEO-001 normals, MDL-GEO-002 polygons of zero
  * area, MDL-GEO-003 tangents; egg_check_geometry.c). */
 void egg_check_geometry(struct egg_doc *doc);
@@ -804,6 +807,9 @@ struct egg_private {
   uint32_t num_poses, num_frames;
   double *matrices; /* num_frames * num_poses * 16 (row-vector), or NULL */
   int dropped;      /* decoded for validation only: some values were not kept */
+  /* poses without frames: the model's joints are not built but walked (egg_anim.c's
+   * egg_joint_walk): the tables of this <skeleton> stand in for them, or NULL: the <Joint>s */
+  const struct egg_node *walk_skel;
 };
 
 /* Tree helpers. */

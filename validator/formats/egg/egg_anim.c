@@ -412,6 +412,78 @@ static int collect_tables(struct egg_doc *doc, struct model *m, const struct egg
   return 0;
 }
 
+int egg_joint_offs(struct egg_doc *doc)
+{
+  uint32_t n = (uint32_t)doc->spec_count[S_JOINT], k = 0;
+  uint32_t *offs;
+  if (doc->joint_offs || !n)
+    return 0;
+  if (!(offs = arena_calloc(doc->arena, n, sizeof *offs)))
+    return -1;
+  for (const struct egg_node *x = doc->root; x && k < n; x = egg_next_skip(x, doc->root, egg_in_node_list(x)))
+    if (x->spec == S_JOINT)
+      offs[k++] = (uint32_t)(x - doc->root);
+  doc->joint_offs = offs;
+  doc->njoints = k;
+  return 0;
+}
+
+/* The joints as collect_joints or collect_tables list them (or how many: the joint after last,
+ * NULL to start), without their list: the next <Joint> of the node list, or table of skel. */
+static const struct egg_node *walk_next(const struct egg_node *root, const struct egg_node *skel,
+                                        const struct egg_node *last)
+{
+  const struct egg_node *x;
+  if (skel) {
+    for (x = last ? egg_next_pre(last, skel) : egg_first(skel); x && x->spec != S_TABLE; x = egg_next_pre(x, skel))
+      ;
+    return x;
+  }
+  for (x = last ? egg_next_skip(last, root, egg_in_node_list(last)) : root; x && x->spec != S_JOINT;
+       x = egg_next_skip(x, root, egg_in_node_list(x)))
+    ;
+  return x;
+}
+
+_Static_assert(EGG_MAX_DEPTH <= MODEL_JOINT_WALK_DEPTH, "a walk keeps every open joint");
+
+/* model.joint_walk of poses without frames: the joint after c's last one, its parent the nearest
+ * open <Joint> (collect_joints), or the table holding it (collect_tables); its rest computed as
+ * egg_anim_decode computes the rests it keeps. c->open holds the open joints' entries and
+ * numbers, innermost last. */
+static int egg_joint_walk(const struct model *m, struct model_joint_cursor *c)
+{
+  const struct egg_private *priv = m->format_data;
+  const struct egg_node *root = priv->root, *skel = priv->walk_skel, *x;
+  double r[16];
+  x = walk_next(root, skel, c->at ? root + c->pos : NULL);
+  if (!x)
+    return -1;
+  while (c->depth) {
+    const struct egg_node *o = root + c->open[2 * (c->depth - 1)];
+    if (x < o + o->size)
+      break; /* inside o: every one below is open too */
+    c->depth--;
+  }
+  c->joint.parent = -1;
+  if (c->depth && (!skel || root + c->open[2 * (c->depth - 1)] == egg_parent(x)))
+    c->joint.parent = (int32_t)c->open[2 * c->depth - 1];
+  if (c->depth < MODEL_JOINT_WALK_DEPTH) {
+    c->open[2 * c->depth] = (uint32_t)(x - root);
+    c->open[2 * c->depth + 1] = c->at;
+    c->depth++;
+  }
+  c->pos = (size_t)(x - root);
+  c->joint.name = egg_name(x) ? egg_name(x) : "";
+  c->joint.rest = 0;
+  c->rest = &m->rests[0];
+  if (joint_rest(x, r)) {
+    matrix_to_trs(r, &c->own_rest);
+    c->rest = &c->own_rest;
+  }
+  return 0;
+}
+
 int egg_anim_decode(struct egg_doc *doc, struct model *m)
 {
   struct egg_private *priv = m->format_data;
@@ -443,6 +515,31 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
       decode_count(doc->ctx, DC_FRAMES, total);
     }
     return 0;
+  }
+  if (doc->keep_anim && !doc->keep_values) {
+    /* poses: without frames, which read the joints by number, nothing but the output reads
+     * them, in order: they are counted here and walked there (model.joint_walk), not built */
+    const struct egg_node *skel = NULL;
+    uint32_t n = 0;
+    for (const struct egg_node *x = walk_next(doc->root, NULL, NULL); x; x = walk_next(doc->root, NULL, x))
+      n++;
+    if (!n && first_bundle && (skel = skeleton_of(first_bundle)) != NULL)
+      for (const struct egg_node *x = walk_next(doc->root, skel, NULL); x; x = walk_next(doc->root, skel, x))
+        n++;
+    if (!(nbundles && n && (uint64_t)total * n <= MAX_ANIM_CELLS)) {
+      double r[16];
+      if (n) {
+        if (!(m->rests = arena_calloc(&m->arena, 1, sizeof *m->rests)))
+          return -1;
+        mat_identity(r);
+        matrix_to_trs(r, &m->rests[0]);
+        m->num_rests = 1;
+        m->num_joints = n;
+        m->joint_walk = egg_joint_walk;
+        priv->walk_skel = skel;
+      }
+      return 0;
+    }
   }
   if (collect_joints(doc, m, &jl) < 0)
     return -1;

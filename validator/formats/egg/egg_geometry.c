@@ -806,17 +806,22 @@ static int any_over_four(const struct geom *g)
   return 0;
 }
 
-/* Joints with a membership: a vertex has at most that many influences. */
-static uint32_t joints_with_members(const struct egg_doc *doc, const struct model *m)
+/* Whether more than MAX_INFLUENCES <Joint>s have a membership (else no vertex has as many
+ * influences): the walk of the model's joints (egg_anim_decode), whose list poses may not build. */
+static int joints_with_members_over_four(const struct egg_doc *doc)
 {
   uint32_t n = 0;
-  for (uint32_t ji = 0; ji < doc->njoints && ji < m->num_joints; ji++)
-    for (const struct egg_node *vr = egg_first(doc->root + doc->joint_offs[ji]); vr; vr = egg_next(vr))
+  for (const struct egg_node *x = doc->root; x; x = egg_next_skip(x, doc->root, egg_in_node_list(x))) {
+    if (x->spec != S_JOINT)
+      continue;
+    for (const struct egg_node *vr = egg_first(x); vr; vr = egg_next(vr))
       if (vr->spec == S_VREF_GROUP && !vr->bad) {
-        n++;
+        if (++n > MAX_INFLUENCES)
+          return 1;
         break;
       }
-  return n;
+  }
+  return 0;
 }
 
 /* The 4 largest influences (descending, ties in file order), renormalised; n in *count. */
@@ -976,8 +981,12 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   /* poses (keep_anim without keep_values): EGG-VTX-023 alone, which a vertex can have only
    * with 5 joints naming it */
   g.lean = !doc->keep_values && doc->keep_anim;
-  if (g.lean && joints_with_members(doc, m) <= MAX_INFLUENCES)
+  if (g.lean && !joints_with_members_over_four(doc))
     return 0;
+  if (g.lean && egg_joint_offs(doc) < 0) {
+    diag_out_of_memory(doc->ctx->diag, "building the egg geometry");
+    return -1;
+  }
   if (!g.lean && (doc->dropped || !doc->keep_values))
     return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
   egg_map_init(&g.pools, &doc->map_failures);
