@@ -424,6 +424,7 @@ struct iqe_parser {
    * and the first pose per joint of each frame (surplus ones are reported, not built); each
    * frame's first in frame_kept */
   uint32_t num_kept;
+  uint32_t poses_cap;     /* pose_trs's room, and one more: the spare last the model's identity rest */
   uint32_t *frame_kept;
   uint32_t num_base_poses;
   int in_animation;

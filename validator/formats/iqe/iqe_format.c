@@ -440,7 +440,10 @@ static int alloc_arrays(struct iqe_parser *p)
     if (!p->vb_first || !p->vb_num)
       return -1;
   }
-  if (keep_anim && (!(p->pose_trs = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_trs)) ||
+  /* the poses in the model's arena: its rests are the base poses where they are (anim_build),
+   * the spare last one the identity of the joints without a base pose */
+  p->poses_cap = poses_cap;
+  if (keep_anim && (!(p->pose_trs = arena_calloc(&p->m->arena, (size_t)poses_cap + 1, sizeof *p->pose_trs)) ||
                     !(p->frame_kept = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frame_kept))))
     return -1;
   /* face triangles, sized by the corners counted and filled only as far as faces are good

@@ -316,9 +316,18 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv, uint32_t **tri_src)
 static int anim_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
-  uint32_t nj = p->num_joints, np = nj;
-  if (model_joints_alloc(m, (size_t)nj + 1) < 0)
+  uint32_t nj = p->num_joints, np = nj, nb = p->num_base_poses < nj ? p->num_base_poses : nj;
+  /* the rests are the parser's poses, in the model's arena: joint i < nb has the base pose
+   * pose_trs[i], the others share the identity in its spare last slot (issue 26: a rest of 80
+   * bytes each, a copy of the base pose or an identity for a `joint` line of 6 bytes) */
+  m->joints = arena_calloc(&m->arena, (size_t)nj + 1, sizeof *m->joints);
+  if (!m->joints || !p->pose_trs || p->num_kept > p->poses_cap || nb > p->num_kept) {
+    m->joints = NULL;
     return -1;
+  }
+  m->rests = p->pose_trs;
+  m->num_rests = p->poses_cap + 1;
+  trs_identity(&m->rests[p->poses_cap]);
   for (uint32_t i = 0; i < nj; i++) {
     const char *name;
     size_t len;
@@ -326,10 +335,7 @@ static int anim_build(struct iqe_parser *p)
     iqe_name_set_name(p, &p->joint_set, p->joints[i].name, &name, &len);
     m->joints[i].name = iqe_name(p, iqe_name_id(p, name, len));
     m->joints[i].parent = p->joints[i].parent;
-    if (i < p->num_base_poses)
-      *model_rest_mut(m, i) = p->pose_trs[i];
-    else
-      trs_identity(model_rest_mut(m, i));
+    m->joints[i].rest = i < nb ? i : p->poses_cap;
   }
   m->num_joints = nj;
   if (np == 0)
