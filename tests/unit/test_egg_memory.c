@@ -179,16 +179,16 @@ static char *joints_text(int joints, size_t *len)
   return text;
 }
 
-/* A decode that builds the joints (poses, convert): a joint's model entry names it by the tree's
- * copy of its name and keeps no matrix besides its pose (a rest matrix and a copy of the name
- * were 160 bytes more a joint, for a <Joint> of 20 bytes of text). */
+/* A decode that builds the joints (convert, compare): a joint's model entry names it by the
+ * tree's copy of its name and keeps no matrix besides its pose (a rest matrix and a copy of the
+ * name were 160 bytes more a joint, for a <Joint> of 20 bytes of text). */
 START_TEST(joints_keep_no_copies)
 {
   enum { JOINTS = 100000 };
   struct pipeline_run run;
   size_t used, len;
   char *text = joints_text(JOINTS, &len);
-  used = arena_after_as(text, len, PIPELINE_FRAMES | PIPELINE_SKELETON, &run);
+  used = arena_after_as(text, len, PIPELINE_FRAMES, &run);
   ck_assert_uint_eq(run.model.num_joints, JOINTS);
   ck_assert_str_eq(run.model.joints[JOINTS - 1].name, "j99999");
   /* the tree's entry (16 bytes) with its name (4 bytes, then 12 in the strings), the model's
@@ -198,6 +198,33 @@ START_TEST(joints_keep_no_copies)
    * a rest matrix and a copy of the name made it 336) */
   ck_assert_uint_eq(run.model.num_rests, 1);
   ck_assert_msg(used < (size_t)JOINTS * 60, "%zu arena bytes for %d joints (%zu a joint)", used, JOINTS,
+                used / JOINTS);
+  pipeline_release(&run);
+  free(text);
+}
+END_TEST
+
+/* poses without frames (a skeleton-only decode) builds no joints: the model counts them and
+ * the output walks the tree's (model_joints_next), 20 bytes a joint less than the decode above */
+START_TEST(joints_poses_walked)
+{
+  enum { JOINTS = 100000 };
+  struct pipeline_run run;
+  struct model_joint_cursor c;
+  size_t used, len;
+  uint32_t n = 0;
+  char *text = joints_text(JOINTS, &len);
+  used = arena_after_as(text, len, PIPELINE_FRAMES | PIPELINE_SKELETON, &run);
+  ck_assert_uint_eq(run.model.num_joints, JOINTS);
+  ck_assert_ptr_null(run.model.joints);
+  model_joints_begin(&c);
+  while (model_joints_next(&run.model, &c) == 1) {
+    ck_assert_int_eq(c.joint.parent, -1);
+    n++;
+  }
+  ck_assert_uint_eq(n, JOINTS);
+  ck_assert_str_eq(c.joint.name, "j99999");
+  ck_assert_msg(used < (size_t)JOINTS * 40, "%zu arena bytes for %d joints (%zu a joint)", used, JOINTS,
                 used / JOINTS);
   pipeline_release(&run);
   free(text);
@@ -293,6 +320,7 @@ int main(void)
   tcase_add_test(tc, checked_vertices_keep_no_attributes);
   tcase_add_test(tc, morph_targets_stay);
   tcase_add_test(tc, joints_keep_no_copies);
+  tcase_add_test(tc, joints_poses_walked);
   tcase_add_test(tc, joints_validation_counts);
   tcase_add_test(tc, transforms_validation_drops_values);
   tcase_add_test(tc, tables_keep_no_number);
