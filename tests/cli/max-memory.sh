@@ -96,4 +96,46 @@ expect_rc 3 "through the cache"
 expect_grep out "MDL-MEM-002" "through the cache: MDL-MEM-002"
 expect_no_grep out " valid " "through the cache: no verdict of valid"
 
+# an archive member past the bound is a file that could not be checked, as on its own: exit 3,
+# no verdict of valid (it said "valid", exit 70, before); so is an .egg.pz member whose inflated
+# text passes --max-input-size
+"$PYTHON" - "$work/collide.egg" "$work/pack.pk3" <<'PY'
+import sys, zipfile, zlib
+text = open(sys.argv[1], "rb").read()
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("models/groups.egg", text)
+    z.writestr("models/small.egg", "<CoordinateSystem> { Z-up }\n")
+    z.writestr("models/packed.egg.pz", zlib.compress(text, 9))
+PY
+run --max-memory=4M "$work/pack.pk3"
+expect_rc 3 "an archive member past --max-memory=4M"
+expect_grep out "MDL-MEM-002" "the archive member's MDL-MEM-002"
+expect_no_grep out "groups.egg: valid" "no verdict of valid for the member"
+run --max-memory=4M -f json "$work/pack.pk3"
+expect_rc 3 "an archive member past --max-memory=4M, JSON"
+"$PYTHON" - "$work/out" <<'PY' || fail "JSON: a member past the bound has a verdict of valid"
+import json, sys
+files = json.load(open(sys.argv[1]))["files"]
+assert any(f["path"].endswith("small.egg") and f["verdict"] == "valid" for f in files)
+bad = [f["path"] for f in files if f["path"].endswith(("groups.egg", "packed.egg.pz")) and f.get("verdict") == "valid"]
+sys.exit(1 if bad else 0)
+PY
+run --max-input-size=1M "$work/pack.pk3"
+expect_rc 3 "an .egg.pz member inflating past --max-input-size"
+expect_no_grep out "packed.egg.pz: valid" "no verdict of valid for the .egg.pz member"
+
+# a run of 1.5 million knots moved off the value stack as read, then a value neither a byte nor a
+# float holds: taking them back onto the stack passes the bound. It crashed (a read past the
+# stack, SIGSEGV); now the entry keeps none and the run ends in MDL-MEM-002, and without a bound
+# the file is checked to the end
+"$PYTHON" -c "
+import sys
+sys.stdout.write('<Group> g { <NURBSCurve> { <Order> { 4 } <Knots> { ' + '0 ' * 1500000 + '0.1 } } }\n')" >"$work/knots.egg"
+run "$work/knots.egg"
+expect_rc 3 "a long run of knots taken back past the default bound"
+expect_grep out "MDL-MEM-002" "the knots: MDL-MEM-002"
+run --max-memory=none "$work/knots.egg"
+expect_rc 1 "the knots without a bound"
+expect_grep out "EGG-VTX-019" "the knots without a bound: checked to the end"
+
 finish

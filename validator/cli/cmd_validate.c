@@ -165,10 +165,17 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   }
   /* the report path names the member ("pack.pk3:models/x.iqm"): detection reads its extension */
   mdl_result_init(&res);
-  if (b->cache && !o.resources)
+  if (b->cache && !o.resources) {
     st = cache_validate(b->cache, f->path, data, size, &o, f);
-  else if ((st = mdl_validate_buffer(data, size, f->path, &o, &res)) == MDL_OK)
+  } else if ((st = mdl_validate_buffer(data, size, f->path, &o, &res)) == MDL_OK) {
     report_set_result(f, &res);
+  } else if (st == MDL_EIO && res.counts[MDL_FATAL]) {
+    /* the library said why it could not check the member (MDL-IO-002 of an inflated text,
+     * MDL-MEM-002): as a file it could not check, exit 3, never a verdict */
+    report_set_result(f, &res);
+    f->io_failed = 1;
+    st = MDL_OK;
+  }
   free(data);
   if (st != MDL_OK)
     atomic_store(&b->internal_error, 1);

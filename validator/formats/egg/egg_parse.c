@@ -1108,6 +1108,21 @@ static int close_words(struct parser *p, struct frame *f, struct egg_node *n, si
   return 1;
 }
 
+/* Values frame_spill moved that could not go back onto the value stack (taking them back needs the
+ * stack to grow, which failed: out of memory or past --max-memory): the stack holds fewer than
+ * count, so the entry keeps none, as a lazy frame's (VF_DROPPED), and the decode ends in
+ * MDL-MEM-001 or MDL-MEM-002 (p->oom), never reading past what the stack holds. 1 when so. */
+static int values_lost(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
+{
+  if (!f->let_go)
+    return 0;
+  p->oom = 1;
+  n->vform = VF_DROPPED;
+  p->doc->dropped = 1;
+  frame_set_v(p, f, (uint32_t)count);
+  return 1;
+}
+
 /* Where an entry's values go as it closes (the layout egg.h describes by vform). */
 static void close_values(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
 {
@@ -1162,11 +1177,15 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
       frame_set_v(p, f, r->s);
     } else if (!ix && !p->oom && close_words(p, f, n, count)) {
       /* strings only, 4 bytes each */
+    } else if (values_lost(p, f, n, count)) {
+      /* (some of them are not on the stack) */
     } else {
       r = p->rstack + f->vstart; /* (close_words may have moved the stack) */
       void *base = doc->rich;
       n->vform = VF_RICH;
-      if (pool_room(p, &base, doc->rich_used, &doc->rich_cap, count + 1 + ix, sizeof *doc->rich) == 0) {
+      if (count + 1 + ix > EGG_V_OFF - doc->rich_used) {
+        p->oom = 1; /* past what a value slot names (EGG_V_OFF): its high bits are flags */
+      } else if (pool_room(p, &base, doc->rich_used, &doc->rich_cap, count + 1 + ix, sizeof *doc->rich) == 0) {
         struct egg_rich *dst;
         doc->rich = base;
         tree_pools(doc);
@@ -1182,6 +1201,8 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     }
   } else if (!ix && !p->oom && close_packed(p, f, n, count)) {
     /* kept in 4 bytes a value */
+  } else if (values_lost(p, f, n, count)) {
+    /* (some of them are not on the stack) */
   } else if (count == 1 && !ix) {
     n->vform = VF_ONE;
     if ((at = nums_new(p, 1)) != UINT32_MAX) {
