@@ -138,4 +138,31 @@ run --max-memory=none "$work/knots.egg"
 expect_rc 1 "the knots without a bound"
 expect_grep out "EGG-VTX-019" "the knots without a bound: checked to the end"
 
+# the checks' maps count against the bound too (egg_map, egg_names: outside the decoder's arena):
+# with an <Instance>, the reference check keeps a slot for each of a million group names, so the
+# smallest bound that checks the file to the end is larger by at least that map's 4 MiB than the
+# same file's without one (before the maps were charged, the two were the same: 39.5 MB)
+"$PYTHON" - "$work/inst.egg" "$work/noinst.egg" <<'PY'
+import sys
+groups = "".join("<Group> a%d{}\n" % i for i in range(1000000))
+open(sys.argv[1], "w").write("<Instance> x {}\n" + groups)
+open(sys.argv[2], "w").write("<Group> x {}\n" + groups)
+PY
+# threshold FILE: the smallest --max-memory (KiB, within 256) that checks FILE to the end
+threshold()
+{
+  _lo=1024 _hi=262144
+  while [ $((_hi - _lo)) -gt 256 ]; do
+    _mid=$(((_lo + _hi) / 2))
+    _r=0
+    "$MDLCHECK" -q --max-memory=${_mid}K "$1" >/dev/null 2>&1 || _r=$?
+    if [ "$_r" -eq 3 ]; then _lo=$_mid; else _hi=$_mid; fi
+  done
+  echo "$_hi"
+}
+t_inst=$(threshold "$work/inst.egg")
+t_noinst=$(threshold "$work/noinst.egg")
+echo "smallest bound: $t_inst KiB with an <Instance>, $t_noinst KiB without"
+[ "$t_inst" -ge $((t_noinst + 4096)) ] || fail "the names map of the reference check is not charged to the bound ($t_inst KiB against $t_noinst KiB)"
+
 finish

@@ -45,3 +45,9 @@ int mem_bound_grow(struct mem_bound *b, size_t old_bytes, size_t new_bytes)
 {
   return new_bytes > old_bytes ? mem_bound_charge(b, new_bytes - old_bytes) : 0;
 }
+
+void mem_bound_release(struct mem_bound *b, size_t n)
+{
+  if (b)
+    b->used = n < b->used ? b->used - n : 0;
+}

@@ -25,6 +25,8 @@ void mem_bound_text(struct mem_bound *b, size_t text_size);
 /* n more bytes held: 0, or -1 when that passes the limit (hit is set, nothing is charged).
  * b may be NULL (no bound). */
 int mem_bound_charge(struct mem_bound *b, size_t n);
+/* n bytes charged before are freed (a check's map as the check ends): no longer held. */
+void mem_bound_release(struct mem_bound *b, size_t n);
 /* Room for the same table grown from old_bytes to new_bytes: the growth is charged. */
 int mem_bound_grow(struct mem_bound *b, size_t old_bytes, size_t new_bytes);
 

@@ -699,6 +699,11 @@ struct egg_doc {
   unsigned long vertex_normals_folded;
   unsigned geo_normal_line, geo_normal_col, geo_tangent_line, geo_tangent_col;
 };
+/* The decode's --max-memory (charged by the checks' maps as they grow), or NULL. */
+static inline struct mem_bound *egg_doc_bound(const struct egg_doc *doc)
+{
+  return doc->arena ? doc->arena->bound : NULL;
+}
 
 enum egg_cs { CS_YUP_RIGHT, CS_ZUP_RIGHT, CS_YUP_LEFT, CS_ZUP_LEFT };
 

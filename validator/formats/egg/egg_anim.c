@@ -615,7 +615,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     if (!xf)
       return -1;
     /* tables bind to joints by name (the first table of a name wins) */
-    egg_map_init(&names, &doc->map_failures);
+    egg_map_init(&names, &doc->map_failures, egg_doc_bound(doc));
     for (uint32_t j = 0; j < jl.count; j++) {
       const struct egg_node *jn = JL_NODE(&jl, j);
       struct egg_map_ent *e = egg_map_at(&names, egg_name(jn) ? egg_name(jn) : "", egg_name_len(jn));

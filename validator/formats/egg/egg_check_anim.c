@@ -355,8 +355,8 @@ static void check_morphs(struct egg_doc *doc)
   if (!doc->spec_count[S_DXYZ] && !doc->spec_count[S_DNORMAL] && !doc->spec_count[S_DRGBA] &&
       !doc->spec_count[S_DUV])
     return; /* no morph target: nothing to report (the report needs one) */
-  egg_map_init(&targets, &doc->map_failures);
-  egg_map_init(&sliders, &doc->map_failures);
+  egg_map_init(&targets, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&sliders, &doc->map_failures, egg_doc_bound(doc));
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
     if (n->spec == S_DXYZ || n->spec == S_DNORMAL || n->spec == S_DRGBA || n->spec == S_DUV) {
       uint32_t vlen = 0;

@@ -247,8 +247,8 @@ static int polygons_check(struct egg_doc *doc)
   int rc = -1;
   memset(&x, 0, sizeof x);
   x.doc = doc;
-  egg_map_init(&x.pools, &doc->map_failures);
-  egg_map_init(&x.verts, &doc->map_failures);
+  egg_map_init(&x.pools, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&x.verts, &doc->map_failures, egg_doc_bound(doc));
   if (pools_index(&x) < 0)
     goto done;
   for (const struct egg_node *p = root; p; p = egg_next_skip(p, root, egg_in_node_list(p))) {

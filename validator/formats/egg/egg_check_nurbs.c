@@ -132,8 +132,8 @@ void egg_check_nurbs(struct egg_doc *doc)
   struct egg_map pools, verts;
   if (!doc->spec_count[S_NURBS_C] && !doc->spec_count[S_NURBS_S])
     return;
-  egg_map_init(&pools, &doc->map_failures);
-  egg_map_init(&verts, &doc->map_failures);
+  egg_map_init(&pools, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&verts, &doc->map_failures, egg_doc_bound(doc));
   for (const struct egg_node *n = doc->root; n; n = egg_next_pre(n, doc->root)) {
     if (n->spec == S_VPOOL && egg_name(n)) {
       struct egg_map_ent *e = egg_map_at(&pools, egg_name(n), egg_name_len(n));

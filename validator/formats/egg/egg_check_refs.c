@@ -392,7 +392,7 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int k
   if (k > 1) {
     if (dups) {
       struct egg_map seen;
-      egg_map_init(&seen, &r->doc->map_failures);
+      egg_map_init(&seen, &r->doc->map_failures, egg_doc_bound(r->doc));
       for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
         struct egg_map_ent *e;
         if (v->spec != S_VERTEX || egg_index(v) < 0 || egg_index(v) > 2147483647)
@@ -472,8 +472,8 @@ static void resolve_vertex_refs(struct refs *r)
   struct pool_info *pi = NULL;
   const struct vref_chunk *chunk = r->vrefs;
   size_t at = 0;
-  egg_map_init(&reported, &r->doc->map_failures);
-  egg_map_init(&forwarded, &r->doc->map_failures);
+  egg_map_init(&reported, &r->doc->map_failures, egg_doc_bound(r->doc));
+  egg_map_init(&forwarded, &r->doc->map_failures, egg_doc_bound(r->doc));
   while (chunk) {
     struct egg_node *vr, *ref;
     struct egg_numv nv;
@@ -612,13 +612,13 @@ void egg_check_refs(struct egg_doc *doc)
   size_t nrefd, next = 0;
   memset(&r, 0, sizeof r);
   r.doc = doc;
-  egg_names_init(&r.textures, doc->root, &doc->map_failures);
-  egg_names_init(&r.materials, doc->root, &doc->map_failures);
-  egg_names_init(&r.groups, doc->root, &doc->map_failures);
-  egg_names_init(&r.group_dups, doc->root, &doc->map_failures);
-  egg_names_init(&r.pools, doc->root, &doc->map_failures);
-  egg_map_init(&r.pool_infos, &doc->map_failures);
-  egg_map_init(&r.inline_tex, &doc->map_failures);
+  egg_names_init(&r.textures, doc->root, &doc->map_failures, egg_doc_bound(doc));
+  egg_names_init(&r.materials, doc->root, &doc->map_failures, egg_doc_bound(doc));
+  egg_names_init(&r.groups, doc->root, &doc->map_failures, egg_doc_bound(doc));
+  egg_names_init(&r.group_dups, doc->root, &doc->map_failures, egg_doc_bound(doc));
+  egg_names_init(&r.pools, doc->root, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&r.pool_infos, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&r.inline_tex, &doc->map_failures, egg_doc_bound(doc));
   refs_walk(&r);
   if ((nrefd = referenced_pools(&r, &refd)) == SIZE_MAX)
     doc->map_failures++; /* every pool's numbers are kept then: the same verdicts */

@@ -430,7 +430,7 @@ void egg_check_vertices(struct egg_doc *doc)
   struct vcheck vc;
   memset(&vc, 0, sizeof vc);
   vc.doc = doc;
-  egg_map_init(&vc.members, &doc->map_failures);
+  egg_map_init(&vc.members, &doc->map_failures, egg_doc_bound(doc));
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, vertices_descend(doc, n))) {
     switch (n->spec) {
     case S_VERTEX:

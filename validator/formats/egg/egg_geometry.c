@@ -989,13 +989,13 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   }
   if (!g.lean && (doc->dropped || !doc->keep_values))
     return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
-  egg_map_init(&g.pools, &doc->map_failures);
-  egg_map_init(&g.verts, &doc->map_failures);
-  egg_map_init(&g.textures, &doc->map_failures);
-  egg_map_init(&g.meshes, &doc->map_failures);
-  egg_map_init(&g.members, &doc->map_failures);
-  egg_map_init(&g.mverts, &doc->map_failures);
-  egg_map_init(&g.vinf, &doc->map_failures);
+  egg_map_init(&g.pools, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.verts, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.textures, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.meshes, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.members, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.mverts, &doc->map_failures, egg_doc_bound(doc));
+  egg_map_init(&g.vinf, &doc->map_failures, egg_doc_bound(doc));
   if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0)
     goto out;
   if (g.lean && !any_over_four(&g)) {

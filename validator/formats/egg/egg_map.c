@@ -4,13 +4,15 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "mem_bound.h"
 
 static const char pair_key[] = "";
 
-void egg_map_init(struct egg_map *m, unsigned long *failures)
+void egg_map_init(struct egg_map *m, unsigned long *failures, struct mem_bound *bound)
 {
   memset(m, 0, sizeof *m);
   m->failures = failures;
+  m->bound = bound;
 }
 
 static void failed(struct egg_map *m)
@@ -23,10 +25,13 @@ static void failed(struct egg_map *m)
 void egg_map_free(struct egg_map *m)
 {
   unsigned long *failures = m->failures;
+  struct mem_bound *bound = m->bound;
+  mem_bound_release(bound, m->cap * sizeof *m->slots + m->ecap * sizeof *m->ents);
   free(m->slots);
   free(m->ents);
   memset(m, 0, sizeof *m);
   m->failures = failures;
+  m->bound = bound;
 }
 
 static uint64_t hash_of(const char *key, size_t len, uintptr_t obj, int64_t num)
@@ -62,16 +67,18 @@ static int grow(struct egg_map *m)
   size_t ncap = m->cap ? m->cap * 2 : 64;
   uint32_t *old = m->slots;
   size_t ocap = m->cap;
-  if (ncap > UINT32_MAX) {
+  if (ncap > UINT32_MAX || mem_bound_charge(m->bound, ncap * sizeof *m->slots) < 0) {
     failed(m);
     return -1;
   }
   m->slots = calloc(ncap, sizeof *m->slots);
   if (!m->slots) {
     m->slots = old;
+    mem_bound_release(m->bound, ncap * sizeof *m->slots);
     failed(m);
     return -1;
   }
+  mem_bound_release(m->bound, ocap * sizeof *m->slots);
   m->cap = ncap;
   /* re-placed in the old table's slot order, which fixes the new table's order */
   for (size_t i = 0; i < ocap; i++)
@@ -94,8 +101,14 @@ static struct egg_map_ent *insert(struct egg_map *m, const char *key, size_t len
     return &m->ents[*s - 1];
   if (m->count == m->ecap) {
     size_t ecap = m->ecap ? m->ecap * 2 : 32;
-    struct egg_map_ent *ne = realloc(m->ents, ecap * sizeof *ne);
+    struct egg_map_ent *ne;
+    if (mem_bound_grow(m->bound, m->ecap * sizeof *ne, ecap * sizeof *ne) < 0) {
+      failed(m);
+      return NULL;
+    }
+    ne = realloc(m->ents, ecap * sizeof *ne);
     if (!ne) {
+      mem_bound_release(m->bound, (ecap - m->ecap) * sizeof *ne);
       failed(m);
       return NULL;
     }
@@ -151,16 +164,19 @@ const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i)
   return i < m->cap && m->slots[i] ? &m->ents[m->slots[i] - 1] : NULL;
 }
 
-void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures)
+void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures,
+                    struct mem_bound *bound)
 {
   memset(m, 0, sizeof *m);
   m->root = root;
   m->tree = root ? egg_tree_of(root) : NULL;
   m->failures = failures;
+  m->bound = bound;
 }
 
 void egg_names_free(struct egg_names *m)
 {
+  mem_bound_release(m->bound, m->cap * sizeof *m->slots);
   free(m->slots);
   m->slots = NULL;
   m->cap = m->count = 0;
@@ -219,13 +235,17 @@ int egg_names_set(struct egg_names *m, const struct egg_node *n, const struct eg
   /* filled to three quarters at most: 4 bytes a slot, 5.3 to 11 bytes a name */
   if ((m->count + 1) * 4 > m->cap * 3) {
     size_t ncap = m->cap ? m->cap * 2 : 64;
-    uint32_t *old = m->slots, *grown = ncap <= UINT32_MAX ? calloc(ncap, sizeof *grown) : NULL;
+    uint32_t *old = m->slots, *grown = NULL;
     size_t ocap = m->cap;
+    if (ncap <= UINT32_MAX && mem_bound_charge(m->bound, ncap * sizeof *grown) == 0 &&
+        !(grown = calloc(ncap, sizeof *grown)))
+      mem_bound_release(m->bound, ncap * sizeof *grown);
     if (!grown) {
       if (m->failures)
         (*m->failures)++;
       return -1;
     }
+    mem_bound_release(m->bound, ocap * sizeof *grown);
     m->slots = grown;
     m->cap = ncap;
     for (size_t i = 0; i < ocap; i++)

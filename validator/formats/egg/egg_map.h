@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct mem_bound;
+
 struct egg_map_ent {
   const char *key; /* NULL: empty slot */
   size_t len;
@@ -23,12 +25,13 @@ struct egg_map {
   size_t cap, count, ecap;
   int oom;
   unsigned long *failures; /* the decode's count of failed allocations, or NULL */
+  struct mem_bound *bound; /* the decode's --max-memory, or NULL: tables charged as they grow */
 };
 
 /* failures: counted up on each allocation that fails, so the decode that owns the map (its
  * egg_doc) says it is incomplete wherever the map lived; NULL when nobody asks. Per decode, not
  * per process or thread: decodes run on several threads at once. */
-void egg_map_init(struct egg_map *m, unsigned long *failures);
+void egg_map_init(struct egg_map *m, unsigned long *failures, struct mem_bound *bound);
 void egg_map_free(struct egg_map *m);
 /* The entry for a string key, created (val NULL, sum 0) when absent; NULL only when out of
  * memory. An entry pointer stays valid until the next entry is created. */
@@ -55,9 +58,11 @@ struct egg_names {
   const struct egg_node *root;
   const struct egg_tree_hdr *tree;
   unsigned long *failures; /* as egg_map's */
+  struct mem_bound *bound;  /* as egg_map's */
 };
 
-void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures);
+void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures,
+                    struct mem_bound *bound);
 void egg_names_free(struct egg_names *m);
 /* The entry of the name key (len bytes), or NULL. */
 const struct egg_node *egg_names_find(const struct egg_names *m, const char *key, size_t len);

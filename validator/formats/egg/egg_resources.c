@@ -146,7 +146,7 @@ static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
   const char *done = NULL;
   uint32_t done_len = 0;
   int rc = 0;
-  egg_map_init(&last, &doc->map_failures);
+  egg_map_init(&last, &doc->map_failures, egg_doc_bound(doc));
   for (const struct egg_node *n = doc->root; n && !rc; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
                                                                    n->spec != S_TABLE && n->spec != S_BUNDLE)) {
     uint32_t len;
@@ -185,7 +185,7 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
   c.doc = doc;
   c.m = m;
   c.distinct = doc->ctx->refs_distinct;
-  egg_map_init(&used, &doc->map_failures); /* a failure is counted: the decode says so */
+  egg_map_init(&used, &doc->map_failures, egg_doc_bound(doc)); /* a failure is counted: the decode says so */
   /* which textures a <TRef> uses only matters to conversion and comparison */
   all_used = !doc->spec_count[S_TEXTURE] || c.distinct || trefs_collect(doc, &used) < 0;
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {

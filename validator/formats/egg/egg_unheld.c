@@ -133,8 +133,8 @@ void egg_unheld_record(struct egg_doc *doc, struct model *m)
   if (!any || !doc->root)
     return; /* most files: nothing to walk for */
   memset(&t, 0, sizeof t);
-  egg_map_init(&mrefs, &doc->map_failures); /* a failure is counted: the decode says so */
-  egg_map_init(&last, &doc->map_failures);
+  egg_map_init(&mrefs, &doc->map_failures, egg_doc_bound(doc)); /* a failure is counted: the decode says so */
+  egg_map_init(&last, &doc->map_failures, egg_doc_bound(doc));
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, 1)) {
     int k = kind_of(n->spec);
     uint32_t len;

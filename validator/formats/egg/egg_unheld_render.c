@@ -222,8 +222,8 @@ void egg_unheld_render(struct egg_doc *doc, struct model *m, unsigned long *hidd
   if (!doc->root || (!doc->spec_count[S_SCALAR] && !doc->spec_count[S_TEXTURE]))
     return;
   memset(&t, 0, sizeof t);
-  egg_map_init(&drawn, &doc->map_failures); /* a failure is counted: the decode says so */
-  egg_map_init(&last, &doc->map_failures);
+  egg_map_init(&drawn, &doc->map_failures, egg_doc_bound(doc)); /* a failure is counted: the decode says so */
+  egg_map_init(&last, &doc->map_failures, egg_doc_bound(doc));
   for (const struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, n->spec != S_VPOOL &&
                                                                    n->spec != S_TABLE && n->spec != S_BUNDLE)) {
     const struct egg_node *p = egg_parent(n);
