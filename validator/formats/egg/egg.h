@@ -638,6 +638,14 @@ struct egg_doc {
   struct decode_ctx *ctx;
   unsigned long map_failures; /* allocations the checks' maps could not make (egg_map_init) */
   struct arena *arena;
+  /* where egg_val_loc found value vcur_k of the entry at text offset vcur_off (vcur_valid): a
+   * check locates an entry's values in increasing order, and each goes on from the last instead
+   * of re-lexing the entry from its start (quadratic in a <Collide> of a million bad words under
+   * --profile=panda, which locates every diagnostic) */
+  struct egg_lexer vcur_lx;
+  size_t vcur_off;
+  int64_t vcur_k;
+  int vcur_valid;
   struct egg_node *root;
   const unsigned char *data; /* the egg text (inflated for .egg.pz) */
   size_t size;

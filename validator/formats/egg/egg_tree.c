@@ -279,27 +279,37 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
 {
   struct egg_lexer lx;
   struct egg_token t;
+  int64_t i = 0;
   egg_node_loc(n, line, col);
-  if (relex_at(doc, n, &lx, *line, *col) < 0)
-    return;
-  egg_lex_next(&lx, &t);
-  if (is_value_tok(t.type)) { /* the header name */
-    if (k < 0) {
-      *line = t.line;
-      *col = t.col;
+  if (k >= 0 && doc->vcur_valid && doc->vcur_off == n->off && doc->vcur_k < k) {
+    lx = doc->vcur_lx; /* on from value vcur_k, found last time */
+    i = doc->vcur_k + 1;
+  } else {
+    if (relex_at(doc, n, &lx, *line, *col) < 0)
       return;
-    }
     egg_lex_next(&lx, &t);
+    if (is_value_tok(t.type)) { /* the header name */
+      if (k < 0) {
+        *line = t.line;
+        *col = t.col;
+        return;
+      }
+      egg_lex_next(&lx, &t);
+    }
+    if (t.type != T_LBRACE || k < 0)
+      return;
   }
-  if (t.type != T_LBRACE || k < 0)
-    return;
-  for (int64_t i = 0;; i++) {
+  for (;; i++) {
     egg_lex_next(&lx, &t);
     if (!is_value_tok(t.type))
       return;
     if (i == k) {
       *line = t.line;
       *col = t.col;
+      doc->vcur_lx = lx;
+      doc->vcur_off = n->off;
+      doc->vcur_k = k;
+      doc->vcur_valid = 1;
       return;
     }
   }
