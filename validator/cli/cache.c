@@ -552,8 +552,7 @@ static mdl_status validate_keep(struct cache *k, const char *path, const unsigne
     /* not checked (an inflated text over --max-input-size, a decode past --max-memory): the
      * fatal that says so is the file's answer, exit 3 as without the cache; nothing is kept,
      * since another limit may check it */
-    report_set_result(f, &res);
-    f->io_failed = 1;
+    report_set_unchecked(f, &res);
     st = MDL_OK;
   } else if (st == MDL_OK) {
     report_set_result(f, &res);

@@ -94,8 +94,7 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   mdl_result_init(&res);
   st = mdl_validate_file(f->path, &o, &res);
   if (st == MDL_EIO && res.counts[MDL_FATAL]) { /* the library said why (MDL-IO-002) */
-    report_set_result(f, &res);
-    f->io_failed = 1;
+    report_set_unchecked(f, &res);
   } else if (st == MDL_EIO)
     report_read_failure(f, errno ? errno : EIO);
   else if (st == MDL_ENOMEM)
@@ -151,8 +150,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   }
   if (rc == EFBIG) { /* as a file of that size: the library's own refusal (MDL-IO-002) */
     input_refuse(&o, &res);
-    report_set_result(f, &res);
-    f->io_failed = 1;
+    report_set_unchecked(f, &res);
     return;
   }
   if (rc == ENOMEM) {
@@ -172,8 +170,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   } else if (st == MDL_EIO && res.counts[MDL_FATAL]) {
     /* the library said why it could not check the member (MDL-IO-002 of an inflated text,
      * MDL-MEM-002): as a file it could not check, exit 3, never a verdict */
-    report_set_result(f, &res);
-    f->io_failed = 1;
+    report_set_unchecked(f, &res);
     st = MDL_OK;
   }
   free(data);

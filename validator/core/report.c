@@ -281,6 +281,12 @@ void report_set_result(struct report_file *f, const mdl_result *res)
   f->stats = res->stats;
 }
 
+void report_set_unchecked(struct report_file *f, const mdl_result *res)
+{
+  report_set_result(f, res);
+  f->io_failed = 1;
+}
+
 int report_file_invalid(const struct report *r, const struct report_file *f)
 {
   if (f->io_failed)

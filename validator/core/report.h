@@ -94,6 +94,9 @@ int report_out_of_memory(const struct report *r);
 /* Copy the validation result (format, version, counts, truncation, stats) into the file entry and
  * sort its messages by position. */
 void report_set_result(struct report_file *f, const mdl_result *result);
+/* report_set_result of a file the library could not check to the end (MDL_EIO with the fatal that
+ * says why: MDL-IO-002, MDL-MEM-002): its answer is "could not check", exit 3, never a verdict. */
+void report_set_unchecked(struct report_file *f, const mdl_result *result);
 /* Collect into `to` every message `from` holds, in the order `from` collected them (as if the
  * same diagnostics had been emitted again); counts and result are not touched. */
 void report_replay(struct report_file *to, const struct report_file *from);
