@@ -1013,6 +1013,24 @@ static inline void frame_reserve_v(struct parser *p, struct frame *f)
     f->v_at = p->doc->vals.used - 1;
 }
 
+/* Whether an entry closing now (no child took its value slot) keeps its values only as their
+ * count, in the entry itself (VF_DROPPED, close): a validation-only decode's droppable entry
+ * (lazy), or a morph offset of plain decimals, whose numbers only convert reads (egg_geometry;
+ * the checks read a morph's count and, without a header name, its first value as a name when it
+ * is a string, which a plain decimal never is). No value slot: a `<DUV>{0 0}` of 10 bytes took
+ * an entry, a slot and 2 bytes of numbers (3.2 x its text, issue 26), a `<Tag>{a}` of 8 an
+ * entry and a slot (3.5 x). */
+static inline int frame_drops_here(const struct parser *p, const struct frame *f)
+{
+  size_t count = frame_nvals(p, f);
+  if (f->v_reserved || !count || count >= EGG_CLOSE_FAR || egg_has_index(f->node->spec))
+    return 0;
+  if (f->lazy)
+    return 1;
+  return !p->doc->keep_values && !f->rich && !f->let_go && f->spill_at == SIZE_MAX &&
+         egg_specs[f->node->spec].vals == VALS_MORPH;
+}
+
 /* The value slot of the entry of frame f (frame_reserve_v took it). */
 static void frame_set_v(struct parser *p, const struct frame *f, uint32_t v)
 {
@@ -1231,8 +1249,14 @@ static PARSE_INLINE void close_node(struct parser *p, int bad)
   n->size = (uint32_t)(p->doc->node_used - f->idx);
   if (bad)
     n->bad = 1;
-  frame_reserve_v(p, f);
-  close_values(p, f, n, count);
+  if (frame_drops_here(p, f)) {
+    n->vform = VF_DROPPED; /* the count alone (egg_nvals), without a value slot */
+    n->close = (uint32_t)count;
+    p->doc->dropped = 1;
+  } else {
+    frame_reserve_v(p, f);
+    close_values(p, f, n, count);
+  }
   if (f->vertex_mark)
     vertex_done(p, f);
   p->nvals = f->vstart;
