@@ -861,8 +861,11 @@ static int droppable(const struct egg_doc *doc, int spec)
   /* nor are a <Comment>'s or a <Tag>'s (only counted, egg_unheld.c): a `<Comment>{a a ...}` of
    * 2-byte words kept 32 bytes a value on the value stack and 32 in the tree (issue 26) */
   /* a <V>'s are the animation samples poses read (keep_anim) */
+  /* nor a <File>'s file name when nothing reads the references (egg_collect_refs, without
+   * --resources): a `<File>{a}` of 9 bytes kept an entry and a value slot (3.2 x, issue 26) */
   return (spec == S_V && !doc->keep_anim) || spec == S_VERTEX || spec == S_UV ||
-         spec == S_BINORMAL || spec == S_AUX || spec == S_COMMENT || spec == S_TAG;
+         spec == S_BINORMAL || spec == S_AUX || spec == S_COMMENT || spec == S_TAG ||
+         (spec == S_FILE && doc->ctx->refs_unread);
 }
 
 static unsigned long morph_count(const struct egg_doc *doc)
@@ -1355,7 +1358,19 @@ static PARSE_INLINE int open_entry(struct parser *p, int spec, const struct egg_
   if (!n)
     return -1;
   n->legacy_group = (uint8_t)legacy;
-  if (has_name) {
+  if (has_name && spec == S_TAG && !p->doc->keep_values) {
+    /* a validation-only decode only counts a <Tag> (egg_unheld.c): its name is elided without a
+     * name slot, as a pool vertex's (name_ix: egg_name gives egg_name_elided, no slot read); the
+     * tree is not written (dropped). A `<Tag> a%d{}` of 13 to 16 bytes kept an entry, a slot and
+     * a copy of its name: 3.2 x its text (issue 26) */
+    n->has_name = 1;
+    n->name_ix = 1;
+    p->doc->dropped = 1;
+    n->name_quoted = name.type == T_QSTRING;
+    n->name_numeric = name.type == T_NUMBER || name.type == T_ULONG;
+    if (name.flags & TOKF_CONTROL)
+      egg_emit(p->doc, RULE_EGG_CONTROL_BYTE, name.line, name.col, NULL, "%s", "a name");
+  } else if (has_name) {
     /* a validation-only decode reads a pool vertex's number (egg_index), never its text */
     uint32_t field = spec == S_VERTEX && !p->doc->keep_values
                        ? EGG_NAME_ELIDED : str_value(p, name.s, name.len > EGG_MAX_TOKEN ? EGG_MAX_TOKEN : name.len);
