@@ -201,4 +201,12 @@ slope rgba.polygon '<Polygon>{' '<RGBA>{0 0 0 0}' '}'
 slope normal.component '<TriangleStrip>{<Component> 1{' '<Normal>{0 0 0}' '}}'
 slope drgba '<VertexPool> p{<Vertex>{0 0 0 <RGBA>{1 1 1 1 ' '<DRGBA>{0 0 0 0}' '}}}'
 slope tangent '<VertexPool> p{<Vertex>{0 0 0 <UV>{0 0 ' '<Tangent>{0 0 0}' '}}}'
+# entries whose values or name a validation reads only as a count: a morph offset of plain
+# decimals (convert alone reads its numbers), a <Tag>'s name (tags are only counted), a <File>'s
+# file name without --resources. 3.2 x before (an entry, a value or name slot, the numbers or a
+# name copy); 2.6 x, 1.6 x, 2.8 x now (the entry alone, the count in it)
+slope duv '<VertexPool> p{<Vertex>{0 0 0 <UV>{0 0 ' '<DUV>{0 0}' '}}}'
+slope tags.named '<Group> g{' '<Tag> a%d{}' '}'
+slope tags.a '<Group> g{' '<Tag> a{}' '}'
+slope files.word '<Group> g{' '<File>{a}' '}'
 finish
