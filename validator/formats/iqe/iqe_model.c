@@ -313,6 +313,19 @@ static int mesh_build(struct iqe_parser *p, uint32_t nv, uint32_t **tri_src)
   return 0;
 }
 
+/* Whether the poses kept for the frames are the model's strip as they are: np of every frame
+ * (none short, padded), each frame's right after the one before. */
+static int frames_in_place(const struct iqe_parser *p, uint32_t np)
+{
+  uint64_t first = p->frame_kept[0];
+  if (!p->pose_trs || first + (uint64_t)p->num_frames * np > p->num_kept)
+    return 0;
+  for (uint32_t f = 0; f < p->num_frames; f++)
+    if (p->frames[f].num_poses < np || p->frame_kept[f] != first + (uint64_t)f * np)
+      return 0;
+  return 1;
+}
+
 static int anim_build(struct iqe_parser *p)
 {
   struct model *m = p->m;
@@ -369,7 +382,11 @@ static int anim_build(struct iqe_parser *p)
     return -1;
   for (uint32_t j = 0; j < np; j++)
     m->pose_parents[j] = j < nj ? p->joints[j].parent : -1;
-  if (p->ctx->keep_frames && np > 0 && p->num_frames > 0) {
+  if (p->ctx->keep_frames && np > 0 && p->num_frames > 0 && frames_in_place(p, np)) {
+    /* every frame kept one pose per joint, one frame after the other: the strip is the parser's
+     * poses where they are (issue 26: a copy of 80 bytes beside each `pq` line's) */
+    m->frames = p->pose_trs + p->frame_kept[0];
+  } else if (p->ctx->keep_frames && np > 0 && p->num_frames > 0) {
     m->frames = arena_calloc(&m->arena, (size_t)p->num_frames * np, sizeof *m->frames);
     if (!m->frames)
       return -1;
