@@ -31,11 +31,6 @@ static void normalized_rotation(const struct trs *p, double q[4])
   quat_normalize(q);
 }
 
-static const char *joint_name(const struct model *m, uint32_t j)
-{
-  return j < m->num_joints && m->joints && m->joints[j].name ? m->joints[j].name : "";
-}
-
 static void text_vec(FILE *out, const char *label, const double *v, int n)
 {
   text_printf(out, " %s", label);
@@ -55,7 +50,8 @@ static void text_trs(FILE *out, const struct trs *p)
   fputc('\n', out);
 }
 
-/* 0, or -1 when a joint the model counts could not be given (nothing clean is printed then) */
+/* 0, or -1 when a joint or a frame the model counts could not be given (nothing clean is
+ * printed then) */
 static int poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
@@ -80,7 +76,7 @@ static int poses_text(FILE *out, const char *path, const struct pipeline_run *ru
     put_double(out, an->framerate);
     text_printf(out, "%s, frames %u (global %u..)\n", an->flags & MODEL_ANIM_LOOP ? ", loop" : "",
             (unsigned)an->num_frames, (unsigned)an->first_frame);
-    for (uint32_t f = 0; m->frames && f < an->num_frames; f++) {
+    for (uint32_t f = 0; model_has_frames(m) && f < an->num_frames; f++) {
       uint64_t g = (uint64_t)an->first_frame + f;
       if (g >= m->num_frames)
         break;
@@ -91,8 +87,12 @@ static int poses_text(FILE *out, const char *path, const struct pipeline_run *ru
       }
       text_printf(out, ")\n");
       for (uint32_t p = 0; p < m->num_poses; p++) {
-        text_printf(out, "    joint %u \"%s\":", (unsigned)p, joint_name(m, p));
-        text_trs(out, model_frame(m, (uint32_t)g, p));
+        struct trs buf;
+        const struct trs *pose = model_frame_get(m, (uint32_t)g, p, &buf);
+        if (!pose)
+          return -1;
+        text_printf(out, "    joint %u \"%s\":", (unsigned)p, model_joint_name(m, p));
+        text_trs(out, pose);
       }
     }
   }

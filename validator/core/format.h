@@ -22,6 +22,8 @@ struct decode_ctx {
   int keep_frames;           /* decode the animation strip into model.frames */
   int skeleton_only;         /* with keep_frames: the geometry may stay out of the model
                               * (PIPELINE_SKELETON) */
+  int frames_lazy;           /* with keep_frames: frames are read only through model_frame_get
+                              * (PIPELINE_FRAMES_LAZY): a decoder may set model.frame_get */
   int joints_unread;         /* nothing reads the model's joints (validation without --target):
                               * a decoder may count them (decode_count DC_JOINTS) and build none */
   int refs_unread;           /* nothing reads the model's references (validation without

@@ -104,6 +104,23 @@ const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p)
   return &m->frames[(size_t)f * m->num_poses + p];
 }
 
+const char *model_joint_name(const struct model *m, uint32_t j)
+{
+  const char *name = NULL;
+  if (j < m->num_joints)
+    name = m->joints ? m->joints[j].name : m->joint_name ? m->joint_name(m, j) : NULL;
+  return name ? name : "";
+}
+
+const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p, struct trs *buf)
+{
+  if (m->frames || !m->frame_get)
+    return model_frame(m, f, p);
+  if (f >= m->num_frames || p >= m->num_poses || m->frame_get(m, f, p, buf) < 0)
+    return NULL;
+  return buf;
+}
+
 uint32_t vformat_bytes(uint32_t format)
 {
   static const uint32_t bytes[VF_COUNT] = {1, 1, 2, 2, 4, 4, 2, 4, 8};

@@ -202,6 +202,9 @@ struct model {
    * c's last one into c->joint and c->rest (c->pos, depth and open are the walk's own); 0, or
    * -1 when there is none. Read through model_joints_next. */
   int (*joint_walk)(const struct model *m, struct model_joint_cursor *c);
+  /* With joint_walk, set by a decode whose frames name their poses by joint number: the name
+   * of joint j, or NULL. Read through model_joint_name. */
+  const char *(*joint_name)(const struct model *m, uint32_t j);
 
   /* Animated transforms: one pose record per animated bone. */
   uint32_t num_poses;
@@ -211,6 +214,11 @@ struct model {
 
   uint32_t num_frames;              /* global strip */
   struct trs *frames;               /* num_frames * num_poses, or NULL when not decoded */
+  /* Set by a decode asked for frames one at a time (PIPELINE_FRAMES_LAZY) that left frames NULL:
+   * pose p of global frame f into *out (f < num_frames, p < num_poses); 0, or -1. Read through
+   * model_frame_get (issue 26: a strip of frames x poses cells of 80 bytes, and the decoder's
+   * matrices beside them, is reached from a few KB of text whose tables repeat). */
+  int (*frame_get)(const struct model *m, uint32_t f, uint32_t p, struct trs *out);
   uint32_t frame_space;             /* enum model_frame_space; 0 (parent) unless the decoder says */
   const double *frame_times;        /* num_frames key times (s) when frames are keyed by time
                                      * instead of each animation's framerate (QMSH), else NULL */
@@ -333,5 +341,14 @@ int model_joints_next(const struct model *m, struct model_joint_cursor *c);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);
+/* The name of joint j (the model's, or its walk's: model.joint_name), or "" when none. */
+const char *model_joint_name(const struct model *m, uint32_t j);
+/* model_frame, or the pose the decoder computes into *buf (model.frame_get); NULL when none. */
+const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p, struct trs *buf);
+/* 1 when the model has a frame strip to read (held, or computed as it is read). */
+static inline int model_has_frames(const struct model *m)
+{
+  return m->frames != NULL || m->frame_get != NULL;
+}
 
 #endif

@@ -29,6 +29,9 @@ struct pipeline_run {
  * stops with MDL-MEM-002 and pipeline_decode answers MDL_EIO. The other callers decode files
  * the user already validated (or a conversion's own output) and keep more of them. */
 #define PIPELINE_BOUNDED 8
+/* With PIPELINE_FRAMES: the caller reads the frames only through model_frame_get, one at a time
+ * (poses), so a decoder may compute each as it is read instead of holding the strip */
+#define PIPELINE_FRAMES_LAZY 16
 
 /* Decode data into run->model, reporting through options. keep_frames: PIPELINE_* bits. MDL_EIO when the decoder's inner input (an inflated
  * .egg.pz) passed options->max_input_size (MDL-IO-002 was emitted), or the decode passed its

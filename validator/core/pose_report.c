@@ -17,7 +17,7 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
   opts.on_diag = report_collect;
   opts.user = f;
   /* poses read no geometry, unless a --target check reads it in the model */
-  st = pipeline_decode(data, size, name, &opts, PIPELINE_FRAMES | (opts.targets ? 0 : PIPELINE_SKELETON), run);
+  st = pipeline_decode(data, size, name, &opts, PIPELINE_FRAMES | PIPELINE_FRAMES_LAZY | (opts.targets ? 0 : PIPELINE_SKELETON), run);
   if (st != MDL_OK && st != MDL_EIO)
     return st;
   report_set_result(f, &run->result);
@@ -47,7 +47,8 @@ static void json_trs(struct json_writer *w, const struct trs *p)
   json_vec(w, "s", p->s, 3);
 }
 
-static void json_frame(struct json_writer *w, const struct pipeline_run *run, uint32_t f, uint64_t g)
+/* 0, or -1 when a pose of the frame could not be computed */
+static int json_frame(struct json_writer *w, const struct pipeline_run *run, uint32_t f, uint64_t g)
 {
   const struct model *m = &run->model;
   int (*pose_matrix)(const struct model *, uint32_t, uint32_t, double[16]) =
@@ -61,18 +62,23 @@ static void json_frame(struct json_writer *w, const struct pipeline_run *run, ui
   json_array_begin(w);
   for (uint32_t p = 0; p < m->num_poses; p++) {
     double mat[16];
+    struct trs buf;
+    const struct trs *pose = model_frame_get(m, (uint32_t)g, p, &buf);
+    if (!pose)
+      return -1;
     json_object_begin(w);
     json_kv_uint(w, "joint", p);
-    json_trs(w, model_frame(m, (uint32_t)g, p));
+    json_trs(w, pose);
     if (pose_matrix && pose_matrix(m, (uint32_t)g, p, mat) == 0)
       json_vec(w, "matrix", mat, 16);
     json_object_end(w);
   }
   json_array_end(w);
   json_object_end(w);
+  return 0;
 }
 
-static void json_anim(struct json_writer *w, const struct pipeline_run *run, const struct model_anim *an)
+static int json_anim(struct json_writer *w, const struct pipeline_run *run, const struct model_anim *an)
 {
   const struct model *m = &run->model;
   json_object_begin(w);
@@ -81,18 +87,20 @@ static void json_anim(struct json_writer *w, const struct pipeline_run *run, con
   json_kv_bool(w, "loop", (an->flags & MODEL_ANIM_LOOP) != 0);
   json_kv_uint(w, "first_frame", an->first_frame);
   json_kv_uint(w, "num_frames", an->num_frames);
-  if (m->frames) {
+  if (model_has_frames(m)) {
     json_key(w, "frames");
     json_array_begin(w);
     for (uint32_t f = 0; f < an->num_frames; f++) {
       uint64_t g = (uint64_t)an->first_frame + f;
       if (g >= m->num_frames)
         break;
-      json_frame(w, run, f, g);
+      if (json_frame(w, run, f, g) < 0)
+        return -1;
     }
     json_array_end(w);
   }
   json_object_end(w);
+  return 0;
 }
 
 int poses_write_joints(struct json_writer *w, const struct model *m)
@@ -134,7 +142,8 @@ int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run
   json_key(&w, "anims");
   json_array_begin(&w);
   for (uint32_t a = 0; a < m->num_anims; a++)
-    json_anim(&w, run, &m->anims[a]);
+    if (json_anim(&w, run, &m->anims[a]) < 0)
+      return -1; /* a frame the model counts could not be given: no document */
   json_array_end(&w);
   json_object_end(&w);
   return json_end(&w);

@@ -499,9 +499,14 @@ static void check_anims(struct tctx *c, const char *check)
                fabs(ch->offset[9] - 1) > 1e-5)
         diag_emit(c->sink, c->rule, &loc, "constant 1", "constant %.9g %.9g %.9g", ch->offset[7],
                   ch->offset[8], ch->offset[9]);
-    } else if (m->frames) {
+    } else if (model_has_frames(m)) {
       for (uint32_t f = 0; f < m->num_frames; f++) {
-        const double *s = model_frame(m, f, p)->s;
+        struct trs buf;
+        const struct trs *pose = model_frame_get(m, f, p, &buf);
+        const double *s;
+        if (!pose)
+          break;
+        s = pose->s;
         if (fabs(s[0] - 1) > 1e-5 || fabs(s[1] - 1) > 1e-5 || fabs(s[2] - 1) > 1e-5) {
           diag_emit(c->sink, c->rule, &loc, "1 1 1", "%.9g %.9g %.9g in frame %u", s[0], s[1], s[2], f);
           break;

@@ -127,6 +127,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     ctx.name_hint = name_hint;
     ctx.keep_frames = (keep_frames & PIPELINE_FRAMES) != 0;
     ctx.skeleton_only = (keep_frames & PIPELINE_SKELETON) != 0;
+    ctx.frames_lazy = ctx.keep_frames && (keep_frames & PIPELINE_FRAMES_LAZY) != 0;
     run->model.want_spans = (keep_frames & PIPELINE_SPANS) != 0;
     /* the report's stats take a count; --target's checks and every other caller read joints */
     ctx.joints_unread = !ctx.keep_frames && !run->model.want_spans && !options->targets;

@@ -823,6 +823,19 @@ struct egg_private {
   /* poses without frames: the model's joints are not built but walked (egg_anim.c's
    * egg_joint_walk): the tables of this <skeleton> stand in for them, or NULL: the <Joint>s */
   const struct egg_node *walk_skel;
+  /* frames computed as they are read (ctx.frames_lazy; model.frame_get, egg_anim.c): the
+   * joints' places below root, per bundle and joint the table's xform entry (its place, 0:
+   * none, the joint's rest plays), per joint its last <Transform> (0: none), the rest matrices
+   * of the joints whose <Transform> has many components (sorted joint numbers and their
+   * matrices), and the matrix of the last frame computed, which egg_pose_matrix gives back */
+  const uint32_t *lazy_nodes;
+  uint32_t **lazy_xf; /* per bundle: NULL when no table binds (every joint's rest plays) */
+  uint32_t *lazy_tf, *heavy_joints, num_heavy;
+  double *heavy_mats;
+  int coordsys;
+  int last_ok;
+  uint32_t last_f, last_p;
+  double last_mat[16];
 };
 
 /* Tree helpers. */

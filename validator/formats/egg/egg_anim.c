@@ -15,6 +15,10 @@ static const char component_letters[] = "ijkabchprxyz";
 static const double component_defaults[12] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 #define MAX_ANIM_CELLS 1000000u /* frames * poses kept in the model (bounded: tables replicate) */
+/* Components of a <Transform> past which frames computed as they are read keep its matrix
+ * (a rest pose plays in every frame: composing it again for each would cost its text times
+ * the frames); a matrix of 128 bytes then stands for more than 8 entries of text. */
+#define HEAVY_TRANSFORM 8u
 
 static void mat_identity(double m[16])
 {
@@ -291,14 +295,22 @@ uint32_t egg_bundle_frames(const struct egg_node *bundle)
 
 /* A joint's rest transform: its <Transform> (the last one), or identity (a table standing in for
  * a joint has none); 1 when a <Transform> was read, 0 for the identity. */
-static int joint_rest(const struct egg_node *jn, double r[16])
+static const struct egg_node *rest_transform(const struct egg_node *jn)
 {
   const struct egg_node *t = NULL;
+  if (jn->spec != S_JOINT)
+    return NULL;
   for (const struct egg_node *c = egg_first(jn); c; c = egg_next(c))
     if (c->spec == S_TRANSFORM)
       t = c;
+  return t;
+}
+
+static int joint_rest(const struct egg_node *jn, double r[16])
+{
+  const struct egg_node *t = rest_transform(jn);
   mat_identity(r);
-  if (!t || jn->spec != S_JOINT)
+  if (!t)
     return 0;
   transform_matrix(t, r);
   return 1;
@@ -484,10 +496,178 @@ static int egg_joint_walk(const struct model *m, struct model_joint_cursor *c)
   return 0;
 }
 
+/* model.frame_get of poses (ctx.frames_lazy): pose p of global frame f, computed exactly as the
+ * strip egg_anim_decode would hold has it (the same matrix, the same decomposition); its matrix
+ * stays in priv->last_mat for egg_pose_matrix. */
+static int egg_frame_get(const struct model *m, uint32_t f, uint32_t p, struct trs *out)
+{
+  struct egg_private *priv = m->format_data;
+  uint32_t lo = 0, hi = m->num_anims, fl, xo;
+  double *mat = priv->last_mat;
+  if (!hi || !priv->lazy_xf)
+    return -1;
+  while (hi - lo > 1) { /* the animation of f: the last to start at or before it */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->anims[mid].first_frame <= f)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  fl = f - m->anims[lo].first_frame;
+  xo = priv->lazy_xf[lo] ? priv->lazy_xf[lo][p] : 0;
+  priv->last_ok = 0;
+  if (xo) {
+    const struct egg_node *x = priv->root + xo;
+    uint32_t rows = egg_xform_rows(x);
+    xform_row(x, rows > 1 ? (fl < rows ? fl : rows - 1) : 0, priv->coordsys, mat);
+  } else if (!priv->lazy_tf[p]) {
+    mat_identity(mat);
+  } else {
+    int64_t h = offs_find(priv->heavy_joints, priv->num_heavy, p);
+    if (h >= 0)
+      memcpy(mat, priv->heavy_mats + 16 * (size_t)h, 16 * sizeof *mat);
+    else
+      transform_matrix(priv->root + priv->lazy_tf[p], mat);
+  }
+  matrix_to_trs(mat, out);
+  priv->last_f = f;
+  priv->last_p = p;
+  priv->last_ok = 1;
+  return 0;
+}
+
+/* The components of <Transform> t, counted up to HEAVY_TRANSFORM + 1. */
+static uint32_t transform_size(const struct egg_node *t)
+{
+  uint32_t comps = 0;
+  for (const struct egg_node *c = egg_first(t); c && comps <= HEAVY_TRANSFORM; c = egg_next(c))
+    comps++;
+  return comps;
+}
+
+/* model.joint_name of a model whose joints are walked (poses): the name of joint j. */
+static const char *egg_pose_name(const struct model *m, uint32_t j)
+{
+  const struct egg_private *priv = m->format_data;
+  const struct egg_node *x;
+  if (!priv->lazy_nodes || j >= priv->num_poses)
+    return NULL;
+  x = priv->root + priv->lazy_nodes[j];
+  return egg_name(x) ? egg_name(x) : "";
+}
+
+/* Frames computed as they are read (ctx.frames_lazy: poses), for the n joints (or tables
+ * standing in for them) at nodes[] below the root, in model order: per bundle an animation and
+ * the xform table it binds to each joint (4 bytes a joint and bundle, where the strip held
+ * 208 a joint and frame), per joint its last <Transform> and, for the heavy ones, its matrix;
+ * egg_frame_get computes each frame from them as the strip's loop below does. 0, or -1 when
+ * out of memory. */
+static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nodes, uint32_t n,
+                       uint32_t nbundles)
+{
+  struct egg_private *priv = m->format_data;
+  const struct egg_node *root = doc->root;
+  uint32_t nheavy = 0, k = 0, a = 0, first = 0;
+  priv->lazy_nodes = nodes;
+  priv->lazy_xf = arena_calloc(&m->arena, nbundles, sizeof *priv->lazy_xf);
+  priv->lazy_tf = arena_calloc(&m->arena, n, sizeof *priv->lazy_tf);
+  m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
+  if (!priv->lazy_xf || !priv->lazy_tf || !m->anims)
+    return -1;
+  for (uint32_t j = 0; j < n; j++) {
+    const struct egg_node *t = rest_transform(root + nodes[j]);
+    if (!t)
+      continue;
+    priv->lazy_tf[j] = (uint32_t)(t - root);
+    nheavy += transform_size(t) > HEAVY_TRANSFORM;
+  }
+  if (nheavy) {
+    priv->heavy_joints = arena_calloc(&m->arena, nheavy, sizeof *priv->heavy_joints);
+    priv->heavy_mats = arena_calloc(&m->arena, nheavy, 16 * sizeof *priv->heavy_mats);
+    if (!priv->heavy_joints || !priv->heavy_mats)
+      return -1;
+    for (uint32_t j = 0; j < n && k < nheavy; j++)
+      if (priv->lazy_tf[j] && transform_size(root + priv->lazy_tf[j]) > HEAVY_TRANSFORM) {
+        priv->heavy_joints[k] = j;
+        transform_matrix(root + priv->lazy_tf[j], priv->heavy_mats + 16 * (size_t)k);
+        k++;
+      }
+    priv->num_heavy = k;
+  }
+  /* tables bind to joints by name: the first joint of a name gets the first table of that name
+   * that has an xform (as egg_anim_decode binds them for the strip); the maps hold a bundle's
+   * tables, 4 bytes a name, not the joints */
+  for (const struct egg_node *b = root; b;
+       b = egg_next_skip(b, root, egg_in_node_list(b) || b->spec == S_TABLE || b->spec == S_BUNDLE)) {
+    const struct egg_node *skel, *unnamed = NULL, *prev;
+    struct egg_names tables, claimed;
+    uint32_t *xf = NULL;
+    int rc = -1, unnamed_claimed = 0;
+    if (b->spec != S_BUNDLE)
+      continue;
+    m->anims[a].name = egg_name(b) ? arena_strndup(&m->arena, egg_name(b), egg_name_len(b)) : "";
+    m->anims[a].first_frame = first;
+    m->anims[a].num_frames = egg_bundle_frames(b);
+    m->anims[a].framerate = egg_bundle_fps(b);
+    if (!m->anims[a].name)
+      return -1;
+    egg_names_init(&tables, root, &doc->map_failures, egg_doc_bound(doc));
+    egg_names_init(&claimed, root, &doc->map_failures, egg_doc_bound(doc));
+    skel = skeleton_of(b);
+    for (const struct egg_node *t = skel ? egg_first(skel) : NULL; t; t = egg_next_pre(t, skel)) {
+      if (t->spec != S_TABLE || !find_xform(t))
+        continue;
+      if (!egg_name(t) || !egg_name_len(t)) {
+        if (!unnamed)
+          unnamed = t;
+      } else if (!egg_names_find(&tables, egg_name(t), egg_name_len(t)) && egg_names_set(&tables, t, &prev) < 0) {
+        goto next;
+      }
+    }
+    for (uint32_t jx = 0; (unnamed || tables.count) && jx < n; jx++) {
+      const struct egg_node *jn = root + nodes[jx], *t;
+      if (!egg_name(jn) || !egg_name_len(jn)) {
+        t = unnamed_claimed ? NULL : unnamed;
+        unnamed_claimed = 1; /* the first unnamed joint only */
+      } else if ((t = egg_names_find(&tables, egg_name(jn), egg_name_len(jn))) != NULL) {
+        if (egg_names_find(&claimed, egg_name(jn), egg_name_len(jn)))
+          t = NULL; /* an earlier joint of this name has it */
+        else if (egg_names_set(&claimed, jn, &prev) < 0)
+          goto next;
+      }
+      if (!t)
+        continue;
+      if (!xf && !(xf = arena_calloc(&m->arena, n, sizeof *xf)))
+        goto next;
+      xf[jx] = (uint32_t)(find_xform(t) - root);
+    }
+    priv->lazy_xf[a] = xf;
+    rc = 0;
+  next:
+    egg_names_free(&tables);
+    egg_names_free(&claimed);
+    if (rc < 0) { /* the map's failure is counted, but the decode ends here: say so now */
+      diag_out_of_memory(doc->ctx->diag, "binding the egg animation tables");
+      return -1;
+    }
+    first += m->anims[a].num_frames;
+    a++;
+  }
+  priv->coordsys = doc->coordsys;
+  priv->num_poses = n;
+  priv->num_frames = first;
+  m->num_poses = n;
+  m->num_anims = nbundles;
+  m->num_frames = first;
+  m->frame_get = egg_frame_get;
+  return 0;
+}
+
 int egg_anim_decode(struct egg_doc *doc, struct model *m)
 {
   struct egg_private *priv = m->format_data;
   struct joint_list jl;
+  const struct egg_node **xf;
   uint32_t nbundles = 0, total = 0, a = 0, first = 0;
   const struct egg_node *first_bundle = NULL;
   memset(&jl, 0, sizeof jl);
@@ -526,8 +706,12 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     if (!n && first_bundle && (skel = skeleton_of(first_bundle)) != NULL)
       for (const struct egg_node *x = walk_next(doc->root, skel, NULL); x; x = walk_next(doc->root, skel, x))
         n++;
-    if (!(nbundles && n && (uint64_t)total * n <= MAX_ANIM_CELLS)) {
+    int frames = nbundles && n && (uint64_t)total * n <= MAX_ANIM_CELLS;
+    if (!frames || doc->ctx->frames_lazy) {
+      /* with frames computed as they are printed, the joints are walked too: the frames need
+       * only each joint's place (4 bytes), not a model joint (16) and a rest pose (80) */
       double r[16];
+      uint32_t *nodes, k = 0;
       if (n) {
         if (!(m->rests = arena_calloc(&m->arena, 1, sizeof *m->rests)))
           return -1;
@@ -538,7 +722,14 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
         m->joint_walk = egg_joint_walk;
         priv->walk_skel = skel;
       }
-      return 0;
+      if (!frames)
+        return 0;
+      if (!(nodes = arena_calloc(&m->arena, n, sizeof *nodes)))
+        return -1;
+      for (const struct egg_node *x = walk_next(doc->root, skel, NULL); x && k < n; x = walk_next(doc->root, skel, x))
+        nodes[k++] = (uint32_t)(x - doc->root);
+      m->joint_name = egg_pose_name;
+      return lazy_frames(doc, m, nodes, k, nbundles);
     }
   }
   if (collect_joints(doc, m, &jl) < 0)
@@ -586,22 +777,27 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
   /* one animation per bundle, all on one global frame strip */
   if ((uint64_t)total * jl.count > MAX_ANIM_CELLS)
     return 0;
-  m->num_poses = jl.count;
   m->pose_parents = arena_calloc(&m->arena, jl.count, sizeof *m->pose_parents);
-  m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
-  m->frames = arena_calloc(&m->arena, (size_t)total * jl.count, sizeof *m->frames);
-  priv->matrices = arena_calloc(&m->arena, (size_t)total * jl.count, 16 * sizeof *priv->matrices);
-  if (!m->pose_parents || !m->anims || !m->frames || !priv->matrices)
+  if (!m->pose_parents)
     return -1;
   for (uint32_t j = 0; j < jl.count; j++)
     m->pose_parents[j] = m->joints[j].parent;
+  if (doc->ctx->frames_lazy) /* poses with --target: the joints built, the frames computed */
+    return lazy_frames(doc, m, jl.nodes, jl.count, nbundles);
+  m->num_poses = jl.count;
+  m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
+  xf = arena_calloc(doc->arena, jl.count, sizeof *xf);
+  m->frames = arena_calloc(&m->arena, (size_t)total * jl.count, sizeof *m->frames);
+  priv->matrices = arena_calloc(&m->arena, (size_t)total * jl.count, 16 * sizeof *priv->matrices);
+  if (!m->anims || !xf || !m->frames || !priv->matrices)
+    return -1;
   m->num_anims = nbundles;
   m->num_frames = total;
   priv->num_poses = jl.count;
   priv->num_frames = total;
   for (const struct egg_node *b = doc->root; b;
        b = egg_next_skip(b, doc->root, egg_in_node_list(b) || b->spec == S_TABLE || b->spec == S_BUNDLE)) {
-    const struct egg_node *skel, **xf;
+    const struct egg_node *skel;
     struct egg_map names;
     uint32_t frames;
     if (b->spec != S_BUNDLE)
@@ -611,9 +807,7 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
     m->anims[a].first_frame = first;
     m->anims[a].num_frames = frames;
     m->anims[a].framerate = egg_bundle_fps(b);
-    xf = arena_calloc(&m->arena, jl.count, sizeof *xf);
-    if (!xf)
-      return -1;
+    memset(xf, 0, jl.count * sizeof *xf);
     /* tables bind to joints by name (the first table of a name wins) */
     egg_map_init(&names, &doc->map_failures, egg_doc_bound(doc));
     for (uint32_t j = 0; j < jl.count; j++) {
@@ -657,9 +851,17 @@ int egg_anim_decode(struct egg_doc *doc, struct model *m)
 int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16])
 {
   const struct egg_private *priv = m->format_data;
+  struct trs pose;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
-      priv->magic != EGG_PRIVATE_MAGIC || !priv->matrices || f >= priv->num_frames || p >= priv->num_poses)
+      priv->magic != EGG_PRIVATE_MAGIC || (!priv->matrices && !priv->lazy_xf) || f >= priv->num_frames ||
+      p >= priv->num_poses)
     return -1;
+  if (priv->lazy_xf) { /* the frame just computed (poses read its pose, then its matrix) */
+    if (!(priv->last_ok && priv->last_f == f && priv->last_p == p) && egg_frame_get(m, f, p, &pose) < 0)
+      return -1;
+    memcpy(out, priv->last_mat, 16 * sizeof *out);
+    return 0;
+  }
   memcpy(out, priv->matrices + 16 * ((size_t)f * priv->num_poses + p), 16 * sizeof *out);
   return 0;
 }
