@@ -77,6 +77,34 @@ SUB=poses check joints.poses "$work/joints.egg" 3 65536
 SUB="poses -f json" check joints.poses.json "$work/joints.egg" 3 65536
 rm -f "$work/joints.egg"
 
+# `poses` of animated joints: every joint's pose in every frame, and the frames are as many as
+# the longest table's rows, so a table of one value, or a joint with none (its rest plays),
+# costs a whole row of frames. The strip of frames x joints cells (an 80-byte pose and a 128-byte
+# matrix each, up to the cap of a million cells) took 210 MB for 11 KB of text before (1,000
+# `<Joint>{}` and one table of 1,000 rows) and 104 MB for the 70 KB of 700 joints with a table
+# each (one of 700 rows); now each frame is computed as it is printed: 0.3 MB
+awk 'BEGIN { print "<Group> b { <Dart> { 1 }"; for (i = 0; i < 1000; i++) print "<Joint>{}"
+  printf "}\n<Table> { <Bundle> b { <Table> \"<skeleton>\" { <Table> { <Xfm$Anim_S$> xform {"
+  printf " <Scalar> fps { 24 } <S$Anim> x { <V> {"; for (i = 0; i < 1000; i++) printf " 0"
+  print " } } } } } } }" }' >"$work/frames.egg"
+SUB="poses --fail-on=fatal" check frames.poses "$work/frames.egg" 3 65536
+awk 'BEGIN { print "<Group> b { <Dart> { 1 }"; for (i = 0; i < 700; i++) printf "<Joint> j%d { }\n", i
+  print "}\n<Table> { <Bundle> b { <Table> \"<skeleton>\" {"
+  for (i = 0; i < 700; i++) {
+    printf "<Table> j%d { <Xfm$Anim_S$> xform { <Scalar> fps { 24 } <S$Anim> x { <V> {", i
+    for (k = 0; k < (i ? 1 : 700); k++) printf " 0"; print " } } } }" }
+  print "} } }" }' >"$work/frames.egg"
+SUB="poses -f json" check frames.poses.json "$work/frames.egg" 3 65536
+rm -f "$work/frames.egg"
+# a million joints with a frame (the cap), each with a <Transform>: 12 x the text before (a
+# model joint, a rest pose and a cell of the strip each), 2.7 x now (the joints are walked as
+# without frames; a frame needs the joint's place and its <Transform>'s, 8 bytes)
+awk 'BEGIN { print "<Group> b { <Dart> { 1 }"
+  for (i = 0; i < 1000000; i++) printf "<Joint> j%d {<Transform>{}}\n", i; print "}\n<Table> { <Bundle> b { } }" }' \
+  >"$work/joints.egg"
+SUB="poses --fail-on=fatal" check joints.frames.poses "$work/joints.egg" 3 0
+rm -f "$work/joints.egg"
+
 # The densest entries: 5 to 13 bytes each, on one line or a line each. For each, two files of
 # about 14 and 28 MB: what the second costs more than the first must be within 3 x the text it
 # adds (2 MiB of slack), so no size of it can pass the bound, and the second must be within the
