@@ -107,9 +107,11 @@ static void push_member(struct file_list *l, const char *path, const char *key, 
   }
   grow_one_or_abort(&l->paths, &l->cap, l->count, sizeof *l->paths, 64);
   grow_one_or_abort(&l->keys, &cap, l->count, sizeof *l->keys, 64);
+  /* a shard key only where --shard ranks the list; a caller told of each file (added) never
+   * does, and the walk, the serial part of a batch, should not copy it 40,000 times */
   l->paths[l->count] = strdup(path);
-  l->keys[l->count] = strdup(key);
-  if (!l->paths[l->count] || !l->keys[l->count])
+  l->keys[l->count] = l->added ? NULL : strdup(key);
+  if (!l->paths[l->count] || (!l->added && !l->keys[l->count]))
     oom_exit();
   l->count++;
   if (l->added)
@@ -162,22 +164,31 @@ static const char *walk_key(const char *path, const char *root)
   return path[n] ? path + n : path;
 }
 
-void file_list_free(struct file_list *l)
+void file_list_drop_selection(struct file_list *l)
 {
   for (size_t i = 0; i < l->count; i++) {
     free(l->paths[i]);
     free(l->keys[i]);
   }
+  free(l->paths);
+  free(l->keys);
+  free(l->members);
+  seen_free(l->seen);
+  l->paths = l->keys = NULL;
+  l->members = NULL;
+  l->seen = NULL;
+  l->count = l->cap = l->capmembers = 0;
+}
+
+void file_list_free(struct file_list *l)
+{
+  file_list_drop_selection(l);
   for (size_t i = 0; i < l->nelsewhere; i++)
     free(l->elsewhere[i]);
   for (size_t i = 0; i < l->noutside; i++)
     free(l->outside[i]);
   free(l->outside);
-  free(l->paths);
-  free(l->keys);
-  free(l->members);
   free(l->elsewhere);
-  seen_free(l->seen);
   memset(l, 0, sizeof *l);
 }
 

@@ -24,12 +24,17 @@ struct file_list {
                          * argument's (each noted; the run reports them, MDL-IO-010) */
   size_t noutside, capoutside;
   /* Called after each file joins the selection (paths[count - 1]), while the walk goes on, so
-   * a caller can start on it at once (-j); NULL: nobody is waiting. */
+   * a caller can start on it at once (-j); NULL: nobody is waiting. The callee may take the
+   * path (and leave NULL in its place); with it set, no shard key is kept (keys[i] NULL). */
   void (*added)(struct file_list *l, void *ctx);
   void *added_ctx;
 };
 
 void file_list_free(struct file_list *l);
+/* Free what only the walk needs (paths, keys, archive places, the identities met), keeping
+ * `outside` and `elsewhere`: once every argument is walked, so that freeing 40,000 paths is not
+ * left to the serial end of a batch. */
+void file_list_drop_selection(struct file_list *l);
 /* Directories are walked recursively with fts(3) (sorted by name, hidden entries skipped,
  * symbolic links followed while their real path stays under the argument's: a link to a folder,
  * or to a file with a model extension, that leads out is not followed but noted and listed in
