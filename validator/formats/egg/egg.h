@@ -242,7 +242,10 @@ struct egg_tree_hdr {
  *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul); with
  *                 EGG_V_F32 (never ix), strings only: 4-byte slots in f32 at v & EGG_V_OFF, each
  *                 the offset of its string in strs, EGG_WORD_QUOTED set for a quoted one, after
- *                 the count when close is EGG_CLOSE_FAR
+ *                 the count when close is EGG_CLOSE_FAR; with EGG_V_I8 (a run of words moved as
+ *                 it was read, close EGG_CLOSE_FAR), strings only: in i8 at v & EGG_V_OFF the
+ *                 count (4 bytes), a byte a value (the code of its slot), the number of codes
+ *                 (a byte), then that many 4-byte slots as above
  *   VF_DROPPED    ix ? nums[v+1] = count : v = count
  *   VF_IXV        v = the number + 1 (0: none), close = count
  * Numbers and counts in nums are 64-bit integers stored in the double's bytes. */
@@ -379,6 +382,10 @@ static inline uint32_t egg_nvals_far(const struct egg_node *n)
       memcpy(&c, t->f32 + (v & EGG_V_OFF), sizeof c);
       return c;
     }
+    if (v & EGG_V_I8) {
+      memcpy(&c, t->i8 + (v & EGG_V_OFF), sizeof c);
+      return c;
+    }
     return (uint32_t)t->rich[v + n->ix_slot].ul;
   }
   case VF_DROPPED: return n->ix_slot ? (uint32_t)egg_slot_u64(t->nums + egg_v_in(t, n) + 1) : egg_v_in(t, n);
@@ -489,7 +496,7 @@ static inline double egg_val_d(const struct egg_node *n, uint32_t i)
   case VF_RICH: {
     const struct egg_tree_hdr *t = egg_tree_of(n);
     uint32_t v = egg_v_in(t, n);
-    return v & EGG_V_F32 ? 0 : t->rich[v + n->ix_slot + 1 + i].d; /* strings only: 0 */
+    return v & (EGG_V_F32 | EGG_V_I8) ? 0 : t->rich[v + n->ix_slot + 1 + i].d; /* strings only: 0 */
   }
   default: return 0;
   }

@@ -67,7 +67,17 @@ struct spec_facts {
 /* Small cache of value strings already copied (<TRef> { skin } a million times is one copy). */
 #define STR_CACHE 64
 
+/* Most distinct strings a run of words moved as a byte each (PK_WD) names; past it, 4 bytes each. */
+#define WDICT_MAX 255u
+#define WDICT_HASH 512u
+
 struct parser {
+  /* the dictionary of the run of words being moved as bytes (PK_WD; one frame moves values at a
+   * time: a child's opening ends its parent's run, spill_finish): each distinct 4-byte slot
+   * (word_slot) once, and a hash of them (code + 1; 0: empty) */
+  uint32_t wdict[WDICT_MAX];
+  uint16_t wdict_hash[WDICT_HASH];
+  unsigned nwdict;
   struct egg_doc *doc;
   struct egg_lexer lx;
   struct egg_token tok;
@@ -361,8 +371,9 @@ static uint32_t nums_new(struct parser *p, size_t count)
 static void nums_set_u64(double *slot, uint64_t u) { memcpy(slot, &u, sizeof u); }
 
 /* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32); PK_W: strings, 4 bytes
- * each in f32 (a VF_RICH entry's EGG_V_F32). */
-enum { PK_I8 = 1, PK_W = 2, PK_F32 = 4 };
+ * each in f32 (a VF_RICH entry's EGG_V_F32); PK_WD: strings, a byte each in i8, the code of the
+ * string's slot in the run's dictionary (struct parser's wdict; a VF_RICH entry's EGG_V_I8). */
+enum { PK_I8 = 1, PK_W = 2, PK_F32 = 4, PK_WD = 8 };
 
 /* count slots in the tree's i8 or f32 (kind): the offset of the first, or UINT32_MAX when out of
  * memory or past what a value slot names (EGG_V_OFF; the caller keeps doubles then). */
@@ -420,7 +431,7 @@ static int pack_kind(const double *src, size_t n, int kind)
 }
 
 /* Slots of a kind that a count takes (4 bytes). */
-static inline size_t pack_count_slots(int kind) { return kind == PK_I8 ? 4 : 1; }
+static inline size_t pack_count_slots(int kind) { return kind == PK_I8 || kind == PK_WD ? 4 : 1; }
 
 /* Write value i of a packed run at offset at of its kind's pool. */
 static inline void pack_put(struct egg_doc *doc, int kind, size_t at, double d)
@@ -446,7 +457,7 @@ static inline int word_slot(const struct egg_rich *r, uint32_t *w)
 
 static inline void pack_set_used(struct egg_doc *doc, int kind, size_t used)
 {
-  if (kind == PK_I8)
+  if (kind == PK_I8 || kind == PK_WD)
     doc->i8_used = used;
   else
     doc->f32_used = used; /* PK_F32, PK_W */
@@ -576,19 +587,90 @@ static int spill_widen(struct parser *p, struct frame *f)
   return 0;
 }
 
+/* The code of slot w in the dictionary of the run of words being moved (added if new), or -1 when
+ * the dictionary is full. */
+static int wdict_code(struct parser *p, uint32_t w)
+{
+  unsigned h = (unsigned)((w * 2654435761u) >> 23) & (WDICT_HASH - 1), e;
+  while ((e = p->wdict_hash[h]) != 0) {
+    if (p->wdict[e - 1] == w)
+      return (int)(e - 1);
+    h = (h + 1) & (WDICT_HASH - 1);
+  }
+  if (p->nwdict == WDICT_MAX)
+    return -1;
+  p->wdict[p->nwdict] = w;
+  p->wdict_hash[h] = (uint16_t)++p->nwdict;
+  return (int)(p->nwdict - 1);
+}
+
+/* The words moved as bytes (PK_WD) become 4-byte slots in f32 (PK_W): a run of more distinct
+ * strings than the dictionary holds, or one whose values are complete before a child. 0, or -1
+ * when out of memory. */
+static int words_widen(struct parser *p, struct frame *f)
+{
+  struct egg_doc *doc = p->doc;
+  size_t moved = f->let_go;
+  uint32_t at;
+  if ((at = pack_new(p, PK_F32, 1 + moved)) == UINT32_MAX)
+    return -1;
+  for (size_t i = 0; i < moved; i++) {
+    uint32_t w = p->wdict[(uint8_t)doc->i8[f->spill_at + 4 + i]];
+    memcpy(doc->f32 + at + 1 + i, &w, sizeof w);
+  }
+  doc->i8_used = f->spill_at;
+  f->spill_at = at;
+  f->spill_kind = PK_W;
+  return 0;
+}
+
 /* frame_spill of a frame whose values are kept in full (rich): when all are strings, they go to
- * the tree's f32 as 4-byte slots (word_slot), not 32 bytes each on the value stack and again in
- * the tree (a `<Collide>{a a a ...}` of 2-byte words, issue 26). */
+ * the tree's i8 as a byte each, the code of their 4-byte slot (word_slot) in the run's dictionary,
+ * or, past WDICT_MAX distinct strings, to the tree's f32 as the slots themselves; not 32 bytes
+ * each on the value stack and again in the tree (a `<Collide>{a a a ...}` of 2-byte words: 4 bytes
+ * each, 3 x its text with the text, before the dictionary; issue 26). */
 static void words_spill(struct parser *p, struct frame *f)
 {
   const struct egg_rich *r = p->rstack + f->vstart;
   size_t on = p->nvals - f->vstart;
   uint32_t at, w = 0;
+  int bytes = f->spill_at == SIZE_MAX || f->spill_kind == PK_WD;
   for (size_t i = 0; i < on; i++)
     if (!word_slot(&r[i], &w)) {
       f->spill_dead = 1;
       return;
     }
+  if (f->spill_at == SIZE_MAX)
+    p->nwdict = 0, memset(p->wdict_hash, 0, sizeof p->wdict_hash);
+  for (size_t i = 0; i < on && bytes; i++) {
+    word_slot(&r[i], &w);
+    bytes = wdict_code(p, w) >= 0;
+  }
+  if (!bytes && f->spill_at != SIZE_MAX && f->spill_kind == PK_WD && words_widen(p, f) < 0) {
+    f->spill_dead = 1;
+    return;
+  }
+  if (bytes) {
+    if (f->spill_at == SIZE_MAX) {
+      if ((at = pack_new(p, PK_I8, 4 + on)) == UINT32_MAX) {
+        f->spill_dead = 1;
+        return;
+      }
+      f->spill_at = at;
+      f->spill_kind = PK_WD;
+      at += 4;
+    } else if ((at = pack_new(p, PK_I8, on)) == UINT32_MAX) {
+      f->spill_dead = 1;
+      return;
+    }
+    for (size_t i = 0; i < on; i++) {
+      word_slot(&r[i], &w);
+      p->doc->i8[at + i] = (int8_t)(uint8_t)wdict_code(p, w);
+    }
+    f->let_go += on;
+    p->nvals = f->vstart;
+    return;
+  }
   if (f->spill_at == SIZE_MAX) {
     if ((at = pack_new(p, PK_F32, 1 + on)) == UINT32_MAX) {
       f->spill_dead = 1;
@@ -660,13 +742,16 @@ static int frame_unspill(struct parser *p, struct frame *f)
       return -1;
   memmove(p->dstack + f->vstart + moved, p->dstack + f->vstart, on * sizeof *p->dstack);
   from = f->spill_at + pack_count_slots(f->spill_kind);
-  if (f->spill_kind == PK_W) {
+  if (f->spill_kind == PK_W || f->spill_kind == PK_WD) {
     /* the strings' values in full again, as value_full gave them (a string has no number) */
     memmove(p->rstack + f->vstart + moved, p->rstack + f->vstart, on * sizeof *p->rstack);
     for (size_t i = 0; i < moved; i++) {
       struct egg_rich *r = &p->rstack[f->vstart + i];
       uint32_t w;
-      memcpy(&w, p->doc->f32 + from + i, sizeof w);
+      if (f->spill_kind == PK_WD)
+        w = p->wdict[(uint8_t)p->doc->i8[from + i]];
+      else
+        memcpy(&w, p->doc->f32 + from + i, sizeof w);
       memset(r, 0, sizeof *r);
       r->s = w & ~EGG_WORD_QUOTED;
       r->len = egg_str_len(p->doc->strs + r->s);
@@ -692,6 +777,9 @@ static int spill_finish(struct parser *p, struct frame *f)
 {
   frame_spill(p, f);
   if (f->spill_dead || p->nvals > f->vstart)
+    return frame_unspill(p, f);
+  /* words as bytes name the parser's dictionary, which a child's run may take: 4-byte slots */
+  if (f->spill_kind == PK_WD && words_widen(p, f) < 0)
     return frame_unspill(p, f);
   return 0;
 }
@@ -1109,6 +1197,33 @@ static int close_words(struct parser *p, struct frame *f, struct egg_node *n, si
   for (size_t i = 0; i < on; i++)
     if (!word_slot(&r[i], &w))
       return frame_unspill(p, f), 0;
+  if (f->spill_at != SIZE_MAX && f->spill_kind == PK_WD) {
+    /* a run moved as bytes (words_spill): the rest as bytes too, then the dictionary */
+    int bytes = 1;
+    for (size_t i = 0; i < on && bytes; i++) {
+      word_slot(&r[i], &w);
+      bytes = wdict_code(p, w) >= 0;
+    }
+    if (bytes) {
+      size_t dict = 1 + (size_t)p->nwdict * sizeof w;
+      uint32_t c = (uint32_t)count;
+      at = (uint32_t)f->spill_at;
+      if (pack_new(p, PK_I8, on + dict) == UINT32_MAX)
+        return frame_unspill(p, f), 0;
+      memcpy(p->doc->i8 + at, &c, sizeof c);
+      for (size_t i = 0; i < on; i++) {
+        word_slot(&r[i], &w);
+        p->doc->i8[at + 4 + (count - on) + i] = (int8_t)(uint8_t)wdict_code(p, w);
+      }
+      p->doc->i8[at + 4 + count] = (int8_t)(uint8_t)p->nwdict;
+      memcpy(p->doc->i8 + at + 4 + count + 1, p->wdict, dict - 1);
+      n->vform = VF_RICH;
+      frame_set_v(p, f, at | EGG_V_I8);
+      return 1;
+    }
+    if (words_widen(p, f) < 0)
+      return frame_unspill(p, f), 0;
+  }
   if (f->spill_at != SIZE_MAX) {
     at = (uint32_t)f->spill_at;
     if (pack_new(p, PK_F32, on) == UINT32_MAX)

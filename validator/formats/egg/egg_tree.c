@@ -18,9 +18,17 @@ static void rich_val(const struct egg_node *n, uint32_t i, struct egg_value *out
   const struct egg_tree_hdr *t = egg_tree_of(n);
   uint32_t v = egg_v_in(t, n);
   const struct egg_rich *r;
-  if (v & EGG_V_F32) { /* strings only, 4 bytes each (the lexer gives them no number) */
+  if (v & (EGG_V_F32 | EGG_V_I8)) { /* strings only (the lexer gives them no number) */
     uint32_t w;
-    memcpy(&w, t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR) + i, sizeof w);
+    if (v & EGG_V_I8) {
+      /* a byte each, the code of its 4-byte slot in the dictionary after them */
+      const int8_t *b = t->i8 + (v & EGG_V_OFF);
+      uint32_t count;
+      memcpy(&count, b, sizeof count);
+      memcpy(&w, b + 4 + count + 1 + (size_t)(uint8_t)b[4 + i] * sizeof w, sizeof w);
+    } else {
+      memcpy(&w, t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR) + i, sizeof w);
+    }
     out->d = 0;
     out->ul = 0;
     out->s = t->strs + (w & ~EGG_WORD_QUOTED);
