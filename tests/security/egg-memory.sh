@@ -224,6 +224,7 @@ slope collide.numbers '<Group> g{<Collide>{' '0 ' '}}'
 # 1.5 x now (a byte a word: its code in a dictionary of the run's distinct words, up to 255), so
 # within 2 x here
 FACTOR=2 slope collide.words '<Group> g{<Collide>{' 'a ' '}}'
+FACTOR= # (a shell that keeps a function's assignments, bash's POSIX mode)
 # the small entries of a few numbers, read (colours, normals, morphs, tangents): 4.2 to 5 x
 # before (an entry, a value slot and a count and the values at 8 bytes each), 2.4 to 2.8 x now
 # (no count, a byte a small integer, 4 bytes a number a float holds)
