@@ -419,6 +419,11 @@ struct iqe_parser {
    * a model is built (keep_frames; else NULL: validation reads the values once, in place) */
   uint32_t *pose_lines;
   struct trs *pose_trs;
+  /* poses of a file without animations: no pose_trs, each rest computed again from its line as
+   * the output reads it (iqe_poses.c; issue 26: a pose of 80 bytes for a `pq 0 0 0 0 0 0` line
+   * of 15, a model joint of 16 and an interned name for a `joint` line of 6). The joint records
+   * and the line tables the walk reads are then in the model's arena. */
+  int by_line;
   uint32_t num_poses;
   /* pose_trs holds only the poses the model reads: with joints, the first base pose per joint
    * and the first pose per joint of each frame (surplus ones are reported, not built); each
@@ -491,8 +496,11 @@ void iqe_name_set_name(const struct iqe_parser *p, const struct iqe_name_set *se
                        const char **s, size_t *len);
 int iqe_name_set_repeated(const struct iqe_name_set *set, uint32_t key);
 void iqe_name_set_free(struct iqe_name_set *set);
-/* Line `line` of the text (0 when there is none), found from its line mark. */
+/* Line `line` of the text (0 when there is none), found from its line mark; the same from the
+ * marks alone (marks[k]: the offset of line k * IQE_LINE_MARK + 1). */
 int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln);
+int iqe_line_at(const unsigned char *data, size_t size, const size_t *marks, uint32_t num_lines,
+                uint32_t line, struct iqe_line *ln);
 /* Animation a's name (*len bytes, no NUL in them): its own, or the dummy "animation<a>" written
  * into buf. */
 const char *iqe_anim_name(const struct iqe_parser *p, uint32_t a, char buf[32], size_t *len);
@@ -523,7 +531,8 @@ uint32_t iqe_vertex_count(const struct iqe_parser *p);
 /* Close the open frame at `line` (the command that ends it): an empty frame is reported and
  * dropped, as the reference compiler drops it. */
 void iqe_anim_close_frame(struct iqe_parser *p, uint32_t line);
-/* Build a pose from pq / pm / pa values with the spec's defaults; checks emit at ln. */
+/* Build a pose from pq / pm / pa values with the spec's defaults; checks emit at ln (p NULL:
+ * nothing is emitted). */
 void iqe_pose_from_pq(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
                       const double *v, uint32_t given, struct trs *out);
 void iqe_pose_from_pm(struct iqe_parser *p, const struct iqe_line *ln, const struct iqe_tok *args,
@@ -561,6 +570,13 @@ int iqe_smooth_normals(struct iqe_parser *p, const uint32_t *tri_src);
  * IQM's default; inserted in IQM's type order, marked generated when the writer must leave it
  * out. 0, or -1 when out of memory. */
 int iqe_varray_derived(struct iqe_parser *p, uint32_t type, int generated, const double *vals, uint32_t nv);
+
+/* The pose of a pq / pm / pa line, as the parser computed it (iqe_poses.c): 0, or -1 when the
+ * line is no pose. */
+int iqe_pose_read(const struct iqe_line *ln, struct trs *out);
+/* A poses decode's model (by_line): its joints walked (model.joint_walk) and its rests computed
+ * from the parser's tables, which stay in the model's arena; 0, or -1 when out of memory. */
+int iqe_poses_attach(struct iqe_parser *p);
 
 /* Whole-file checks after the last line, then the model. Return 0, or -1 on allocation failure. */
 void iqe_check_finish(struct iqe_parser *p);

@@ -26,18 +26,24 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
   __attribute__((format(printf, 7, 0)));
 
 /* No array per line: from the line's mark, read on. */
-int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln)
+int iqe_line_at(const unsigned char *data, size_t size, const size_t *marks, uint32_t num_lines,
+                uint32_t line, struct iqe_line *ln)
 {
   size_t pos;
   uint32_t lineno;
-  if (line < 1 || line > p->num_lines || !p->line_marks)
+  if (line < 1 || line > num_lines || !marks)
     return 0;
-  pos = p->line_marks[(line - 1) / IQE_LINE_MARK];
+  pos = marks[(line - 1) / IQE_LINE_MARK];
   lineno = (line - 1) / IQE_LINE_MARK * IQE_LINE_MARK;
   ln->no = 0;
-  while (iqe_line_next(p->data, p->size, &pos, &lineno, ln) && ln->no < line)
+  while (iqe_line_next(data, size, &pos, &lineno, ln) && ln->no < line)
     ;
   return ln->no == line;
+}
+
+int iqe_line_find(const struct iqe_parser *p, uint32_t line, struct iqe_line *ln)
+{
+  return iqe_line_at(p->data, p->size, p->line_marks, p->num_lines, line, ln);
 }
 
 uint32_t iqe_line_col(struct iqe_parser *p, uint32_t line, uint32_t k)
@@ -56,6 +62,8 @@ static void emit_v(struct iqe_parser *p, enum rule_index rule, uint32_t line, ui
 {
   char actual[256];
   struct mdl_loc loc;
+  if (!p)
+    return; /* a pose computed again from its line (iqe_pose_read): reported while parsed */
   if (!diag_wanted(p->ctx->diag, rule)) {
     /* folded beyond its located repeats: only counted, so nothing is worth formatting */
     loc = loc_text(line, col ? col : 1, NULL);
@@ -428,7 +436,8 @@ static int alloc_arrays(struct iqe_parser *p)
     if ((!ar->v && !ar->f && !ar->pk && !unstored) || !ar->lines.step || !ar->lines.mark)
       return -1;
   }
-  p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
+  if (!p->by_line)
+    p->line_marks = arena_calloc(a, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
   p->unknown_lines.step = arena_calloc(a, (size_t)p->unknown_cap + 1, 1);
   p->unknown_lines.mark = arena_calloc(a, (size_t)p->unknown_cap / IQE_LINES_MARK + 1, sizeof *p->unknown_lines.mark);
   /* what only the model reads is kept only when a model is built (validation drops it) */
@@ -443,8 +452,17 @@ static int alloc_arrays(struct iqe_parser *p)
   /* the poses in the model's arena: its rests are the base poses where they are (anim_build),
    * the spare last one the identity of the joints without a base pose */
   p->poses_cap = poses_cap;
-  if (keep_anim && (!(p->pose_trs = arena_calloc(&p->m->arena, (size_t)poses_cap + 1, sizeof *p->pose_trs)) ||
-                    !(p->frame_kept = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frame_kept))))
+  if (p->by_line) {
+    /* poses without animations: the joints, the poses' lines and the line tables the walk
+     * reads, in the model's arena (iqe_poses.c) */
+    struct arena *ma = &p->m->arena;
+    p->line_marks = arena_calloc(ma, (size_t)p->num_lines / IQE_LINE_MARK + 2, sizeof *p->line_marks);
+    p->joints = arena_calloc(ma, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
+    p->joint_lines.step = arena_calloc(ma, (size_t)p->counts[CMD_JOINT] + 1, 1);
+    p->joint_lines.mark = arena_calloc(ma, (size_t)p->counts[CMD_JOINT] / IQE_LINES_MARK + 1, sizeof *p->joint_lines.mark);
+    p->pose_lines = arena_calloc(ma, (size_t)poses_cap + 1, sizeof *p->pose_lines);
+  } else if (keep_anim && (!(p->pose_trs = arena_calloc(&p->m->arena, (size_t)poses_cap + 1, sizeof *p->pose_trs)) ||
+                           !(p->frame_kept = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frame_kept))))
     return -1;
   /* face triangles, sized by the corners counted and filled only as far as faces are good
    * (lazy: a long face of bad indexes costs nothing here); validation reads them only for the
@@ -474,13 +492,16 @@ static int alloc_arrays(struct iqe_parser *p)
   p->meshes = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->meshes);
   if (faces == 0 && !(p->spans = arena_alloc_lazy(a, (size_t)p->counts[CMD_MESH] + 2, sizeof *p->spans)))
     return -1;
-  p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
-  p->joint_lines.step = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, 1);
-  p->joint_lines.mark = arena_calloc(a, (size_t)p->counts[CMD_JOINT] / IQE_LINES_MARK + 1, sizeof *p->joint_lines.mark);
+  if (!p->by_line) {
+    p->joints = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, sizeof *p->joints);
+    p->joint_lines.step = arena_calloc(a, (size_t)p->counts[CMD_JOINT] + 1, 1);
+    p->joint_lines.mark = arena_calloc(a, (size_t)p->counts[CMD_JOINT] / IQE_LINES_MARK + 1, sizeof *p->joint_lines.mark);
+  }
   if (iqe_name_set_alloc(&p->joint_set, 0, p->counts[CMD_JOINT], p->joint_long) < 0 ||
       iqe_name_set_alloc(&p->anim_set, 1, p->counts[CMD_ANIMATION], p->anim_long) < 0)
     return -1;
-  p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
+  if (!p->by_line)
+    p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
   if (keep_anim && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
@@ -675,6 +696,9 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 
   header_check(&p);
   count_pass(&p);
+  /* poses of a file without animations: its joints walked from their lines (iqe_poses.c) */
+  p.by_line = ctx->keep_frames && ctx->skeleton_only &&
+              p.counts[CMD_FRAME] + p.counts[CMD_ANIMATION] == 0;
   if (alloc_arrays(&p) < 0) {
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);

@@ -326,13 +326,13 @@ static int frames_in_place(const struct iqe_parser *p, uint32_t np)
   return 1;
 }
 
-static int anim_build(struct iqe_parser *p)
+/* The model's joints with their names and rests: the rests are the parser's poses, in the
+ * model's arena: joint i < nb has the base pose pose_trs[i], the others share the identity in its
+ * spare last slot (issue 26: a rest of 80 bytes each, a copy of the base pose or an identity for
+ * a `joint` line of 6 bytes) */
+static int joints_build(struct iqe_parser *p, uint32_t nj, uint32_t nb)
 {
   struct model *m = p->m;
-  uint32_t nj = p->num_joints, np = nj, nb = p->num_base_poses < nj ? p->num_base_poses : nj;
-  /* the rests are the parser's poses, in the model's arena: joint i < nb has the base pose
-   * pose_trs[i], the others share the identity in its spare last slot (issue 26: a rest of 80
-   * bytes each, a copy of the base pose or an identity for a `joint` line of 6 bytes) */
   m->joints = arena_calloc(&m->arena, (size_t)nj + 1, sizeof *m->joints);
   if (!m->joints || !p->pose_trs || p->num_kept > p->poses_cap || nb > p->num_kept) {
     m->joints = NULL;
@@ -351,6 +351,20 @@ static int anim_build(struct iqe_parser *p)
     m->joints[i].rest = i < nb ? i : p->poses_cap;
   }
   m->num_joints = nj;
+  return 0;
+}
+
+static int anim_build(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  uint32_t nj = p->num_joints, np = nj, nb = p->num_base_poses < nj ? p->num_base_poses : nj;
+  if (p->by_line) {
+    /* poses: the joints are walked and the rests computed from their lines (iqe_poses.c) */
+    if (iqe_poses_attach(p) < 0)
+      return -1;
+  } else if (joints_build(p, nj, nb) < 0) {
+    return -1;
+  }
   if (np == 0)
     for (uint32_t f = 0; f < p->num_frames; f++)
       if (p->frames[f].num_poses > np)
@@ -382,7 +396,9 @@ static int anim_build(struct iqe_parser *p)
     return -1;
   for (uint32_t j = 0; j < np; j++)
     m->pose_parents[j] = j < nj ? p->joints[j].parent : -1;
-  if (p->ctx->keep_frames && np > 0 && p->num_frames > 0 && frames_in_place(p, np)) {
+  if (p->by_line && p->num_frames > 0) {
+    return -1; /* cannot happen: by_line only without animations */
+  } else if (p->ctx->keep_frames && np > 0 && p->num_frames > 0 && frames_in_place(p, np)) {
     /* every frame kept one pose per joint, one frame after the other: the strip is the parser's
      * poses where they are (issue 26: a copy of 80 bytes beside each `pq` line's) */
     m->frames = p->pose_trs + p->frame_kept[0];

@@ -18,6 +18,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/iqe/iqe_attr_pack.c \
   validator/formats/iqe/iqe_check.c \
   validator/formats/iqe/iqe_model.c \
+  validator/formats/iqe/iqe_poses.c \
   validator/formats/iqe/iqe_write.c
 
 # The number lexer against strtod.

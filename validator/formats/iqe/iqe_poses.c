@@ -1,0 +1,156 @@
+/* iqe_poses.c - the model of a poses decode read from the text as the output asks: each joint's
+ * name and rest, and each pose, computed again from its line (issue 26: a model joint, an
+ * interned name and an 80-byte pose each cost 3 to 6 x a file of `joint` or `pq` lines). */
+#include <string.h>
+
+#include "iqe.h"
+#include "pose.h"
+
+/* What the walk reads (model.format_data, in the model's arena): the text, which poses' callers
+ * keep while they read the model, and the parser's tables the decode left there. */
+struct iqe_poses {
+  const unsigned char *data;
+  size_t size;
+  const size_t *line_marks;
+  uint32_t num_lines;
+  uint32_t last_line;           /* the line found last, and where the one after it starts: the
+                                   output reads lines in file order, so the next is found by
+                                   reading on */
+  size_t last_next;
+  struct iqe_lines joint_lines; /* its far lines copied into the arena */
+  const struct iqe_joint *joints;
+  const uint32_t *pose_lines;   /* every pose's line: joint j < nb's rest is pose j's */
+  uint32_t nb;
+  struct trs identity;          /* the rest of a joint without a base pose */
+  struct arena *arena;          /* the model's: the name buffer grows there */
+  char *name;                   /* the last joint's name, NUL-terminated */
+  size_t name_cap;
+};
+
+int iqe_pose_read(const struct iqe_line *line, struct trs *out)
+{
+  struct iqe_line ln = *line;
+  struct iqe_tok toks[IQE_MAX_VALUES + 2];
+  double vals[IQE_MAX_VALUES];
+  const struct iqe_command *c;
+  uint32_t n, given;
+  n = iqe_tokenize_some(&ln, toks, IQE_MAX_VALUES + 2);
+  if (n == 0 || toks[0].quoted || !(c = iqe_command_find(toks[0].s, toks[0].len)) ||
+      (c->id != CMD_PQ && c->id != CMD_PM && c->id != CMD_PA))
+    return -1;
+  /* the values as dispatch (or fast_reals, which reads the same) gave them to the handler:
+   * the surplus dropped, an unreadable one its default */
+  given = n - 1 > c->max_args ? c->max_args : n - 1;
+  for (uint32_t i = 0; i < c->max_args; i++) {
+    double v;
+    vals[i] = c->defaults[i];
+    if (i < given && !toks[1 + i].quoted && iqe_parse_real(toks[1 + i].s, toks[1 + i].len, &v) == IQE_NUM_OK)
+      vals[i] = v;
+  }
+  if (c->id == CMD_PQ)
+    iqe_pose_from_pq(NULL, &ln, toks + 1, vals, given, out);
+  else if (c->id == CMD_PM)
+    iqe_pose_from_pm(NULL, &ln, toks + 1, vals, given, out);
+  else
+    iqe_pose_from_pa(NULL, &ln, toks + 1, vals, given, out);
+  return 0;
+}
+
+/* The name token of a joint line as the parser keyed it (iqe_name_set: up to its first NUL),
+ * into the walk's buffer */
+static int name_copy(struct iqe_poses *w, const char *s, size_t len)
+{
+  const char *nul = len ? memchr(s, 0, len) : NULL;
+  if (nul)
+    len = (size_t)(nul - s);
+  if (len + 1 > w->name_cap) {
+    size_t cap = w->name_cap * 2 > len + 1 ? w->name_cap * 2 : len + 1;
+    char *b = arena_regrow(w->arena, w->name, cap);
+    if (!b)
+      return -1;
+    w->name = b;
+    w->name_cap = cap;
+  }
+  memcpy(w->name, s, len);
+  w->name[len] = 0;
+  return 0;
+}
+
+/* Line `line` of the text: read on from the one found last when it is near, else from its mark */
+static int line_get(struct iqe_poses *w, uint32_t line, struct iqe_line *ln)
+{
+  if (w->last_line && line > w->last_line && line - w->last_line <= IQE_LINE_MARK) {
+    size_t pos = w->last_next;
+    uint32_t lineno = w->last_line;
+    ln->no = 0;
+    while (iqe_line_next(w->data, w->size, &pos, &lineno, ln) && ln->no < line)
+      ;
+    if (ln->no != line)
+      return 0;
+  } else if (!iqe_line_at(w->data, w->size, w->line_marks, w->num_lines, line, ln)) {
+    return 0;
+  }
+  w->last_line = line;
+  w->last_next = ln->next;
+  return 1;
+}
+
+/* model.joint_walk: joint c->at from its line (its name valid until the next call) and its rest
+ * from its base pose's line */
+static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
+{
+  struct iqe_poses *w = m->format_data;
+  struct iqe_line ln;
+  struct iqe_tok t[2];
+  uint32_t n;
+  if (!w || c->at >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, c->at), &ln))
+    return -1;
+  n = iqe_tokenize_some(&ln, t, 2);
+  if (n == 0 || name_copy(w, n > 1 ? t[1].s : "", n > 1 ? t[1].len : 0) < 0)
+    return -1;
+  c->joint.name = w->name;
+  c->joint.parent = w->joints[c->at].parent;
+  c->joint.rest = 0;
+  c->rest = &w->identity;
+  if (c->at < w->nb) {
+    if (!line_get(w, w->pose_lines[c->at], &ln) || iqe_pose_read(&ln, &c->own_rest) < 0)
+      return -1;
+    c->rest = &c->own_rest;
+  }
+  return 0;
+}
+
+int iqe_poses_attach(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  struct iqe_poses *w = arena_calloc(&m->arena, 1, sizeof *w);
+  uint32_t nj = p->num_joints;
+  if (!w)
+    return -1;
+  w->data = p->data;
+  w->size = p->size;
+  w->line_marks = p->line_marks;
+  w->num_lines = p->num_lines;
+  w->joint_lines = p->joint_lines;
+  if (p->joint_lines.num_far) {
+    /* the parser frees its own (malloc) */
+    w->joint_lines.far = arena_calloc(&m->arena, p->joint_lines.num_far, sizeof *w->joint_lines.far);
+    if (!w->joint_lines.far)
+      return -1;
+    memcpy(w->joint_lines.far, p->joint_lines.far, p->joint_lines.num_far * sizeof *w->joint_lines.far);
+  } else {
+    w->joint_lines.far = NULL;
+  }
+  w->joint_lines.far_cap = w->joint_lines.num_far;
+  w->joints = p->joints;
+  w->pose_lines = p->pose_lines;
+  w->nb = p->num_base_poses < nj ? p->num_base_poses : nj;
+  trs_identity(&w->identity);
+  w->arena = &m->arena;
+  m->format_data = w;
+  m->format_data_owner = "iqe-poses";
+  m->joints = NULL;
+  m->num_joints = nj;
+  m->joint_walk = nj ? iqe_joint_walk : NULL;
+  return 0;
+}
