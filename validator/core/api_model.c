@@ -95,11 +95,12 @@ static char *model_json(const char *path, const void *data, size_t size, const c
     mdl_options opts = st.options;
     opts.on_diag = diag_keep;
     opts.user = &diags;
-    rc = pipeline_decode(data, size, label, &opts, PIPELINE_FRAMES | PIPELINE_SPANS, &run);
+    rc = pipeline_decode(data, size, label, &opts, PIPELINE_FRAMES | PIPELINE_SPANS | PIPELINE_BOUNDED, &run);
     decoded = 1;
     if (rc == MDL_EIO)
       rc = api_error(error, error_size, MDL_EIO, "cannot read %s: %s", label,
-                     "the text it decompresses to is over the size limit");
+                     pipeline_bound_hit(&run) ? "its decode needs more memory than --max-memory allows (MDL-MEM-002)"
+                                              : "the text it decompresses to is over the size limit");
   }
   if (rc == MDL_OK && (diags.oom || run.model.spans_failed || run.out_of_memory))
     rc = MDL_ENOMEM; /* a model or a list of positions that is not whole: no answer */

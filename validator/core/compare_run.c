@@ -14,33 +14,45 @@ struct side {
   int opened, decoding;
 };
 
-/* Decode one side: 0, 1 when it does not decode (a diagnostic says so), -1 when unreadable
- * (error says why), -2 when memory ran out reading it. */
-static int side_open(struct diag_sink *sink, struct side *s, const struct compare_input *in,
-                     const mdl_options *options, char *error, size_t errcap)
+/* Read one side: 0, -1 when unreadable (error says why), -2 when memory ran out reading it. */
+static int side_read(struct side *s, const struct compare_input *in, const mdl_options *options,
+                     char *error, size_t errcap)
 {
-  mdl_options o = *options;
   char why[128];
   s->cs.path = in->path;
   if (in->data) {
     s->in.data = in->data;
     s->in.size = in->size;
-  } else {
-    int err = input_open(in->path, &s->in, options->max_input_size);
-    if (err == ENOMEM)
-      return -2;
-    if (err) {
-      snprintf(error, errcap, "cannot read %s: %s", in->path,
-               input_error_text(err, options->max_input_size, why, sizeof why));
-      return -1;
-    }
-    s->opened = 1;
+    return 0;
   }
+  int err = input_open(in->path, &s->in, options->max_input_size);
+  if (err == ENOMEM)
+    return -2;
+  if (err) {
+    snprintf(error, errcap, "cannot read %s: %s", in->path,
+             input_error_text(err, options->max_input_size, why, sizeof why));
+    return -1;
+  }
+  s->opened = 1;
+  return 0;
+}
+
+/* Decode one side, charged to the comparison's memory bound: 0, 1 when it does not decode (a
+ * diagnostic says so), -1 when its inner text is over the size limit (error says why), -3 past
+ * the memory bound (MDL-MEM-002 said so). */
+static int side_decode(struct diag_sink *sink, struct side *s, const struct compare_input *in,
+                       const mdl_options *options, struct mem_bound *bound, char *error, size_t errcap)
+{
+  mdl_options o = *options;
   s->decoding = 1;
   o.on_diag = NULL; /* validation findings belong to `mdlcheck validate` */
   o.user = NULL;
   o.max_issues = 0;
-  if (pipeline_decode(s->in.data, s->in.size, in->path, &o, 1, &s->run) == MDL_EIO) {
+  if (pipeline_decode_in(s->in.data, s->in.size, in->path, &o, 1, bound, &s->run) == MDL_EIO) {
+    if (pipeline_bound_hit(&s->run)) { /* not compared for want of memory: "could not check" */
+      diag_out_of_memory(sink, in->path);
+      return -3;
+    }
     snprintf(error, errcap, "cannot read %s: the text it decompresses to is larger than the input "
              "size limit of %llu bytes (--max-input-size)", in->path, input_limit(&o));
     return -1;
@@ -78,6 +90,7 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   struct diag_sink sink;
   mdl_options opts = *o;
   mdl_status st = MDL_OK;
+  struct mem_bound bound;
   int ra, rb;
 
   memset(cr, 0, sizeof *cr);
@@ -89,10 +102,21 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   opts.user = f;
   if (diag_sink_init(&sink, &opts) < 0)
     return MDL_EINTERNAL;
-  ra = side_open(&sink, &a, &in[0], o, cr->error, sizeof cr->error);
-  rb = ra < 0 ? -1 : side_open(&sink, &b, &in[1], o, cr->error, sizeof cr->error);
+  /* both read before either is decoded: the bound (--max-memory) is for both texts, and both
+   * decodes are charged to it (both models are held while they are compared) */
+  ra = side_read(&a, &in[0], o, cr->error, sizeof cr->error);
+  rb = ra < 0 ? -1 : side_read(&b, &in[1], o, cr->error, sizeof cr->error);
+  if (ra == 0 && rb == 0) {
+    mem_bound_init(&bound, o, a.in.size);
+    mem_bound_add_text(&bound, b.in.size);
+    sink.bound = &bound;
+    ra = side_decode(&sink, &a, &in[0], o, &bound, cr->error, sizeof cr->error);
+    rb = ra < 0 ? -1 : side_decode(&sink, &b, &in[1], o, &bound, cr->error, sizeof cr->error);
+  }
   if (ra == -2 || rb == -2)
     st = MDL_ENOMEM;
+  else if (ra == -3 || rb == -3)
+    f->io_failed = 1; /* MDL-MEM-002 in the entry: not compared, "could not check" (exit 3) */
   else if (ra < 0 || rb < 0)
     st = MDL_EIO;
   else if (ra == 0 && rb == 0) {

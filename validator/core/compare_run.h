@@ -24,7 +24,8 @@ struct compare_run {
 /* Compare in[0] with in[1] into f: the comparison's diagnostics under o's policy (validation
  * findings belong to validate and are not reported), counts, the first file's format and version,
  * and the second's as compared_* (in[1].path must outlive f). note (may be NULL)
- * hears what frame conversion did. MDL_OK, MDL_EIO (cr->error says why; f holds nothing),
+ * hears what frame conversion did. MDL_OK (f->io_failed: a side passed the memory bound,
+ * MDL-MEM-002 is in f and nothing was compared), MDL_EIO (cr->error says why; f holds nothing),
  * MDL_ENOMEM (the comparison is incomplete: never report agreement), MDL_EINTERNAL. */
 mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2], const mdl_options *o,
                        compare_note_fn note, void *note_user, struct report_file *f);

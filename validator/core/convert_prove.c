@@ -74,8 +74,24 @@ enum convert_verdict convert_prove(struct convert_state *s)
   } else if (buf_flatten(b) < 0) { /* the decoder reads the bytes in one piece */
     convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not checked, nothing written", outpath);
     return CONVERT_INTERNAL;
-  } else if (pipeline_decode(b->data, b->size, outpath, &o, 1, &out) != MDL_OK) {
-    return CONVERT_INTERNAL;
+  } else {
+    /* the bytes are a text of the command's too: the automatic bound grows by what it allows
+     * them, and their decode is charged with IN's (both are held while they are compared) */
+    mdl_status st;
+    mem_bound_add_text(&s->bound, b->size);
+    st = pipeline_decode_in(b->data, b->size, outpath, &o, 1, &s->bound, &out);
+    if (st == MDL_EIO && pipeline_bound_hit(&out)) { /* MDL-MEM-002: not checked, not written */
+      report_set_result(fout, &out.result);
+      pipeline_release(&out);
+      convert_note(s, CONVERT_NOTE_FAILURE, "%s could not be checked within --max-memory; nothing written",
+                   outpath);
+      s->unfit = 1;
+      return CONVERT_IO;
+    }
+    if (st != MDL_OK) {
+      pipeline_release(&out);
+      return CONVERT_INTERNAL;
+    }
   }
   if (!same && out.out_of_memory) { /* not checked to the end: no verdict on the bytes */
     pipeline_release(&out);

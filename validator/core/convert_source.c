@@ -68,7 +68,8 @@ mdl_status convert_source(struct convert_state *s)
   o.on_resource = NULL;
   o.user = out->in;
   s->run_open = 1;
-  st = pipeline_decode(s->in.data, s->in.size, rq->in_path, &o, 1, &s->run);
+  mem_bound_init(&s->bound, rq->options, s->in.size);
+  st = pipeline_decode_in(s->in.data, s->in.size, rq->in_path, &o, 1, &s->bound, &s->run);
   if (st != MDL_OK && st != MDL_EIO) {
     out->verdict = CONVERT_INTERNAL;
     return MDL_OK;
@@ -76,7 +77,11 @@ mdl_status convert_source(struct convert_state *s)
   report_set_result(out->in, &s->run.result);
   if (report_out_of_memory(s->rep))
     return MDL_ENOMEM; /* a finding lost: nothing is written on an incomplete check */
-  if (st == MDL_EIO) { /* an inner input over max_input_size: MDL-IO-002 says so */
+  if (st == MDL_EIO) { /* an inner input over max_input_size (MDL-IO-002), or past the memory
+                        * bound (MDL-MEM-002): not checked, so never converted */
+    if (pipeline_bound_hit(&s->run))
+      convert_note(s, CONVERT_NOTE_FAILURE, "%s could not be checked within --max-memory; nothing written",
+                   rq->in_path);
     out->verdict = CONVERT_IO;
     return MDL_OK;
   }

@@ -15,6 +15,8 @@ struct convert_state {
   const struct mdl_format *target;
   struct mdl_input in;        /* IN's bytes (the caller's, or read) */
   int in_open;
+  struct mem_bound bound;     /* --max-memory over IN's decode and the proof's, together: the
+                               * automatic one is sized for IN's text, then for it and OUT's */
   struct pipeline_run run;    /* IN decoded */
   int run_open;
   int converted;              /* IN's frames were made parent-relative */

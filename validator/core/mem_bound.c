@@ -8,9 +8,8 @@
 #define AUTO_PER_BYTE 2ULL
 #define AUTO_FIXED (48ULL << 20)
 
-static unsigned long long auto_limit(size_t text_size)
+static unsigned long long auto_limit(unsigned long long t)
 {
-  unsigned long long t = text_size;
   return t > (~0ULL - AUTO_FIXED) / AUTO_PER_BYTE ? ~0ULL : t * AUTO_PER_BYTE + AUTO_FIXED;
 }
 
@@ -19,14 +18,26 @@ void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text
   unsigned long long want = options ? options->max_memory : MDL_MAX_MEMORY_AUTO;
   b->used = 0;
   b->hit = 0;
+  b->text = text_size;
   b->automatic = want == MDL_MAX_MEMORY_AUTO;
   b->limit = b->automatic ? auto_limit(text_size) : want == MDL_MAX_MEMORY_NONE ? 0 : want;
 }
 
-void mem_bound_text(struct mem_bound *b, size_t text_size)
+void mem_bound_text(struct mem_bound *b, size_t from, size_t to)
 {
-  if (b && b->automatic)
-    b->limit = auto_limit(text_size);
+  if (!b)
+    return;
+  b->text = b->text > from ? b->text - from : 0;
+  mem_bound_add_text(b, to);
+}
+
+void mem_bound_add_text(struct mem_bound *b, size_t n)
+{
+  if (!b)
+    return;
+  b->text = n > ~0ULL - b->text ? ~0ULL : b->text + n;
+  if (b->automatic)
+    b->limit = auto_limit(b->text);
 }
 
 int mem_bound_charge(struct mem_bound *b, size_t n)

@@ -12,6 +12,7 @@
 struct mem_bound {
   unsigned long long limit; /* bytes; 0: no bound */
   unsigned long long used;  /* bytes charged so far (what was added, never taken back) */
+  unsigned long long text;  /* the texts the bound is for (an automatic one follows them) */
   int automatic;            /* the limit follows the text: mem_bound_text moves it */
   int hit;                  /* a charge was refused: the decode stopped for the bound */
 };
@@ -19,9 +20,12 @@ struct mem_bound {
 /* The bound options ask for over a text of text_size bytes: max_memory (MDL_MAX_MEMORY_AUTO:
  * 2 x the text + 48 MiB; MDL_MAX_MEMORY_NONE: none). */
 void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size);
-/* The text turned out to be another size (an .egg.pz's inflated text): an automatic bound
- * follows it. b may be NULL. */
-void mem_bound_text(struct mem_bound *b, size_t text_size);
+/* A text counted as from bytes turned out to be to bytes (an .egg.pz's inflated text): an
+ * automatic bound follows it. b may be NULL. */
+void mem_bound_text(struct mem_bound *b, size_t from, size_t to);
+/* One more text of n bytes joins the command (compare's second side, the bytes convert writes
+ * and proves): an automatic bound grows by what it allows that text. b may be NULL. */
+void mem_bound_add_text(struct mem_bound *b, size_t n);
 /* n more bytes held: 0, or -1 when that passes the limit (hit is set, nothing is charged).
  * b may be NULL (no bound). */
 int mem_bound_charge(struct mem_bound *b, size_t n);

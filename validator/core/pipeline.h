@@ -12,6 +12,7 @@ struct pipeline_run {
   int decoded;                     /* the whole input was checked and the model is usable */
   int out_of_memory;               /* MDL-MEM-001 or MDL-MEM-002 was reported: decoded is 0 */
   struct mem_bound bound;          /* the decode's memory bound (PIPELINE_BOUNDED) */
+  int bound_hit;                   /* the decode stopped at its bound: MDL-MEM-002 (MDL_EIO) */
   int name_read;                   /* the findings may depend on the file's name (the decoder
                                     * read it, or --resources resolved files next to it): the
                                     * same bytes under another name may decode otherwise */
@@ -25,9 +26,9 @@ struct pipeline_run {
 /* With PIPELINE_FRAMES: the caller reads only the skeleton and the animations (poses), so a
  * decoder may leave the geometry out of the model; every check still runs */
 #define PIPELINE_SKELETON 4
-/* Hold the decoder's structures within options->max_memory (validation): past it the decode
- * stops with MDL-MEM-002 and pipeline_decode answers MDL_EIO. The other callers decode files
- * the user already validated (or a conversion's own output) and keep more of them. */
+/* Hold the decoder's structures within options->max_memory: past it the decode stops with
+ * MDL-MEM-002 and pipeline_decode answers MDL_EIO. Every caller asks for it (validation, poses,
+ * convert, fix, compare): a command's decodes share one bound (pipeline_decode_in). */
 #define PIPELINE_BOUNDED 8
 /* With PIPELINE_FRAMES: the caller reads the frames only through model_frame_get, one at a time
  * (poses), so a decoder may compute each as it is read instead of holding the strip */
@@ -39,6 +40,14 @@ struct pipeline_run {
  * pipeline_release afterwards. */
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
                            const mdl_options *options, int keep_frames, struct pipeline_run *run);
+/* As pipeline_decode with PIPELINE_BOUNDED, the decode's structures charged to bound: a command's
+ * own (convert's source and proof, compare's two sides), which it sized for the texts involved
+ * (mem_bound_init, mem_bound_text). run->bound is then unused. */
+mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hint,
+                              const mdl_options *options, int keep_frames, struct mem_bound *bound,
+                              struct pipeline_run *run);
+/* 1 when the decode stopped at its memory bound (MDL-MEM-002 was emitted). */
+int pipeline_bound_hit(const struct pipeline_run *run);
 void pipeline_release(struct pipeline_run *run);
 
 #endif

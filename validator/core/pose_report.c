@@ -16,8 +16,11 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
     return MDL_ENOMEM; /* report_add_file failed */
   opts.on_diag = report_collect;
   opts.user = f;
-  /* poses read no geometry, unless a --target check reads it in the model */
-  st = pipeline_decode(data, size, name, &opts, PIPELINE_FRAMES | PIPELINE_FRAMES_LAZY | (opts.targets ? 0 : PIPELINE_SKELETON), run);
+  /* poses read no geometry, unless a --target check reads it in the model; what they build
+   * is held to --max-memory as validation's structures are (MDL-MEM-002, MDL_EIO) */
+  st = pipeline_decode(data, size, name, &opts,
+                       PIPELINE_FRAMES | PIPELINE_FRAMES_LAZY | PIPELINE_BOUNDED |
+                       (opts.targets ? 0 : PIPELINE_SKELETON), run);
   if (st != MDL_OK && st != MDL_EIO)
     return st;
   report_set_result(f, &run->result);

@@ -84,9 +84,22 @@ static void stats_fill(mdl_stats *st, const struct model *m, const struct decode
 mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
                            const mdl_options *options, int keep_frames, struct pipeline_run *run)
 {
+  return pipeline_decode_in(data, size, name_hint, options, keep_frames, NULL, run);
+}
+
+int pipeline_bound_hit(const struct pipeline_run *run)
+{
+  return run->bound_hit;
+}
+
+mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hint,
+                              const mdl_options *options, int keep_frames, struct mem_bound *shared,
+                              struct pipeline_run *run)
+{
   struct diag_sink sink;
   struct decode_ctx ctx;
   mdl_options defaults;
+  struct mem_bound *bound;
 
   if (!options) {
     mdl_options_init(&defaults);
@@ -100,10 +113,11 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     return MDL_EINTERNAL;
   diag_source(&sink, data, size);
   mem_bound_init(&run->bound, options, size);
-  if (keep_frames & PIPELINE_BOUNDED) {
-    run->model.arena.bound = &run->bound;
-    ctx.bound = &run->bound;
-    sink.bound = &run->bound;
+  bound = shared ? shared : &run->bound;
+  if (shared || (keep_frames & PIPELINE_BOUNDED)) {
+    run->model.arena.bound = bound;
+    ctx.bound = bound;
+    sink.bound = bound;
   }
 
   if (options->assume_format) {
@@ -139,7 +153,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
     /* A decoder gives up after an error or a fatal about what it found in the input; giving
      * up without one means an allocation failed. Either way the file was not checked to the
      * end, and that must never read as a clean verdict. */
-    if ((!run->decoded && !diag_errors(&sink)) || run->model.arena.failed || run->bound.hit)
+    if ((!run->decoded && !diag_errors(&sink)) || run->model.arena.failed || bound->hit)
       diag_out_of_memory(&sink, run->format->name);
     run->model.arena.bound = NULL; /* the bound is the decode's: what a caller adds is its own */
     run->out_of_memory = sink.per_rule[RULE_CORE_OUT_OF_MEMORY] > 0 ||
@@ -171,6 +185,7 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
   /* not checked to the end for want of the memory it was allowed: as an input over the size
    * limit, "could not check" (exit 3), never a verdict */
   if (sink.per_rule[RULE_CORE_MEMORY_BOUND]) {
+    run->bound_hit = 1;
     errno = ENOMEM;
     return MDL_EIO;
   }

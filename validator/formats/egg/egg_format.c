@@ -231,11 +231,12 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   if (compressed) {
     /* the container is reported apart from the version: Egg has none, compressed or not */
     snprintf(ctx->compression, sizeof ctx->compression, "%s", data[0] == 0x1f ? "gzip" : "zlib");
+    size_t file_size = size;
     data = egg_pz_inflate(doc, data, size, &size);
     if (!data)
       return -1;
     diag_source(ctx->diag, data, size); /* lines and columns now count in the inflated text */
-    mem_bound_text(ctx->bound, size);   /* --max-memory's default follows the text, not the file */
+    mem_bound_text(ctx->bound, file_size, size); /* --max-memory's default follows the text */
   }
   diag_source_lf_cr(ctx->diag); /* the lexer counts LF CR as one line end */
   if (size > UINT32_MAX) {
