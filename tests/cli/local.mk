@@ -27,7 +27,7 @@ CLI_TESTS = \
   tests/cli/resources.sh \
   tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/fix.sh tests/cli/fix-padding.sh \
   tests/cli/report-text.sh \
-  tests/cli/targets.sh tests/cli/settings-faces.sh tests/cli/max-memory.sh \
+  tests/cli/targets.sh tests/cli/settings-faces.sh tests/cli/max-memory.sh tests/cli/max-memory-commands.sh \
   tests/cli/readme-sample.sh
 TESTS += $(CLI_TESTS)
 EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \

@@ -107,7 +107,7 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   ra = side_read(&a, &in[0], o, cr->error, sizeof cr->error);
   rb = ra < 0 ? -1 : side_read(&b, &in[1], o, cr->error, sizeof cr->error);
   if (ra == 0 && rb == 0) {
-    mem_bound_init(&bound, o, a.in.size);
+    mem_bound_init_model(&bound, o, a.in.size);
     mem_bound_add_text(&bound, b.in.size);
     sink.bound = &bound;
     ra = side_decode(&sink, &a, &in[0], o, &bound, cr->error, sizeof cr->error);

@@ -8,9 +8,10 @@
 #define AUTO_PER_BYTE 2ULL
 #define AUTO_FIXED (48ULL << 20)
 
-static unsigned long long auto_limit(unsigned long long t)
+static unsigned long long auto_limit(const struct mem_bound *b)
 {
-  return t > (~0ULL - AUTO_FIXED) / AUTO_PER_BYTE ? ~0ULL : t * AUTO_PER_BYTE + AUTO_FIXED;
+  unsigned long long t = b->text;
+  return t > (~0ULL - AUTO_FIXED) / b->per_byte ? ~0ULL : t * b->per_byte + AUTO_FIXED;
 }
 
 void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size)
@@ -19,8 +20,17 @@ void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text
   b->used = 0;
   b->hit = 0;
   b->text = text_size;
+  b->per_byte = AUTO_PER_BYTE;
   b->automatic = want == MDL_MAX_MEMORY_AUTO;
-  b->limit = b->automatic ? auto_limit(text_size) : want == MDL_MAX_MEMORY_NONE ? 0 : want;
+  b->limit = b->automatic ? auto_limit(b) : want == MDL_MAX_MEMORY_NONE ? 0 : want;
+}
+
+void mem_bound_init_model(struct mem_bound *b, const mdl_options *options, size_t text_size)
+{
+  mem_bound_init(b, options, text_size);
+  b->per_byte = MEM_BOUND_MODEL_PER_BYTE;
+  if (b->automatic)
+    b->limit = auto_limit(b);
 }
 
 void mem_bound_text(struct mem_bound *b, size_t from, size_t to)
@@ -37,7 +47,7 @@ void mem_bound_add_text(struct mem_bound *b, size_t n)
     return;
   b->text = n > ~0ULL - b->text ? ~0ULL : b->text + n;
   if (b->automatic)
-    b->limit = auto_limit(b->text);
+    b->limit = auto_limit(b);
 }
 
 int mem_bound_charge(struct mem_bound *b, size_t n)
