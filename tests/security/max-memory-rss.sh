@@ -87,4 +87,60 @@ within iqe-dense "$work/dense.iqe"
 run -q "$work/dense.iqe"
 expect_rc 0 "iqe-dense: valid with the default bound"
 
+# The other commands (poses, convert, fix, compare) hold their decodes to the bound too. A small
+# text that decodes to a huge model (1000 joints, one animated over 1000 frames: a million poses
+# from 38 KB; 205 MiB for poses, convert and fix, 407 MiB for compare before) is stopped within
+# 3 x the text + 64 MiB. Whole-model decodes (convert's source and proof, fix, compare's two
+# sides) have an automatic bound of 4 x the texts + 48 MiB (a real file's model needs up to 3.4 x
+# its text), so their peak stays within 5 x the texts + 64 MiB; a dense hostile text shows it.
+# cmd_within NAME PER_BYTE TEXT_BYTES ARGS...: peak RSS of `mdlcheck ARGS` - baseline <= PER_BYTE
+# x TEXT_BYTES + 64 MiB, and exit 3 with MDL-MEM-002 or 0/1
+cmd_within()
+{
+  _name=$1 _per=$2 _text=$3
+  shift 3
+  set -- $("$PYTHON" - "$MDLCHECK" "$@" <<'PY'
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], capture_output=True)
+rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc, int(b"MDL-MEM-002" in p.stdout + p.stderr))
+PY
+)
+  _used=$(($1 - base))
+  _limit=$(( (_per * _text) / 1024 + 65536 ))
+  echo "$_name: $((_text / 1024)) KiB of text, peak RSS $1 KiB ($_used KiB over the baseline), limit $_limit KiB, exit $2"
+  [ "$_used" -le "$_limit" ] || fail "$_name: $_used KiB over the baseline, more than $_per x the text + 64 MiB"
+  if [ "$2" -eq 3 ]; then
+    [ "$3" -eq 1 ] || fail "$_name: exit 3 without MDL-MEM-002"
+  else
+    [ "$2" -le 1 ] || fail "$_name: exit $2"
+  fi
+}
+"$PYTHON" - "$work/cells.egg" "$work/cells.iqe" <<'PY'
+import sys
+o = ["<Group> root { <Dart> { 1 }"] + ["<Joint> j%d { }" % i for i in range(1000)] + ["}"]
+o.append('<Table> { <Bundle> root { <Table> "<skeleton>" {')
+o.append("<Table> j0 { <Xfm$Anim> x { <Scalar> fps { 24 } <Scalar> contents { x } <V> {"
+         + "".join(" %d" % i for i in range(1000)) + "} } }")
+o += ["<Table> j%d { }" % i for i in range(1, 1000)] + ["} } }"]
+open(sys.argv[1], "w").write("\n".join(o) + "\n")
+o = ["# Inter-Quake Export"] + ["joint j%d %d" % (i, i - 1) for i in range(1000)] + ["animation a"]
+o += ["frame\npq 0 0 0 0 0 0 1"] * 1000
+open(sys.argv[2], "w").write("\n".join(o) + "\n")
+PY
+for f in cells.egg cells.iqe; do
+  t=$(wc -c <"$work/$f" | tr -d ' ')
+  cmd_within "$f poses" 3 "$t" poses "$work/$f"
+  cmd_within "$f poses -f json" 3 "$t" poses -f json "$work/$f"
+  cmd_within "$f convert" 3 "$t" convert "$work/$f" "$work/out.iqm"
+  cmd_within "$f fix" 3 "$t" fix --dry-run "$work/$f"
+  cmd_within "$f compare" 3 $((2 * t)) compare "$work/$f" "$work/$f"
+done
+# 40 MB of <RGBA>{0} in one polygon, through the whole-model commands
+gen "$work/rgba.egg" '<Polygon>{' '<RGBA>{0}' '}' 40000000
+t=$(wc -c <"$work/rgba.egg" | tr -d ' ')
+cmd_within "rgba convert" 5 "$t" convert "$work/rgba.egg" "$work/out.iqe"
+cmd_within "rgba compare" 5 $((2 * t)) compare "$work/rgba.egg" "$work/rgba.egg"
+rm -f "$work/rgba.egg" "$work/out.iqe" "$work/out.iqm"
+
 finish

@@ -21,9 +21,9 @@ struct mem_bound {
 /* The bound options ask for over a text of text_size bytes: max_memory (MDL_MAX_MEMORY_AUTO:
  * 2 x the text + 48 MiB; MDL_MAX_MEMORY_NONE: none). */
 void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size);
-/* The same for decodes that keep the whole model, every vertex's values (convert, fix, compare:
- * jack x 250, the densest real file measured, needs 3.4 x its texts): the automatic bound is MEM_BOUND_MODEL_PER_BYTE
- * x the texts + 48 MiB. */
+/* The same for decodes that keep the whole model, every vertex's values (convert, fix, compare):
+ * the automatic bound is MEM_BOUND_MODEL_PER_BYTE x the texts + 48 MiB (p3d_jack x 250, the
+ * densest real file measured, needs 3.4 x its texts there). */
 void mem_bound_init_model(struct mem_bound *b, const mdl_options *options, size_t text_size);
 #define MEM_BOUND_MODEL_PER_BYTE 4
 /* A text counted as from bytes turned out to be to bytes (an .egg.pz's inflated text): an

@@ -33,7 +33,8 @@ export interface Options {
   maxPerRule?: number;
   /** `--max-input-size`: bytes, or a string such as "512M" */
   maxInputSize?: number | string;
-  /** `--max-memory`: "auto" (default), "none", bytes, or a string such as "4G" */
+  /** `--max-memory`: "auto" (default), "none", bytes, or a string such as "4G"; validate(),
+   * poses(), convert() and compare() each hold their decodes to it (MDL-MEM-002 past it) */
   maxMemory?: number | string;
 }
 
