@@ -215,6 +215,13 @@ scenario "compare iqm" 0 compare walk.iqm walk.iqm
 scenario "compare iqe" 0 compare skinned.iqe skinned.iqe
 scenario "compare egg, egg.pz" 0 compare dancer.egg dancer.egg.pz
 scenario "compare x42, qmsh (json)" 1 compare -f json walker.x42 crate.qmsh
+# --max-memory on the other commands: stopped at the bound (exit 3, MDL-MEM-002) in the source's
+# decode, in the proof's (dancer.egg's source decode fits in 160K, with the proof's it does not)
+scenario "poses egg past --max-memory" 3 poses --max-memory=1K dancer.egg
+scenario "convert egg past --max-memory (source)" 3 convert --max-memory=1K dancer.egg out5.iqe
+scenario "convert egg -> egg past --max-memory (proof)" 3 convert --max-memory=160K dancer.egg out6.egg
+scenario "fix egg past --max-memory" 3 fix --dry-run --max-memory=1K dancer.egg
+scenario "compare iqe past --max-memory" 3 compare --max-memory=1K skinned.iqe skinned.iqe
 scenario "diff" 0 diff old.json new.json
 scenario "rules" 0 rules
 scenario "rules json" 0 rules --format=json
