@@ -62,6 +62,16 @@ int mem_bound_charge(struct mem_bound *b, size_t n)
   return 0;
 }
 
+int mem_bound_try(struct mem_bound *b, size_t n)
+{
+  if (!b || !b->limit)
+    return 0;
+  if (b->used > b->limit || n > b->limit - b->used)
+    return -1;
+  b->used += n;
+  return 0;
+}
+
 int mem_bound_grow(struct mem_bound *b, size_t old_bytes, size_t new_bytes)
 {
   return new_bytes > old_bytes ? mem_bound_charge(b, new_bytes - old_bytes) : 0;

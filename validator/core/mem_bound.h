@@ -35,6 +35,9 @@ void mem_bound_add_text(struct mem_bound *b, size_t n);
 /* n more bytes held: 0, or -1 when that passes the limit (hit is set, nothing is charged).
  * b may be NULL (no bound). */
 int mem_bound_charge(struct mem_bound *b, size_t n);
+/* As mem_bound_charge, for a table with a fallback that is charged itself (a check's arrays
+ * before its map): a refusal does not stop the decode (hit is left as it was). */
+int mem_bound_try(struct mem_bound *b, size_t n);
 /* n bytes charged before are freed (a check's map as the check ends): no longer held. */
 void mem_bound_release(struct mem_bound *b, size_t n);
 /* Room for the same table grown from old_bytes to new_bytes: the growth is charged. */

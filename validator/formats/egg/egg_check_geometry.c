@@ -9,6 +9,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "mem_bound.h"
 #include "model_geometry.h"
 
 /* The three leading numbers of an entry whose values were kept, or 0. */
@@ -98,9 +99,15 @@ static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node
   double p[3] = {0, 0, 0};
   if (x->npos == x->cap) {
     size_t cap = x->cap ? x->cap * 2 : 1024;
-    double (*grown)[3] = realloc(x->pos, cap * sizeof *grown);
-    if (!grown)
+    double (*grown)[3];
+    /* --max-memory: the positions (24 bytes a vertex) are the decode's too */
+    if (mem_bound_grow(egg_doc_bound(doc), x->cap * sizeof *grown, cap * sizeof *grown) < 0)
       return -1;
+    grown = realloc(x->pos, cap * sizeof *grown);
+    if (!grown) {
+      mem_bound_release(egg_doc_bound(doc), (cap - x->cap) * sizeof *grown);
+      return -1;
+    }
     x->pos = grown;
     x->cap = cap;
   }
@@ -148,9 +155,14 @@ static int pools_index(struct poly_ix *x)
           return -1;
         x->dense = grown;
         grown[x->ndense].n = (size_t)top + 1;
-        grown[x->ndense].at = calloc((size_t)top + 1, sizeof *grown->at);
-        if (!grown[x->ndense].at)
+        grown[x->ndense].at = NULL;
+        if (mem_bound_charge(egg_doc_bound(x->doc), ((size_t)top + 1) * sizeof *grown->at) < 0)
           return -1;
+        grown[x->ndense].at = calloc((size_t)top + 1, sizeof *grown->at);
+        if (!grown[x->ndense].at) {
+          mem_bound_release(egg_doc_bound(x->doc), ((size_t)top + 1) * sizeof *grown->at);
+          return -1;
+        }
         e->sum = (double)++x->ndense;
       }
     }
@@ -279,8 +291,12 @@ static int polygons_check(struct egg_doc *doc)
 done:
   free(ids);
   free(x.pos);
-  for (size_t i = 0; i < x.ndense; i++)
+  mem_bound_release(egg_doc_bound(doc), x.cap * sizeof *x.pos);
+  for (size_t i = 0; i < x.ndense; i++) {
+    if (x.dense[i].at)
+      mem_bound_release(egg_doc_bound(doc), x.dense[i].n * sizeof *x.dense[i].at);
     free(x.dense[i].at);
+  }
   free(x.dense);
   if (x.pools.oom || x.verts.oom)
     rc = -1;

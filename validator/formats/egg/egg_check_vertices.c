@@ -6,6 +6,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "mem_bound.h"
 
 /* Membership sums of one pool name, indexed by vertex number. */
 struct member_pool {
@@ -14,6 +15,7 @@ struct member_pool {
   double *sum;
   const struct egg_node **first; /* the first joint <VertexRef> naming the vertex, or NULL */
   size_t cap;
+  size_t charged; /* bytes of the two arrays charged to --max-memory */
 };
 
 #define MEMBER_POOLS 16
@@ -49,13 +51,18 @@ static struct member_pool *member_pool(struct vcheck *vc, const char *name, uint
   return &vc->pools[vc->npools++];
 }
 
-static int member_grow(struct member_pool *mp, size_t need)
+/* Room for vertex need - 1 in mp's arrays, charged to --max-memory (bound, may be NULL) as
+ * their growth is: refused, the sums go to the map (charged itself) and the decode goes on. */
+static int member_grow(struct member_pool *mp, size_t need, struct mem_bound *bound)
 {
-  size_t cap = mp->cap ? mp->cap : 1024;
+  size_t cap = mp->cap ? mp->cap : 1024, per = sizeof *mp->sum + sizeof *mp->first;
   double *ns;
   const struct egg_node **nf;
   while (cap < need)
     cap *= 2;
+  if (mem_bound_try(bound, (cap - mp->cap) * per) < 0)
+    return -1;
+  mp->charged += (cap - mp->cap) * per;
   ns = realloc(mp->sum, cap * sizeof *ns);
   if (!ns)
     return -1;
@@ -84,7 +91,7 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
     int64_t idx = plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i);
     /* the arrays stay within a few times the map's size (which holds every value) */
     if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
-        ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1) < 0)) {
+        ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1, egg_doc_bound(vc->doc)) < 0)) {
       vc->sparse = 1;
       return;
     }
@@ -453,6 +460,7 @@ void egg_check_vertices(struct egg_doc *doc)
   for (unsigned i = 0; i < vc.npools; i++) {
     free(vc.pools[i].sum);
     free(vc.pools[i].first);
+    mem_bound_release(egg_doc_bound(doc), vc.pools[i].charged);
   }
   for (size_t i = 0; i < vc.members.cap; i++) {
     const struct egg_map_ent *e = egg_map_slot(&vc.members, i);

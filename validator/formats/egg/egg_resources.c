@@ -8,6 +8,7 @@
 
 #include "egg.h"
 #include "egg_map.h"
+#include "mem_bound.h"
 
 /* Value 0 of n when it is a string; NULL for a number or an empty body. */
 static const char *value_text(const struct egg_node *n, uint32_t *len)
@@ -50,8 +51,15 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
   uint32_t *at;
   if ((set->count + 1) * 2 > set->cap) {
     size_t ncap = set->cap ? set->cap * 2 : 64;
-    uint32_t *old = set->slot, *grown = calloc(ncap, sizeof *grown);
+    uint32_t *old = set->slot, *grown;
+    /* --max-memory: the new table is the decode's while both are held, the old one let go */
+    if (mem_bound_charge(egg_doc_bound(doc), ncap * sizeof *grown) < 0) {
+      doc->map_failures++; /* counted: the decode says it is incomplete (MDL-MEM-002) */
+      return -1;
+    }
+    grown = calloc(ncap, sizeof *grown);
     if (!grown) {
+      mem_bound_release(egg_doc_bound(doc), ncap * sizeof *grown);
       doc->map_failures++; /* counted: the decode says it is incomplete */
       return -1;
     }
@@ -59,6 +67,7 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
     for (size_t i = 0; i < set->cap; i++)
       if (old[i])
         *seen_probe(&(struct seen){grown, ncap, 0}, strs, strs + old[i], egg_str_len(strs + old[i])) = old[i];
+    mem_bound_release(egg_doc_bound(doc), set->cap * sizeof *old);
     set->cap = ncap;
     free(old);
   }
@@ -224,7 +233,9 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
       break;
     }
   }
-  free(c.seen[0].slot);
-  free(c.seen[1].slot);
+  for (int k = 0; k < 2; k++) {
+    mem_bound_release(egg_doc_bound(doc), c.seen[k].cap * sizeof *c.seen[k].slot);
+    free(c.seen[k].slot);
+  }
   egg_map_free(&used);
 }
