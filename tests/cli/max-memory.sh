@@ -171,4 +171,20 @@ t_noinst=$(threshold "$work/noinst.egg")
 echo "smallest bound: $t_inst KiB with an <Instance>, $t_noinst KiB without"
 [ "$t_inst" -ge $((t_noinst + 4096)) ] || fail "the names map of the reference check is not charged to the bound ($t_inst KiB against $t_noinst KiB)"
 
+# the Egg checks' arrays count too (outside the arena, charged since issue 26 item 8's second
+# part): with one <Polygon>, the geometry check keeps the position of each of a million pool
+# vertices (24 bytes each, 24 MiB): the smallest bound that checks the file grows by at least
+# that (26.4 MB with the polygon and without before they were charged, 55.8 MB now)
+"$PYTHON" - "$work/pool.egg" "$work/poolpoly.egg" <<'PY'
+import sys
+pool = "<VertexPool> p {\n" + "<Vertex> { 0 0 0 }\n" * 1000000 + "}\n"
+open(sys.argv[1], "w").write(pool)
+open(sys.argv[2], "w").write(pool + "<Polygon> { <VertexRef> { 1 2 3 <Ref> { p } } }\n")
+PY
+t_pool=$(threshold "$work/pool.egg")
+t_poly=$(threshold "$work/poolpoly.egg")
+echo "smallest bound: $t_poly KiB with a polygon, $t_pool KiB without"
+[ "$t_poly" -ge $((t_pool + 23000)) ] || fail "the geometry check's positions are not charged to the bound ($t_poly KiB against $t_pool KiB)"
+rm -f "$work/pool.egg" "$work/poolpoly.egg"
+
 finish
