@@ -112,7 +112,12 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
   if (diag_sink_init(&sink, options) < 0)
     return MDL_EINTERNAL;
   diag_source(&sink, data, size);
-  mem_bound_init(&run->bound, options, size);
+  /* a decode that keeps every vertex's values (poses under --target, the page's model) has the
+   * bound of convert's and compare's (mem_bound_init_model); validation and poses keep less */
+  if ((keep_frames & PIPELINE_FRAMES) && !(keep_frames & PIPELINE_SKELETON))
+    mem_bound_init_model(&run->bound, options, size);
+  else
+    mem_bound_init(&run->bound, options, size);
   bound = shared ? shared : &run->bound;
   if (shared || (keep_frames & PIPELINE_BOUNDED)) {
     run->model.arena.bound = bound;
