@@ -155,6 +155,24 @@ def test_max_memory_is_the_clis():
     assert mdlcheck.validate(skinned, max_memory="none")["verdict"] == "valid"
 
 
+def test_max_memory_on_every_command(tmp_path):
+    # poses, compare, convert and fix hold their decodes to the same setting (issue 26 item 8):
+    # past it MDL-MEM-002, never a verdict of valid, nothing written; none does the whole work
+    skinned = str(EXAMPLES / "skinned.iqe")
+    with pytest.raises(OSError, match="MDL-MEM-002"):
+        mdlcheck.poses(skinned, max_memory="1K")
+    assert mdlcheck.poses(skinned, max_memory="none")["joints"]
+    got = mdlcheck.compare(skinned, skinned, max_memory="1K")["files"][0]
+    assert [m["id"] for m in got["messages"]] == ["MDL-MEM-002"] and got["verdict"] == "invalid"
+    assert mdlcheck.compare(skinned, skinned, max_memory="none")["files"][0]["verdict"] == "valid"
+    out = tmp_path / "out.iqm"
+    report = mdlcheck.convert(skinned, str(out), max_memory="1K")
+    assert "MDL-MEM-002" in [m["id"] for m in report["files"][0]["messages"]]
+    assert not out.exists()
+    mdlcheck.convert(skinned, str(out), max_memory="none")
+    assert out.exists()
+
+
 def test_name_is_for_buffers_only():
     with pytest.raises(TypeError):
         mdlcheck.validate(str(WALK), name="x.iqm")
