@@ -33,7 +33,12 @@ check()
   _used=$(($2 - base))
   _limit=$((3 * _size / 1024 + 65536))
   echo "$1: $((_size / 1024)) KiB, peak RSS $2 KiB ($_used KiB over the baseline, $((_used * 10240 / _size / 10)).$((_used * 10240 / _size % 10)) x), limit $_limit KiB, exit $3"
-  [ "$3" -le 1 ] || fail "$1: exit $3"
+  # exit 3: stopped by --max-memory (MDL-MEM-002, never a verdict), which every command has now
+  if [ "$3" -eq 3 ]; then
+    "$MDLCHECK" ${SUB:-} "$work/$1.iqe" 2>&1 | grep -q "MDL-MEM-002" || fail "$1: exit 3 without MDL-MEM-002"
+  else
+    [ "$3" -le 1 ] || fail "$1: exit $3"
+  fi
   [ "$_used" -le "$_limit" ] || fail "$1: $_used KiB over the baseline, more than 3 x the text + 64 MiB"
   rm -f "$work/$1.iqe"
 }
