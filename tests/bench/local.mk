@@ -9,7 +9,7 @@ tests_bench_bench_gen_LDADD = $(MDL_LIBS)
 tests_bench_bench_baseline_SOURCES = tests/bench/bench_baseline.c
 tests_bench_bench_run_SOURCES = tests/bench/bench_run.c
 tests_bench_bench_text_SOURCES = tests/bench/bench_text.c
-EXTRA_DIST += tests/bench/bench.sh tests/bench/wasm_bench.mjs
+EXTRA_DIST += tests/bench/bench.sh tests/bench/wasm_bench.mjs tests/bench/scaling.sh
 
 BENCH_RUNS = 5
 BENCH_SAVE = 0
