@@ -104,6 +104,13 @@ awk 'BEGIN { print "<Group> b { <Dart> { 1 }"
   >"$work/joints.egg"
 SUB="poses --fail-on=fatal" check joints.frames.poses "$work/joints.egg" 3 0
 rm -f "$work/joints.egg"
+# a million bundles of one frame each for one joint (the cap): 16 x the text before (an
+# animation and its frame's cell each, a copy of its name), 4.1 x now (the animation, 32 bytes,
+# for 22 bytes of text, its name the tree's), within 3 x the text + 64 MiB at the cap
+awk 'BEGIN { print "<Group> b { <Dart> { 1 } <Joint> j { } }"
+  for (i = 0; i < 1000000; i++) print "<Table>{<Bundle> b{}}" }' >"$work/bundles.egg"
+SUB="poses --fail-on=fatal" check bundles.poses "$work/bundles.egg" 3 65536
+rm -f "$work/bundles.egg"
 
 # The densest entries: 5 to 13 bytes each, on one line or a line each. For each, two files of
 # about 14 and 28 MB: what the second costs more than the first must be within 3 x the text it

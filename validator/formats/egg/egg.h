@@ -836,8 +836,10 @@ struct egg_private {
    * of the joints whose <Transform> has many components (sorted joint numbers and their
    * matrices), and the matrix of the last frame computed, which egg_pose_matrix gives back */
   const uint32_t *lazy_nodes;
-  uint32_t **lazy_xf; /* per bundle: NULL when no table binds (every joint's rest plays) */
-  uint32_t *lazy_tf, *heavy_joints, num_heavy;
+  uint32_t **lazy_xf; /* per bundle (NULL when no table binds anywhere): NULL when no table
+                       * binds there (every joint's rest plays) */
+  uint32_t *lazy_tf;  /* set (n > 0) whenever frames are computed as they are read */
+  uint32_t *heavy_joints, num_heavy;
   double *heavy_mats;
   int coordsys;
   int last_ok;

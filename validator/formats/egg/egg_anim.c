@@ -504,7 +504,7 @@ static int egg_frame_get(const struct model *m, uint32_t f, uint32_t p, struct t
   struct egg_private *priv = m->format_data;
   uint32_t lo = 0, hi = m->num_anims, fl, xo;
   double *mat = priv->last_mat;
-  if (!hi || !priv->lazy_xf)
+  if (!hi || !priv->lazy_tf)
     return -1;
   while (hi - lo > 1) { /* the animation of f: the last to start at or before it */
     uint32_t mid = lo + (hi - lo) / 2;
@@ -514,7 +514,7 @@ static int egg_frame_get(const struct model *m, uint32_t f, uint32_t p, struct t
       hi = mid;
   }
   fl = f - m->anims[lo].first_frame;
-  xo = priv->lazy_xf[lo] ? priv->lazy_xf[lo][p] : 0;
+  xo = priv->lazy_xf && priv->lazy_xf[lo] ? priv->lazy_xf[lo][p] : 0;
   priv->last_ok = 0;
   if (xo) {
     const struct egg_node *x = priv->root + xo;
@@ -569,10 +569,9 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
   const struct egg_node *root = doc->root;
   uint32_t nheavy = 0, k = 0, a = 0, first = 0;
   priv->lazy_nodes = nodes;
-  priv->lazy_xf = arena_calloc(&m->arena, nbundles, sizeof *priv->lazy_xf);
   priv->lazy_tf = arena_calloc(&m->arena, n, sizeof *priv->lazy_tf);
   m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
-  if (!priv->lazy_xf || !priv->lazy_tf || !m->anims)
+  if (!priv->lazy_tf || !m->anims)
     return -1;
   for (uint32_t j = 0; j < n; j++) {
     const struct egg_node *t = rest_transform(root + nodes[j]);
@@ -605,12 +604,12 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
     int rc = -1, unnamed_claimed = 0;
     if (b->spec != S_BUNDLE)
       continue;
-    m->anims[a].name = egg_name(b) ? arena_strndup(&m->arena, egg_name(b), egg_name_len(b)) : "";
+    /* the tree's name (NUL-terminated, in the model's arena), not a copy: a bundle can be an
+     * animation of one frame for 22 bytes of text */
+    m->anims[a].name = egg_name(b) ? egg_name(b) : "";
     m->anims[a].first_frame = first;
     m->anims[a].num_frames = egg_bundle_frames(b);
     m->anims[a].framerate = egg_bundle_fps(b);
-    if (!m->anims[a].name)
-      return -1;
     egg_names_init(&tables, root, &doc->map_failures, egg_doc_bound(doc));
     egg_names_init(&claimed, root, &doc->map_failures, egg_doc_bound(doc));
     skel = skeleton_of(b);
@@ -637,11 +636,14 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
       }
       if (!t)
         continue;
+      if (!priv->lazy_xf && !(priv->lazy_xf = arena_calloc(&m->arena, nbundles, sizeof *priv->lazy_xf)))
+        goto next;
       if (!xf && !(xf = arena_calloc(&m->arena, n, sizeof *xf)))
         goto next;
       xf[jx] = (uint32_t)(find_xform(t) - root);
     }
-    priv->lazy_xf[a] = xf;
+    if (xf)
+      priv->lazy_xf[a] = xf;
     rc = 0;
   next:
     egg_names_free(&tables);
@@ -853,10 +855,10 @@ int egg_pose_matrix(const struct model *m, uint32_t f, uint32_t p, double out[16
   const struct egg_private *priv = m->format_data;
   struct trs pose;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
-      priv->magic != EGG_PRIVATE_MAGIC || (!priv->matrices && !priv->lazy_xf) || f >= priv->num_frames ||
+      priv->magic != EGG_PRIVATE_MAGIC || (!priv->matrices && !priv->lazy_tf) || f >= priv->num_frames ||
       p >= priv->num_poses)
     return -1;
-  if (priv->lazy_xf) { /* the frame just computed (poses read its pose, then its matrix) */
+  if (priv->lazy_tf) { /* the frame just computed (poses read its pose, then its matrix) */
     if (!(priv->last_ok && priv->last_f == f && priv->last_p == p) && egg_frame_get(m, f, p, &pose) < 0)
       return -1;
     memcpy(out, priv->last_mat, 16 * sizeof *out);
