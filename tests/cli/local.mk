@@ -30,5 +30,5 @@ CLI_TESTS = \
   tests/cli/targets.sh tests/cli/settings-faces.sh tests/cli/max-memory.sh tests/cli/max-memory-commands.sh \
   tests/cli/readme-sample.sh
 TESTS += $(CLI_TESTS)
-EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py \
+EXTRA_DIST += $(CLI_TESTS) tests/cli/cli-lib.sh tests/cli/check_reports.py tests/cli/gen_cells.py \
   spec/sarif-subset.schema.json

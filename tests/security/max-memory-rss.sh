@@ -116,18 +116,7 @@ PY
     [ "$2" -le 1 ] || fail "$_name: exit $2"
   fi
 }
-"$PYTHON" - "$work/cells.egg" "$work/cells.iqe" <<'PY'
-import sys
-o = ["<Group> root { <Dart> { 1 }"] + ["<Joint> j%d { }" % i for i in range(1000)] + ["}"]
-o.append('<Table> { <Bundle> root { <Table> "<skeleton>" {')
-o.append("<Table> j0 { <Xfm$Anim> x { <Scalar> fps { 24 } <Scalar> contents { x } <V> {"
-         + "".join(" %d" % i for i in range(1000)) + "} } }")
-o += ["<Table> j%d { }" % i for i in range(1, 1000)] + ["} } }"]
-open(sys.argv[1], "w").write("\n".join(o) + "\n")
-o = ["# Inter-Quake Export"] + ["joint j%d %d" % (i, i - 1) for i in range(1000)] + ["animation a"]
-o += ["frame\npq 0 0 0 0 0 0 1"] * 1000
-open(sys.argv[2], "w").write("\n".join(o) + "\n")
-PY
+"$PYTHON" "${srcdir:-.}/tests/cli/gen_cells.py" "$work/cells.egg" "$work/cells.iqe"
 for f in cells.egg cells.iqe; do
   t=$(wc -c <"$work/$f" | tr -d ' ')
   cmd_within "$f poses" 3 "$t" poses "$work/$f"
