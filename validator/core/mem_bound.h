@@ -22,10 +22,11 @@ struct mem_bound {
  * 2 x the text + 48 MiB; MDL_MAX_MEMORY_NONE: none). */
 void mem_bound_init(struct mem_bound *b, const mdl_options *options, size_t text_size);
 /* The same for decodes that keep the whole model, every vertex's values (convert, fix, compare):
- * the automatic bound is MEM_BOUND_MODEL_PER_BYTE x the texts + 48 MiB (p3d_jack x 250, the
- * densest real file measured, needs 3.4 x its texts there). */
+ * the automatic bound is MEM_BOUND_MODEL_PER_BYTE x the texts + 48 MiB: p3d_jack x 250, the
+ * densest real file measured, needs 3.4 x its texts there, and a plain IQE mesh without normals
+ * 4.7 x (the smoothed normals' tables; review of 244f370: at 4 x, compare refused an 8.6 MB one) */
 void mem_bound_init_model(struct mem_bound *b, const mdl_options *options, size_t text_size);
-#define MEM_BOUND_MODEL_PER_BYTE 4
+#define MEM_BOUND_MODEL_PER_BYTE 8
 /* A text counted as from bytes turned out to be to bytes (an .egg.pz's inflated text): an
  * automatic bound follows it. b may be NULL. */
 void mem_bound_text(struct mem_bound *b, size_t from, size_t to);
