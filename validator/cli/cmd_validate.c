@@ -79,18 +79,24 @@ static int validate_cached(struct batch_run *b, struct report_file *f, const mdl
   return done;
 }
 
+/* The run's options, set to collect one file's diagnostics and references into its entry. */
+static void collect_into(const struct batch_run *b, mdl_options *o, struct report_file *f)
+{
+  o->on_diag = report_collect;
+  o->on_resource = report_collect_resource;
+  o->user = f;
+  f->resources_checked = o->resources != NULL;
+  /* JSON lists every reference and --unreferenced reads every resolved path; the others show
+   * only counts and the first few unusable ones */
+  f->res_summary = b->cli->output != OUT_JSON && !b->cli->unreferenced;
+}
+
 static void validate_one(struct batch_run *b, struct report_file *f)
 {
   mdl_options o = b->cli->lib;
   mdl_result res;
   mdl_status st;
-  o.on_diag = report_collect;
-  o.on_resource = report_collect_resource;
-  o.user = f;
-  f->resources_checked = o.resources != NULL;
-  /* JSON lists every reference and --unreferenced reads every resolved path; the others show
-   * only counts and the first few unusable ones */
-  f->res_summary = b->cli->output != OUT_JSON && !b->cli->unreferenced;
+  collect_into(b, &o, f);
   errno = 0;
   if (validate_cached(b, f, &o, &st)) {
     if (st != MDL_OK)
@@ -132,13 +138,7 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
   size_t size = 0;
   int rc;
   snprintf(arch, sizeof arch, "%.*s", (int)m->arch_len, f->path);
-  o.on_diag = report_collect;
-  o.on_resource = report_collect_resource;
-  o.user = f;
-  f->resources_checked = o.resources != NULL;
-  /* JSON lists every reference and --unreferenced reads every resolved path; the others show
-   * only counts and the first few unusable ones */
-  f->res_summary = b->cli->output != OUT_JSON && !b->cli->unreferenced;
+  collect_into(b, &o, f);
   if (o.resources) {
     tree.label = arch;
     tree.model = f->path + m->arch_len + 1;
