@@ -68,6 +68,8 @@ animation
 frame
 pq 0 0 0 0 0 0 1
 EOF
+# a skeleton without animations (poses walk its joints from their lines)
+printf '# Inter-Quake Export\njoint root -1\npq 0 0 0 0 0 0 1\njoint child 0\npq 0 1 0 0 0 0 1\n' >still.iqe
 # an IQE material naming a texture in a search root (an unreadable one is only a warning there,
 # so a failed read of the texture's first bytes must not pass as a clean run)
 printf '# Inter-Quake Export\nmesh a\nmaterial a.png\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nfm 0 1 2\n' >mat.iqe
@@ -196,6 +198,12 @@ scenario "validate --resources --unreferenced" 0 --resources=res --unreferenced 
 scenario "validate --resources (iqe material texture)" 0 --resources=res/maps mat.iqe
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
+# joints, names and frames computed as they are printed (model.joint_walk, joint_name,
+# frame_get): a read whose allocation fails is the out-of-memory exit, in text and in JSON
+scenario "poses iqe (json)" 0 poses -f json skinned.iqe
+scenario "poses iqe (no animations)" 0 poses still.iqe
+scenario "poses iqe (no animations, json)" 0 poses -f json still.iqe
+scenario "poses iqe (animations)" 0 poses anims.iqe
 scenario "poses egg" 0 poses dancer.egg
 scenario "poses egg (joints)" 1 poses -f json joints.egg
 scenario "poses egg (tables for joints)" 0 poses tables.egg

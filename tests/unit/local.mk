@@ -19,7 +19,8 @@ UNIT_TESTS = \
   tests/unit/test_api_json \
   tests/unit/test_inflate \
   tests/unit/test_fix \
-  tests/unit/test_input_end
+  tests/unit/test_input_end \
+  tests/unit/test_targets
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -32,6 +33,9 @@ tests_unit_test_geo_flat_LDADD = $(UNIT_LDADD)
 tests_unit_test_inflate_SOURCES = tests/unit/test_inflate.c tests/unit/unit.h
 tests_unit_test_inflate_CFLAGS = $(UNIT_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_inflate_LDADD = $(UNIT_LDADD) $(ZLIB_LIBS)
+tests_unit_test_targets_SOURCES = tests/unit/test_targets.c tests/unit/unit.h
+tests_unit_test_targets_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_targets_LDADD = $(UNIT_LDADD)
 tests_unit_test_input_end_SOURCES = tests/unit/test_input_end.c tests/unit/unit.h
 tests_unit_test_input_end_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_input_end_LDADD = $(UNIT_LDADD)

@@ -51,7 +51,7 @@ static void text_trs(FILE *out, const struct trs *p)
 }
 
 /* 0, or -1 when a joint or a frame the model counts could not be given (nothing clean is
- * printed then) */
+ * printed then; model_read_failure says why) */
 static int poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
   const struct model *m = &run->model;
@@ -89,9 +89,10 @@ static int poses_text(FILE *out, const char *path, const struct pipeline_run *ru
       for (uint32_t p = 0; p < m->num_poses; p++) {
         struct trs buf;
         const struct trs *pose = model_frame_get(m, (uint32_t)g, p, &buf);
-        if (!pose)
+        const char *name = pose ? model_joint_name(m, p) : NULL;
+        if (!name)
           return -1;
-        text_printf(out, "    joint %u \"%s\":", (unsigned)p, model_joint_name(m, p));
+        text_printf(out, "    joint %u \"%s\":", (unsigned)p, name);
         text_trs(out, pose);
       }
     }
@@ -147,6 +148,10 @@ int cmd_poses(struct cli *c)
   }
   if ((c->output == OUT_JSON ? poses_write_json(out, c->args[0], &run) < 0
                               : poses_text(out, c->args[0], &run) < 0) && !ferror(out)) {
+    /* a joint or frame computed as it is printed (model.joint_walk, frame_get) could not be:
+     * for want of memory, the out-of-memory exit of every other path; else a bug */
+    if (model_read_failure(&run.model) == MDL_ENOMEM)
+      oom_exit();
     text_printf(stderr, "mdlcheck: %s: a joint of the model could not be read back\n", c->args[0]);
     rc = EXIT_INTERNAL;
   } else if (ferror(out)) {

@@ -62,8 +62,16 @@ static char *poses_json(const char *path, const void *data, size_t size, const c
     rc = poses_decode(data, size, label, &st.options, &rep, f, &run);
     if (rc == MDL_OK) {
       struct api_text t;
-      if (!api_text_open(&t) || !(json = api_text_close(&t, poses_write_json(t.out, label, &run) != 0)))
+      if (!api_text_open(&t)) {
         rc = MDL_ENOMEM;
+      } else {
+        int failed = poses_write_json(t.out, label, &run) != 0;
+        /* written to memory: a stream that failed ran out of it; else a joint or frame computed
+         * as it is written could not be (model_read_failure: memory, or a bug) */
+        int read_failed = failed && !ferror(t.out);
+        if (!(json = api_text_close(&t, failed)))
+          rc = read_failed ? model_read_failure(&run.model) : MDL_ENOMEM;
+      }
     } else if (rc == MDL_EDECODE || rc == MDL_EIO) {
       rc = report_to_error(&rep, rc, error, error_size);
     }

@@ -107,8 +107,12 @@ const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p)
 const char *model_joint_name(const struct model *m, uint32_t j)
 {
   const char *name = NULL;
-  if (j < m->num_joints)
-    name = m->joints ? m->joints[j].name : m->joint_name ? m->joint_name(m, j) : NULL;
+  if (j >= m->num_joints)
+    return "";
+  if (m->joints)
+    name = m->joints[j].name;
+  else if (m->joint_name)
+    return m->joint_name(m, j); /* NULL: not read */
   return name ? name : "";
 }
 
@@ -119,6 +123,11 @@ const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p,
   if (f >= m->num_frames || p >= m->num_poses || m->frame_get(m, f, p, buf) < 0)
     return NULL;
   return buf;
+}
+
+mdl_status model_read_failure(const struct model *m)
+{
+  return m->read_error && *m->read_error == MDL_ENOMEM ? MDL_ENOMEM : MDL_EINTERNAL;
 }
 
 uint32_t vformat_bytes(uint32_t format)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "mdlcheck.h"
 
 /* What a frame of the strip is relative to (model.frame_space). Parent-relative is IQM's
  * meaning, which every writer but the format's own expects; model_frames.h converts. */
@@ -219,6 +220,11 @@ struct model {
    * model_frame_get (issue 26: a strip of frames x poses cells of 80 bytes, and the decoder's
    * matrices beside them, is reached from a few KB of text whose tables repeat). */
   int (*frame_get)(const struct model *m, uint32_t f, uint32_t p, struct trs *out);
+  /* Where the decoder that set joint_walk, joint_name or frame_get keeps why the last of those
+   * reads failed (its own state, in format_data, which the reads may change: libyaml's
+   * parser.error): MDL_ENOMEM when an allocation of the read failed, else MDL_OK. NULL: its
+   * reads allocate nothing. Read through model_read_failure. */
+  const mdl_status *read_error;
   uint32_t frame_space;             /* enum model_frame_space; 0 (parent) unless the decoder says */
   const double *frame_times;        /* num_frames key times (s) when frames are keyed by time
                                      * instead of each animation's framerate (QMSH), else NULL */
@@ -341,10 +347,17 @@ int model_joints_next(const struct model *m, struct model_joint_cursor *c);
 
 /* Frame f of pose p (global strip), or NULL. */
 const struct trs *model_frame(const struct model *m, uint32_t f, uint32_t p);
-/* The name of joint j (the model's, or its walk's: model.joint_name), or "" when none. */
+/* The name of joint j (the model's, or its walk's: model.joint_name), "" when it has none;
+ * NULL when the walk could not read it (model_read_failure says why). */
 const char *model_joint_name(const struct model *m, uint32_t j);
-/* model_frame, or the pose the decoder computes into *buf (model.frame_get); NULL when none. */
+/* model_frame, or the pose the decoder computes into *buf (model.frame_get); NULL when none
+ * (a computed one: model_read_failure says why). */
 const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p, struct trs *buf);
+/* Why the last of m's reads that failed (model_joints_next, model_joint_name, model_frame_get)
+ * failed: MDL_ENOMEM when memory ran out (the caller reports it as any out-of-memory: MDL-MEM-001,
+ * MDL_ENOMEM, exit 70), else MDL_EINTERNAL (the model does not hold what it counts: a bug).
+ * Ask only after a read failed. */
+mdl_status model_read_failure(const struct model *m);
 /* 1 when the model has a frame strip to read (held, or computed as it is read). */
 static inline int model_has_frames(const struct model *m)
 {

@@ -230,7 +230,18 @@ struct tctx {
   const mdl_target *target;
   enum rule_index rule;
   const char *param;
+  /* MDL_OK, or why a check could not read what the model counts (model_read_failure): the
+   * checks stop there, and targets_run says so rather than answer for less */
+  mdl_status failed;
 };
+
+/* A read of the model failed: stop the checks; for want of memory, the file's MDL-MEM-001 */
+static void read_failed(struct tctx *c, const char *what)
+{
+  c->failed = model_read_failure(c->m);
+  if (c->failed == MDL_ENOMEM)
+    diag_out_of_memory(c->sink, what);
+}
 
 /* A location by structural path alone: "meshes[3]", "joints[0].name" */
 static struct mdl_loc loc_path(const char *table, unsigned long k, const char *field)
@@ -504,8 +515,10 @@ static void check_anims(struct tctx *c, const char *check)
         struct trs buf;
         const struct trs *pose = model_frame_get(m, f, p, &buf);
         const double *s;
-        if (!pose)
-          break;
+        if (!pose) {
+          read_failed(c, "a frame of the model, for --target");
+          return;
+        }
         s = pose->s;
         if (fabs(s[0] - 1) > 1e-5 || fabs(s[1] - 1) > 1e-5 || fabs(s[2] - 1) > 1e-5) {
           diag_emit(c->sink, c->rule, &loc, "1 1 1", "%.9g %.9g %.9g in frame %u", s[0], s[1], s[2], f);
@@ -600,12 +613,12 @@ static void check_run(struct tctx *c, const char *check)
     check_counts(c, check);
 }
 
-void targets_run(struct diag_sink *sink, const struct model *m, const char *format,
-                 const char *version, unsigned long long size, const mdl_options *options)
+mdl_status targets_run(struct diag_sink *sink, const struct model *m, const char *format,
+                       const char *version, unsigned long long size, const mdl_options *options)
 {
   struct tctx c;
   if (!options || !options->targets || !format)
-    return;
+    return MDL_OK;
   memset(&c, 0, sizeof c);
   c.sink = sink;
   c.m = m;
@@ -631,8 +644,11 @@ void targets_run(struct diag_sink *sink, const struct model *m, const char *form
         c.rule = r->rule;
         c.param = r->param;
         check_run(&c, r->check);
+        if (c.failed != MDL_OK)
+          return c.failed;
       }
   }
+  return MDL_OK;
 }
 
 int targets_self_check(char *err, size_t errcap)

@@ -24,9 +24,12 @@ extern const mdl_target mdl_target_table[];
 extern const struct target_rule target_rule_table[];
 
 /* Run the rules of every target named in options->targets on a model decoded to its end:
- * format is the decoder's name, version its version text, size the input's length. */
-void targets_run(struct diag_sink *sink, const struct model *m, const char *format,
-                 const char *version, unsigned long long size, const mdl_options *options);
+ * format is the decoder's name, version its version text, size the input's length. MDL_OK, or
+ * when a check could not read what the model counts (a frame computed as it is read:
+ * model_read_failure) MDL_ENOMEM, with MDL-MEM-001 (or MDL-MEM-002) added to sink, or
+ * MDL_EINTERNAL; the checks stop there and the caller must give no verdict. */
+mdl_status targets_run(struct diag_sink *sink, const struct model *m, const char *format,
+                       const char *version, unsigned long long size, const mdl_options *options);
 
 /* 1 when check names a check targets.c has (the generator cannot know them). */
 int target_check_known(const char *check);

@@ -100,6 +100,7 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
   struct decode_ctx ctx;
   mdl_options defaults;
   struct mem_bound *bound;
+  int internal = 0;
 
   if (!options) {
     mdl_options_init(&defaults);
@@ -174,9 +175,16 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
     if (run->decoded && options->resources)
       resources_check(&sink, &run->model, name_hint, options);
     /* what the real loaders named by --target do with it: only adds findings */
-    if (!run->out_of_memory)
-      targets_run(&sink, run->decoded ? &run->model : NULL, run->format->name, ctx.version, size,
-                  options);
+    if (!run->out_of_memory) {
+      mdl_status ts = targets_run(&sink, run->decoded ? &run->model : NULL, run->format->name,
+                                  ctx.version, size, options);
+      if (ts == MDL_ENOMEM) { /* MDL-MEM-001 (or -002) added: as a decode out of memory */
+        run->out_of_memory = 1;
+        run->decoded = 0;
+      } else if (ts != MDL_OK) {
+        internal = 1; /* a model that does not hold what it counts: no verdict */
+      }
+    }
     run->name_read = ctx.name_read || options->resources != NULL;
     memcpy(run->result.version, ctx.version, sizeof run->result.version);
     run->result.version[sizeof run->result.version - 1] = 0;
@@ -187,6 +195,8 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
   diag_sink_finish(&sink);
   memcpy(run->result.counts, sink.counts, sizeof sink.counts);
   run->result.truncated = sink.truncated;
+  if (internal)
+    return MDL_EINTERNAL;
   /* not checked to the end for want of the memory it was allowed: as an input over the size
    * limit, "could not check" (exit 3), never a verdict */
   if (sink.per_rule[RULE_CORE_MEMORY_BOUND]) {

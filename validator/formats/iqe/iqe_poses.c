@@ -25,6 +25,8 @@ struct iqe_poses {
   struct arena *arena;          /* the model's: the name buffer grows there */
   char *name;                   /* the last joint's name, NUL-terminated */
   size_t name_cap;
+  mdl_status error;             /* why the last read failed (model.read_error): MDL_ENOMEM when
+                                   the name buffer could not grow */
 };
 
 int iqe_pose_read(const struct iqe_line *line, struct trs *out)
@@ -66,8 +68,10 @@ static int name_copy(struct iqe_poses *w, const char *s, size_t len)
   if (len + 1 > w->name_cap) {
     size_t cap = w->name_cap * 2 > len + 1 ? w->name_cap * 2 : len + 1;
     char *b = arena_regrow(w->arena, w->name, cap);
-    if (!b)
+    if (!b) {
+      w->error = MDL_ENOMEM;
       return -1;
+    }
     w->name = b;
     w->name_cap = cap;
   }
@@ -103,6 +107,8 @@ static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
   struct iqe_line ln;
   struct iqe_tok t[2];
   uint32_t n;
+  if (w)
+    w->error = MDL_OK;
   if (!w || c->at >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, c->at), &ln))
     return -1;
   n = iqe_tokenize_some(&ln, t, 2);
@@ -147,7 +153,9 @@ int iqe_poses_attach(struct iqe_parser *p)
   w->nb = p->num_base_poses < nj ? p->num_base_poses : nj;
   trs_identity(&w->identity);
   w->arena = &m->arena;
+  w->error = MDL_OK;
   m->format_data = w;
+  m->read_error = &w->error;
   m->format_data_owner = "iqe-poses";
   m->joints = NULL;
   m->num_joints = nj;
