@@ -216,4 +216,13 @@ slope_max poses.joints.pm '' 'joint\npm 0 0 0 1 0 0 0 1 0 0 0 1\n' 28
 slope_max poses.joints.pa '' 'joint\npa 0 0 0 0 0 0\n' 28
 slope_max poses.joints.short '' 'joint\npq\n' 28
 slope_max poses.pq '' 'pq 0 0 0 0 0 0\n' 28
+# frames computed as they are printed (model.frame_get): a pose of 80 bytes kept for each
+# `frame` + `pq` line, 5.8 x the text added on 11cd453; now 1.7 x, with or without a joint
+slope_max poses.frames 'joint\nanimation\n' 'frame\npq 0 0 0 0 0 0\n' 28
+slope_max poses.frames.nojoint 'animation\n' 'frame\npq 0 0 0 0 0 0\n' 28
+slope_max poses.frames.pm 'joint\njoint\nanimation\n' 'frame\npm 0 0 0 1 0 0 0 1 0 0 0 1\n' 28
+# short frames, padded to the joint count with the identity: a pose of 80 bytes a joint held for
+# each frame however few poses it gives (14 x for one pose of four joints on 11cd453, refused by
+# the bound; 489 KB of one pose of 2,000 joints took 3.1 GB); now padded as each frame is printed
+slope_max poses.frames.short 'joint\njoint\njoint\njoint\nanimation\n' 'frame\npq 0 0 0 0 0 0\n' 28
 finish

@@ -419,10 +419,10 @@ struct iqe_parser {
    * a model is built (keep_frames; else NULL: validation reads the values once, in place) */
   uint32_t *pose_lines;
   struct trs *pose_trs;
-  /* poses of a file without animations: no pose_trs, each rest computed again from its line as
-   * the output reads it (iqe_poses.c; issue 26: a pose of 80 bytes for a `pq 0 0 0 0 0 0` line
-   * of 15, a model joint of 16 and an interned name for a `joint` line of 6). The joint records
-   * and the line tables the walk reads are then in the model's arena. */
+  /* poses (of a file without animations, or read one frame at a time): no pose_trs, each rest
+   * and frame pose computed again from its line as the output reads it (iqe_poses.c; issue 26: a pose of 80 bytes for a `pq 0 0 0 0 0 0` line
+   * of 15, a model joint of 16 and an interned name for a `joint` line of 6). The joint records,
+   * the frames and the line tables the walk reads are then in the model's arena. */
   int by_line;
   uint32_t num_poses;
   /* pose_trs holds only the poses the model reads: with joints, the first base pose per joint
@@ -577,6 +577,9 @@ int iqe_pose_read(const struct iqe_line *ln, struct trs *out);
 /* A poses decode's model (by_line): its joints walked (model.joint_walk) and its rests computed
  * from the parser's tables, which stay in the model's arena; 0, or -1 when out of memory. */
 int iqe_poses_attach(struct iqe_parser *p);
+/* The same for the frames (after iqe_poses_attach): model.frame_get, and the joints'
+ * names by number, model.joint_name */
+void iqe_poses_frames(struct iqe_parser *p);
 
 /* Whole-file checks after the last line, then the model. Return 0, or -1 on allocation failure. */
 void iqe_check_finish(struct iqe_parser *p);

@@ -502,7 +502,7 @@ static int alloc_arrays(struct iqe_parser *p)
     return -1;
   if (!p->by_line)
     p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
-  p->frames = arena_calloc(a, (size_t)frames_cap + 1, sizeof *p->frames);
+  p->frames = arena_calloc(p->by_line ? &p->m->arena : a, (size_t)frames_cap + 1, sizeof *p->frames);
   p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
   if (keep_anim && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
     return -1;
@@ -696,9 +696,10 @@ static int iqe_decode(struct decode_ctx *ctx, struct model *m)
 
   header_check(&p);
   count_pass(&p);
-  /* poses of a file without animations: its joints walked from their lines (iqe_poses.c) */
+  /* poses: joints walked and poses computed from their lines as the output reads them
+   * (iqe_poses.c), frames too where the output reads them one at a time (frames_lazy) */
   p.by_line = ctx->keep_frames && ctx->skeleton_only &&
-              p.counts[CMD_FRAME] + p.counts[CMD_ANIMATION] == 0;
+              (ctx->frames_lazy || p.counts[CMD_FRAME] + p.counts[CMD_ANIMATION] == 0);
   if (alloc_arrays(&p) < 0) {
     diag_out_of_memory(ctx->diag, "the iqe line tables");
     arena_free(&p.scratch);

@@ -396,8 +396,10 @@ static int anim_build(struct iqe_parser *p)
     return -1;
   for (uint32_t j = 0; j < np; j++)
     m->pose_parents[j] = j < nj ? p->joints[j].parent : -1;
-  if (p->by_line && p->num_frames > 0) {
-    return -1; /* cannot happen: by_line only without animations */
+  if (p->by_line) {
+    /* poses: each frame's poses computed from their lines as they are printed (frame_get) */
+    if (np > 0 && p->num_frames > 0)
+      iqe_poses_frames(p);
   } else if (p->ctx->keep_frames && np > 0 && p->num_frames > 0 && frames_in_place(p, np)) {
     /* every frame kept one pose per joint, one frame after the other: the strip is the parser's
      * poses where they are (issue 26: a copy of 80 bytes beside each `pq` line's) */

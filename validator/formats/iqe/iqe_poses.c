@@ -20,6 +20,7 @@ struct iqe_poses {
   struct iqe_lines joint_lines; /* its far lines copied into the arena */
   const struct iqe_joint *joints;
   const uint32_t *pose_lines;   /* every pose's line: joint j < nb's rest is pose j's */
+  const struct iqe_frame *frames; /* each frame's poses in pose_lines (np read, padded) */
   uint32_t nb;
   struct trs identity;          /* the rest of a joint without a base pose */
   struct arena *arena;          /* the model's: the name buffer grows there */
@@ -124,6 +125,55 @@ static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
     c->rest = &c->own_rest;
   }
   return 0;
+}
+
+/* model.frame_get: pose j of frame f from its line, the identity past the frame's last (padded
+ * as the reference compiler pads short frames) */
+static int iqe_frame_get(const struct model *m, uint32_t f, uint32_t j, struct trs *out)
+{
+  struct iqe_poses *w = m->format_data;
+  struct iqe_line ln;
+  if (w)
+    w->error = MDL_OK;
+  if (!w || !w->frames || f >= m->num_frames || j >= m->num_poses)
+    return -1;
+  if (j >= w->frames[f].num_poses) {
+    trs_identity(out);
+    return 0;
+  }
+  if (!line_get(w, w->pose_lines[w->frames[f].first_pose + j], &ln) || iqe_pose_read(&ln, out) < 0)
+    return -1;
+  return 0;
+}
+
+/* model.joint_name: joint j's name from its line (valid until the next call), NULL when it
+ * cannot be read */
+static const char *iqe_joint_name(const struct model *m, uint32_t j)
+{
+  struct iqe_poses *w = m->format_data;
+  struct iqe_line ln;
+  struct iqe_tok t[2];
+  uint32_t n;
+  if (w)
+    w->error = MDL_OK;
+  if (!w || j >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, j), &ln))
+    return NULL;
+  n = iqe_tokenize_some(&ln, t, 2);
+  if (n == 0 || name_copy(w, n > 1 ? t[1].s : "", n > 1 ? t[1].len : 0) < 0)
+    return NULL;
+  return w->name;
+}
+
+void iqe_poses_frames(struct iqe_parser *p)
+{
+  struct model *m = p->m;
+  struct iqe_poses *w = m->format_data;
+  if (!w)
+    return;
+  w->frames = p->frames;
+  m->frames = NULL;
+  m->frame_get = iqe_frame_get;
+  m->joint_name = m->num_joints ? iqe_joint_name : NULL;
 }
 
 int iqe_poses_attach(struct iqe_parser *p)
