@@ -124,13 +124,13 @@ rm -f "$work/bundles.egg"
 # text of 10), <RotX>{0}, <Ref>{0}, <DCS>{0}, <TRef>{0}, <UV>{0}, <Scalar>{0} 3.1 to 4.5 x (an
 # entry of 16 bytes and a value slot for 6 to 9 bytes of text); <Vertex>{0} on one line is 2.9 x,
 # <Order>{0 0} 2.9 x, <Dxyz>{0 0 0} 2.8 x, <Table> 2.6 to 2.8 x, too close to check.
-# dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, %d the count) as many times as
+# dense NAME HEAD REPEAT TAIL BYTES: REPEAT (printf format, each %d the count) as many times as
 # BYTES allow, HEAD before, TAIL after (printf formats)
 dense()
 {
   awk -v head="$2" -v rep="$3" -v tail="$4" -v bytes="$5" 'BEGIN {
-    printf head; one = length(sprintf(rep, 0)); n = int(bytes / one)
-    for (i = 0; i < n; i++) printf rep, i; printf tail }' >"$work/$1.egg"
+    printf head; one = length(sprintf(rep, 0, 0)); n = int(bytes / one)
+    for (i = 0; i < n; i++) printf rep, i, i; printf tail }' >"$work/$1.egg"
 }
 # slope NAME HEAD REPEAT TAIL
 slope()
@@ -212,12 +212,18 @@ SUB=
 # names only when an <Instance> may look them up: 2.8 x for the textures, and 2.9 to 3.0 x for
 # the groups (the tree alone; too close to the bound to check here)
 slope textures.named '' '<Texture> t%d { a.png }\n' ''
+# pools that polygons name, each by its own name: 4.4 x the text added before for empty ones (an
+# egg_map entry of 48 bytes and its slots for each name a <Ref> reads, reported or not, and in
+# the polygon area check for each pool name); 2.9 x now (4-byte slots naming the entry, and one
+# table for every pool's numbers, not a block each)
+slope pools.referenced.empty '' '<VertexPool> p%d{}<Polygon>{<VertexRef>{<Ref>{p%d}}}\n' ''
 # Still over 3 x (-q, or -q --resources, slopes between 7 and 14 MB): distinct names, whose
 # tree entry, name column and name copy alone are 3.2 x a `<Tag> a%d{}` of 13 bytes, with a
 # slot where a check looks them up (<Group> a%d{} with an <Instance> 3.8 x; <Texture> t%d {
 # t%d.png } 3.0 x, 6.3 x with --resources: a model reference of 64 bytes each and its path;
-# pools that polygons name 3.7 to 4.3 x: a map entry for each name a <Ref> reads and for
-# each pool's numbers); <Ref>{a}, <DCS>{a}, <File>{a} 3.3 to 3.6 x, <TRef>{a}, <MRef>{a},
+# pools of one vertex that polygons name 3.1 x (3.6 x before), of three 3.5 x (4.2 x): the area
+# check's positions, 24 bytes a vertex, and the tree; references to pools never defined 3.2 x
+# (3.9 x): the tree and the set of names reported); <Ref>{a}, <DCS>{a}, <File>{a} 3.3 to 3.6 x, <TRef>{a}, <MRef>{a},
 # <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes and a value slot for 9 or 10 bytes
 # of text).
 # runs of numbers in one entry that keeps them (vertex indices, knots, a <Collide>'s values):

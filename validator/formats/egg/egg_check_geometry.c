@@ -77,22 +77,48 @@ void egg_geometry_note_vertex(struct egg_doc *doc, const struct egg_node *v)
 }
 
 /* A pool whose vertex numbers are few beyond their count (the usual 0..n-1): 1 + the position
- * index of each number, 0 for none, rather than a map entry a vertex. */
+ * index of each number, 0 for none, rather than a map entry a vertex; its n slots are at `at`
+ * in the shared table (one table for every pool: a pool of one vertex took a 32-byte block of
+ * its own, issue 26). */
 struct dense_pool {
-  uint32_t *at;
-  size_t n;
+  uint32_t pool; /* the pool's place in the tree */
+  uint32_t at;   /* its first slot; its last is before the next pool's (or nslots) */
 };
 
 struct poly_ix {
   struct egg_doc *doc;
-  struct egg_map pools, verts; /* pool name -> pool (sum: 1 + its dense_pool, or 0:
-                                * num is part of the key); (pool,
-                                * number) -> 1 + index into pos for the other pools */
+  struct egg_names pools; /* pool name -> the first pool of that name (4-byte slots) */
+  const struct egg_node *nameless; /* the first pool without a name, when before any named "" */
+  struct egg_map verts;   /* (pool, number) -> 1 + index into pos, for the pools not dense */
   double (*pos)[3];
   size_t npos, cap;
-  struct dense_pool *dense;
-  size_t ndense;
+  struct dense_pool *dense; /* in file order (ascending pool) */
+  size_t ndense, dcap;
+  uint32_t *slots; /* the dense pools' tables */
+  size_t nslots, scap;
 };
+
+/* Room for one more of an array of elem-byte items (doubling, charged to --max-memory): 0, or
+ * -1 when out of memory or over the bound. */
+static int room(struct egg_doc *doc, void **arr, size_t *cap, size_t need, size_t elem)
+{
+  size_t ncap = *cap ? *cap : 64;
+  void *grown;
+  if (need <= *cap)
+    return 0;
+  while (ncap < need)
+    ncap *= 2;
+  if (mem_bound_grow(egg_doc_bound(doc), *cap * elem, ncap * elem) < 0)
+    return -1;
+  grown = realloc(*arr, ncap * elem);
+  if (!grown) {
+    mem_bound_release(egg_doc_bound(doc), (ncap - *cap) * elem);
+    return -1;
+  }
+  *arr = grown;
+  *cap = ncap;
+  return 0;
+}
 
 static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node *v)
 {
@@ -121,21 +147,38 @@ static int pos_add(struct poly_ix *x, struct egg_doc *doc, const struct egg_node
   return 0;
 }
 
+/* The dense table of the pool at tree place ix, or NULL when it has none. */
+static const struct dense_pool *dense_of(const struct poly_ix *x, uint32_t ix)
+{
+  size_t lo = 0, hi = x->ndense;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (x->dense[mid].pool < ix)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < x->ndense && x->dense[lo].pool == ix ? &x->dense[lo] : NULL;
+}
+
 /* Every pool's vertices, numbered as egg_geometry.c numbers them (the first pool of a name). */
 static int pools_index(struct poly_ix *x)
 {
   const struct egg_node *root = x->doc->root;
   for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, egg_in_node_list(n))) {
-    struct egg_map_ent *e;
+    const struct egg_node *prev;
+    struct dense_pool *d = NULL;
     int64_t next = 1;
     if (n->spec != S_VPOOL)
       continue;
-    e = egg_map_at(&x->pools, egg_name(n) ? egg_name(n) : "", egg_name_len(n));
-    if (!e)
-      return -1;
-    if (e->val)
+    /* the first of a name; one without a name goes by "" (egg_names keeps no such entry) */
+    if (egg_names_find(&x->pools, egg_name(n) ? egg_name(n) : "", egg_name_len(n)) ||
+        (!egg_name_len(n) && x->nameless))
       continue;
-    e->val = (void *)(uintptr_t)n;
+    if (!egg_name(n))
+      x->nameless = n;
+    else if (egg_names_set(&x->pools, n, &prev) < 0)
+      return -1;
     {
       /* numbered as below, a first time to size a dense table */
       size_t count = 0;
@@ -149,34 +192,29 @@ static int pools_index(struct poly_ix *x)
           top = num;
       }
       next = 1;
-      if (top >= 0 && (uint64_t)top < 2 * (uint64_t)count + 1024 && count < UINT32_MAX) {
-        struct dense_pool *grown = realloc(x->dense, (x->ndense + 1) * sizeof *grown);
-        if (!grown)
+      if (top >= 0 && (uint64_t)top < 2 * (uint64_t)count + 1024 && count < UINT32_MAX &&
+          x->nslots + (size_t)top + 1 <= UINT32_MAX) {
+        if (room(x->doc, (void **)&x->dense, &x->dcap, x->ndense + 1, sizeof *x->dense) < 0 ||
+            room(x->doc, (void **)&x->slots, &x->scap, x->nslots + (size_t)top + 1, sizeof *x->slots) < 0)
           return -1;
-        x->dense = grown;
-        grown[x->ndense].n = (size_t)top + 1;
-        grown[x->ndense].at = NULL;
-        if (mem_bound_charge(egg_doc_bound(x->doc), ((size_t)top + 1) * sizeof *grown->at) < 0)
-          return -1;
-        grown[x->ndense].at = calloc((size_t)top + 1, sizeof *grown->at);
-        if (!grown[x->ndense].at) {
-          mem_bound_release(egg_doc_bound(x->doc), ((size_t)top + 1) * sizeof *grown->at);
-          return -1;
-        }
-        e->sum = (double)++x->ndense;
+        d = &x->dense[x->ndense++];
+        d->pool = (uint32_t)(n - root);
+        d->at = (uint32_t)x->nslots;
+        memset(x->slots + x->nslots, 0, ((size_t)top + 1) * sizeof *x->slots);
+        x->nslots += (size_t)top + 1;
       }
     }
     for (const struct egg_node *v = egg_first(n); v; v = egg_next(v)) {
       int64_t num = egg_vertex_number(v, &next);
       if (num < 0)
         continue;
-      if (e->sum > 0) {
-        uint32_t *at = &x->dense[(size_t)e->sum - 1].at[num];
-        if (*at)
+      if (d) {
+        size_t at = d->at + (size_t)num;
+        if (x->slots[at])
           continue;
         if (pos_add(x, x->doc, v) < 0)
           return -1;
-        *at = (uint32_t)x->npos;
+        x->slots[at] = (uint32_t)x->npos;
         continue;
       }
       {
@@ -197,14 +235,18 @@ static int pools_index(struct poly_ix *x)
 /* 1 + the position index of vertex num of the named pool, or 0 when undefined. */
 static size_t vertex_at(const struct poly_ix *x, const char *pool, uint32_t plen, int64_t num)
 {
-  const struct egg_map_ent *pe = egg_map_find(&x->pools, pool, plen), *ve;
-  if (!pe || !pe->val)
+  const struct egg_node *pn = egg_names_find(&x->pools, pool, plen);
+  const struct dense_pool *d;
+  const struct egg_map_ent *ve;
+  if (!pn && !plen)
+    pn = x->nameless;
+  if (!pn)
     return 0;
-  if (pe->sum > 0) {
-    const struct dense_pool *d = &x->dense[(size_t)pe->sum - 1];
-    return num >= 0 && (uint64_t)num < d->n ? d->at[num] : 0;
+  if ((d = dense_of(x, (uint32_t)(pn - x->doc->root))) != NULL) {
+    size_t end = d + 1 < x->dense + x->ndense ? d[1].at : x->nslots;
+    return num >= 0 && (uint64_t)num < end - d->at ? x->slots[d->at + (size_t)num] : 0;
   }
-  ve = egg_map_pair_find(&x->verts, (uintptr_t)pe->val, num);
+  ve = egg_map_pair_find(&x->verts, (uintptr_t)pn, num);
   return ve && ve->val ? (size_t)(uintptr_t)ve->val : 0;
 }
 
@@ -259,7 +301,7 @@ static int polygons_check(struct egg_doc *doc)
   int rc = -1;
   memset(&x, 0, sizeof x);
   x.doc = doc;
-  egg_map_init(&x.pools, &doc->map_failures, egg_doc_bound(doc));
+  egg_names_init(&x.pools, root, &doc->map_failures, egg_doc_bound(doc));
   egg_map_init(&x.verts, &doc->map_failures, egg_doc_bound(doc));
   if (pools_index(&x) < 0)
     goto done;
@@ -292,15 +334,13 @@ done:
   free(ids);
   free(x.pos);
   mem_bound_release(egg_doc_bound(doc), x.cap * sizeof *x.pos);
-  for (size_t i = 0; i < x.ndense; i++) {
-    if (x.dense[i].at)
-      mem_bound_release(egg_doc_bound(doc), x.dense[i].n * sizeof *x.dense[i].at);
-    free(x.dense[i].at);
-  }
   free(x.dense);
-  if (x.pools.oom || x.verts.oom)
+  mem_bound_release(egg_doc_bound(doc), x.dcap * sizeof *x.dense);
+  free(x.slots);
+  mem_bound_release(egg_doc_bound(doc), x.scap * sizeof *x.slots);
+  if (x.verts.oom)
     rc = -1;
-  egg_map_free(&x.pools);
+  egg_names_free(&x.pools);
   egg_map_free(&x.verts);
   return rc;
 }

@@ -444,14 +444,14 @@ static int vref_descend(const struct egg_node *n)
 /* Global entries "should appear before they are referenced" (eggSyntax GLOBAL INFORMATION
  * ENTRIES); Panda3D resolves pools at the end, so a later pool works there: a warning, once per
  * pool, at its first reference. */
-static void forward_pool(struct refs *r, struct egg_map *forwarded, const struct egg_node *pool,
+static void forward_pool(struct refs *r, struct egg_names *forwarded, const struct egg_node *pool,
                          const struct egg_node *ref, const char *ps, uint32_t plen)
 {
-  struct egg_map_ent *fe = egg_map_pair(forwarded, (uintptr_t)pool, 1);
+  /* by the pool's name: a name finds one pool (the last of that name) */
+  const struct egg_node *prev;
   char buf[96], what[160];
-  if (!fe || fe->val)
+  if (egg_names_find(forwarded, ps, plen) || egg_names_set(forwarded, pool, &prev) < 0)
     return;
-  fe->val = (void *)(uintptr_t)pool;
   snprintf(what, sizeof what, "%s (defined at line %u)", egg_show(buf, sizeof buf, ps, plen),
            egg_node_line(pool));
   egg_emit_val(r->doc, RULE_EGG_POOL_AFTER_REFERENCE, ref, 0, NULL, "%s", what);
@@ -459,21 +459,21 @@ static void forward_pool(struct refs *r, struct egg_map *forwarded, const struct
 
 static void resolve_vertex_refs(struct refs *r)
 {
-  /* two maps: `re` points into `reported` across iterations, and an entry pointer lasts only
-   * until the next entry of its map is created (a forwarded pool's entry used to be created in
-   * `reported` under it: a use-after-free) */
-  struct egg_map reported, forwarded;
+  /* the names reported (by the <Ref> that gave each), and the pools reported as defined after a
+   * reference: 4-byte slots, not 48-byte map entries a name (issue 26: a million pools, each
+   * named by one <Ref>, took 4.4 x their text) */
+  struct egg_names reported, forwarded;
   char buf[96], what[256];
   /* consecutive references name the same pool (its name is one shared copy): look it up once */
   const char *last = NULL;
   uint32_t last_len = 0;
-  const struct egg_node *pool = NULL;
-  struct egg_map_ent *re = NULL;
+  const struct egg_node *pool = NULL, *prev;
+  int done = 0; /* the name's reference was reported */
   struct pool_info *pi = NULL;
   const struct vref_chunk *chunk = r->vrefs;
   size_t at = 0;
-  egg_map_init(&reported, &r->doc->map_failures, egg_doc_bound(r->doc));
-  egg_map_init(&forwarded, &r->doc->map_failures, egg_doc_bound(r->doc));
+  egg_names_init_values(&reported, r->doc->root, &r->doc->map_failures, egg_doc_bound(r->doc));
+  egg_names_init(&forwarded, r->doc->root, &r->doc->map_failures, egg_doc_bound(r->doc));
   while (chunk) {
     struct egg_node *vr, *ref;
     struct egg_numv nv;
@@ -493,9 +493,7 @@ static void resolve_vertex_refs(struct refs *r)
       continue;
     if (ps != last || plen != last_len) {
       pool = egg_names_find(&r->pools, ps, plen);
-      re = egg_map_at(&reported, ps, plen);
-      if (!re)
-        break;
+      done = egg_names_find(&reported, ps, plen) != NULL;
       pi = NULL;
       if (pool && egg_first(pool)) {
         const struct egg_map_ent *ie = egg_map_pair_find(&r->pool_infos, (uintptr_t)pool, -1);
@@ -505,18 +503,20 @@ static void resolve_vertex_refs(struct refs *r)
       last_len = plen;
     }
     if (!pool || !egg_first(pool)) {
-      if (!re->val) {
+      if (!done) {
         if (r->doc->panda)
           egg_emit(r->doc, RULE_EGG_UNDEFINED_POOL, 0, 0, NULL, "%s", egg_show(buf, sizeof buf, ps, plen));
         else
           egg_emit_val(r->doc, RULE_EGG_UNDEFINED_POOL, ref, 0, NULL, "%s", egg_show(buf, sizeof buf, ps, plen));
+        if (egg_names_set(&reported, ref, &prev) < 0)
+          break;
+        done = 1;
       }
-      re->val = vr;
       continue;
     }
     if (pool->off > vr->off) /* the pool is after the reference in the text */
       forward_pool(r, &forwarded, pool, ref, ps, plen);
-    if (!pi || re->val)
+    if (!pi || done)
       continue;
     plain = egg_numv(vr, &nv);
     for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++)
@@ -533,11 +533,13 @@ static void resolve_vertex_refs(struct refs *r)
         egg_emit(r->doc, RULE_EGG_UNDEFINED_VERTEX, 0, 0, NULL, "%s", what);
       else
         egg_emit_node(r->doc, RULE_EGG_UNDEFINED_VERTEX, vr, NULL, "%s", what);
-      re->val = vr;
+      if (egg_names_set(&reported, ref, &prev) < 0)
+        break;
+      done = 1;
     }
   }
-  egg_map_free(&reported);
-  egg_map_free(&forwarded);
+  egg_names_free(&reported);
+  egg_names_free(&forwarded);
 }
 
 /* Every node in file order for visit() (on entry, and again after its children), skipping

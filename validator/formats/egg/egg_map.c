@@ -174,6 +174,13 @@ void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned l
   m->bound = bound;
 }
 
+void egg_names_init_values(struct egg_names *m, const struct egg_node *root, unsigned long *failures,
+                           struct mem_bound *bound)
+{
+  egg_names_init(m, root, failures, bound);
+  m->by_value = 1;
+}
+
 void egg_names_free(struct egg_names *m)
 {
   mem_bound_release(m->bound, m->cap * sizeof *m->slots);
@@ -187,7 +194,14 @@ static const char *names_key(const struct egg_names *m, uint32_t ix, uint32_t *l
 {
   const struct egg_node *n = m->root + ix;
   const char *s = NULL;
-  if (n->has_name) {
+  if (m->by_value) {
+    if (!egg_nvals(n))
+      s = NULL;
+    else if (n->vform == VF_WORD || n->vform == VF_QSTR)
+      s = m->tree->strs + egg_v_in(m->tree, n);
+    else
+      return egg_val_str(n, 0, len);
+  } else if (n->has_name) {
     uint32_t f = n->name_ix ? EGG_NAME_ELIDED : egg_col_get(m->tree->names, ix);
     s = f == EGG_NAME_ELIDED ? egg_name_elided : f ? m->tree->strs + f : NULL;
   }

@@ -59,10 +59,15 @@ struct egg_names {
   const struct egg_tree_hdr *tree;
   unsigned long *failures; /* as egg_map's */
   struct mem_bound *bound;  /* as egg_map's */
+  int by_value;             /* keyed by the entry's first value (a string), not its name */
 };
 
 void egg_names_init(struct egg_names *m, const struct egg_node *root, unsigned long *failures,
                     struct mem_bound *bound);
+/* The same, keyed by each entry's first value when it is a string (a <Ref>'s pool name): a set
+ * of the names references give at 4 bytes a slot, not an egg_map entry of 48 (issue 26). */
+void egg_names_init_values(struct egg_names *m, const struct egg_node *root, unsigned long *failures,
+                           struct mem_bound *bound);
 void egg_names_free(struct egg_names *m);
 /* The entry of the name key (len bytes), or NULL. */
 const struct egg_node *egg_names_find(const struct egg_names *m, const char *key, size_t len);
