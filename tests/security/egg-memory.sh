@@ -245,6 +245,12 @@ slope rgba.polygon '<Polygon>{' '<RGBA>{0 0 0 0}' '}'
 slope normal.component '<TriangleStrip>{<Component> 1{' '<Normal>{0 0 0}' '}}'
 slope drgba '<VertexPool> p{<Vertex>{0 0 0 <RGBA>{1 1 1 1 ' '<DRGBA>{0 0 0 0}' '}}}'
 slope tangent '<VertexPool> p{<Vertex>{0 0 0 <UV>{0 0 ' '<Tangent>{0 0 0}' '}}}'
+# one small integer (a flag, a colour of one value, a texture named by a number): 3.1 to 3.4 x
+# before (an entry, a value slot of 4 bytes and a byte for 8 to 10 bytes of text), 2.6 to 2.8 x
+# now (the value kept in the entry); <DCS>{0} and <Ref>{0} are 3.0 x now (3.7 x before: 8 bytes
+# of text, an entry of 16), too close to check
+slope rgba.one '<Polygon>{' '<RGBA>{0}' '}'
+slope dart.one '<Group> g{' '<Dart>{0}' '}'
 # entries whose values or name a validation reads only as a count: a morph offset of plain
 # decimals (convert alone reads its numbers), a <Tag>'s name (tags are only counted), a <File>'s
 # file name without --resources. 3.2 x before (an entry, a value or name slot, the numbers or a

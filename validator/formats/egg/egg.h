@@ -237,7 +237,9 @@ struct egg_tree_hdr {
  *   VF_NUM        nums[v+ix] = count, the values after it; with EGG_V_F32 or EGG_V_I8 (never
  *                 ix): the values in f32 or i8 at v & EGG_V_OFF, after the count (4 bytes) when
  *                 close is EGG_CLOSE_FAR
- *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF
+ *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF;
+ *                 with close >= EGG_ONE_INLINE, no v: the value is a small integer kept in close
+ *                 (egg_i8_values[close - EGG_ONE_INLINE])
  *   VF_WORD/QSTR  v = offset of the string in strs
  *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul); with
  *                 EGG_V_F32 (never ix), strings only: 4-byte slots in f32 at v & EGG_V_OFF, each
@@ -269,7 +271,8 @@ struct egg_node {
   uint32_t name_ix : 1;      /* a pool vertex of a validation-only decode: name holds its number */
   /* VF_NONE without ix: the line of the closing brace, as lines after the keyword's + 1 (0: not
    * kept; EGG_CLOSE_FAR: in the doc's far closes); VF_NUM, VF_RICH, VF_DROPPED, VF_IXV: the
-   * number of values (EGG_CLOSE_FAR: that many or more, the count in the slots above) */
+   * number of values (EGG_CLOSE_FAR: that many or more, the count in the slots above); VF_ONE:
+   * 1, or EGG_ONE_INLINE + 128 + its value (see v) */
   uint32_t close : 10;
 };
 /* the layout issue 26's bound was measured with (16 bytes an entry), and room for every vform */
@@ -285,6 +288,12 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
  * of single digits takes a byte an index of 2: the text's own bytes are a third of the bound) */
 #define EGG_V_I8 0x40000000u
 #define EGG_V_OFF 0x3fffffffu /* the offset in v, in nums, f32 or i8 */
+/* close of a VF_ONE entry whose one value, an integer from -128 to 127, is kept in the entry
+ * itself, close - EGG_ONE_INLINE - 128, with no value slot nor byte: a `<DCS>{0}` or `<RGBA>{0}`
+ * of 8 or 9 bytes took an entry, a 4-byte value slot and a byte (issue 26) */
+#define EGG_ONE_INLINE 2u
+/* egg_i8_values[k] is k - 128: where an inline value is read as a byte (egg_numv) */
+extern const int8_t egg_i8_values[256];
 /* a VF_RICH entry's string slot (EGG_V_F32): a quoted string, not a bare word (a `<Collide>` of
  * a million bare words kept 32 bytes each in the tree, and 40 on the value stack) */
 #define EGG_WORD_QUOTED 0x80000000u
@@ -420,6 +429,10 @@ static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_nod
   out->b = NULL;
   if (n->vform != VF_NUM && n->vform != VF_ONE)
     return 0;
+  if (n->vform == VF_ONE && n->close >= EGG_ONE_INLINE) {
+    out->b = egg_i8_values + (n->close - EGG_ONE_INLINE);
+    return 1;
+  }
   v = egg_v_in(t, n);
   if (v & EGG_V_F32)
     out->f = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);

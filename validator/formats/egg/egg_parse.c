@@ -1359,6 +1359,15 @@ static void close_values(struct parser *p, struct frame *f, struct egg_node *n, 
     n->close = count < EGG_CLOSE_FAR ? (uint32_t)count : EGG_CLOSE_FAR;
 }
 
+/* Whether an entry closing now (no child took its value slot) keeps its one value, a plain
+ * decimal that is an integer from -128 to 127, in the entry itself (VF_ONE, EGG_ONE_INLINE): no
+ * value slot and no byte in the tree's i8. */
+static inline int frame_inline_here(const struct parser *p, const struct frame *f)
+{
+  return !f->v_reserved && frame_nvals(p, f) == 1 && !f->rich && !f->lazy && !f->let_go &&
+         f->spill_at == SIZE_MAX && !egg_has_index(f->node->spec) && i8_exact(p->dstack[f->vstart]);
+}
+
 static PARSE_INLINE void close_node(struct parser *p, int bad)
 {
   struct frame *f = &p->stack[p->depth - 1];
@@ -1371,6 +1380,9 @@ static PARSE_INLINE void close_node(struct parser *p, int bad)
     n->vform = VF_DROPPED; /* the count alone (egg_nvals), without a value slot */
     n->close = (uint32_t)count;
     p->doc->dropped = 1;
+  } else if (frame_inline_here(p, f)) {
+    n->vform = VF_ONE;
+    n->close = EGG_ONE_INLINE + 128 + (uint32_t)(int)p->dstack[f->vstart];
   } else {
     frame_reserve_v(p, f);
     close_values(p, f, n, count);

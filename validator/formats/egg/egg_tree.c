@@ -9,6 +9,18 @@
 #include "egg.h"
 
 /* four bytes of length 0, then the terminating NUL */
+/* -128 to 127 in order: a VF_ONE entry's inline value is read as one of these bytes */
+#define EGG_I8_ROW(k) (int8_t)(k - 128), (int8_t)(k - 127), (int8_t)(k - 126), (int8_t)(k - 125), \
+    (int8_t)(k - 124), (int8_t)(k - 123), (int8_t)(k - 122), (int8_t)(k - 121)
+const int8_t egg_i8_values[256] = {
+  EGG_I8_ROW(0), EGG_I8_ROW(8), EGG_I8_ROW(16), EGG_I8_ROW(24), EGG_I8_ROW(32), EGG_I8_ROW(40),
+  EGG_I8_ROW(48), EGG_I8_ROW(56), EGG_I8_ROW(64), EGG_I8_ROW(72), EGG_I8_ROW(80), EGG_I8_ROW(88),
+  EGG_I8_ROW(96), EGG_I8_ROW(104), EGG_I8_ROW(112), EGG_I8_ROW(120), EGG_I8_ROW(128),
+  EGG_I8_ROW(136), EGG_I8_ROW(144), EGG_I8_ROW(152), EGG_I8_ROW(160), EGG_I8_ROW(168),
+  EGG_I8_ROW(176), EGG_I8_ROW(184), EGG_I8_ROW(192), EGG_I8_ROW(200), EGG_I8_ROW(208),
+  EGG_I8_ROW(216), EGG_I8_ROW(224), EGG_I8_ROW(232), EGG_I8_ROW(240), EGG_I8_ROW(248)};
+_Static_assert(EGG_ONE_INLINE + 255 < EGG_CLOSE_FAR, "an inline value fits close");
+
 static const char elided_name[5] = {0, 0, 0, 0, 0};
 const char *const egg_name_elided = elided_name + 4;
 
