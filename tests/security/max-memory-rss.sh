@@ -71,13 +71,16 @@ run -q "$work/groups.egg.pz"
 expect_rc 0 "groups.egg.pz: checked to the end within the bound of its inflated text"
 rm -f "$work/groups.egg" "$work/groups.egg.pz"
 
-# 40 MB of <RGBA>{0} in one polygon (3.8 x the text before): stopped, within 3 x
-gen "$work/rgba.egg" '<Polygon>{' '<RGBA>{0}' '}' 40000000
-within rgba "$work/rgba.egg"
-run -q "$work/rgba.egg"
-expect_rc 3 "rgba: stopped by the default bound (its structures past twice the text + 48 MiB)"
-run -q --max-memory=none "$work/rgba.egg"
-[ "$rc" -le 1 ] || fail "rgba with --max-memory=none: exit $rc (checked to the end)"
+# 40 MB of <UV>{} in one vertex (3.7 x the text: an entry of 16 bytes for 6): stopped, within
+# 3 x (<RGBA>{0} in a polygon, 3.8 x before, was this file until its value went into its entry:
+# 2.8 x, now checked to the end within the bound)
+gen "$work/uv.egg" '<VertexPool> p{<Vertex>{0 0 0 ' '<UV>{}' '}}' 40000000
+within uv "$work/uv.egg"
+run -q "$work/uv.egg"
+expect_rc 3 "uv: stopped by the default bound (its structures past twice the text + 48 MiB)"
+run -q --max-memory=none "$work/uv.egg"
+[ "$rc" -le 1 ] || fail "uv with --max-memory=none: exit $rc (checked to the end)"
+rm -f "$work/uv.egg"
 
 # a dense real-looking IQE (as bench's iqe-dense): checked within the bound
 "$PYTHON" -c "
