@@ -9,6 +9,9 @@ tests_oom_mdlcheck_oom_LDFLAGS = $(AM_LDFLAGS) $(WRAP_ALLOC_FLAGS)
 tests_oom_mdlcheck_oom_LDADD = $(MDL_TOOL_LIBS) $(NETTLE_LIBS) $(ZIP_LINK_LIBS) -ldl
 TESTS += tests/oom/alloc-fail.sh
 EXTRA_DIST += tests/oom/alloc-fail.sh
+# convert and fix under each failed allocation: OUT's entry never valid, the old OUT kept
+TESTS += tests/oom/convert-verdicts.sh
+EXTRA_DIST += tests/oom/convert-verdicts.sh
 # the same for every public entry point, in one process: the library never ends it
 check_PROGRAMS += tests/oom/api_alloc_fail
 tests_oom_api_alloc_fail_SOURCES = tests/oom/api_alloc_fail.c tests/oom/alloc_fail.c tests/oom/alloc_fail.h

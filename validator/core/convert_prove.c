@@ -7,7 +7,7 @@
 
 static void proof_note(void *user, const char *path, enum frames_note_level level, const char *msg)
 {
-  const struct convert_state *s = user;
+  struct convert_state *s = user;
   convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "proof: %s: %s: %s",
                level == FRAMES_INFO ? "note" : "warning", path, msg);
 }

@@ -20,7 +20,7 @@ static int same_file(const char *a, const char *b)
 
 static void frames_note(void *user, enum frames_note_level level, uint32_t anim, const char *msg)
 {
-  const struct convert_state *s = user;
+  struct convert_state *s = user;
   (void)anim;
   convert_note(s, level == FRAMES_INFO ? CONVERT_NOTE_INFO : CONVERT_NOTE_WARNING, "%s: %s",
                level == FRAMES_INFO ? "note" : "warning", msg);

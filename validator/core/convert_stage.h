@@ -26,15 +26,19 @@ struct convert_state {
   mdl_options announce_opts;
   struct byte_buf b;          /* the bytes for OUT */
   int unfit;                  /* the bytes do not validate: never written */
+  int failure_noted;          /* a CONVERT_NOTE_FAILURE said why the run stopped */
 };
 
 /* Printf into a note for the request's callback, after the command's name ("fix: " or "convert: "). */
-void convert_note(const struct convert_state *s, enum convert_note_level level, const char *fmt, ...)
+void convert_note(struct convert_state *s, enum convert_note_level level, const char *fmt, ...)
   __attribute__((format(printf, 3, 4)));
 
 /* Stage 1: read IN (MDL_EIO, MDL_ENOMEM) and decode it into s->run and the report's IN entry;
  * MDL_OK with out->verdict set when IN cannot be converted (errors, frames). */
 mdl_status convert_source(struct convert_state *s);
+
+/* OUT's entry when nothing was written: its format, the writer's refusal and announcements. */
+void convert_out_unwritten(struct convert_state *s);
 
 /* Stage 2: OUT's entry, the announcements, the writer: CONVERT_OK with the bytes in s->b, or
  * the verdict (refused, OUT not writable, memory); MDL_ENOMEM when the report lost its entry. */

@@ -28,8 +28,7 @@ const struct mdl_format *convert_format_for_path(const char *path)
   return NULL;
 }
 
-/* The output's entry when nothing was written: the writer's refusal and announcements. */
-static void refused_report(struct convert_state *s)
+void convert_out_unwritten(struct convert_state *s)
 {
   mdl_result r;
   memset(&r, 0, sizeof r);
@@ -53,7 +52,7 @@ static enum convert_verdict output_check(struct convert_state *s)
     return CONVERT_OK;
   diag_emit(&s->announce, st == FILE_REPLACE_NOT_REGULAR ? RULE_CORE_OUTPUT_NOT_REGULAR : RULE_CORE_OUTPUT_NOT_WRITTEN,
             &none, why, "%s", outpath);
-  refused_report(s);
+  convert_out_unwritten(s);
   convert_note(s, CONVERT_NOTE_FAILURE, "%s is not written: %s", outpath, why);
   return CONVERT_IO;
 }
@@ -84,7 +83,7 @@ static int convert_fix_prepare(struct convert_state *s)
     return -1;
   }
   if (k == -1) {
-    refused_report(s);
+    convert_out_unwritten(s);
     convert_note(s, CONVERT_NOTE_FAILURE, "%s has errors mdlcheck fix does not repair (%s); nothing "
                  "written", rq->in_path, why);
     out->verdict = CONVERT_INVALID;
@@ -131,7 +130,7 @@ mdl_status convert_write(struct convert_state *s)
   if (rq->transform) {
     char why[200] = "";
     if (rq->transform(rq->transform_user, &s->run.model, s->run.format, &s->announce, why, sizeof why) < 0) {
-      refused_report(s);
+      convert_out_unwritten(s);
       convert_note(s, CONVERT_NOTE_FAILURE, "cannot change %s: %s; nothing written", rq->in_path, why);
       out->verdict = CONVERT_INVALID;
       return MDL_OK;
@@ -158,7 +157,7 @@ mdl_status convert_write(struct convert_state *s)
       struct mdl_loc none = loc_none();
       diag_emit(&s->announce, RULE_CORE_CONVERT_WRITER_REFUSED, &none, s->target->name, "%s", s->b.error);
     }
-    refused_report(s);
+    convert_out_unwritten(s);
     convert_note(s, CONVERT_NOTE_FAILURE, "cannot write %s as %s: %s; nothing written", rq->in_path,
                  s->target->name, s->b.error);
     out->verdict = CONVERT_INVALID;
@@ -167,7 +166,7 @@ mdl_status convert_write(struct convert_state *s)
   if (rq->fix) {
     char why[300];
     if (fix_written(rq->fix, &s->losses, &s->announce, why, sizeof why) < 0) {
-      refused_report(s);
+      convert_out_unwritten(s);
       convert_note(s, CONVERT_NOTE_FAILURE, "%s cannot be rewritten as it is: %s; nothing written",
                    rq->in_path, why);
       out->verdict = CONVERT_INVALID;
