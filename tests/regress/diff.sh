@@ -141,7 +141,7 @@ checks=$((checks + 1))
 "$PYTHON" - out <<'PY' || fail "diff JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["summary"] == {"new": 2, "new_errors": 1, "fixed": 2, "changed": 0}, d["summary"]
+assert d["summary"] == {"new": 2, "new_errors": 1, "fixed": 2, "changed": 0, "unchecked": 0}, d["summary"]
 kinds = [(c["kind"], c["file"], c["id"], c["path"]) for c in d["changes"]]
 assert kinds == [("new", "tree/b.iqm", "IQM-JNT-001", "joints[1].parent"),
                  ("new", "tree/b.iqm", "IQM-POS-002", "poses[1].parent"),
@@ -150,6 +150,34 @@ assert kinds == [("new", "tree/b.iqm", "IQM-JNT-001", "joints[1].parent"),
 assert d["changes"][0]["after"]["offset"] == 1044 and "before" not in d["changes"][0]
 assert d["changes"][2]["before"]["severity"] == "error" and "after" not in d["changes"][2]
 PY
+
+# a file NEW could not check to its end (the memory bound: MDL-MEM-002, exit 3) is not fixed:
+# what only OLD has there is "unchecked", in every format, and never counted as fixed
+cp "$SRC/examples/broken.iqe" broken.iqe
+run -f json -o checked.json broken.iqe
+expect_rc 1
+run --max-memory=1K -f json -o stopped.json broken.iqe
+expect_rc 3 "stopped by the memory bound"
+run diff checked.json stopped.json
+expect_rc 1 "a new fatal"
+expect_count out '^fixed ' 0
+expect_count out '^unchecked broken\.iqe:26:8: error\[IQE-FAC-001\]' 1
+expect_count out '^new      broken\.iqe: fatal\[MDL-MEM-002\]' 1
+expect_count out '^diff: 1 new \(1 error or fatal\), 0 fixed, 0 changed, 4 unchecked \(the new check stopped before the end\)$' 1
+run diff -f markdown checked.json stopped.json
+expect_count out '^\*\*1 new\*\* \(1 error or fatal\), 0 fixed, 0 changed, 4 unchecked' 1
+expect_count out '^\| unchecked \| `broken\.iqe` \| IQE-FAC-001 ' 1
+run diff -f json checked.json stopped.json
+checks=$((checks + 1))
+"$PYTHON" - out <<'PY' || fail "diff JSON of an unchecked file"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"] == {"new": 1, "new_errors": 1, "fixed": 0, "changed": 0, "unchecked": 4}, d["summary"]
+assert sorted(c["kind"] for c in d["changes"]) == ["new"] + ["unchecked"] * 4, d["changes"]
+PY
+# the other way round: NEW checked to the end, so what it no longer has is fixed
+run diff stopped.json checked.json
+expect_count out '^fixed    broken\.iqe: fatal\[MDL-MEM-002\]' 1
 
 # unreadable or invalid input: 2
 run diff old.json missing.json

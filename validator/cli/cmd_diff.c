@@ -5,7 +5,10 @@
  * or line, so data that merely moved is not reported. Matching counts: within one key, identical
  * diagnostics (same severity and message) pair first, the rest pair in order as "changed", and
  * what is left is new (only in NEW) or fixed (only in OLD). Fold summaries match fold summaries,
- * so compare reports made with the same --max-per-rule (0 folds nothing).
+ * so compare reports made with the same --max-per-rule (0 folds nothing). Only in OLD is not
+ * fixed where NEW's check of the file stopped before its end (a fatal: MDL-MEM-002 at the memory
+ * bound, MDL-MEM-001, an unreadable file, a decoder's fatal): those are "unchecked", as nothing
+ * says they are gone (rule 1: no clean word without positive evidence).
  * Exit: 1 when a new diagnostic is an error or fatal (or a changed one became one), else 0;
  * 2 when a report cannot be read. Files match as the files their paths name (path_key.h), so
  * reports made from different directories compare; reports that share no file get a warning. */
@@ -20,8 +23,9 @@
 #include "report_read.h"
 #include "text_safe.h"
 
-enum change_kind { CH_NEW, CH_FIXED, CH_CHANGED };
-static const char *const kind_names[] = {"new", "fixed", "changed"};
+enum change_kind { CH_NEW, CH_FIXED, CH_CHANGED, CH_UNCHECKED };
+static const char *const kind_names[] = {"new", "fixed", "changed", "unchecked"};
+#define CH_KINDS 4
 
 struct change {
   enum change_kind kind;
@@ -78,9 +82,10 @@ static const struct saved_msg **sorted_msgs(const struct saved_file *f)
   return v;
 }
 
-/* One key's group in each report: pair identical ones, then the rest in order. */
+/* One key's group in each report: pair identical ones, then the rest in order; what only OLD has
+ * is fixed, or unchecked when NEW's check of the file stopped (stopped). */
 static void diff_group(struct change_list *l, const char *file, const struct saved_msg **o,
-                       size_t no, const struct saved_msg **c, size_t nc)
+                       size_t no, const struct saved_msg **c, size_t nc, int stopped)
 {
   const struct saved_msg **lo = calloc(no + 1, sizeof *lo), **lc = calloc(nc + 1, sizeof *lc);
   size_t i = 0, k = 0, nlo = 0, nlc = 0;
@@ -106,7 +111,7 @@ static void diff_group(struct change_list *l, const char *file, const struct sav
     if (i < nlo && i < nlc)
       change_add(l, CH_CHANGED, file, lo[i], lc[i]);
     else if (i < nlo)
-      change_add(l, CH_FIXED, file, lo[i], NULL);
+      change_add(l, stopped ? CH_UNCHECKED : CH_FIXED, file, lo[i], NULL);
     else
       change_add(l, CH_NEW, file, NULL, lc[i]);
   }
@@ -119,6 +124,9 @@ static void diff_file(struct change_list *l, const char *path, const struct save
 {
   const struct saved_msg **o = sorted_msgs(of), **c = sorted_msgs(nf);
   size_t no = of ? of->nmsgs : 0, nc = nf ? nf->nmsgs : 0, i = 0, k = 0;
+  int stopped = 0; /* NEW's check of the file stopped before its end: a fatal */
+  for (size_t m = 0; m < nc; m++)
+    stopped |= nf->msgs[m].severity == MDL_FATAL;
   while (i < no || k < nc) {
     size_t gi = i, gk = k;
     const struct saved_msg *key = i < no && (k >= nc || key_cmp(o[i], c[k]) <= 0) ? o[i] : c[k];
@@ -126,7 +134,7 @@ static void diff_file(struct change_list *l, const char *path, const struct save
       gi++;
     while (gk < nc && key_cmp(c[gk], key) == 0)
       gk++;
-    diff_group(l, path, o + i, gi - i, c + k, gk - k);
+    diff_group(l, path, o + i, gi - i, c + k, gk - k, stopped);
     i = gi;
     k = gk;
   }
@@ -162,7 +170,7 @@ static void write_location(FILE *out, const struct saved_msg *m)
     text_printf(out, ":%lld", m->offset);
 }
 
-static void write_text(FILE *out, const struct change_list *l, const size_t tally[3], size_t errors)
+static void write_text(FILE *out, const struct change_list *l, const size_t tally[CH_KINDS], size_t errors)
 {
   for (size_t i = 0; i < l->n; i++) {
     const struct change *ch = &l->v[i];
@@ -181,8 +189,11 @@ static void write_text(FILE *out, const struct change_list *l, const size_t tall
       text_printf(out, " [%s]", m->path);
     fputc('\n', out);
   }
-  text_printf(out, "diff: %zu new (%zu error%s or fatal), %zu fixed, %zu changed\n", tally[CH_NEW],
+  text_printf(out, "diff: %zu new (%zu error%s or fatal), %zu fixed, %zu changed", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
+  if (tally[CH_UNCHECKED])
+    text_printf(out, ", %zu unchecked (the new check stopped before the end)", tally[CH_UNCHECKED]);
+  fputc('\n', out);
 }
 
 static void json_msg(struct json_writer *w, const char *key, const struct saved_msg *m)
@@ -195,7 +206,7 @@ static void json_msg(struct json_writer *w, const char *key, const struct saved_
   json_object_end(w);
 }
 
-static void write_json(FILE *out, const struct change_list *l, const size_t tally[3], size_t errors,
+static void write_json(FILE *out, const struct change_list *l, const size_t tally[CH_KINDS], size_t errors,
                        const char *oldp, const char *newp)
 {
   struct json_writer w;
@@ -209,6 +220,7 @@ static void write_json(FILE *out, const struct change_list *l, const size_t tall
   json_kv_uint(&w, "new_errors", errors);
   json_kv_uint(&w, "fixed", tally[CH_FIXED]);
   json_kv_uint(&w, "changed", tally[CH_CHANGED]);
+  json_kv_uint(&w, "unchecked", tally[CH_UNCHECKED]);
   json_object_end(&w);
   json_key(&w, "changes");
   json_array_begin(&w);
@@ -268,11 +280,14 @@ static void md_cell(FILE *out, const char *s, int code)
   fputs(code ? "` |" : " |", out);
 }
 
-static void write_markdown(FILE *out, const struct change_list *l, const size_t tally[3],
+static void write_markdown(FILE *out, const struct change_list *l, const size_t tally[CH_KINDS],
                            size_t errors)
 {
-  text_printf(out, "**%zu new** (%zu error%s or fatal), %zu fixed, %zu changed\n\n", tally[CH_NEW],
+  text_printf(out, "**%zu new** (%zu error%s or fatal), %zu fixed, %zu changed", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
+  if (tally[CH_UNCHECKED])
+    text_printf(out, ", %zu unchecked (the new check stopped before the end)", tally[CH_UNCHECKED]);
+  fputs("\n\n", out);
   if (!l->n)
     return;
   fputs("| Change | File | Rule | Severity | Path | Message |\n"
@@ -301,7 +316,7 @@ int cmd_diff(struct cli *c)
 {
   struct saved_report old, cur;
   struct change_list changes = {0};
-  size_t tally[3] = {0, 0, 0}, errors = 0, shared = 0;
+  size_t tally[CH_KINDS] = {0, 0, 0, 0}, errors = 0, shared = 0;
   char why[600];
   int rc;
   FILE *out;
