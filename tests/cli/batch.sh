@@ -16,6 +16,17 @@ expect_grep out '^summary: 3 files, 2 valid, 1 invalid, 0 unreadable; 1 file in 
 expect_grep out 'bad\.iqm: invalid iqm' "the broken file is named invalid"
 expect_no_grep out 'notes\.txt' "files without a model extension are not validated in a walk"
 
+# files that could not be checked (past --max-memory: MDL-MEM-002; missing: MDL-IO-001) have no
+# verdict: unreadable in the first line and in their formats' lines alike, never invalid there
+run --max-memory=1K "$tree/a/good.iqm" "$tree/a/b/bad.iqm" "$tree/a/b/good.x42" "$work/none.iqe"
+expect_rc 3 "files that could not be checked"
+# (bad.iqm's short header is checked, and invalid, within the bound)
+expect_grep out '^summary: 4 files, 0 valid, 1 invalid, 3 unreadable$' "summary line of unchecked files"
+expect_grep out '^  iqm 2 +1 file, 0 invalid, 1 unreadable$' "a format's line of an unchecked file"
+expect_grep out '^  x42 +1 file, 0 invalid, 1 unreadable$' "a format's line of an unchecked file"
+expect_grep out '^  unknown +1 file, 0 invalid, 1 unreadable$' "the line of a file that could not be read"
+expect_grep out '^  iqm +1 file, 1 invalid$' "the line of a file checked and invalid"
+
 run -f json -j 1 "$tree"
 cp "$work/out" "$work/serial.json"
 run -f json -j 2 "$tree"

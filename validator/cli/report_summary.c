@@ -1,4 +1,6 @@
-/* report_summary.c - the end-of-batch summary: files, verdicts, formats and versions, top rules. */
+/* report_summary.c - the end-of-batch summary: files, verdicts, formats and versions, top rules.
+ * A file that could not be checked (unreadable, past --max-memory: exit 3) has no verdict: it is
+ * counted unreadable, never invalid, in the first line and in its format's alike. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +11,7 @@
 
 struct tally {
   char label[48];
-  unsigned long files, invalid, hits;
+  unsigned long files, invalid, unreadable, hits;
 };
 
 static struct tally *tally_get(struct tally **t, size_t *n, size_t *cap, const char *label)
@@ -55,7 +57,8 @@ void report_write_summary(FILE *out, const struct report *r)
     snprintf(label, sizeof label, "%s%s%s", f->format, f->version[0] ? " " : "", f->version);
     t = tally_get(&formats, &nf, &cf, label);
     t->files++;
-    t->invalid += bad;
+    t->invalid += bad && !f->io_failed;
+    t->unreadable += f->io_failed != 0;
     for (size_t k = 0; k < f->nmsgs; k++) {
       size_t ri = (size_t)(f->msgs[k].rule - mdl_rule_at(0));
       if (f->msgs[k].baselined || ri >= ncat)
@@ -85,9 +88,13 @@ void report_write_summary(FILE *out, const struct report *r)
   fputc('\n', out);
   if (nf) /* qsort(NULL, 0, ...) is undefined behaviour */
     qsort(formats, nf, sizeof *formats, by_hits);
-  for (size_t i = 0; i < nf; i++)
-    text_printf(out, "  %-12s %lu file%s, %lu invalid\n", formats[i].label, formats[i].files,
+  for (size_t i = 0; i < nf; i++) {
+    text_printf(out, "  %-12s %lu file%s, %lu invalid", formats[i].label, formats[i].files,
             plural_s(formats[i].files), formats[i].invalid);
+    if (formats[i].unreadable)
+      text_printf(out, ", %lu unreadable", formats[i].unreadable);
+    fputc('\n', out);
+  }
   if (nr)
     qsort(rules, nr, sizeof *rules, by_hits);
   if (nr)
