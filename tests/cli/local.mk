@@ -25,7 +25,7 @@ CLI_TESTS = \
   tests/cli/sarif-fingerprints.sh \
   tests/cli/bulk-checks.sh \
   tests/cli/resources.sh \
-  tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/fix.sh tests/cli/fix-padding.sh \
+  tests/cli/convert-output.sh tests/cli/convert-text.sh tests/cli/convert-many-refs.sh tests/cli/fix.sh tests/cli/fix-padding.sh \
   tests/cli/report-text.sh \
   tests/cli/targets.sh tests/cli/settings-faces.sh tests/cli/max-memory.sh tests/cli/max-memory-commands.sh \
   tests/cli/readme-sample.sh

@@ -1,6 +1,8 @@
 /* write_loss.c - a writer's announcements of what the target cannot carry (write_loss.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "image_info.h"
@@ -62,34 +64,118 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
   }
 }
 
-/* 1 with r's place in *loc when r is the first reference of m to its file that a loader loads
- * (each is announced once, at the place the model first names it; an unused one before it does
- * not count), else 0. */
-static int ref_first_place(const struct model *m, const struct model_ref *r, struct mdl_loc *loc)
+/* The references a walk of m->refs has met, loaded ones by kind and name, and the meshes'
+ * material names: whether a reference is the first to its file, or a material, in constant time
+ * (a scan from the list's head for each reference, and of every mesh, was quadratic in a file
+ * naming a million). Without memory for the tables (slot NULL) the scans answer the same. */
+struct ref_walk {
+  const struct model *m;
+  const struct model_ref **seen; /* open addressing, mask + 1 slots */
+  const char **mats;
+  size_t mask, mat_mask;
+};
+
+static size_t name_hash(const char *s, unsigned kind)
 {
-  const struct model_ref *e;
-  for (e = m->refs; e != r && (e->unused || !(e->kind == r->kind && !strcmp(e->ref, r->ref))); e = e->next)
-    ;
-  if (e != r)
-    return 0;
-  if (r->offset >= 0)
-    *loc = loc_bin((uint64_t)r->offset, "%s", r->path);
-  else if (r->line)
-    *loc = loc_text(r->line, r->column, "%s", r->path);
-  else
-    *loc = loc_none();
+  uint64_t h = 1469598103934665603ull ^ kind; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static size_t table_size(size_t n)
+{
+  size_t cap = 16;
+  while (cap < 2 * n && cap < ((size_t)-1 >> 2))
+    cap <<= 1;
+  return cap;
+}
+
+static void ref_walk_init(struct ref_walk *w, const struct model *m)
+{
+  size_t n = 0;
+  memset(w, 0, sizeof *w);
+  w->m = m;
+  for (const struct model_ref *r = m->refs; r; r = r->next)
+    n++;
+  if ((w->seen = calloc(table_size(n), sizeof *w->seen)) != NULL)
+    w->mask = table_size(n) - 1;
+  if ((w->mats = calloc(table_size(m->num_meshes), sizeof *w->mats)) == NULL)
+    return;
+  w->mat_mask = table_size(m->num_meshes) - 1;
+  for (uint32_t i = 0; i < m->num_meshes; i++) {
+    const char *mat = m->meshes[i].material;
+    size_t h;
+    if (!mat)
+      continue;
+    for (h = name_hash(mat, 0) & w->mat_mask; w->mats[h] && strcmp(w->mats[h], mat); h = (h + 1) & w->mat_mask)
+      ;
+    w->mats[h] = mat;
+  }
+}
+
+static void ref_walk_free(struct ref_walk *w)
+{
+  free(w->seen);
+  free(w->mats);
+}
+
+/* model_ref_is_material through the table. */
+static int ref_walk_material(const struct ref_walk *w, const struct model_ref *r)
+{
+  if (!w->mats)
+    return model_ref_is_material(w->m, r);
+  for (size_t h = name_hash(r->ref, 0) & w->mat_mask; w->mats[h]; h = (h + 1) & w->mat_mask)
+    if (!strcmp(w->mats[h], r->ref))
+      return 1;
+  return 0;
+}
+
+/* 1 when r, the next reference of the walk (every one is passed, in order), is the first of m
+ * to its file that a loader loads (each is announced once, at the place the model first names
+ * it; an unused one before it does not count), else 0. */
+static int ref_walk_first(struct ref_walk *w, const struct model_ref *r)
+{
+  size_t h;
+  if (!w->seen) {
+    const struct model_ref *e;
+    for (e = w->m->refs; e != r && (e->unused || !(e->kind == r->kind && !strcmp(e->ref, r->ref))); e = e->next)
+      ;
+    return e == r;
+  }
+  for (h = name_hash(r->ref, r->kind) & w->mask; w->seen[h]; h = (h + 1) & w->mask)
+    if (w->seen[h]->kind == r->kind && !strcmp(w->seen[h]->ref, r->ref))
+      return 0;
+  if (!r->unused)
+    w->seen[h] = r;
   return 1;
+}
+
+/* Where r is in the file. */
+static struct mdl_loc ref_place(const struct model_ref *r)
+{
+  if (r->offset >= 0)
+    return loc_bin((uint64_t)r->offset, "%s", r->path);
+  if (r->line)
+    return loc_text(r->line, r->column, "%s", r->path);
+  return loc_none();
 }
 
 void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_index rule)
 {
-  for (const struct model_ref *r = m->refs; l && r; r = r->next) {
+  struct ref_walk w;
+  if (!l)
+    return;
+  ref_walk_init(&w, m);
+  for (const struct model_ref *r = m->refs; r; r = r->next) {
     struct mdl_loc loc;
-    if (!model_ref_loaded_file(r) || model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
+    if (!ref_walk_first(&w, r) || !model_ref_loaded_file(r) || ref_walk_material(&w, r))
       continue;
+    loc = ref_place(r);
     write_loss(l, rule, RULE_CORE_COMPARE_REFERENCE, &loc, "%s '%.200s'",
                r->kind == MODEL_REF_MODEL ? "external model" : "texture", r->ref);
   }
+  ref_walk_free(&w);
 }
 
 void write_loss_tags_lods(struct write_losses *l, const struct model *m, const char *target, int keeps_tags)
@@ -223,15 +309,21 @@ void write_loss_material_files(struct write_losses *l, const struct model *m, co
 
 void write_loss_texture_names(struct write_losses *l, const struct model *m, const char *target)
 {
-  for (const struct model_ref *r = m->refs; l && r; r = r->next) {
+  struct ref_walk w;
+  if (!l)
+    return;
+  ref_walk_init(&w, m);
+  for (const struct model_ref *r = m->refs; r; r = r->next) {
     struct mdl_loc loc;
-    if (r->kind != MODEL_REF_TEXTURE || r->conventional || image_file_named(r->ref) ||
-        !model_ref_is_material(m, r) || !ref_first_place(m, r, &loc))
+    if (!ref_walk_first(&w, r) || r->kind != MODEL_REF_TEXTURE || r->conventional ||
+        image_file_named(r->ref) || !ref_walk_material(&w, r))
       continue;
+    loc = ref_place(r);
     write_loss(l, RULE_CORE_CONVERT_TEXTURE_AS_MATERIAL, RULE_CORE_COMPARE_REFERENCE, &loc,
                "texture '%.100s' has no image file name; %s keeps it as a material name, which names a "
                "file only when it looks like one: the written file names no file", r->ref, target);
   }
+  ref_walk_free(&w);
 }
 
 void write_loss_tag_display(struct write_losses *l, const struct model *m, const char *target)
