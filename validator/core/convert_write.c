@@ -146,8 +146,8 @@ mdl_status convert_write(struct convert_state *s)
   wrc = s->target->write(&s->run.model, &wo, &s->b);
   if (rq->fix)
     fix_restore(rq->fix, &s->run.model); /* the proof compares with IN's model as decoded */
-  if (wrc < 0 || s->b.oom) {
-    if (s->b.oom) {
+  if (wrc < 0 || s->b.oom || s->losses.oom) {
+    if (s->b.oom || s->losses.oom) { /* the bytes, or the announcements, incomplete */
       convert_note(s, CONVERT_NOTE_FAILURE, "out of memory writing %s as %s", rq->in_path,
                    s->target->name);
       out->verdict = CONVERT_INTERNAL;

@@ -67,9 +67,9 @@ void write_loss_loops(struct write_losses *l, const struct model *m, enum rule_i
 /* The references a walk of m->refs has met, loaded ones by kind and name, and the meshes'
  * material names: whether a reference is the first to its file, or a material, in constant time
  * (a scan from the list's head for each reference, and of every mesh, was quadratic in a file
- * naming a million). Without memory for the tables (slot NULL) the scans answer the same. */
+ * naming a million). Without memory for the tables the announcements are not made and the
+ * losses say so (oom): the conversion then has no verdict. */
 struct ref_walk {
-  const struct model *m;
   const struct model_ref **seen; /* open addressing, mask + 1 slots */
   const char **mats;
   size_t mask, mat_mask;
@@ -91,17 +91,20 @@ static size_t table_size(size_t n)
   return cap;
 }
 
-static void ref_walk_init(struct ref_walk *w, const struct model *m)
+static int ref_walk_init(struct ref_walk *w, const struct model *m)
 {
   size_t n = 0;
   memset(w, 0, sizeof *w);
-  w->m = m;
   for (const struct model_ref *r = m->refs; r; r = r->next)
     n++;
-  if ((w->seen = calloc(table_size(n), sizeof *w->seen)) != NULL)
-    w->mask = table_size(n) - 1;
-  if ((w->mats = calloc(table_size(m->num_meshes), sizeof *w->mats)) == NULL)
-    return;
+  w->seen = calloc(table_size(n), sizeof *w->seen);
+  w->mats = calloc(table_size(m->num_meshes), sizeof *w->mats);
+  if (!w->seen || !w->mats) {
+    free(w->seen);
+    free(w->mats);
+    return -1;
+  }
+  w->mask = table_size(n) - 1;
   w->mat_mask = table_size(m->num_meshes) - 1;
   for (uint32_t i = 0; i < m->num_meshes; i++) {
     const char *mat = m->meshes[i].material;
@@ -112,6 +115,7 @@ static void ref_walk_init(struct ref_walk *w, const struct model *m)
       ;
     w->mats[h] = mat;
   }
+  return 0;
 }
 
 static void ref_walk_free(struct ref_walk *w)
@@ -123,8 +127,6 @@ static void ref_walk_free(struct ref_walk *w)
 /* model_ref_is_material through the table. */
 static int ref_walk_material(const struct ref_walk *w, const struct model_ref *r)
 {
-  if (!w->mats)
-    return model_ref_is_material(w->m, r);
   for (size_t h = name_hash(r->ref, 0) & w->mat_mask; w->mats[h]; h = (h + 1) & w->mat_mask)
     if (!strcmp(w->mats[h], r->ref))
       return 1;
@@ -137,12 +139,6 @@ static int ref_walk_material(const struct ref_walk *w, const struct model_ref *r
 static int ref_walk_first(struct ref_walk *w, const struct model_ref *r)
 {
   size_t h;
-  if (!w->seen) {
-    const struct model_ref *e;
-    for (e = w->m->refs; e != r && (e->unused || !(e->kind == r->kind && !strcmp(e->ref, r->ref))); e = e->next)
-      ;
-    return e == r;
-  }
   for (h = name_hash(r->ref, r->kind) & w->mask; w->seen[h]; h = (h + 1) & w->mask)
     if (w->seen[h]->kind == r->kind && !strcmp(w->seen[h]->ref, r->ref))
       return 0;
@@ -166,7 +162,10 @@ void write_loss_refs(struct write_losses *l, const struct model *m, enum rule_in
   struct ref_walk w;
   if (!l)
     return;
-  ref_walk_init(&w, m);
+  if (ref_walk_init(&w, m) < 0) {
+    l->oom = 1;
+    return;
+  }
   for (const struct model_ref *r = m->refs; r; r = r->next) {
     struct mdl_loc loc;
     if (!ref_walk_first(&w, r) || !model_ref_loaded_file(r) || ref_walk_material(&w, r))
@@ -312,7 +311,10 @@ void write_loss_texture_names(struct write_losses *l, const struct model *m, con
   struct ref_walk w;
   if (!l)
     return;
-  ref_walk_init(&w, m);
+  if (ref_walk_init(&w, m) < 0) {
+    l->oom = 1;
+    return;
+  }
   for (const struct model_ref *r = m->refs; r; r = r->next) {
     struct mdl_loc loc;
     if (!ref_walk_first(&w, r) || r->kind != MODEL_REF_TEXTURE || r->conventional ||

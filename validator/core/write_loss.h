@@ -19,6 +19,8 @@ struct write_losses {
                    * unless --accept-loss names rule */
   } item[WRITE_LOSS_MAX];
   int refused; /* a refusal was announced */
+  int oom;     /* memory ran out while the announcements were made: they are incomplete, so the
+                * conversion has no verdict (convert_write: out of memory) */
   int unit_normals; /* the writer stored normals normalised (announced): the proof compares the
                      * source's as unit vectors (compare_side.unit_normals) */
   uint32_t added_attrs; /* 1 << VT_* of each vertex array the writer gave a model without it

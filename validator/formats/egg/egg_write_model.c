@@ -551,6 +551,7 @@ int egg_write_model(const struct model *m, struct write_losses *losses, struct b
       w.uvx[w.nuvx++] = &m->varrays[i];
   w.character = m->num_anims == 1 && m->anims[0].name && *m->anims[0].name ? m->anims[0].name : "character";
   if (build_children(&w) < 0 || build_members(&w) < 0) {
+    out->oom = 1; /* no verdict, not a refusal of the model */
     snprintf(out->error, sizeof out->error, "%s", "out of memory");
     goto done;
   }

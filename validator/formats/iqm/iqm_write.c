@@ -57,6 +57,15 @@ struct text_table {
 
 static int fail(struct byte_buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* An allocation failed: out->oom says so, so the conversion ends without a verdict (exit 70)
+ * rather than as the writer's refusal of the model (MDL-CNV-001, exit 1). */
+static int fail_oom(struct byte_buf *out)
+{
+  out->oom = 1;
+  snprintf(out->error, sizeof out->error, "out of memory");
+  return -1;
+}
+
 static int fail(struct byte_buf *out, const char *fmt, ...)
 {
   va_list ap;
@@ -467,14 +476,14 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   /* Names first: every record refers to the finished text section. */
   if (text_init(&tt, count_strings(m)) < 0) {
     text_free(&tt);
-    return fail(out, "out of memory");
+    return fail_oom(out);
   }
   name_mesh = calloc(count_strings(m) + 1, sizeof *name_mesh);
   va_ofs = calloc((size_t)m->num_varrays + 1, sizeof *va_ofs);
   order = calloc((size_t)m->num_varrays + 1, sizeof *order);
   pq = calloc((size_t)m->num_poses + 1, sizeof *pq);
   if (!name_mesh || !va_ofs || !order || !pq) {
-    fail(out, "out of memory");
+    fail_oom(out);
     goto done;
   }
   name_joint = name_mesh + 2 * (size_t)m->num_meshes;
@@ -502,7 +511,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   if (reuse) {
     uint64_t room = 0;
     if (!(reused = calloc((size_t)m->num_poses + 1, 1))) {
-      fail(out, "out of memory");
+      fail_oom(out);
       goto done;
     }
     for (uint32_t j = 0; j < m->num_poses; j++)
@@ -512,7 +521,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
      * the samples are computed as they are written, as for a pose quantized afresh) */
     samples = room && room <= SIZE_MAX ? malloc((size_t)room) : NULL;
     if (room && room <= SIZE_MAX && !samples) {
-      fail(out, "out of memory");
+      fail_oom(out);
       goto done;
     }
     if (!quant_reuse_all(m, pq, reused, samples)) {
@@ -713,7 +722,7 @@ static int iqm_write_model(const struct model *m, const struct write_opts *opts,
   }
 
   if (out->oom) {
-    fail(out, "out of memory");
+    fail_oom(out);
     goto done;
   }
   if (out->size > UINT32_MAX) {

@@ -276,6 +276,7 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
       if (opts && opts->losses)
         opts->losses->unit_rotations = 1;
     } else {
+      out->oom = 1; /* no verdict, not a refusal of the model */
       snprintf(out->error, sizeof out->error, "out of memory");
     }
     arena_free(&a);
@@ -313,7 +314,8 @@ int qmsh_write(const struct model *m, const struct write_opts *opts, struct byte
   if (rc == 0) {
     o.q = &conv;
     rc = write_mesh(&o);
-  } else if (!out->error[0]) {
+  } else if (!out->error[0]) { /* no reason given: an allocation failed */
+    out->oom = 1;
     snprintf(out->error, sizeof out->error, "out of memory");
   }
   arena_free(&a);
