@@ -45,10 +45,8 @@ int cmd_compare(struct cli *cl)
     report_free(&rep);
     return st == MDL_EIO ? EXIT_IO : EXIT_INTERNAL;
   }
-  /* io_failed: a side past --max-memory (MDL-MEM-002), not compared: exit 3, never a verdict;
-   * a side's decode out of memory (MDL-MEM-001): exit 70, as validate's */
-  rc = f->io_failed ? EXIT_IO : cr.out_of_memory ? EXIT_INTERNAL
-       : report_file_invalid(&rep, f) ? EXIT_INVALID : EXIT_VALID;
+  /* io_failed: a side past --max-memory (MDL-MEM-002), not compared: exit 3, never a verdict */
+  rc = f->io_failed ? EXIT_IO : report_file_invalid(&rep, f) ? EXIT_INVALID : EXIT_VALID;
   out = cli_open_output(cl);
   if (!out) {
     rc = EXIT_IO;

@@ -39,7 +39,7 @@ static int side_read(struct side *s, const struct compare_input *in, const mdl_o
 
 /* Decode one side, charged to the comparison's memory bound: 0, 1 when it does not decode (a
  * diagnostic says so), -1 when its inner text is over the size limit (error says why), -3 past
- * the memory bound (MDL-MEM-002 said so), -4 when memory ran out (MDL-MEM-001 said so). */
+ * the memory bound (MDL-MEM-002 said so). */
 static int side_decode(struct diag_sink *sink, struct side *s, const struct compare_input *in,
                        const mdl_options *options, struct mem_bound *bound, char *error, size_t errcap)
 {
@@ -63,7 +63,7 @@ static int side_decode(struct diag_sink *sink, struct side *s, const struct comp
   s->cs.model = &s->run.model;
   if (s->run.out_of_memory) { /* its own MDL-MEM-001 went with the validation findings */
     diag_out_of_memory(sink, in->path);
-    return -4;
+    return 1;
   }
   if (!s->run.format || !s->run.decoded) {
     struct mdl_loc loc = loc_none();
@@ -115,8 +115,6 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
   }
   if (ra == -2 || rb == -2)
     st = MDL_ENOMEM;
-  else if (ra == -4 || rb == -4)
-    cr->out_of_memory = 1; /* MDL-MEM-001 in the entry: not compared, no verdict */
   else if (ra == -3 || rb == -3)
     f->io_failed = 1; /* MDL-MEM-002 in the entry: not compared, "could not check" (exit 3) */
   else if (ra < 0 || rb < 0)

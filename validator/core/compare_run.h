@@ -18,8 +18,6 @@ struct compare_input {
 struct compare_run {
   struct compare_result res;
   int compared;    /* both sides decoded and were compared (res is meaningful) */
-  int out_of_memory; /* a side's decode ran out of memory (MDL-MEM-001 is in f): not compared,
-                      * no verdict (the CLI's exit 70, as validate's) */
   char error[512]; /* MDL_EIO: which side could not be read, and why */
 };
 

@@ -85,13 +85,6 @@ mdl_status convert_source(struct convert_state *s)
     out->verdict = CONVERT_IO;
     return MDL_OK;
   }
-  if (s->run.out_of_memory) { /* MDL-MEM-001 in IN's entry: not checked to the end, no verdict
-                               * (exit 70, as validate's), never "has errors" */
-    convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not checked to its end, nothing written",
-                 rq->in_path);
-    out->verdict = CONVERT_INTERNAL;
-    return MDL_OK;
-  }
   if (rq->fix) { /* IN's errors fix repairs do not stop it; the others are refused later */
     if (s->run.format && fix_source_check(rq->fix, s->rep, out->in, s->run.decoded)) {
       s->target = s->run.format;
