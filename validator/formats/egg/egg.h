@@ -793,6 +793,9 @@ int64_t egg_joint_number(const struct egg_doc *doc, const struct egg_node *j);
 /* Vertex pools, primitives and memberships into the model's meshes (egg_geometry.c); runs
  * after egg_anim_decode, only when the values were kept. 0, or -1 when out of memory. */
 int egg_geometry_decode(struct egg_doc *doc, struct model *m);
+/* EGG-VTX-023 alone, for a skeleton-only decode (egg_geometry_lean.c): 0, or -1 out of memory
+ * (the caller reports it). */
+int egg_geometry_lean(struct egg_doc *doc, const struct model *m);
 /* The model's <Joint>s as offsets from the root (doc->joint_offs, njoints), where poses walk the
  * joints instead of building them (egg_anim_decode): 0, or -1 when out of memory. */
 int egg_joint_offs(struct egg_doc *doc);

@@ -87,9 +87,6 @@ struct geom {
   int has_normal, has_color, has_tangent, has_blend;
   const struct egg_node *over_four_at; /* the first vertex with more than 4 influences */
   unsigned over_four_count;
-  /* a skeleton-only decode (poses): the model gets no geometry, only EGG-VTX-023 is found as a
-   * full decode finds it (the model vertices, in their order, without arrays or triangles) */
-  int lean;
 };
 
 static const char *first_string(const struct egg_node *n, uint32_t *len)
@@ -112,15 +109,12 @@ static const struct egg_node *child_of(const struct egg_node *n, int spec)
   return found;
 }
 
-/* Whether pool vertex v has an attribute spec (S_NORMAL or S_RGBA) that is not bad: a child, or
- * in a skeleton-only decode, where the parser let a vertex's children go, its bits. */
-static int vertex_has(const struct geom *g, const struct egg_node *v, int spec)
+/* Whether pool vertex v has an attribute spec (S_NORMAL or S_RGBA) that is not bad (a
+ * skeleton-only decode, where the parser let a vertex's children go, reads its bits instead:
+ * egg_geometry_lean.c). */
+static int vertex_has(const struct egg_node *v, int spec)
 {
-  size_t ix = (size_t)(v - g->doc->root);
-  if (child_of(v, spec))
-    return 1;
-  return g->lean && ix / 4 < g->doc->vertex_attrs_cap &&
-         (g->doc->vertex_attrs[ix / 4] >> (ix % 4 * 2) & (spec == S_NORMAL ? 1u : 2u)) != 0;
+  return child_of(v, spec) != NULL;
 }
 
 /* Pools and their vertices: numbers as the parser gives them, an omitted one the highest so
@@ -438,8 +432,8 @@ static int polygon_triangulate(const struct egg_node *const *v, size_t n, uint32
 /* The model vertex of a pool vertex in a mesh (a copy per primitive taking its attributes). */
 static int64_t model_vertex(struct geom *g, const struct egg_node *v, const struct egg_node *prim, uint32_t mesh)
 {
-  int own = (child_of(prim, S_NORMAL) && !vertex_has(g, v, S_NORMAL)) ||
-            (child_of(prim, S_RGBA) && !vertex_has(g, v, S_RGBA));
+  int own = (child_of(prim, S_NORMAL) && !vertex_has(v, S_NORMAL)) ||
+            (child_of(prim, S_RGBA) && !vertex_has(v, S_RGBA));
   int64_t key = own ? ((int64_t)1 << 60) + (int64_t)(uintptr_t)prim : (int64_t)mesh;
   struct egg_map_ent *e = egg_map_pair(&g->mverts, (uintptr_t)v, key);
   if (!e)
@@ -538,8 +532,6 @@ static int prim_triangles(struct geom *g, const struct egg_node *prim, uint32_t 
       return -1;
     nid[i] = (uint32_t)mv;
   }
-  if (g->lean)
-    return 0; /* the model vertices are all a skeleton-only decode wants */
   if (prim->spec != S_POLYGON && g->doc->spec_count[S_COMPONENT])
     components_check(g, prim, *buf, n);
   tri = nid + n;
@@ -797,15 +789,6 @@ static void over_four_note(struct geom *g, const struct mvert *mv)
     g->over_four_at = mv->vertex;
 }
 
-/* Whether some pool vertex has more than 4 influences (EGG-VTX-023 needs the model vertices). */
-static int any_over_four(const struct geom *g)
-{
-  for (size_t i = 0; i < g->ninf; i++)
-    if ((i == 0 || g->inf[i].vertex != g->inf[i - 1].vertex) && over_four(g, i))
-      return 1;
-  return 0;
-}
-
 /* Whether more than MAX_INFLUENCES <Joint>s have a membership (else no vertex has as many
  * influences): the walk of the model's joints (egg_anim_decode), whose list poses may not build. */
 static int joints_with_members_over_four(const struct egg_doc *doc)
@@ -979,15 +962,17 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   g.doc = doc;
   g.m = m;
   /* poses (keep_anim without keep_values): EGG-VTX-023 alone, which a vertex can have only
-   * with 5 joints naming it */
-  g.lean = !doc->keep_values && doc->keep_anim;
-  if (g.lean && !joints_with_members_over_four(doc))
+   * with 5 joints naming it, found without this decode's maps (egg_geometry_lean.c) */
+  if (!doc->keep_values && doc->keep_anim) {
+    if (!joints_with_members_over_four(doc))
+      return 0;
+    if (egg_joint_offs(doc) < 0 || egg_geometry_lean(doc, m) < 0) {
+      diag_out_of_memory(doc->ctx->diag, "building the egg geometry");
+      return -1;
+    }
     return 0;
-  if (g.lean && egg_joint_offs(doc) < 0) {
-    diag_out_of_memory(doc->ctx->diag, "building the egg geometry");
-    return -1;
   }
-  if (!g.lean && (doc->dropped || !doc->keep_values))
+  if (doc->dropped || !doc->keep_values)
     return 0; /* validation alone: the values were not kept, and nothing reads the geometry */
   egg_map_init(&g.pools, &doc->map_failures, egg_doc_bound(doc));
   egg_map_init(&g.verts, &doc->map_failures, egg_doc_bound(doc));
@@ -998,16 +983,9 @@ int egg_geometry_decode(struct egg_doc *doc, struct model *m)
   egg_map_init(&g.vinf, &doc->map_failures, egg_doc_bound(doc));
   if (collect_pools(&g) < 0 || collect_members(&g) < 0 || index_members(&g) < 0)
     goto out;
-  if (g.lean && !any_over_four(&g)) {
-    rc = 0;
-    goto out;
-  }
   if (build_meshes(&g) < 0)
     goto out;
-  if (g.lean) {
-    for (size_t v = 0; v < g.nmv; v++)
-      over_four_note(&g, &g.mv[v]);
-  } else if (g.nmv) {
+  if (g.nmv) {
     if (scan_attributes(&g) < 0 || build_arrays(&g) < 0)
       goto out;
     m->triangles = arena_calloc(&m->arena, g.ntris ? g.ntris * 12 : 1, 1);

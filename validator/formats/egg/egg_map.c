@@ -159,6 +159,15 @@ struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len
   return insert(m, key ? key : pair_key, len, 0, num);
 }
 
+struct egg_map_ent *egg_map_named_find(const struct egg_map *m, const char *key, size_t len, int64_t num)
+{
+  uint32_t *s;
+  if (!m->cap)
+    return NULL;
+  s = probe(m, key ? key : pair_key, len, 0, num);
+  return *s ? &m->ents[*s - 1] : NULL;
+}
+
 const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i)
 {
   return i < m->cap && m->slots[i] ? &m->ents[m->slots[i] - 1] : NULL;

@@ -39,6 +39,8 @@ struct egg_map_ent *egg_map_at(struct egg_map *m, const char *key, size_t len);
 struct egg_map_ent *egg_map_find(const struct egg_map *m, const char *key, size_t len);
 /* The entry for a (string, integer) key, created when absent. */
 struct egg_map_ent *egg_map_named(struct egg_map *m, const char *key, size_t len, int64_t num);
+/* The entry for a (string, integer) key, or NULL when absent (creates nothing). */
+struct egg_map_ent *egg_map_named_find(const struct egg_map *m, const char *key, size_t len, int64_t num);
 /* The entry for a pair key, created when absent. */
 struct egg_map_ent *egg_map_pair(struct egg_map *m, uintptr_t obj, int64_t num);
 /* The entry for a pair key, or NULL when absent: a lookup creates nothing (a reference to an

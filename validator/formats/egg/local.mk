@@ -18,6 +18,7 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/egg/egg_check_anim.c \
   validator/formats/egg/egg_anim.c \
   validator/formats/egg/egg_geometry.c \
+  validator/formats/egg/egg_geometry_lean.c \
   validator/formats/egg/egg_unheld.c \
   validator/formats/egg/egg_unheld_render.c \
   validator/formats/egg/egg_write.c \
