@@ -195,6 +195,24 @@ SUB="poses -f json" slope poses.json.vertices '<VertexPool> p {\n' '<Vertex>{0}\
 SUB=poses slope poses.joints.line '<Group> root { <Dart> { 1 } ' '<Joint>{}' '}'
 SUB="poses -f json" slope poses.json.joints.lines '<Group> root { <Dart> { 1 }\n' '<Joint>{}\n' '}\n'
 SUB=poses slope poses.joints.named '<Group> root { <Dart> { 1 }\n' '<Joint> j%d { }\n' '}\n'
+# EGG-VTX-023 in `poses` (5 joints with memberships): 9 to 11.7 x before (the full geometry
+# decode's maps, an entry of 48 bytes for every pool vertex, membership and model vertex;
+# stopped by the bound), 2.7 to 2.9 x now, as validation (egg_geometry_lean.c): one mesh of 3
+# vertices of 5 influences each a group, and vertices each of 5 influences in a polygon each
+j5='<Group> b { <Dart> { 1 }'
+for j in a c d e f; do j5="$j5 <Joint> $j { <VertexRef> { 1 2 3 <Ref> { p } } }"; done
+SUB=poses slope poses.influences.groups "$j5 }\n<VertexPool> p {<Vertex>{0}<Vertex>{1 0 0}<Vertex>{0 1 0}}\n" \
+  '<Group>{<Polygon>{<VertexRef>{1 2 3 <Ref>{p}}}}\n' ''
+influences()
+{
+  awk -v n="$1" 'BEGIN { printf "<Group> b { <Dart> { 1 }\n"
+    for (j = 0; j < 5; j++) { printf "<Joint> j%d { <VertexRef> {", j; for (i = 1; i <= n; i++) printf " %d", i; print " <Ref> { p } } }" }
+    print "}\n<VertexPool> p {"; for (i = 1; i <= n; i++) printf "<Vertex> {%d}\n", i; print "}"
+    for (i = 1; i + 2 <= n; i++) printf "<Polygon>{<VertexRef>{%d %d %d <Ref>{p}}}\n", i, i + 1, i + 2 }' >"$2"
+}
+influences 160000 "$work/influences.1.egg"
+influences 320000 "$work/influences.2.egg"
+SUB=poses slope_of poses.influences.vertices "$work/influences.1.egg" "$work/influences.2.egg"
 
 # file references: each <Texture> and <File> kept a model reference of about 100 bytes (its name
 # and path copied) for --resources, which validation never reads: 15 x the text added for a

@@ -12,8 +12,10 @@
  *   membership (up to 7), and whether the joint being read named it already; a joint whose
  *   memberships are not all positive or all not (a sum may cancel) sums its own in a map that
  *   it lets go;
- * - a model vertex that counts is 8 bytes (its pool vertex and its mesh, or its primitive for a
- *   copy), sorted and made unique whenever their list has doubled. */
+ * - the model vertices that count are found group by group (a mesh is a group's primitives of
+ *   one material), 8 bytes each while their group is read, sorted and made unique whenever
+ *   their list has doubled; a <Texture> with a name is 4 bytes (a <TRef> reads the last one of
+ *   its name before it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +25,6 @@
 #include "mem_bound.h"
 
 #define MAX_INFLUENCES 4
-#define OWN_BIT 0x80000000u /* a model vertex keyed by its primitive (a copy), not its mesh */
 
 struct lvert {
   int64_t num;
@@ -51,10 +52,15 @@ struct lean {
   struct lpool *lp;
   size_t nlp, caplp;
   size_t held;                  /* bytes of lvert lists and nibbles charged to the bound */
-  struct egg_names textures;    /* texture name -> the last <Texture> of that name so far */
-  struct egg_map meshes;        /* (material, group) of a mesh that counts -> its first primitive */
-  uint64_t *mv;                 /* (pool vertex << 32 | mesh's first primitive or OWN_BIT | primitive) */
-  size_t nmv, capmv, unique;
+  uint32_t *tex;                /* the <Texture>s with a name, by name then place */
+  size_t ntex, captex;
+  /* one group's model vertices that count: (mesh << 32 | pool vertex), its meshes numbered in
+   * the group (a mesh is a group and a material), sorted and made unique as they double */
+  uint64_t *mv;
+  size_t nmv, capmv;
+  uint32_t *own;                /* one primitive's copies that count (pool vertices) */
+  size_t nown, capown;
+  unsigned long count;          /* model vertices that count, so far */
   const struct egg_node *first_at, *first_prim, *first_mesh;
   int first_own;
 };
@@ -358,6 +364,81 @@ static int any_over_four(const struct lean *L)
   return 0;
 }
 
+static const char *tex_name(const struct lean *L, uint32_t ix, uint32_t *len)
+{
+  const struct egg_node *t = L->root + ix;
+  *len = egg_name_len(t);
+  return egg_name(t);
+}
+
+static int name_cmp(const char *a, uint32_t alen, const char *b, uint32_t blen)
+{
+  int c = memcmp(a, b, alen < blen ? alen : blen);
+  return c ? c : alen < blen ? -1 : alen > blen;
+}
+
+/* The <Texture>s a walk over the groups meets (egg_geometry.c's build_meshes), by name, then
+ * place: a merge sort, as qsort has no argument to reach the tree's names through. */
+static void tex_merge_sort(const struct lean *L, uint32_t *a, uint32_t *tmp, size_t n)
+{
+  size_t h = n / 2, i = 0, j = h, k = 0;
+  if (n < 2)
+    return;
+  tex_merge_sort(L, a, tmp, h);
+  tex_merge_sort(L, a + h, tmp, n - h);
+  while (i < h && j < n) {
+    uint32_t la, lb;
+    const char *sa = tex_name(L, a[i], &la), *sb = tex_name(L, a[j], &lb);
+    int c = name_cmp(sa, la, sb, lb);
+    tmp[k++] = c < 0 || (c == 0 && a[i] < a[j]) ? a[i++] : a[j++];
+  }
+  while (i < h)
+    tmp[k++] = a[i++];
+  while (j < n)
+    tmp[k++] = a[j++];
+  memcpy(a, tmp, n * sizeof *a);
+}
+
+static int tex_index(struct lean *L)
+{
+  const struct egg_node *root = L->root;
+  uint32_t *tmp;
+  for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec)))
+    if (n->spec == S_TEXTURE && egg_name(n)) {
+      if (grow_to(&L->tex, &L->captex, L->ntex + 1, sizeof *L->tex, 16) < 0)
+        return -1;
+      L->tex[L->ntex++] = (uint32_t)(n - root);
+    }
+  tmp = malloc(L->ntex ? L->ntex * sizeof *tmp : 1);
+  if (!tmp)
+    return -1;
+  tex_merge_sort(L, L->tex, tmp, L->ntex);
+  free(tmp);
+  return 0;
+}
+
+/* The last <Texture> named (s, len) before entry at, or NULL. */
+static const struct egg_node *tex_before(const struct lean *L, const char *s, uint32_t len, uint32_t at)
+{
+  size_t lo = 0, hi = L->ntex;
+  uint32_t tl;
+  const char *t;
+  while (lo < hi) { /* the first after (s, at) */
+    size_t mid = lo + (hi - lo) / 2;
+    int c;
+    t = tex_name(L, L->tex[mid], &tl);
+    c = name_cmp(t, tl, s, len);
+    if (c < 0 || (c == 0 && L->tex[mid] < at))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (!lo)
+    return NULL;
+  t = tex_name(L, L->tex[lo - 1], &tl);
+  return name_cmp(t, tl, s, len) ? NULL : L->root + L->tex[lo - 1];
+}
+
 /* The material of a primitive's mesh (egg_geometry.c: prim_mesh, texture_file). */
 static const char *prim_material(const struct lean *L, const struct egg_node *prim, uint32_t *len)
 {
@@ -370,7 +451,7 @@ static const char *prim_material(const struct lean *L, const struct egg_node *pr
     return "";
   s = first_string(t, len);
   if (s && t->spec == S_TREF) {
-    const struct egg_node *tex = egg_names_find(&L->textures, s, *len);
+    const struct egg_node *tex = tex_before(L, s, *len, (uint32_t)(prim - L->root));
     uint32_t flen;
     const char *file = tex ? first_string(tex, &flen) : NULL;
     if (file) {
@@ -434,27 +515,28 @@ static int u64_cmp(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-static void mv_unique(struct lean *L)
+static int u32_cmp(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static size_t mv_unique(struct lean *L)
 {
   size_t n = 0;
   qsort(L->mv, L->nmv, sizeof *L->mv, u64_cmp);
   for (size_t i = 0; i < L->nmv; i++)
     if (!n || L->mv[n - 1] != L->mv[i])
       L->mv[n++] = L->mv[i];
-  L->nmv = L->unique = n;
+  return L->nmv = n;
 }
 
-/* Model vertex (v, key) of primitive prim in the mesh whose first primitive is mesh: kept, and
- * the first in the model's order (mesh, pool vertex, shared before a primitive's copies). */
-static int mv_add(struct lean *L, const struct egg_node *v, const struct egg_node *prim,
-                  const struct egg_node *mesh, int own)
+/* Model vertex v of primitive prim, in the mesh whose first primitive is mesh, a copy (own) or
+ * shared: the first in the model's order (mesh, pool vertex, shared before the copies, copies
+ * in file order)? */
+static void first_note(struct lean *L, const struct egg_node *v, const struct egg_node *prim,
+                       const struct egg_node *mesh, int own)
 {
-  uint32_t key = own ? OWN_BIT | (uint32_t)(prim - L->root) : (uint32_t)(mesh - L->root);
-  if (L->nmv >= 2 * L->unique + 1024)
-    mv_unique(L);
-  if (grow_to(&L->mv, &L->capmv, L->nmv + 1, sizeof *L->mv, 256) < 0)
-    return -1;
-  L->mv[L->nmv++] = (uint64_t)(uint32_t)(v - L->root) << 32 | key;
   if (!L->first_at || mesh->off < L->first_mesh->off ||
       (mesh == L->first_mesh &&
        (v->off < L->first_at->off ||
@@ -464,13 +546,14 @@ static int mv_add(struct lean *L, const struct egg_node *v, const struct egg_nod
     L->first_prim = prim;
     L->first_own = own;
   }
-  return 0;
 }
 
-/* The model vertices of a primitive that counts, in a mesh that counts. */
-static int prim_model_vertices(struct lean *L, const struct egg_node *prim, const struct egg_node *mesh)
+/* The model vertices that count of a primitive that counts, the group's mesh number k whose
+ * first primitive is mesh: shared ones into L->mv, copies counted here. */
+static int prim_model_vertices(struct lean *L, const struct egg_node *prim, uint32_t k, const struct egg_node *mesh)
 {
   int pn = child_last(prim, S_NORMAL) != NULL, pc = child_last(prim, S_RGBA) != NULL;
+  L->nown = 0;
   for (const struct egg_node *vr = egg_first(prim); vr; vr = egg_next(vr)) {
     uint32_t plen;
     const char *pname;
@@ -481,85 +564,100 @@ static int prim_model_vertices(struct lean *L, const struct egg_node *prim, cons
     for (uint32_t i = 0, i_end = egg_nvals(vr); lp && lp->cnt && i < i_end; i++) {
       int64_t at = vertex_at(lp, egg_val_int(vr, i));
       const struct egg_node *v;
+      int own;
       if (at < 0 || !over_four(lp, (size_t)at))
         continue;
       v = vertex_node(L, lp, (size_t)at);
-      if (mv_add(L, v, prim, mesh, (pn && !vertex_has(L->doc, v, S_NORMAL)) || (pc && !vertex_has(L->doc, v, S_RGBA))) < 0)
+      own = (pn && !vertex_has(L->doc, v, S_NORMAL)) || (pc && !vertex_has(L->doc, v, S_RGBA));
+      first_note(L, v, prim, mesh, own);
+      if (own) {
+        if (grow_to(&L->own, &L->capown, L->nown + 1, sizeof *L->own, 64) < 0)
+          return -1;
+        L->own[L->nown++] = (uint32_t)(v - L->root);
+        continue;
+      }
+      /* full: made unique, and grown only when that leaves it over half full */
+      if (L->nmv == L->capmv && (!L->capmv || mv_unique(L) > L->capmv / 2) &&
+          grow_to(&L->mv, &L->capmv, L->nmv + 1, sizeof *L->mv, 256) < 0)
         return -1;
+      L->mv[L->nmv++] = (uint64_t)k << 32 | (uint32_t)(v - L->root);
     }
   }
+  /* a primitive's copies: one per pool vertex, however often it names it */
+  qsort(L->own, L->nown, sizeof *L->own, u32_cmp);
+  for (size_t i = 0; i < L->nown; i++)
+    L->count += !i || L->own[i] != L->own[i - 1];
   return 0;
 }
 
-/* The triangle primitives in file order (egg_geometry.c's build_meshes): the first pass keeps
- * the meshes that have a primitive that counts, the second finds each one's first primitive
- * (its place in the model's order) and their model vertices. */
-static int walk_prims(struct lean *L, int second)
+/* The triangle primitives of one group (its meshes: one a material, in order of their first
+ * primitive, as build_meshes numbers them), when one of them counts. */
+static int group_prims(struct lean *L, const struct egg_node *g)
 {
-  const struct egg_node *root = L->root;
-  egg_names_free(&L->textures);
-  for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec))) {
-    const struct egg_node *prev;
+  struct egg_map mats; /* material -> the mesh's first primitive; its place, the mesh's number */
+  int counts = 0, rc = -1;
+  for (const struct egg_node *n = egg_first(g); n && !counts; n = egg_next(n))
+    if ((n->spec == S_POLYGON || n->spec == S_TRIFAN || n->spec == S_TRISTRIP) && !n->bad) {
+      counts = prim_counts(L, n);
+      if (counts < 0)
+        return -1;
+    }
+  if (!counts)
+    return 0;
+  egg_map_init(&mats, &L->doc->map_failures, L->bound);
+  L->nmv = 0;
+  for (const struct egg_node *n = egg_first(g); n; n = egg_next(n)) {
     const char *mat;
     uint32_t mlen;
-    struct egg_map_ent *e = NULL;
+    struct egg_map_ent *e;
     int c;
-    if (n->spec == S_TEXTURE && egg_name(n)) {
-      if (egg_names_set(&L->textures, n, &prev) < 0)
-        return -1;
-      continue;
-    }
     if ((n->spec != S_POLYGON && n->spec != S_TRIFAN && n->spec != S_TRISTRIP) || n->bad)
       continue;
     mat = prim_material(L, n, &mlen);
-    if (second) {
-      e = egg_map_named_find(&L->meshes, mat, mlen, (int64_t)(uintptr_t)egg_parent(n));
-      if (!e)
-        continue;
-      if (!e->val)
-        e->val = (void *)(uintptr_t)n;
-    }
+    e = egg_map_at(&mats, mat, mlen);
+    if (!e)
+      goto out;
+    if (!e->val)
+      e->val = (void *)(uintptr_t)n;
     c = prim_counts(L, n);
-    if (c < 0)
-      return -1;
-    if (!c)
-      continue;
-    if (!second) {
-      if (!egg_map_named(&L->meshes, mat, mlen, (int64_t)(uintptr_t)egg_parent(n)))
-        return -1;
-    } else if (prim_model_vertices(L, n, e->val) < 0) {
-      return -1;
-    }
+    if (c < 0 || (c && prim_model_vertices(L, n, (uint32_t)(e - mats.ents), e->val) < 0))
+      goto out;
   }
-  return 0;
+  L->count += mv_unique(L);
+  rc = 0;
+out:
+  egg_map_free(&mats);
+  return rc;
 }
 
 int egg_geometry_lean(struct egg_doc *doc, const struct model *m)
 {
   struct lean L;
+  const struct egg_node *root = doc->root;
   int rc = -1;
   memset(&L, 0, sizeof L);
   L.doc = doc;
-  L.root = doc->root;
+  L.root = root;
   L.bound = egg_doc_bound(doc);
-  egg_names_init(&L.pools, doc->root, &doc->map_failures, L.bound);
-  egg_names_init(&L.textures, doc->root, &doc->map_failures, L.bound);
+  egg_names_init(&L.pools, root, &doc->map_failures, L.bound);
   egg_map_init(&L.of, &doc->map_failures, L.bound);
-  egg_map_init(&L.meshes, &doc->map_failures, L.bound);
   if (index_pools(&L) < 0)
     goto out;
   /* the model's <Joint>s in their order (egg_anim_decode's list; tables standing in for joints
    * have no members) */
   for (uint32_t ji = 0; ji < doc->njoints && ji < m->num_joints; ji++)
-    if (count_joint(&L, doc->root + doc->joint_offs[ji]) < 0)
+    if (count_joint(&L, root + doc->joint_offs[ji]) < 0)
       goto out;
   if (any_over_four(&L)) {
-    if (walk_prims(&L, 0) < 0 || walk_prims(&L, 1) < 0)
+    if (tex_index(&L) < 0)
       goto out;
-    mv_unique(&L);
-    if (L.nmv) {
+    /* the groups a walk over the primitives meets (build_meshes' walk) */
+    for (const struct egg_node *n = root; n; n = egg_next_skip(n, root, n->spec == S_ROOT || egg_is_group(n->spec)))
+      if ((n->spec == S_ROOT || egg_is_group(n->spec)) && group_prims(&L, n) < 0)
+        goto out;
+    if (L.count) {
       char what[160];
-      snprintf(what, sizeof what, "%u vertices (the first in <VertexPool> %.80s)", (unsigned)L.nmv,
+      snprintf(what, sizeof what, "%u vertices (the first in <VertexPool> %.80s)", (unsigned)L.count,
                egg_name(egg_parent(L.first_at)) ? egg_name(egg_parent(L.first_at)) : "");
       egg_emit_node(doc, RULE_EGG_INFLUENCES_OVER_FOUR, L.first_at, "4", "%s", what);
     }
@@ -573,9 +671,9 @@ out:
   mem_bound_release(L.bound, L.held);
   free(L.lp);
   free(L.mv);
+  free(L.own);
+  free(L.tex);
   egg_names_free(&L.pools);
-  egg_names_free(&L.textures);
   egg_map_free(&L.of);
-  egg_map_free(&L.meshes);
   return rc;
 }
