@@ -181,7 +181,8 @@ static int lpool_build(struct lean *L, struct lpool *lp)
     lp->v[k].ord = (uint32_t)k;
     k++;
   }
-  qsort(lp->v, k, sizeof *lp->v, lvert_cmp);
+  if (k > 1)
+    qsort(lp->v, k, sizeof *lp->v, lvert_cmp);
   n = 0;
   for (size_t i = 0; i < k; i++)
     if (!n || lp->v[n - 1].num != lp->v[i].num) /* a repeated number keeps the first vertex */
@@ -524,7 +525,8 @@ static int u32_cmp(const void *a, const void *b)
 static size_t mv_unique(struct lean *L)
 {
   size_t n = 0;
-  qsort(L->mv, L->nmv, sizeof *L->mv, u64_cmp);
+  if (L->nmv > 1) /* (never qsort NULL, even of none) */
+    qsort(L->mv, L->nmv, sizeof *L->mv, u64_cmp);
   for (size_t i = 0; i < L->nmv; i++)
     if (!n || L->mv[n - 1] != L->mv[i])
       L->mv[n++] = L->mv[i];
@@ -584,7 +586,8 @@ static int prim_model_vertices(struct lean *L, const struct egg_node *prim, uint
     }
   }
   /* a primitive's copies: one per pool vertex, however often it names it */
-  qsort(L->own, L->nown, sizeof *L->own, u32_cmp);
+  if (L->nown > 1)
+    qsort(L->own, L->nown, sizeof *L->own, u32_cmp);
   for (size_t i = 0; i < L->nown; i++)
     L->count += !i || L->own[i] != L->own[i - 1];
   return 0;
