@@ -293,6 +293,21 @@ void *arena_regrow(struct arena *a, void *p, size_t size)
   return grown->data;
 }
 
+void arena_release(struct arena *a, void *p)
+{
+  struct arena_block **at = &a->head, *b;
+  if (!p)
+    return;
+  while (*at && (void *)(*at)->data != p)
+    at = &(*at)->next;
+  if (!(b = *at) || b->map || !b->charged) /* only arena_regrow's: it charges what it is asked */
+    return;
+  *at = b->next;
+  mem_bound_release(a->bound, b->charged);
+  a->used_total -= b->cap;
+  free(b);
+}
+
 int arena_bound_check(struct arena *a)
 {
 #ifdef ARENA_HUGE

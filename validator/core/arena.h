@@ -40,6 +40,10 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
  * p is NULL or what an earlier call gave; the bytes past the old size are not zeroed. NULL when
  * out of memory, p then still valid and still the arena's. */
 void *arena_regrow(struct arena *a, void *p, size_t size);
+/* Free, before the rest of the arena, a block arena_regrow gave (p; NULL or one not found: no-op),
+ * its charge given back to the bound: a decoder's table that only a writer reads, let go once no
+ * writer will run (format.h, release_source). */
+void arena_release(struct arena *a, void *p);
 /* p, malloc'd by someone else, is freed with the arena: a large result (an inflated text) is
  * kept where it was made instead of copied. 0, or -1 when out of memory (p is then still the
  * caller's). */

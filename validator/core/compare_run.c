@@ -57,6 +57,7 @@ static int side_decode(struct diag_sink *sink, struct side *s, const struct comp
              "size limit of %llu bytes (--max-input-size)", in->path, input_limit(&o));
     return -1;
   }
+  pipeline_release_source(&s->run); /* compared, never written: held while the other decodes */
   s->cs.data = s->in.data;
   s->cs.size = s->in.size;
   s->cs.format = s->run.format;

@@ -98,6 +98,8 @@ enum convert_verdict convert_prove(struct convert_state *s)
     convert_note(s, CONVERT_NOTE_FAILURE, "out of memory; %s was not checked, nothing written", outpath);
     return CONVERT_INTERNAL;
   }
+  if (!same)
+    pipeline_release_source(&out); /* the proof compares its model, never writes it */
   result = outp->result;
   for (int i = 0; i < MDL_SEVERITY_COUNT; i++) /* the writer's announcements are the output's */
     result.counts[i] += s->announce.counts[i];

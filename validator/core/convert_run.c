@@ -128,6 +128,7 @@ mdl_status convert_run(const struct convert_request *rq, struct report *rep, str
     goto done;
   if ((st = convert_write(&s)) != MDL_OK || out->verdict != CONVERT_OK)
     goto done;
+  pipeline_release_source(&s.run); /* written: IN's model is compared, never written again */
   /* What is to be written is held to every rule, then to the source, before it is written:
    * bytes that do not validate are never left on disk (a limit the writer missed); bytes that
    * validate but differ from IN are written, to be inspected. */

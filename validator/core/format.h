@@ -126,6 +126,11 @@ struct mdl_format {
   int (*decode)(struct decode_ctx *ctx, struct model *m);
   /* Serialise the model; 0 or -1 (with a reason in out->error). NULL when unsupported. */
   int (*write)(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
+  /* Let go of what the decode kept for write alone (Egg: its tree, which the Egg writer writes
+   * again), once m will not be written; what the model holds stays valid (issue 26: convert,
+   * fix and compare held a source's tree beside its model and the proof's decode). NULL: the
+   * model holds nothing only a writer reads. */
+  void (*release_source)(struct model *m);
   /* The format's own 4x4 for frame f of pose p when TRS cannot express it exactly (shear,
    * arbitrary order strings), row-major as the format defines it; 0, or -1 when it has none.
    * NULL for formats whose frames are TRS. */

@@ -49,5 +49,8 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
 /* 1 when the decode stopped at its memory bound (MDL-MEM-002 was emitted). */
 int pipeline_bound_hit(const struct pipeline_run *run);
 void pipeline_release(struct pipeline_run *run);
+/* The decoded model will not be written: its format lets go of what only its writer reads
+ * (format.h, release_source); the model stays whole for comparisons. */
+void pipeline_release_source(struct pipeline_run *run);
 
 #endif

@@ -228,6 +228,12 @@ void pipeline_release(struct pipeline_run *run)
   model_free(&run->model);
 }
 
+void pipeline_release_source(struct pipeline_run *run)
+{
+  if (run->format && run->format->release_source)
+    run->format->release_source(&run->model);
+}
+
 mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
                                const mdl_options *options, mdl_result *result)
 {

@@ -282,6 +282,73 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   return 0;
 }
 
+/* *s, when it is in the tree's strings (egg_name, egg_val_str), as a copy in the model's arena:
+ * 0, or -1 when out of memory (*s then unchanged). */
+static int own_string(struct model *m, const struct egg_doc *doc, const char **s)
+{
+  char *copy;
+  if (!*s || *s < doc->strs || *s >= doc->strs + doc->strs_used)
+    return 0;
+  if (!(copy = arena_strndup(&m->arena, *s, egg_str_len(*s))))
+    return -1;
+  *s = copy;
+  return 0;
+}
+
+/* release_source (format.h): the tree and its pools go, once the model's names that point
+ * into them are copies of their own (joints, animations, files); the model's arrays are its
+ * own already. A copy that cannot be made keeps everything (the arena's failure undone: the
+ * model is whole). */
+static void egg_release_source(struct model *m)
+{
+  struct egg_private *priv = m->format_data;
+  struct egg_doc *doc;
+  int failed = m->arena.failed, rc = 0;
+  if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
+      priv->magic != EGG_PRIVATE_MAGIC || !priv->root || priv->lazy_tf || priv->walk_skel ||
+      m->joint_walk || m->frame_get || m->joint_name)
+    return; /* frames or joints read from the tree as they are asked for (poses) */
+  doc = egg_tree_of(priv->root)->doc;
+  for (uint32_t j = 0; rc == 0 && m->joints && j < m->num_joints; j++)
+    rc = own_string(m, doc, &m->joints[j].name);
+  for (uint32_t a = 0; rc == 0 && m->anims && a < m->num_anims; a++)
+    rc = own_string(m, doc, &m->anims[a].name);
+  for (struct model_ref *r = m->refs; rc == 0 && r; r = r->next)
+    if ((rc = own_string(m, doc, &r->ref)) == 0)
+      rc = own_string(m, doc, &r->format);
+  if (rc < 0) {
+    m->arena.failed = failed;
+    return;
+  }
+  priv->root = NULL;
+  priv->dropped = 1; /* egg_write refuses it now: the values it would write are gone */
+  doc->root = doc->node_arr = NULL;
+  arena_release(&m->arena, doc->tree);
+  doc->tree = NULL;
+  arena_release(&m->arena, doc->strs);
+  arena_release(&m->arena, doc->nums);
+  arena_release(&m->arena, doc->f32);
+  arena_release(&m->arena, doc->i8);
+  arena_release(&m->arena, doc->rich);
+  arena_release(&m->arena, doc->far);
+  arena_release(&m->arena, doc->vertex_attrs);
+  for (int c = 0; c < 2; c++) {
+    struct egg_col *col = c ? &doc->vals : &doc->names;
+    arena_release(&m->arena, col->vals);
+    arena_release(&m->arena, col->mask);
+    arena_release(&m->arena, col->base);
+  }
+  doc->strs = NULL;
+  doc->nums = NULL;
+  doc->f32 = NULL;
+  doc->i8 = NULL;
+  doc->rich = NULL;
+  doc->far = NULL;
+  doc->vertex_attrs = NULL;
+  memset(&doc->names, 0, sizeof doc->names);
+  memset(&doc->vals, 0, sizeof doc->vals);
+}
+
 /* --profile=panda: what Panda3D's loader accepts beyond the documented syntax */
 static int egg_profile_at(const mdl_options *o, size_t i, char *buf, size_t cap)
 {
@@ -309,6 +376,7 @@ const struct mdl_format egg_format = {
   .detect = egg_detect,
   .decode = egg_decode,
   .write = egg_write,
+  .release_source = egg_release_source,
   .pose_matrix = egg_pose_matrix,
   .profile_at = egg_profile_at,
 };
