@@ -112,6 +112,7 @@ mdl_status compare_run(struct compare_run *cr, const struct compare_input in[2],
     mem_bound_add_text(&bound, b.in.size);
     sink.bound = &bound;
     ra = side_decode(&sink, &a, &in[0], o, &bound, cr->error, sizeof cr->error);
+    input_idle(&a.in); /* not read again before the comparison: its pages go while B decodes */
     rb = ra < 0 ? -1 : side_decode(&sink, &b, &in[1], o, &bound, cr->error, sizeof cr->error);
   }
   if (ra == -2 || rb == -2)

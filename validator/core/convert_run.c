@@ -126,9 +126,13 @@ mdl_status convert_run(const struct convert_request *rq, struct report *rep, str
     return st;
   if ((st = convert_source(&s)) != MDL_OK || out->verdict != CONVERT_OK)
     goto done;
+  /* IN's text is not read again before the proof's comparison (a writer that reads it brings
+   * back what it reads): its pages go while the bytes are written and decoded */
+  input_idle(&s.in);
   if ((st = convert_write(&s)) != MDL_OK || out->verdict != CONVERT_OK)
     goto done;
   pipeline_release_source(&s.run); /* written: IN's model is compared, never written again */
+  input_idle(&s.in);                /* again: the Egg writer reads the text it writes again */
   /* What is to be written is held to every rule, then to the source, before it is written:
    * bytes that do not validate are never left on disk (a limit the writer missed); bytes that
    * validate but differ from IN are written, to be inspected. */

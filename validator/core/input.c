@@ -159,6 +159,16 @@ void input_close(struct mdl_input *in)
   memset(in, 0, sizeof *in);
 }
 
+void input_idle(struct mdl_input *in)
+{
+#ifdef MADV_DONTNEED
+  if (in->mapped)
+    (void)madvise(in->mapped, in->mapped_size, MADV_DONTNEED); /* advice: a refusal keeps them */
+#else
+  (void)in;
+#endif
+}
+
 int input_own(struct mdl_input *in)
 {
   unsigned char *p;

@@ -31,6 +31,11 @@ void input_close(struct mdl_input *in);
 /* Hold the input in memory of its own rather than a mapping of the file (a file about to be
  * written over while its model is in use): 0, or ENOMEM. */
 int input_own(struct mdl_input *in);
+/* The bytes will not be read for a while (a command decoded them and decodes another text
+ * before it compares): a mapping's pages are given back to the system, which reads them from
+ * the file again when they are next touched (the mapping is read-only: nothing is lost).
+ * Bytes held in memory of their own stay as they are. */
+void input_idle(struct mdl_input *in);
 
 /* The limit options ask for: max_input_size, or MDL_DEFAULT_MAX_INPUT_SIZE when 0 or NULL. */
 unsigned long long input_limit(const mdl_options *options);
