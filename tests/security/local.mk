@@ -32,3 +32,5 @@ SECURITY_TESTS += tests/security/convert-renormalise.sh
 SECURITY_TESTS += tests/security/iqe-memory.sh
 # membound: a memory bound for decoding, so item 8 holds on any input
 SECURITY_TESTS += tests/security/max-memory-rss.sh
+# wholemodel: fix and compare hold whole models, within 3 x their texts (item 8)
+SECURITY_TESTS += tests/security/model-memory.sh
