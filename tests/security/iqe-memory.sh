@@ -33,8 +33,10 @@ check()
   _used=$(($2 - base))
   _limit=$((3 * _size / 1024 + 65536))
   echo "$1: $((_size / 1024)) KiB, peak RSS $2 KiB ($_used KiB over the baseline, $((_used * 10240 / _size / 10)).$((_used * 10240 / _size % 10)) x), limit $_limit KiB, exit $3"
-  # exit 3: stopped by --max-memory (MDL-MEM-002, never a verdict), which every command has now
-  if [ "$3" -eq 3 ]; then
+  # exit 3: stopped by --max-memory (MDL-MEM-002, never a verdict), which every command has now;
+  # with HELD set, a failure: the shape is valid and holds far less than the bound, so a refusal
+  # means the decode charged what it does not keep
+  if [ "$3" -eq 3 ] && [ -z "${HELD:-}" ]; then
     "$MDLCHECK" ${SUB:-} "$work/$1.iqe" 2>&1 | grep -q "MDL-MEM-002" || fail "$1: exit 3 without MDL-MEM-002"
   else
     [ "$3" -le 1 ] || fail "$1: exit $3"
@@ -192,7 +194,12 @@ check poses-vp3 "" "vp 0 0 0\n" ""
 check poses-fm012 "vp 0 0 0\nvp 1 0 0\nvp 0 1 0\n" "fm 0 1 2\n" ""
 check poses-fan-line "vp 0 0 0\nvp 1 0 0\nvp 1 1 0\nvp 0 1 0\nfm 0" " 1 2 3" "\n" 4
 check poses-vb-line "vp 0 0 0\nvb" " 0 1" "\n" 64
+# a frame of a million poses: refused by the default bound at 16 MB on 11cd453 (peak RSS 25 MB,
+# bound 80 MB: 80 bytes charged a pose for a strip it touched only as it was filled); its poses
+# are now read as they are printed, and it must pass
+HELD=1
 check poses-pq "joint\nanimation\nframe\n" "pq 0 0 0 0 0 0\n" "" 24
+HELD=
 # joints (and their base poses) printed by `poses`: 19 x and 10 x before (a rest pose of 80
 # bytes each, the identity or a copy of the parser's pose, beside the model's joint and an
 # interned name), 5.5 x and 6.4 x now (the joints without a base pose share one identity, the

@@ -137,7 +137,9 @@ int cmd_poses(struct cli *c)
     rc = st == MDL_EIO ? EXIT_IO : EXIT_INVALID;
     goto done;
   }
-  if (st != MDL_OK) {
+  if (st != MDL_OK) { /* a bug (MDL_EINTERNAL: a --target check could not read the model) */
+    text_printf(stderr, "mdlcheck: %s: internal error: the poses could not be checked to the end\n",
+                c->args[0]);
     rc = EXIT_INTERNAL;
     goto done;
   }
