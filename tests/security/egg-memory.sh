@@ -241,9 +241,8 @@ slope pools.referenced.empty '' '<VertexPool> p%d{}<Polygon>{<VertexRef>{<Ref>{p
 # t%d.png } 3.0 x, 6.3 x with --resources: a model reference of 64 bytes each and its path;
 # pools of one vertex that polygons name 3.1 x (3.6 x before), of three 3.5 x (4.2 x): the area
 # check's positions, 24 bytes a vertex, and the tree; references to pools never defined 3.2 x
-# (3.9 x): the tree and the set of names reported); <Ref>{a}, <DCS>{a}, <File>{a} 3.3 to 3.6 x, <TRef>{a}, <MRef>{a},
-# <Tag> a{}, <Dart>{a} 3.2 to 3.3 x (an entry of 16 bytes and a value slot for 9 or 10 bytes
-# of text).
+# (3.9 x): the tree and the set of names reported); <File>{a} 3.3 x,
+# <Tag> a{} 3.2 x (an entry of 16 bytes and a name slot for 9 bytes of text).
 # runs of numbers in one entry that keeps them (vertex indices, knots, a <Collide>'s values):
 # 9 x before (8 bytes a number on the value stack and 8 again in the tree), 0.5 x now (a small
 # integer is a byte in the tree, and a long run leaves the value stack as it is read)
@@ -269,6 +268,12 @@ slope tangent '<VertexPool> p{<Vertex>{0 0 0 <UV>{0 0 ' '<Tangent>{0 0 0}' '}}}'
 # of text, an entry of 16), too close to check
 slope rgba.one '<Polygon>{' '<RGBA>{0}' '}'
 slope dart.one '<Group> g{' '<Dart>{0}' '}'
+# one word, among the first strings of the file (a texture or material named by a polygon, a
+# <Dart> type): 3.2 to 3.3 x before (an entry and a 4-byte value slot naming the one copy of the
+# word, for 9 bytes of text), 2.8 x now (where the word is, kept in the entry); <DCS>{a} and
+# <Ref>{a} are 3.0 x now (3.5 x before: 8 bytes of text, an entry of 16), too close to check
+slope tref.word '<Polygon>{' '<TRef>{a}' '}'
+slope dart.word '<Group> g{' '<Dart>{a}' '}'
 # entries whose values or name a validation reads only as a count: a morph offset of plain
 # decimals (convert alone reads its numbers), a <Tag>'s name (tags are only counted), a <File>'s
 # file name without --resources. 3.2 x before (an entry, a value or name slot, the numbers or a

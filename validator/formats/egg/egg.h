@@ -240,7 +240,8 @@ struct egg_tree_hdr {
  *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF;
  *                 with close >= EGG_ONE_INLINE, no v: the value is a small integer kept in close
  *                 (egg_i8_values[close - EGG_ONE_INLINE])
- *   VF_WORD/QSTR  v = offset of the string in strs
+ *   VF_WORD/QSTR  v = offset of the string in strs; with close >= EGG_ONE_INLINE, no v: the
+ *                 offset is 4 * (close - 1), a string among the first 4 KiB kept (egg_str_v_in)
  *   VF_RICH       rich[v+ix].ul = count, the values after it (the number: rich[v].ul); with
  *                 EGG_V_F32 (never ix), strings only: 4-byte slots in f32 at v & EGG_V_OFF, each
  *                 the offset of its string in strs, EGG_WORD_QUOTED set for a quoted one, after
@@ -272,7 +273,8 @@ struct egg_node {
   /* VF_NONE without ix: the line of the closing brace, as lines after the keyword's + 1 (0: not
    * kept; EGG_CLOSE_FAR: in the doc's far closes); VF_NUM, VF_RICH, VF_DROPPED, VF_IXV: the
    * number of values (EGG_CLOSE_FAR: that many or more, the count in the slots above); VF_ONE:
-   * 1, or EGG_ONE_INLINE + 128 + its value (see v) */
+   * 1, or EGG_ONE_INLINE + 128 + its value (see v); VF_WORD, VF_QSTR: 1, or the offset of the
+   * string / 4 + 1 (see v) */
   uint32_t close : 10;
 };
 /* the layout issue 26's bound was measured with (16 bytes an entry), and room for every vform */
@@ -292,6 +294,10 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
  * itself, close - EGG_ONE_INLINE - 128, with no value slot nor byte: a `<DCS>{0}` or `<RGBA>{0}`
  * of 8 or 9 bytes took an entry, a 4-byte value slot and a byte (issue 26) */
 #define EGG_ONE_INLINE 2u
+/* The largest offset in strs a VF_WORD or VF_QSTR entry keeps in close, not in a value slot: a
+ * `<DCS>{a}` or `<Ref>{a}` of 8 bytes took an entry and a 4-byte slot naming the one copy of
+ * `a`, one of the first strings of its file (issue 26); strings are 4-byte aligned, from 4 */
+#define EGG_STR_INLINE (4u * (EGG_CLOSE_FAR - 2))
 /* egg_i8_values[k] is k - 128: where an inline value is read as a byte (egg_numv) */
 extern const int8_t egg_i8_values[256];
 /* a VF_RICH entry's string slot (EGG_V_F32): a quoted string, not a bare word (a `<Collide>` of
@@ -318,6 +324,12 @@ static inline uint32_t egg_v_in(const struct egg_tree_hdr *t, const struct egg_n
 static inline uint32_t egg_v(const struct egg_node *n)
 {
   return egg_v_in(egg_tree_of(n), n);
+}
+/* The offset in strs of a VF_WORD or VF_QSTR entry's string: in close when one of the first
+ * strings kept (EGG_STR_INLINE), else in its value slot. */
+static inline uint32_t egg_str_v_in(const struct egg_tree_hdr *t, const struct egg_node *n)
+{
+  return n->close >= EGG_ONE_INLINE ? 4u * ((uint32_t)n->close - 1u) : egg_v_in(t, n);
 }
 /* The header name field (see above), 0 when the entry has no name. */
 static inline uint32_t egg_name_field(const struct egg_node *n)

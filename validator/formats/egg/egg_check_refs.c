@@ -78,7 +78,7 @@ static void define(struct refs *r, struct egg_names *map, struct egg_node *n, co
 static const char *str0(const struct egg_doc *doc, const struct egg_node *n, uint32_t *len)
 {
   if (n->vform == VF_WORD || n->vform == VF_QSTR) {
-    const char *s = doc->tree->strs + egg_v_in(doc->tree, n);
+    const char *s = doc->tree->strs + egg_str_v_in(doc->tree, n);
     *len = egg_str_len(s);
     return s;
   }

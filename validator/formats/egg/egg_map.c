@@ -207,7 +207,7 @@ static const char *names_key(const struct egg_names *m, uint32_t ix, uint32_t *l
     if (!egg_nvals(n))
       s = NULL;
     else if (n->vform == VF_WORD || n->vform == VF_QSTR)
-      s = m->tree->strs + egg_v_in(m->tree, n);
+      s = m->tree->strs + egg_str_v_in(m->tree, n);
     else
       return egg_val_str(n, 0, len);
   } else if (n->has_name) {

@@ -1368,6 +1368,18 @@ static inline int frame_inline_here(const struct parser *p, const struct frame *
          f->spill_at == SIZE_MAX && !egg_has_index(f->node->spec) && i8_exact(p->dstack[f->vstart]);
 }
 
+/* Whether an entry closing now (no child took its value slot) of one word or quoted string,
+ * one of the first kept (EGG_STR_INLINE), keeps where its string is in the entry itself. */
+static inline int frame_str_inline_here(const struct parser *p, const struct frame *f)
+{
+  const struct egg_rich *r;
+  if (f->v_reserved || frame_nvals(p, f) != 1 || !f->rich || f->lazy || f->let_go ||
+      f->spill_at != SIZE_MAX || egg_has_index(f->node->spec))
+    return 0;
+  r = p->rstack + f->vstart; /* (the stack holds the one value) */
+  return (r->type == V_WORD || r->type == V_QSTRING) && r->s && r->s <= EGG_STR_INLINE && !(r->s % 4);
+}
+
 static PARSE_INLINE void close_node(struct parser *p, int bad)
 {
   struct frame *f = &p->stack[p->depth - 1];
@@ -1383,6 +1395,9 @@ static PARSE_INLINE void close_node(struct parser *p, int bad)
   } else if (frame_inline_here(p, f)) {
     n->vform = VF_ONE;
     n->close = EGG_ONE_INLINE + 128 + (uint32_t)(int)p->dstack[f->vstart];
+  } else if (frame_str_inline_here(p, f)) {
+    n->vform = p->rstack[f->vstart].type == V_WORD ? VF_WORD : VF_QSTR;
+    n->close = p->rstack[f->vstart].s / 4 + 1;
   } else {
     frame_reserve_v(p, f);
     close_values(p, f, n, count);

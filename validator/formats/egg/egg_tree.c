@@ -20,6 +20,7 @@ const int8_t egg_i8_values[256] = {
   EGG_I8_ROW(176), EGG_I8_ROW(184), EGG_I8_ROW(192), EGG_I8_ROW(200), EGG_I8_ROW(208),
   EGG_I8_ROW(216), EGG_I8_ROW(224), EGG_I8_ROW(232), EGG_I8_ROW(240), EGG_I8_ROW(248)};
 _Static_assert(EGG_ONE_INLINE + 255 < EGG_CLOSE_FAR, "an inline value fits close");
+_Static_assert(EGG_STR_INLINE / 4 + 1 < EGG_CLOSE_FAR, "an inline string offset fits close");
 
 static const char elided_name[5] = {0, 0, 0, 0, 0};
 const char *const egg_name_elided = elided_name + 4;
@@ -67,7 +68,7 @@ void egg_val(const struct egg_node *n, uint32_t i, struct egg_value *out)
   case VF_WORD:
   case VF_QSTR:
     out->type = n->vform == VF_WORD ? V_WORD : V_QSTRING;
-    out->s = egg_tree_of(n)->strs + egg_v(n);
+    out->s = egg_tree_of(n)->strs + egg_str_v_in(egg_tree_of(n), n);
     out->len = egg_str_len(out->s);
     break;
   case VF_RICH: rich_val(n, i, out); break;
@@ -79,7 +80,8 @@ const char *egg_val_str(const struct egg_node *n, uint32_t i, uint32_t *len)
 {
   *len = 0;
   if (n->vform == VF_WORD || n->vform == VF_QSTR) {
-    const char *s = egg_tree_of(n)->strs + egg_v(n);
+    const struct egg_tree_hdr *t = egg_tree_of(n);
+    const char *s = t->strs + egg_str_v_in(t, n);
     *len = egg_str_len(s);
     return s;
   }
