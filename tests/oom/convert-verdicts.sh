@@ -91,6 +91,8 @@ scenario "fix iqm (repaired) in place" in.iqm mis.iqm fix in.iqm
 scenario "convert iqe -> iqm" o.iqm old convert skinned.iqe o.iqm
 scenario "convert iqm -> iqe, json" o.iqe old convert -f json walk.iqm o.iqe
 scenario "convert egg -> egg, json" o.egg old convert -f json dancer.egg o.egg
+scenario "convert egg -> x42 (the X42 builder)" o.x42 old convert --accept-loss=MDL-CNV-013 dancer.egg o.x42
+scenario "convert iqe -> x42, json" o.x42 old convert -f json skinned.iqe o.x42
 scenario "compare iqe" - - compare skinned.iqe skinned.iqe
 scenario "compare egg, json" - - compare -f json dancer.egg dancer.egg
 [ "$failures" -eq 0 ]

@@ -161,7 +161,8 @@ int x42_model_fill(struct x42_ctx *x);
 /* x42_write.c */
 int x42_doc_encode(const struct x42_doc *d, struct byte_buf *out);
 int x42_write(const struct model *m, const struct write_opts *opts, struct byte_buf *out);
-/* x42_build.c: a common model into a document (arrays in a). 0, or -1 with a reason in err. What
+/* x42_build.c: a common model into a document (arrays in a). 0, or -1 with a reason in err (-2:
+ * memory ran out, the reason "out of memory": no verdict on the model). What
  * it changes to fit X42 (normals made unit) is announced to losses (NULL: no one listens). */
 struct write_losses;
 int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, struct write_losses *losses,

@@ -20,12 +20,19 @@ struct builder {
   size_t errcap;
   char *blob;
   uint32_t blob_len, blob_cap;
+  int oom; /* an allocation failed: the build ends without a verdict, not as a refusal */
 };
 
 static int fail(struct builder *b, const char *msg)
 {
   snprintf(b->err, b->errcap, "x42: %s", msg);
   return -1;
+}
+
+static int fail_oom(struct builder *b)
+{
+  b->oom = 1;
+  return fail(b, "out of memory");
 }
 
 /* Index of s in the name blob, appended on first use. */
@@ -46,7 +53,7 @@ static int name_add(struct builder *b, const char *s, uint16_t *out)
       cap *= 2;
     nb = arena_calloc(b->a, cap, 1);
     if (!nb)
-      return fail(b, "out of memory");
+      return fail_oom(b);
     if (b->blob_len)
       memcpy(nb, b->blob, b->blob_len);
     b->blob = nb;
@@ -171,7 +178,7 @@ static int build_keys(struct builder *bd, const struct model *m)
   kstart = arena_calloc(bd->a, (size_t)nt + 1, sizeof *kstart);
   pushed = arena_calloc(bd->a, (size_t)nt + 1, sizeof *pushed);
   if (!nk || !kstart || !pushed)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   for (int pass = 0; pass < 2; pass++) {
     for (uint32_t t = 0; t < nt; t++) {
       uint32_t n = 0;
@@ -209,7 +216,7 @@ static int build_keys(struct builder *bd, const struct model *m)
       kf = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *kf);
       kv = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *kv);
       if (!kf || !kv)
-        return fail(bd, "out of memory");
+        return fail_oom(bd);
     }
   }
   /* values: one per key, reusing the previous key's value when the samples are equal */
@@ -238,7 +245,7 @@ static int build_keys(struct builder *bd, const struct model *m)
   d->rot_values = arena_calloc(bd->a, 4u * (size_t)d->num_rot + 1, sizeof *d->rot_values);
   d->keys = arena_calloc(bd->a, (size_t)nkeys + 1, sizeof *d->keys);
   if (!d->pos_values || !d->scale_values || !d->rot_values || !d->keys)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   for (uint32_t t = 0; t < nt; t++) {
     unsigned type = t % 3;
     for (uint32_t n = 0; n < nk[t]; n++) {
@@ -404,7 +411,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
   d->influences = arena_calloc(bd->a, (size_t)m->num_joints + 2, sizeof *d->influences);
   if (!d->vert_pos || (nrm && !d->normals) || ((d->flags & X42_MF_HAS_TANGENT_BASIS) && !d->tangents) ||
       (tc && !d->texcoords) || (col && !d->colors) || !d->groups || !joint_infl || !d->influences)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   for (uint32_t v = 0; v < nv; v++) {
     double n[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++)
@@ -522,7 +529,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
   }
   d->blend = arena_calloc(bd->a, (size_t)blend_len + 1, 1);
   if (!d->blend)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   d->blend_len = blend_len;
   blend_len = 0;
   for (uint32_t i = 0; i < m->num_meshes; i++) {
@@ -585,7 +592,7 @@ static int build_mesh(struct builder *bd, const struct model *m)
       return fail(bd, "too many indices");
     d->indices = arena_calloc(bd->a, (size_t)ni + 1, sizeof *d->indices);
     if (!d->indices)
-      return fail(bd, "out of memory");
+      return fail_oom(bd);
     for (uint32_t i = 0; i < m->num_meshes; i++) {
       const struct model_mesh *mm = &m->meshes[i];
       struct x42_group *g = &d->groups[i];
@@ -617,7 +624,7 @@ static int build_lods(struct builder *bd, const struct model *m)
     return fail(bd, "more than 65535 levels of detail");
   d->lods = arena_calloc(bd->a, n, sizeof *d->lods);
   if (!d->lods)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   if (!m->num_lods) {
     d->lods[0].num_groups = d->num_groups;
     d->num_lods = 1;
@@ -644,7 +651,7 @@ static int build_tags(struct builder *bd, const struct model *m)
     return fail(bd, "more than 65535 tags");
   d->tags = arena_calloc(bd->a, (size_t)m->num_tags + 1, sizeof *d->tags);
   if (!d->tags)
-    return fail(bd, "out of memory");
+    return fail_oom(bd);
   for (uint32_t i = 0; i < m->num_tags; i++) {
     const struct model_tag *mt = &m->tags[i];
     struct x42_tag *t = &d->tags[i];
@@ -658,40 +665,32 @@ static int build_tags(struct builder *bd, const struct model *m)
   return 0;
 }
 
-int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, struct write_losses *losses,
-                  char *err, size_t errcap)
+static int doc_build(struct builder *bd, const struct model *m, struct arena *a, struct x42_doc *d)
 {
-  struct builder bd;
   uint32_t nb = m->num_joints, nf;
   memset(d, 0, sizeof *d);
-  memset(&bd, 0, sizeof bd);
-  bd.a = a;
-  bd.d = d;
-  bd.losses = losses;
-  bd.err = err;
-  bd.errcap = errcap;
   d->magic = X42_DOC_MAGIC;
   if (nb > 0xFFFE / 6)
-    return fail(&bd, "too many joints for a 16-bit key stream");
-  if (name_add(&bd, "", &d->name_blob_len) < 0) /* index 0: the empty name */
+    return fail(bd, "too many joints for a 16-bit key stream");
+  if (name_add(bd, "", &d->name_blob_len) < 0) /* index 0: the empty name */
     return -1;
   d->bones = arena_calloc(a, (size_t)nb + 1, sizeof *d->bones);
   d->anim_groups = arena_calloc(a, 1, sizeof *d->anim_groups);
   d->anims = arena_calloc(a, (size_t)m->num_anims + 1, sizeof *d->anims);
   if (!d->bones || !d->anim_groups || !d->anims)
-    return fail(&bd, "out of memory");
+    return fail(bd, "out of memory");
   d->num_bones = (uint16_t)nb;
   for (uint32_t b = 0; b < nb; b++) {
     int32_t p = m->joints[b].parent;
     if (p >= (int32_t)b)
-      return fail(&bd, "a joint's parent comes after it (X42 needs parents first)");
-    if (name_add(&bd, m->joints[b].name, &d->bones[b].name) < 0)
+      return fail(bd, "a joint's parent comes after it (X42 needs parents first)");
+    if (name_add(bd, m->joints[b].name, &d->bones[b].name) < 0)
       return -1;
     d->bones[b].parent = p < 0 ? X42_NONE : (uint16_t)p;
   }
   if (nb) {
     d->num_anim_groups = 1;
-    if (name_add(&bd, "all", &d->anim_groups[0].name) < 0)
+    if (name_add(bd, "all", &d->anim_groups[0].name) < 0)
       return -1;
     d->anim_groups[0].end = (uint16_t)nb;
   }
@@ -703,12 +702,12 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
                "X42 animates the bones it holds", (unsigned)m->num_anims);
     else
       snprintf(why, sizeof why, "%u animated poses per frame, %u joints", (unsigned)m->num_poses, (unsigned)nb);
-    return fail(&bd, why);
+    return fail(bd, why);
   }
   /* frames: the model's strip, or its base pose as the one frame */
   nf = m->frames && m->num_poses == nb ? m->num_frames : 0;
   if (nf > 0xFFFF)
-    return fail(&bd, "more than 65535 frames");
+    return fail(bd, "more than 65535 frames");
   d->num_frames = (uint16_t)(nf ? nf : (nb ? 1 : 0));
   d->base_frame = 0;
   if (nf) {
@@ -725,23 +724,23 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
      * animation's frames (frame_at gives the joints' pose past the model's strip) */
     if (f >= nf || f > 0x7FFF) {
       if (nf > 0x7FFF)
-        return fail(&bd, "the bind pose needs a frame of its own, past the 32767 frames baseFrame can name");
+        return fail(bd, "the bind pose needs a frame of its own, past the 32767 frames baseFrame can name");
       f = nf;
       d->num_frames = (uint16_t)(nf + 1);
     }
     d->base_frame = (int16_t)f;
   }
-  if (nb && build_keys(&bd, m) < 0)
+  if (nb && build_keys(bd, m) < 0)
     return -1;
   d->num_anims = (uint16_t)(m->num_anims > 0xFFFF ? 0xFFFF : m->num_anims);
   for (uint32_t i = 0; i < d->num_anims; i++) {
     const struct model_anim *ma = &m->anims[i];
     struct x42_anim *xa = &d->anims[i];
     uint32_t last = ma->num_frames ? ma->first_frame + ma->num_frames - 1 : ma->first_frame;
-    if (name_add(&bd, ma->name, &xa->name) < 0)
+    if (name_add(bd, ma->name, &xa->name) < 0)
       return -1;
     if (last >= d->num_frames)
-      return fail(&bd, "an animation runs past the frames");
+      return fail(bd, "an animation runs past the frames");
     xa->first = (uint16_t)ma->first_frame;
     xa->last = (uint16_t)last;
     if (ma->reverse) { /* x42.md: lastFrame < firstFrame plays in reverse */
@@ -755,16 +754,31 @@ int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, str
     if (ma->num_frames > 1 && isfinite(ma->framerate) && ma->framerate != xa->rate) {
       struct mdl_loc loc = loc_none();
       snprintf(loc.path, sizeof loc.path, "anims[%u].framerate", (unsigned)i);
-      write_loss(bd.losses, RULE_CORE_CONVERT_FRAMERATE_WHOLE, RULE_CORE_COMPARE_ANIM_FRAMERATE, &loc,
+      write_loss(bd->losses, RULE_CORE_CONVERT_FRAMERATE_WHOLE, RULE_CORE_COMPARE_ANIM_FRAMERATE, &loc,
                  "animation %u '%.60s' plays at %.9g fps; X42 stores a whole number: written as %u",
                  (unsigned)i, ma->name ? ma->name : "", ma->framerate, (unsigned)xa->rate);
     }
   }
-  if (build_mesh(&bd, m) < 0 || build_lods(&bd, m) < 0 || build_tags(&bd, m) < 0)
+  if (build_mesh(bd, m) < 0 || build_lods(bd, m) < 0 || build_tags(bd, m) < 0)
     return -1;
   for (uint32_t b = 0; b < nb; b++)
     d->bones[b].extent = d->sphere[3];
-  d->strings = bd.blob;
-  d->name_blob_len = (uint16_t)bd.blob_len;
+  d->strings = bd->blob;
+  d->name_blob_len = (uint16_t)bd->blob_len;
   return 0;
+}
+
+int x42_doc_build(const struct model *m, struct arena *a, struct x42_doc *d, struct write_losses *losses,
+                  char *err, size_t errcap)
+{
+  struct builder bd;
+  memset(&bd, 0, sizeof bd);
+  bd.a = a;
+  bd.d = d;
+  bd.losses = losses;
+  bd.err = err;
+  bd.errcap = errcap;
+  if (doc_build(&bd, m, a, d) == 0)
+    return 0;
+  return bd.oom ? -2 : -1;
 }

@@ -174,6 +174,10 @@ int x42_write(const struct model *m, const struct write_opts *opts, struct byte_
                           !m->num_vertexes || !model_varray_find(m, VT_POSITION, 3));
   arena_init(&scratch);
   rc = x42_doc_build(m, &scratch, &built, opts ? opts->losses : NULL, out->error, sizeof out->error);
+  if (rc == -2) { /* memory ran out: no verdict (exit 70), not the writer's refusal (MDL-CNV-001) */
+    out->oom = 1;
+    rc = -1;
+  }
   if (rc == 0)
     rc = x42_doc_encode(&built, out);
   arena_free(&scratch);
