@@ -138,4 +138,25 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 
+# --- -o FILE in text: the report goes to FILE (it was ignored: no file, exit 0; review B) ------
+iqe >"$work/pair.iqe"
+rm -f "$work/rep.txt"
+run convert "$work/pair.iqe" "$work/o.iqm" -o "$work/rep.txt"
+expect_rc 0 "convert with -o FILE"
+[ -s "$work/rep.txt" ] && grep -q "same model as .*pair\.iqe" "$work/rep.txt" ||
+  fail "convert -o rep.txt: the summary line is not in rep.txt"
+[ -s "$work/out" ] && fail "convert -o rep.txt: the summary line still went to standard output"
+rm -f "$work/rep.txt"
+run fix "$work/pair.iqe" "$work/f.iqe" -o "$work/rep.txt"
+expect_rc 0 "fix with -o FILE"
+grep -q "pair\.iqe: nothing to fix" "$work/rep.txt" 2>/dev/null || fail "fix -o rep.txt: the summary line is not in rep.txt"
+printf 'not a model' >"$work/bad.iqe"
+rm -f "$work/rep.txt"
+run convert "$work/bad.iqe" "$work/o2.iqm" -o "$work/rep.txt"
+expect_rc 1 "convert of a bad file with -o FILE"
+grep -q "bad\.iqe" "$work/rep.txt" 2>/dev/null || fail "convert -o rep.txt: the refused file's report is not in rep.txt"
+run convert "$work/pair.iqe" "$work/o3.iqm" -o "$work/no/such/dir/rep.txt"
+expect_rc 3 "convert with an -o FILE that cannot be written"
+expect_grep err "cannot write"
+
 finish

@@ -20,16 +20,16 @@
 
 /* Text mode on success: the warnings of the output's entry (the writer's announcements, what
  * the proof accepted), one line each, before the summary line that gives the proof's result. */
-static void warnings_text(const struct report_file *f)
+static void warnings_text(FILE *err, const struct report_file *f)
 {
   for (size_t k = 0; k < f->nmsgs; k++) {
     const struct report_msg *m = &f->msgs[k];
     if (m->severity != MDL_WARNING)
       continue;
-    text_printf(stderr, "%s: warning[%s]: %s", f->path, m->rule->id, m->message);
+    text_printf(err, "%s: warning[%s]: %s", f->path, m->rule->id, m->message);
     if (m->path[0])
-      text_printf(stderr, " [%s]", m->path);
-    fputc('\n', stderr);
+      text_printf(err, " [%s]", m->path);
+    fputc('\n', err);
   }
 }
 
@@ -40,6 +40,7 @@ int cmd_convert(struct cli *c)
   struct report rep;
   const struct compare_result *cmp = &res.cmp;
   const struct report_file *fout;
+  FILE *to_out = stdout, *to_err = stderr; /* text: both are the -o file when one is named */
   int rc;
 
   if (c->nargs != 2) {
@@ -61,18 +62,20 @@ int cmd_convert(struct cli *c)
   fout = res.out;
   if (c->output != OUT_TEXT)
     rc = convert_face_structured(c, &rep, rc);
+  else if (convert_face_text_open(c, &to_out, &to_err, &rc) < 0)
+    ; /* -o FILE cannot be written: said, and the exit is 3 where it would have been 0 */
   else if (rc != EXIT_VALID && rep.nfiles) {
-    report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
+    report_write_text(to_err, &rep, cli_text_flags(c, to_err) & ~REPORT_TEXT_QUIET);
     if (res.hint[0])
-      text_printf(stderr, "mdlcheck: convert: the differences are losses announced before writing; to accept "
+      text_printf(to_err, "mdlcheck: convert: the differences are losses announced before writing; to accept "
                   "them: %s\n", res.hint);
   } else if (rc == EXIT_VALID && !c->quiet) {
-    warnings_text(fout);
+    warnings_text(to_err, fout);
     /* lossless: every pose channel and vertex component equal, not merely within the bound, and
      * no loss announced (one the caller accepted is a loss all the same) */
     int exact = cmp->worst_ratio == 0 && cmp->vertices_inexact == 0;
     const char *verdict = res.losses_accepted ? "with accepted losses" : exact ? "lossless" : "within the bound";
-    text_printf(stdout, "%s -> %s: %s%s%s, %zu byte%s, valid (%lu warning%s), same model as %s, %s (%lu pose%s, "
+    text_printf(to_out, "%s -> %s: %s%s%s, %zu byte%s, valid (%lu warning%s), same model as %s, %s (%lu pose%s, "
            "worst %.3g of the bound; %lu vert%s, %lu not bit for bit; %lu triangle%s)\n",
            rq.in_path, rq.out_path, fout->format, fout->version[0] ? " " : "", fout->version, res.size,
            plural_s(res.size), fout->counts[MDL_WARNING], plural_s(fout->counts[MDL_WARNING]), rq.in_path,
@@ -80,6 +83,8 @@ int cmd_convert(struct cli *c)
            cmp->worst_ratio, cmp->vertices_checked, cmp->vertices_checked == 1 ? "ex" : "ices",
            cmp->vertices_inexact, cmp->triangles_checked, plural_s(cmp->triangles_checked));
   }
+  if (to_out != stdout)
+    cli_close_output(c, to_out);
   convert_outcome_free(&res);
   report_free(&rep);
   return rc;

@@ -21,18 +21,18 @@
 
 /* Text mode: the messages of one rule family of an entry (the repairs of IN's, the warnings of
  * OUT's), one line each. */
-static void lines_text(const struct report_file *f, mdl_severity sev, const char *only_id)
+static void lines_text(FILE *err, const struct report_file *f, mdl_severity sev, const char *only_id)
 {
   for (size_t k = 0; k < f->nmsgs; k++) {
     const struct report_msg *m = &f->msgs[k];
     if (m->severity != sev || (only_id && strcmp(m->rule->id, only_id)))
       continue;
-    text_printf(stderr, "%s", f->path);
+    text_printf(err, "%s", f->path);
     if (m->offset >= 0)
-      text_printf(stderr, ":%lld", m->offset);
+      text_printf(err, ":%lld", m->offset);
     else if (m->line)
-      text_printf(stderr, ":%u:%u", m->line, m->column);
-    text_printf(stderr, ": %s[%s]: %s\n", mdl_severity_name(m->severity), m->rule->id, m->message);
+      text_printf(err, ":%u:%u", m->line, m->column);
+    text_printf(err, ": %s[%s]: %s\n", mdl_severity_name(m->severity), m->rule->id, m->message);
   }
 }
 
@@ -43,6 +43,7 @@ int cmd_fix(struct cli *c)
   struct convert_fix fx;
   struct report rep;
   const struct compare_result *cmp = &res.cmp;
+  FILE *to_out = stdout, *to_err = stderr; /* text: both are the -o file when one is named */
   int rc;
 
   if (c->nargs != 1 && c->nargs != 2) {
@@ -69,21 +70,23 @@ int cmd_fix(struct cli *c)
   rc = (int)res.verdict;
   if (c->output != OUT_TEXT)
     rc = convert_face_structured(c, &rep, rc);
+  else if (convert_face_text_open(c, &to_out, &to_err, &rc) < 0)
+    ; /* -o FILE cannot be written: said, and the exit is 3 where it would have been 0 */
   else if (rc != EXIT_VALID && rep.nfiles) {
-    report_write_text(stderr, &rep, cli_text_flags(c, stderr) & ~REPORT_TEXT_QUIET);
+    report_write_text(to_err, &rep, cli_text_flags(c, to_err) & ~REPORT_TEXT_QUIET);
   } else if (rc == EXIT_VALID && !c->quiet) {
     const struct report_file *fin = res.in, *fout = res.out;
     const char *verb = c->dry_run ? "would be" : "";
     if (fx.kept) {
-      text_printf(stdout, "%s: nothing to fix (valid%s)%s%s%s\n", rq.in_path,
+      text_printf(to_out, "%s: nothing to fix (valid%s)%s%s%s\n", rq.in_path,
                   fin->counts[MDL_WARNING] ? ", with warnings fix does not repair" : "",
                   fx.in_place ? "; left as it was" : c->dry_run ? "; " : "; ",
                   fx.in_place ? "" : c->dry_run ? "OUT would be a copy of it: " : "copied to ",
                   fx.in_place ? "" : rq.out_path);
     } else {
-      lines_text(fin, MDL_INFO, "MDL-FIX-003");
-      lines_text(fout, MDL_WARNING, NULL);
-      text_printf(stdout, "%s -> %s: %lu finding%s repaired, %s%s%s, %zu byte%s, valid (%lu warning%s), same model "
+      lines_text(to_err, fin, MDL_INFO, "MDL-FIX-003");
+      lines_text(to_err, fout, MDL_WARNING, NULL);
+      text_printf(to_out, "%s -> %s: %lu finding%s repaired, %s%s%s, %zu byte%s, valid (%lu warning%s), same model "
                   "as %s (%lu pose%s, worst %.3g of the bound; %lu vert%s; %lu triangle%s)%s%s\n",
                   rq.in_path, rq.out_path, fx.repairs, plural_s(fx.repairs), fout->format,
                   fout->version[0] ? " " : "", fout->version, res.size, plural_s(res.size),
@@ -94,6 +97,8 @@ int cmd_fix(struct cli *c)
                   c->dry_run ? "nothing written (--dry-run)" : "");
     }
   }
+  if (to_out != stdout)
+    cli_close_output(c, to_out);
   convert_outcome_free(&res);
   report_free(&rep);
   return rc;

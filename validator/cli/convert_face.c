@@ -39,3 +39,17 @@ int convert_face_structured(const struct cli *c, const struct report *rep, int r
   cli_close_output(c, out);
   return rc;
 }
+
+int convert_face_text_open(const struct cli *c, FILE **to_out, FILE **to_err, int *rc)
+{
+  FILE *f;
+  if (!c->output_path)
+    return 0;
+  if (!(f = cli_open_output(c))) {
+    if (*rc == EXIT_VALID)
+      *rc = EXIT_IO;
+    return -1;
+  }
+  *to_out = *to_err = f;
+  return 0;
+}

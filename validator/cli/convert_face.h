@@ -19,4 +19,9 @@ int convert_face_run(const struct convert_request *rq, struct report *rep, struc
  * report could not be written. */
 int convert_face_structured(const struct cli *c, const struct report *rep, int rc);
 
+/* Text: with -o FILE, *to_out and *to_err (stdout and stderr: the summary line, the report and
+ * warnings) both become FILE, which the caller closes with cli_close_output. 0, or -1 when FILE
+ * cannot be opened (said on stderr; *rc becomes EXIT_IO where it was EXIT_VALID). */
+int convert_face_text_open(const struct cli *c, FILE **to_out, FILE **to_err, int *rc);
+
 #endif
