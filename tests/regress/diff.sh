@@ -163,7 +163,7 @@ expect_rc 1 "a new fatal"
 expect_count out '^fixed ' 0
 expect_count out '^unchecked broken\.iqe:26:8: error\[IQE-FAC-001\]' 1
 expect_count out '^new      broken\.iqe: fatal\[MDL-MEM-002\]' 1
-expect_count out '^diff: 1 new \(1 error or fatal\), 0 fixed, 0 changed, 4 unchecked \(the new check stopped before the end\)$' 1
+expect_count out '^diff: 1 new \(1 error or fatal\), 0 fixed, 0 changed, 4 unchecked \(not seen by the new check: stopped, cut at --max-issues or not run\)$' 1
 run diff -f markdown checked.json stopped.json
 expect_count out '^\*\*1 new\*\* \(1 error or fatal\), 0 fixed, 0 changed, 4 unchecked' 1
 expect_count out '^\| unchecked \| `broken\.iqe` \| IQE-FAC-001 ' 1
@@ -178,6 +178,18 @@ PY
 # the other way round: NEW checked to the end, so what it no longer has is fixed
 run diff stopped.json checked.json
 expect_count out '^fixed    broken\.iqe: fatal\[MDL-MEM-002\]' 1
+
+# NEW kept only its first message (--max-issues: "truncated") or has no entry for the file (review
+# B): what only OLD has is unchecked there too, never fixed
+run -f json --max-issues=1 -o cut.json broken.iqe
+run diff checked.json cut.json
+expect_count out '^fixed ' 0
+expect_count out '^unchecked broken\.iqe' 3
+cp "$SRC/examples/broken.egg" broken.egg
+run -f json -o two.json broken.iqe broken.egg
+run diff two.json checked.json
+expect_count out '^fixed ' 0
+expect_count out '^unchecked broken\.egg' 3
 
 # unreadable or invalid input: 2
 run diff old.json missing.json

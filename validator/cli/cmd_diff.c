@@ -7,8 +7,9 @@
  * what is left is new (only in NEW) or fixed (only in OLD). Fold summaries match fold summaries,
  * so compare reports made with the same --max-per-rule (0 folds nothing). Only in OLD is not
  * fixed where NEW's check of the file stopped before its end (a fatal: MDL-MEM-002 at the memory
- * bound, MDL-MEM-001, an unreadable file, a decoder's fatal): those are "unchecked", as nothing
- * says they are gone (rule 1: no clean word without positive evidence).
+ * bound, MDL-MEM-001, an unreadable file, a decoder's fatal), where NEW kept only the first of its
+ * messages ("truncated": --max-issues), or where NEW has no entry for the file at all: those are
+ * "unchecked", as nothing says they are gone (rule 1: no clean word without positive evidence).
  * Exit: 1 when a new diagnostic is an error or fatal (or a changed one became one), else 0;
  * 2 when a report cannot be read. Files match as the files their paths name (path_key.h), so
  * reports made from different directories compare; reports that share no file get a warning. */
@@ -124,7 +125,9 @@ static void diff_file(struct change_list *l, const char *path, const struct save
 {
   const struct saved_msg **o = sorted_msgs(of), **c = sorted_msgs(nf);
   size_t no = of ? of->nmsgs : 0, nc = nf ? nf->nmsgs : 0, i = 0, k = 0;
-  int stopped = 0; /* NEW's check of the file stopped before its end: a fatal */
+  /* NEW did not look at the whole file: no entry for it, its messages cut at --max-issues, or
+   * its check stopped before the end (a fatal) */
+  int stopped = !nf || nf->truncated;
   for (size_t m = 0; m < nc; m++)
     stopped |= nf->msgs[m].severity == MDL_FATAL;
   while (i < no || k < nc) {
@@ -192,7 +195,7 @@ static void write_text(FILE *out, const struct change_list *l, const size_t tall
   text_printf(out, "diff: %zu new (%zu error%s or fatal), %zu fixed, %zu changed", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
   if (tally[CH_UNCHECKED])
-    text_printf(out, ", %zu unchecked (the new check stopped before the end)", tally[CH_UNCHECKED]);
+    text_printf(out, ", %zu unchecked (not seen by the new check: stopped, cut at --max-issues or not run)", tally[CH_UNCHECKED]);
   fputc('\n', out);
 }
 
@@ -286,7 +289,7 @@ static void write_markdown(FILE *out, const struct change_list *l, const size_t 
   text_printf(out, "**%zu new** (%zu error%s or fatal), %zu fixed, %zu changed", tally[CH_NEW],
           errors, errors == 1 ? "" : "s", tally[CH_FIXED], tally[CH_CHANGED]);
   if (tally[CH_UNCHECKED])
-    text_printf(out, ", %zu unchecked (the new check stopped before the end)", tally[CH_UNCHECKED]);
+    text_printf(out, ", %zu unchecked (not seen by the new check: stopped, cut at --max-issues or not run)", tally[CH_UNCHECKED]);
   fputs("\n\n", out);
   if (!l->n)
     return;
@@ -351,7 +354,7 @@ int cmd_diff(struct cli *c)
       diff_file(&changes, old.files[i].path, &old.files[i], NULL);
   if (old.nfiles && cur.nfiles && !shared)
     text_printf(stderr, "mdlcheck: warning: diff: the reports share no file (%zu in %s, %zu in %s); "
-            "every diagnostic is new or fixed\n", old.nfiles, c->args[0], cur.nfiles, c->args[1]);
+            "every diagnostic is new or unchecked\n", old.nfiles, c->args[0], cur.nfiles, c->args[1]);
   for (size_t i = 0; i < changes.n; i++) {
     tally[changes.v[i].kind]++;
     errors += (size_t)new_error(&changes.v[i]);

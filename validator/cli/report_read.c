@@ -158,6 +158,7 @@ static int read_file(struct read_ctx *cx, json_t *jf, struct saved_file *f, size
   f->format = dup_text(format);
   f->version = dup_text(version);
   f->invalid = !strcmp(verdict, "invalid");
+  f->truncated = json_is_true(json_object_get(jf, "truncated"));
   f->nmsgs = json_array_size(msgs);
   f->msgs = calloc(f->nmsgs ? f->nmsgs : 1, sizeof *f->msgs);
   if (!f->msgs)

@@ -24,6 +24,7 @@ struct saved_file {
   char *key;             /* set by saved_report_anchor (path_key.h), else NULL */
   char *format, *version;
   int invalid;
+  int truncated;         /* "truncated": true (--max-issues): messages past the cap were not kept */
   struct saved_msg *msgs;
   size_t nmsgs;
 };
