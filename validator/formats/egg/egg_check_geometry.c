@@ -192,7 +192,10 @@ static int pools_index(struct poly_ix *x)
           top = num;
       }
       next = 1;
-      if (top >= 0 && (uint64_t)top < 2 * (uint64_t)count + 1024 && count < UINT32_MAX &&
+      /* dense: at most twice the slots it fills, + 16 (a pool numbered from 0 or 1, as exporters
+       * write them); a looser slack per pool (+1024) let a pool of one vertex numbered 1000 take
+       * 4 KiB for 40 bytes of text (review A: 85 x the text) */
+      if (top >= 0 && (uint64_t)top < 2 * (uint64_t)count + 16 && count < UINT32_MAX &&
           x->nslots + (size_t)top + 1 <= UINT32_MAX) {
         if (room(x->doc, (void **)&x->dense, &x->dcap, x->ndense + 1, sizeof *x->dense) < 0 ||
             room(x->doc, (void **)&x->slots, &x->scap, x->nslots + (size_t)top + 1, sizeof *x->slots) < 0)

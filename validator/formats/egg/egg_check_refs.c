@@ -336,7 +336,9 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int k
     k++;
     if (idx > top)
       top = idx;
-    if (dense && top < (int64_t)(64 * k + 4096)) {
+    /* + 64 bits of slack, not 4096: a kept bit set of 512 bytes for a one-vertex pool numbered
+     * 4000 was 12 x its text (review A); past it the sorted list costs 8 bytes a vertex */
+    if (dense && top < (int64_t)(64 * k + 64)) {
       int was = bits_put(&bits, &nwords, idx);
       if (was < 0) { /* reported as a check that could not allocate (egg_decode) */
         r->doc->map_failures++;
