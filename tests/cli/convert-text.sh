@@ -28,4 +28,11 @@ run convert -q --accept-loss=MDL-CNV-002 "$srcdir/corpus/core/base/pair.iqe" "$w
 expect_rc 0 "quiet"
 [ -s "$work/out" ] && fail "-q printed the summary"
 
+# IN's own warnings are shown too: EGG-VTX-023 (a fifth influence dropped) comes only from the
+# model decode, and the text said "lossless" without it (review A; JSON carried it)
+sed -n '/^  text: |$/,/^options:/p' "$srcdir/corpus/egg/vtx/EGG-VTX-023-t01-fail.yaml" | sed '1d;$d' | sed 's/^    //' >"$work/five.egg"
+run convert "$work/five.egg" "$work/five.iqe"
+expect_rc 0 "an Egg of five influences to IQE"
+expect_grep err "five\.egg: warning\[EGG-VTX-023\]" "IN's warning from its decode is not shown"
+
 finish

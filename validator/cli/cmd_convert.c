@@ -18,8 +18,10 @@
 #include "convert_face.h"
 #include "text_safe.h"
 
-/* Text mode on success: the warnings of the output's entry (the writer's announcements, what
- * the proof accepted), one line each, before the summary line that gives the proof's result. */
+/* Text mode on success: the warnings of an entry, one line each, before the summary line that
+ * gives the proof's result: IN's (what its decode gave up, as EGG-VTX-023's fifth influence,
+ * which only a model decode reports: "lossless" is about OUT against that model), then the
+ * output's (the writer's announcements, what the proof accepted). */
 static void warnings_text(FILE *err, const struct report_file *f)
 {
   for (size_t k = 0; k < f->nmsgs; k++) {
@@ -70,6 +72,8 @@ int cmd_convert(struct cli *c)
       text_printf(to_err, "mdlcheck: convert: the differences are losses announced before writing; to accept "
                   "them: %s\n", res.hint);
   } else if (rc == EXIT_VALID && !c->quiet) {
+    if (res.in)
+      warnings_text(to_err, res.in);
     warnings_text(to_err, fout);
     /* lossless: every pose channel and vertex component equal, not merely within the bound, and
      * no loss announced (one the caller accepted is a loss all the same) */
