@@ -93,6 +93,23 @@ scenario "convert iqm -> iqe, json" o.iqe old convert -f json walk.iqm o.iqe
 scenario "convert egg -> egg, json" o.egg old convert -f json dancer.egg o.egg
 scenario "convert egg -> x42 (the X42 builder)" o.x42 old convert --accept-loss=MDL-CNV-013 dancer.egg o.x42
 scenario "convert iqe -> x42, json" o.x42 old convert -f json skinned.iqe o.x42
+# IN's own check running out (exit 1, MDL-MEM-001 in its entry) with the report in a file (-o):
+# the terminal's note names memory, not "has errors" (review B)
+n=1 seen=0
+while [ "$n" -le 40 ]; do
+  rc=0
+  MDL_ALLOC_FAIL=$n "$OOM" convert -o rep.txt skinned.iqe o2.iqm >out 2>err || rc=$?
+  if [ "$rc" -eq 1 ] && grep -q 'MDL-MEM-001' rep.txt 2>/dev/null; then
+    seen=$((seen + 1))
+    if ! grep -q 'memory' err; then
+      echo "FAIL: convert -o: allocation $n: IN ran out of memory, but stderr says: $(cat err)" >&2
+      failures=$((failures + 1))
+    fi
+  fi
+  n=$((n + 1))
+done
+[ "$seen" -gt 0 ] || { echo "FAIL: convert -o: no allocation made IN's check run out of memory" >&2; failures=$((failures + 1)); }
+echo "convert -o, IN out of memory: $seen allocations"
 scenario "compare iqe" - - compare skinned.iqe skinned.iqe
 scenario "compare egg, json" - - compare -f json dancer.egg dancer.egg
 [ "$failures" -eq 0 ]

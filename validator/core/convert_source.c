@@ -97,7 +97,13 @@ mdl_status convert_source(struct convert_state *s)
     return MDL_OK;
   }
   if (!s->run.format || !s->run.decoded || report_file_invalid(s->rep, out->in)) {
-    convert_note(s, CONVERT_NOTE_FAILURE, "%s has errors; nothing written", rq->in_path);
+    /* IN's check ran out of memory (MDL-MEM-001 in its entry, exit 1 as in validate): said as
+     * such, for the report may be in a file (-o) and "has errors" would be all the terminal shows */
+    convert_note(s, CONVERT_NOTE_FAILURE,
+                 s->run.out_of_memory ? "%s could not be checked to its end: memory ran out (MDL-MEM-001); "
+                                        "nothing written"
+                                      : "%s has errors; nothing written",
+                 rq->in_path);
     out->verdict = CONVERT_INVALID;
     return MDL_OK;
   }
