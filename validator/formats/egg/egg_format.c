@@ -287,8 +287,8 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
 static int own_string(struct model *m, const struct egg_doc *doc, const char **s)
 {
   char *copy;
-  if (!*s || *s < doc->strs || *s >= doc->strs + doc->strs_used)
-    return 0;
+  if (!*s || !doc->strs || *s < doc->strs || *s >= doc->strs + doc->strs_used)
+    return 0; /* no strings at all: NULL + 0 is undefined (UBSan, AFL every_egg) */
   if (!(copy = arena_strndup(&m->arena, *s, egg_str_len(*s))))
     return -1;
   *s = copy;
