@@ -100,9 +100,9 @@ static int line_get(struct iqe_poses *w, uint32_t line, struct iqe_line *ln)
   return 1;
 }
 
-/* model.joint_walk: joint c->at from its line (its name valid until the next call) and its rest
- * from its base pose's line */
-static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
+/* model.joint_name: joint j's name from its line (valid until the next call), NULL when it
+ * cannot be read */
+static const char *iqe_joint_name(const struct model *m, uint32_t j)
 {
   struct iqe_poses *w = m->format_data;
   struct iqe_line ln;
@@ -110,12 +110,22 @@ static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
   uint32_t n;
   if (w)
     w->error = MDL_OK;
-  if (!w || c->at >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, c->at), &ln))
-    return -1;
+  if (!w || j >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, j), &ln))
+    return NULL;
   n = iqe_tokenize_some(&ln, t, 2);
   if (n == 0 || name_copy(w, n > 1 ? t[1].s : "", n > 1 ? t[1].len : 0) < 0)
+    return NULL;
+  return w->name;
+}
+
+/* model.joint_walk: joint c->at from its line (its name valid until the next call, read as
+ * model.joint_name reads it) and its rest from its base pose's line */
+static int iqe_joint_walk(const struct model *m, struct model_joint_cursor *c)
+{
+  struct iqe_poses *w = m->format_data;
+  struct iqe_line ln;
+  if (!(c->joint.name = iqe_joint_name(m, c->at)))
     return -1;
-  c->joint.name = w->name;
   c->joint.parent = w->joints[c->at].parent;
   c->joint.rest = 0;
   c->rest = &w->identity;
@@ -144,24 +154,6 @@ static int iqe_frame_get(const struct model *m, uint32_t f, uint32_t j, struct t
   if (!line_get(w, w->pose_lines[w->frames[f].first_pose + j], &ln) || iqe_pose_read(&ln, out) < 0)
     return -1;
   return 0;
-}
-
-/* model.joint_name: joint j's name from its line (valid until the next call), NULL when it
- * cannot be read */
-static const char *iqe_joint_name(const struct model *m, uint32_t j)
-{
-  struct iqe_poses *w = m->format_data;
-  struct iqe_line ln;
-  struct iqe_tok t[2];
-  uint32_t n;
-  if (w)
-    w->error = MDL_OK;
-  if (!w || j >= m->num_joints || !line_get(w, iqe_lines_get(&w->joint_lines, j), &ln))
-    return NULL;
-  n = iqe_tokenize_some(&ln, t, 2);
-  if (n == 0 || name_copy(w, n > 1 ? t[1].s : "", n > 1 ? t[1].len : 0) < 0)
-    return NULL;
-  return w->name;
 }
 
 void iqe_poses_frames(struct iqe_parser *p)
