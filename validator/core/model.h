@@ -260,6 +260,12 @@ struct model {
   /* Files the model names, in file order (in the arena); model_ref_add appends. */
   struct model_ref *refs, *refs_tail;
   uint32_t num_refs;
+  /* Set, in place of refs, by a decode whose references only resources_check reads
+   * (decode_ctx.refs_distinct): each distinct file, where the model first names it, in file order,
+   * to fn (r valid during the call); walking stops at fn's first non-zero return. 0, that return,
+   * or -1 out of memory (issue 26: a reference kept is 64 bytes and its path, a million files
+   * named cost 3 x their text). */
+  int (*ref_walk)(const struct model *m, int (*fn)(const struct model_ref *r, void *user), void *user);
 
   /* Source content the model does not hold (model_unheld), at most MODEL_UNHELD_MAX kinds. */
   uint32_t num_unheld;

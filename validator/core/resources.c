@@ -666,6 +666,14 @@ static int ref_seen(struct ref_set *set, const struct model_ref *r)
   return 0;
 }
 
+/* model.ref_walk's fn: each distinct reference, checked as resources_check's loop would. */
+static int check_walked(const struct model_ref *ref, void *user)
+{
+  if (!ref->conventional || image_file_named(ref->ref))
+    check_one(user, ref);
+  return 0;
+}
+
 void resources_check(struct diag_sink *sink, const struct model *m, const char *model_path,
                      const mdl_options *options)
 {
@@ -686,6 +694,9 @@ void resources_check(struct diag_sink *sink, const struct model *m, const char *
     roots_free(&roots);
     return;
   }
+  /* a walk yields each file once already: the set stays empty */
+  if (m->ref_walk && m->ref_walk(m, check_walked, &x) < 0)
+    diag_out_of_memory(sink, "the resource search");
   for (const struct model_ref *ref = m->refs; ref; ref = ref->next) {
     if (ref->conventional && !image_file_named(ref->ref))
       continue; /* a material name, not a file name: nothing to look for */

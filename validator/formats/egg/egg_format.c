@@ -264,7 +264,7 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
   m->format_data = priv;
   m->format_data_owner = "egg";
   if (!ctx->refs_unread)
-    egg_collect_refs(doc, m); /* a reference of about 100 bytes each, for a `<File>{a}` of 9 */
+    egg_collect_refs(doc, m); /* or walked from the tree, for validation (model.ref_walk) */
   if (egg_anim_decode(doc, m) < 0)
     return -1;
   /* after the joints: memberships name them by the index egg_anim_decode gave each <Joint> */
@@ -306,8 +306,8 @@ static void egg_release_source(struct model *m)
   int failed = m->arena.failed, rc = 0;
   if (!priv || !m->format_data_owner || strcmp(m->format_data_owner, "egg") ||
       priv->magic != EGG_PRIVATE_MAGIC || !priv->root || priv->lazy_tf || priv->walk_skel ||
-      m->joint_walk || m->frame_get || m->joint_name)
-    return; /* frames or joints read from the tree as they are asked for (poses) */
+      m->joint_walk || m->frame_get || m->joint_name || m->ref_walk)
+    return; /* frames, joints or files read from the tree as they are asked for */
   doc = egg_tree_of(priv->root)->doc;
   for (uint32_t j = 0; rc == 0 && m->joints && j < m->num_joints; j++)
     rc = own_string(m, doc, &m->joints[j].name);

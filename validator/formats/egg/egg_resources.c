@@ -49,7 +49,9 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
 {
   const char *strs = doc->tree->strs;
   uint32_t *at;
-  if ((set->count + 1) * 2 > set->cap) {
+  /* at most 3/4 full (linear probing still finds a name in a few slots): a slot and a third to
+   * two and two thirds a name, and while it grows the old table beside the new, 4 (issue 26) */
+  if ((set->count + 1) * 4 > set->cap * 3) {
     size_t ncap = set->cap ? set->cap * 2 : 64;
     uint32_t *old = set->slot, *grown;
     /* --max-memory: the new table is the decode's while both are held, the old one let go */
@@ -81,38 +83,68 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
 
 struct collect {
   struct egg_doc *doc;
-  struct model *m;
+  struct model *m;       /* the model the references are added to; NULL: walked (fn) */
   int distinct;          /* decode_ctx.refs_distinct: a file recorded once */
   struct seen seen[2];   /* by enum model_ref_kind */
-  int skipped;           /* the last ref_add found its file recorded before */
+  int skipped;           /* the last ref_read found its file recorded before */
+  int (*fn)(const struct model_ref *r, void *user); /* walked: each reference in turn */
+  void *user;
+  int rc;                /* walked: fn's non-zero return, or -1 out of memory; the walk stops */
 };
 
-/* Record value 0 of n (a string) as a reference: NULL when n names none, when out of memory, or
- * (c->distinct) when its file was recorded before. Its name is the tree's copy (in the model's
- * arena), and so is its path when n has no name. */
-static struct model_ref *ref_add(struct collect *c, const struct egg_node *n, enum model_ref_kind kind,
-                                 const char *what)
+/* Value 0 of n (a string) as a reference into *r, its path in path (when n has a name) or what:
+ * 1, or 0 when n names none, when out of memory, or (c->distinct) when its file was read before.
+ * Its name is the tree's copy. */
+static int ref_read(struct collect *c, const struct egg_node *n, enum model_ref_kind kind,
+                    const char *what, struct model_ref *r, char path[96])
 {
   struct egg_doc *doc = c->doc;
   uint32_t len;
-  unsigned line, col;
-  char path[96];
-  const char *s = value_text(n, &len), *p = what;
+  const char *s = value_text(n, &len);
   c->skipped = 0;
   if (!s || !len || n->bad)
-    return NULL;
+    return 0;
   if (c->distinct) {
     int seen = seen_add(doc, &c->seen[kind], s, len);
     c->skipped = seen > 0;
+    if (seen < 0 && !c->m)
+      c->rc = -1; /* walked: the check stops and says so */
     if (seen)
-      return NULL;
+      return 0;
   }
-  egg_val_loc(doc, n, 0, &line, &col);
+  memset(r, 0, sizeof *r);
+  r->kind = (uint8_t)kind;
+  r->ref = s;
+  r->offset = -1;
+  r->path = what;
+  egg_val_loc(doc, n, 0, &r->line, &r->column);
   if (egg_name(n)) {
-    snprintf(path, sizeof path, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), egg_name(n));
-    p = arena_strndup(&c->m->arena, path, strlen(path));
+    snprintf(path, 96, "%s %.*s", what, (int)(egg_name_len(n) > 64 ? 64 : egg_name_len(n)), egg_name(n));
+    r->path = path;
   }
-  return model_ref_add_kept(c->m, kind, 0, s, -1, line, col, p);
+  return 1;
+}
+
+/* Record r (ref_read's, its fields set): a copy appended to the model, its path in the model's
+ * arena unless static (NULL when out of memory), or, walked, r handed to fn. */
+static struct model_ref *ref_keep(struct collect *c, const struct model_ref *r, const char *what)
+{
+  struct model_ref *kept;
+  if (!c->m) {
+    if (!c->rc)
+      c->rc = c->fn(r, c->user);
+    return (struct model_ref *)r;
+  }
+  kept = model_ref_add_kept(c->m, r->kind, 0, r->ref, -1, r->line, r->column,
+                            r->path == what ? what : arena_strndup(&c->m->arena, r->path, strlen(r->path)));
+  if (kept) {
+    kept->format = r->format;
+    kept->channels = r->channels;
+    kept->implied_ext = r->implied_ext;
+    kept->alpha_file = r->alpha_file;
+    kept->unused = r->unused;
+  }
+  return kept;
 }
 
 /* The channels a <Scalar> format asks of the image (eggSyntax <Texture>), 0 for an unknown name:
@@ -183,6 +215,76 @@ static int trefs_collect(struct egg_doc *doc, struct egg_map *used)
   return rc;
 }
 
+/* Each file of the tree in turn to ref_keep (c set up), in file order; used: the textures a
+ * <TRef> uses, unless all_used. */
+static void refs_walk(struct collect *c, const struct egg_map *used, int all_used)
+{
+  struct egg_doc *doc = c->doc;
+  for (struct egg_node *n = doc->root; n && !c->rc; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {
+    struct model_ref r, a;
+    char path[96], apath[96];
+    const struct egg_node *sc, *alpha;
+    uint32_t len;
+    const char *s;
+    int named;
+    switch (n->spec) {
+    case S_TEXTURE:
+      named = ref_read(c, n, MODEL_REF_TEXTURE, "<Texture>", &r, path);
+      if (!named && !c->skipped)
+        break; /* it names no file (or out of memory): nor does its alpha file count */
+      alpha = egg_scalar_child(n, "alpha-file");
+      if (named) {
+        r.unused = !all_used && !egg_map_pair_find(used, (uintptr_t)n, 0);
+        if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL) {
+          r.format = s; /* the tree's copy, as the name's */
+          r.channels = format_channels(r.format);
+        }
+        r.alpha_file = alpha != NULL;
+        if (!ref_keep(c, &r, "<Texture>"))
+          break; /* out of memory: the decode says so */
+      }
+      /* its file is its own even when its texture's was recorded before */
+      if (alpha && ref_read(c, alpha, MODEL_REF_TEXTURE, "<Scalar> alpha-file", &a, apath)) {
+        a.unused = named && r.unused; /* loaded with its texture or not at all */
+        (void)ref_keep(c, &a, "<Scalar> alpha-file");
+      }
+      break;
+    case S_TEXTURE_INLINE:
+      if (ref_read(c, n, MODEL_REF_TEXTURE, "<Texture>", &r, path))
+        (void)ref_keep(c, &r, "<Texture>");
+      break;
+    case S_FILE: /* eggSyntax <File>: "the extension .egg is implied" */
+      if (ref_read(c, n, MODEL_REF_MODEL, "<File>", &r, path)) {
+        r.implied_ext = ".egg";
+        (void)ref_keep(c, &r, "<File>");
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    mem_bound_release(egg_doc_bound(doc), c->seen[k].cap * sizeof *c->seen[k].slot);
+    free(c->seen[k].slot);
+  }
+}
+
+/* model.ref_walk of a validation (decode_ctx.refs_distinct): the files read from the tree as
+ * resources_check asks for them, none kept; the set of those seen (4 bytes a slot) is all it
+ * holds, and only while it walks. */
+static int egg_ref_walk(const struct model *m, int (*fn)(const struct model_ref *r, void *user), void *user)
+{
+  const struct egg_private *priv = m->format_data;
+  struct collect c;
+  memset(&c, 0, sizeof c);
+  c.doc = egg_tree_of(priv->root)->doc;
+  c.distinct = 1;
+  c.fn = fn;
+  c.user = user;
+  refs_walk(&c, NULL, 1);
+  return c.rc;
+}
+
 void egg_collect_refs(struct egg_doc *doc, struct model *m)
 {
   struct egg_map used;
@@ -190,52 +292,17 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
   int all_used; /* the names could not be gathered: every texture counts as used (announced) */
   if (!doc->spec_count[S_TEXTURE] && !doc->spec_count[S_TEXTURE_INLINE] && !doc->spec_count[S_FILE])
     return;
+  if (doc->ctx->refs_distinct) {
+    /* only resources_check reads them, once each, while the tree is held: walked then */
+    m->ref_walk = egg_ref_walk;
+    return;
+  }
   memset(&c, 0, sizeof c);
   c.doc = doc;
   c.m = m;
-  c.distinct = doc->ctx->refs_distinct;
   egg_map_init(&used, &doc->map_failures, egg_doc_bound(doc)); /* a failure is counted: the decode says so */
   /* which textures a <TRef> uses only matters to conversion and comparison */
-  all_used = !doc->spec_count[S_TEXTURE] || c.distinct || trefs_collect(doc, &used) < 0;
-  for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, refs_descend(doc, n))) {
-    struct model_ref *r;
-    const struct egg_node *sc;
-    uint32_t len;
-    const char *s;
-    switch (n->spec) {
-    case S_TEXTURE:
-      r = ref_add(&c, n, MODEL_REF_TEXTURE, "<Texture>");
-      if (!r && !c.skipped)
-        break; /* it names no file (or out of memory): nor does its alpha file count */
-      if (r) {
-        r->unused = !all_used && !egg_map_pair_find(&used, (uintptr_t)n, 0);
-        if ((sc = egg_scalar_child(n, "format")) && (s = value_text(sc, &len)) != NULL)
-          if ((r->format = s) != NULL) /* the tree's copy, as the name's */
-            r->channels = format_channels(r->format);
-      }
-      if ((sc = egg_scalar_child(n, "alpha-file")) != NULL) {
-        struct model_ref *a;
-        if (r)
-          r->alpha_file = 1;
-        /* its file is its own even when its texture's was recorded before */
-        if ((a = ref_add(&c, sc, MODEL_REF_TEXTURE, "<Scalar> alpha-file")) != NULL)
-          a->unused = r && r->unused; /* loaded with its texture or not at all */
-      }
-      break;
-    case S_TEXTURE_INLINE:
-      (void)ref_add(&c, n, MODEL_REF_TEXTURE, "<Texture>");
-      break;
-    case S_FILE: /* eggSyntax <File>: "the extension .egg is implied" */
-      if ((r = ref_add(&c, n, MODEL_REF_MODEL, "<File>")) != NULL)
-        r->implied_ext = ".egg";
-      break;
-    default:
-      break;
-    }
-  }
-  for (int k = 0; k < 2; k++) {
-    mem_bound_release(egg_doc_bound(doc), c.seen[k].cap * sizeof *c.seen[k].slot);
-    free(c.seen[k].slot);
-  }
+  all_used = !doc->spec_count[S_TEXTURE] || trefs_collect(doc, &used) < 0;
+  refs_walk(&c, &used, all_used);
   egg_map_free(&used);
 }
