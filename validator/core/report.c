@@ -28,12 +28,7 @@ static void file_free(struct report_file *f)
   free(f->msgs);
   for (size_t i = 0; i < f->nres; i++) {
     struct report_resource *x = &f->res[i];
-    free(x->ref);
-    free(x->kind);
-    free(x->status);
-    free(x->resolved_path);
-    free(x->image);
-    free(x->path);
+    free(x->ref); /* the block of all six (res_strings) */
   }
   free(f->res);
   free(f->path);
@@ -213,6 +208,29 @@ void report_link_outside(struct report_file *f)
   f->io_failed = 1;
 }
 
+/* x's six strings ("" for NULL) copied into one block, x->ref its start: a JSON report keeps every
+ * reference (issue 26: six copies of their own were 6 allocations, about 190 bytes, a file
+ * named); 0, or -1 when out of memory. */
+static int res_strings(struct report_resource *x, const mdl_resource *res)
+{
+  const char *from[6] = {res->ref, res->kind, res->status, res->resolved_path, res->image, res->path};
+  char **to[6] = {&x->ref, &x->kind, &x->status, &x->resolved_path, &x->image, &x->path};
+  size_t len[6], total = 0;
+  char *block;
+  for (int i = 0; i < 6; i++)
+    total += (len[i] = from[i] ? strlen(from[i]) : 0) + 1;
+  if (!(block = malloc(total)))
+    return -1;
+  for (int i = 0; i < 6; i++) {
+    *to[i] = block;
+    if (len[i])
+      memcpy(block, from[i], len[i]);
+    block[len[i]] = 0;
+    block += len[i] + 1;
+  }
+  return 0;
+}
+
 void report_collect_resource(const mdl_resource *res, void *user)
 {
   struct report_file *f = user;
@@ -230,14 +248,13 @@ void report_collect_resource(const mdl_resource *res, void *user)
     f->out_of_memory = 1;
     return;
   }
-  x = &f->res[f->nres++];
+  x = &f->res[f->nres];
   memset(x, 0, sizeof *x);
-  x->ref = dup_or_empty(f, res->ref);
-  x->kind = dup_or_empty(f, res->kind);
-  x->status = dup_or_empty(f, res->status);
-  x->resolved_path = dup_or_empty(f, res->resolved_path);
-  x->image = dup_or_empty(f, res->image);
-  x->path = dup_or_empty(f, res->path);
+  if (res_strings(x, res) < 0) {
+    f->out_of_memory = 1;
+    return;
+  }
+  f->nres++;
   x->width = res->width;
   x->height = res->height;
   x->channels = res->channels;
