@@ -54,6 +54,30 @@ static char *text_new(size_t cap)
   return t;
 }
 
+/* What a validation's model.ref_walk yields: each reference copied (its name the tree's, its
+ * path the walk's, valid only during the call, copied too). */
+struct walked {
+  struct model_ref r[4];
+  char path[4][96];
+  unsigned n;
+};
+static int walk_into(const struct model_ref *r, void *user)
+{
+  struct walked *w = user;
+  ck_assert_uint_lt(w->n, 4);
+  snprintf(w->path[w->n], sizeof w->path[w->n], "%s", r->path);
+  w->r[w->n] = *r;
+  w->r[w->n].path = w->path[w->n];
+  w->n++;
+  return 0;
+}
+static void walk_refs(const struct pipeline_run *run, struct walked *w)
+{
+  w->n = 0;
+  ck_assert_ptr_nonnull(run->model.ref_walk);
+  ck_assert_int_eq(run->model.ref_walk(&run->model, walk_into, w), 0);
+}
+
 /* The texture's file name is recorded with its line:column for --resources: finding it must not
  * index the lines of the whole file (8 bytes a line and a pass over it). */
 START_TEST(texture_location_indexes_no_lines)
@@ -66,10 +90,13 @@ START_TEST(texture_location_indexes_no_lines)
   memcpy(text, head, sizeof head - 1);
   memset(text + sizeof head - 1, '\n', LINES);
   resources_next = "/nonexistent";
+  struct walked w;
   used = arena_after(text, sizeof head - 1 + LINES, &run);
-  ck_assert_uint_eq(run.model.num_refs, 1);
-  ck_assert_uint_eq(run.model.refs[0].line, 2);
-  ck_assert_uint_eq(run.model.refs[0].column, 15);
+  ck_assert_uint_eq(run.model.num_refs, 0); /* walked from the tree, not kept */
+  walk_refs(&run, &w);
+  ck_assert_uint_eq(w.n, 1);
+  ck_assert_uint_eq(w.r[0].line, 2);
+  ck_assert_uint_eq(w.r[0].column, 15);
   ck_assert_msg(used < LINES * 2, "%zu arena bytes for %d blank lines", used, LINES);
   pipeline_release(&run);
   free(text);
@@ -83,16 +110,20 @@ START_TEST(references_only_for_resources)
 {
   static const char text[] = "<Texture> t { a.png }\n<Texture> { a.png }\n<File> { b }\n<File> { b }\n";
   struct pipeline_run run;
+  struct walked w;
   (void)arena_after(text, sizeof text - 1, &run);
   ck_assert_uint_eq(run.model.num_refs, 0);
+  ck_assert_ptr_null(run.model.ref_walk);
   pipeline_release(&run);
   resources_next = "/nonexistent";
   (void)arena_after(text, sizeof text - 1, &run);
-  ck_assert_uint_eq(run.model.num_refs, 2);
-  ck_assert_str_eq(run.model.refs[0].ref, "a.png");
-  ck_assert_str_eq(run.model.refs[0].path, "<Texture> t");
-  ck_assert_str_eq(run.model.refs[0].next->ref, "b");
-  ck_assert_uint_eq(run.model.refs[0].next->line, 3);
+  ck_assert_uint_eq(run.model.num_refs, 0); /* walked from the tree as they are checked */
+  walk_refs(&run, &w);
+  ck_assert_uint_eq(w.n, 2);
+  ck_assert_str_eq(w.r[0].ref, "a.png");
+  ck_assert_str_eq(w.r[0].path, "<Texture> t");
+  ck_assert_str_eq(w.r[1].ref, "b");
+  ck_assert_uint_eq(w.r[1].line, 3);
   pipeline_release(&run);
   (void)arena_after_as(text, sizeof text - 1, PIPELINE_FRAMES, &run); /* convert: every one */
   ck_assert_uint_eq(run.model.num_refs, 4);
