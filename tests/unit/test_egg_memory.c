@@ -75,7 +75,7 @@ static void walk_refs(const struct pipeline_run *run, struct walked *w)
 {
   w->n = 0;
   ck_assert_ptr_nonnull(run->model.ref_walk);
-  ck_assert_int_eq(run->model.ref_walk(&run->model, walk_into, w), 0);
+  ck_assert_int_eq(run->model.ref_walk(&run->model, NULL, walk_into, w), 0);
 }
 
 /* The texture's file name is recorded with its line:column for --resources: finding it must not

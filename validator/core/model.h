@@ -262,10 +262,12 @@ struct model {
   uint32_t num_refs;
   /* Set, in place of refs, by a decode whose references only resources_check reads
    * (decode_ctx.refs_distinct): each distinct file, where the model first names it, in file order,
-   * to fn (r valid during the call); walking stops at fn's first non-zero return. 0, that return,
-   * or -1 out of memory (issue 26: a reference kept is 64 bytes and its path, a million files
-   * named cost 3 x their text). */
-  int (*ref_walk)(const struct model *m, int (*fn)(const struct model_ref *r, void *user), void *user);
+   * to fn (r valid during the call); walking stops at fn's first non-zero return. What the walk
+   * holds is charged to bound (--max-memory; may be NULL). 0, that return, or -1 out of memory
+   * (issue 26: a reference kept is 64 bytes and its path, a million files named cost 3 x their
+   * text). */
+  int (*ref_walk)(const struct model *m, struct mem_bound *bound,
+                  int (*fn)(const struct model_ref *r, void *user), void *user);
 
   /* Source content the model does not hold (model_unheld), at most MODEL_UNHELD_MAX kinds. */
   uint32_t num_unheld;

@@ -695,7 +695,9 @@ void resources_check(struct diag_sink *sink, const struct model *m, const char *
     return;
   }
   /* a walk yields each file once already: the set stays empty */
-  if (m->ref_walk && m->ref_walk(m, check_walked, &x) < 0)
+  /* the walk's set of names seen is charged to the decode's bound, as it was while the decoder
+   * kept the references (a refusal reads MDL-MEM-002: could not check) */
+  if (m->ref_walk && m->ref_walk(m, (struct mem_bound *)sink->bound, check_walked, &x) < 0)
     diag_out_of_memory(sink, "the resource search");
   for (const struct model_ref *ref = m->refs; ref; ref = ref->next) {
     if (ref->conventional && !image_file_named(ref->ref))

@@ -45,7 +45,7 @@ static uint32_t *seen_probe(const struct seen *set, const char *strs, const char
 }
 
 /* 1 when s (in the tree's strings) was added before, 0 after adding it, -1 out of memory. */
-static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32_t len)
+static int seen_add(struct egg_doc *doc, struct mem_bound *bound, struct seen *set, const char *s, uint32_t len)
 {
   const char *strs = doc->tree->strs;
   uint32_t *at;
@@ -55,13 +55,13 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
     size_t ncap = set->cap ? set->cap * 2 : 64;
     uint32_t *old = set->slot, *grown;
     /* --max-memory: the new table is the decode's while both are held, the old one let go */
-    if (mem_bound_charge(egg_doc_bound(doc), ncap * sizeof *grown) < 0) {
+    if (mem_bound_charge(bound, ncap * sizeof *grown) < 0) {
       doc->map_failures++; /* counted: the decode says it is incomplete (MDL-MEM-002) */
       return -1;
     }
     grown = calloc(ncap, sizeof *grown);
     if (!grown) {
-      mem_bound_release(egg_doc_bound(doc), ncap * sizeof *grown);
+      mem_bound_release(bound, ncap * sizeof *grown);
       doc->map_failures++; /* counted: the decode says it is incomplete */
       return -1;
     }
@@ -69,7 +69,7 @@ static int seen_add(struct egg_doc *doc, struct seen *set, const char *s, uint32
     for (size_t i = 0; i < set->cap; i++)
       if (old[i])
         *seen_probe(&(struct seen){grown, ncap, 0}, strs, strs + old[i], egg_str_len(strs + old[i])) = old[i];
-    mem_bound_release(egg_doc_bound(doc), set->cap * sizeof *old);
+    mem_bound_release(bound, set->cap * sizeof *old);
     set->cap = ncap;
     free(old);
   }
@@ -86,6 +86,7 @@ struct collect {
   struct model *m;       /* the model the references are added to; NULL: walked (fn) */
   int distinct;          /* decode_ctx.refs_distinct: a file recorded once */
   struct seen seen[2];   /* by enum model_ref_kind */
+  struct mem_bound *bound; /* what charges the sets (--max-memory) */
   int skipped;           /* the last ref_read found its file recorded before */
   int (*fn)(const struct model_ref *r, void *user); /* walked: each reference in turn */
   void *user;
@@ -105,7 +106,7 @@ static int ref_read(struct collect *c, const struct egg_node *n, enum model_ref_
   if (!s || !len || n->bad)
     return 0;
   if (c->distinct) {
-    int seen = seen_add(doc, &c->seen[kind], s, len);
+    int seen = seen_add(doc, c->bound, &c->seen[kind], s, len);
     c->skipped = seen > 0;
     if (seen < 0 && !c->m)
       c->rc = -1; /* walked: the check stops and says so */
@@ -264,7 +265,7 @@ static void refs_walk(struct collect *c, const struct egg_map *used, int all_use
     }
   }
   for (int k = 0; k < 2; k++) {
-    mem_bound_release(egg_doc_bound(doc), c->seen[k].cap * sizeof *c->seen[k].slot);
+    mem_bound_release(c->bound, c->seen[k].cap * sizeof *c->seen[k].slot);
     free(c->seen[k].slot);
   }
 }
@@ -272,13 +273,15 @@ static void refs_walk(struct collect *c, const struct egg_map *used, int all_use
 /* model.ref_walk of a validation (decode_ctx.refs_distinct): the files read from the tree as
  * resources_check asks for them, none kept; the set of those seen (4 bytes a slot) is all it
  * holds, and only while it walks. */
-static int egg_ref_walk(const struct model *m, int (*fn)(const struct model_ref *r, void *user), void *user)
+static int egg_ref_walk(const struct model *m, struct mem_bound *bound,
+                        int (*fn)(const struct model_ref *r, void *user), void *user)
 {
   const struct egg_private *priv = m->format_data;
   struct collect c;
   memset(&c, 0, sizeof c);
   c.doc = egg_tree_of(priv->root)->doc;
   c.distinct = 1;
+  c.bound = bound;
   c.fn = fn;
   c.user = user;
   refs_walk(&c, NULL, 1);
@@ -300,6 +303,7 @@ void egg_collect_refs(struct egg_doc *doc, struct model *m)
   memset(&c, 0, sizeof c);
   c.doc = doc;
   c.m = m;
+  c.bound = egg_doc_bound(doc);
   egg_map_init(&used, &doc->map_failures, egg_doc_bound(doc)); /* a failure is counted: the decode says so */
   /* which textures a <TRef> uses only matters to conversion and comparison */
   all_used = !doc->spec_count[S_TEXTURE] || trefs_collect(doc, &used) < 0;
