@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "egg.h"
-#include "egg_map.h"
+#include "egg_members.h"
 #include "mem_bound.h"
 
 /* Membership sums of one pool name, indexed by vertex number. */
@@ -13,8 +13,9 @@ struct member_pool {
   const char *name;
   uint32_t len;
   double *sum;
-  const struct egg_node **first; /* the first joint <VertexRef> naming the vertex, or NULL */
-  size_t cap;
+  uint64_t *seen; /* a bit a vertex: named by a joint <VertexRef> (a pointer to the first one
+                   * was 8 bytes a vertex, and only said whether there was one) */
+  size_t cap;     /* a multiple of 64 */
   size_t charged; /* bytes of the two arrays charged to --max-memory */
 };
 
@@ -29,10 +30,10 @@ struct member_pool {
 
 struct vcheck {
   struct egg_doc *doc;
-  struct egg_map members; /* (pool name, vertex) -> membership sum over joints */
+  struct egg_members members; /* (pool name, vertex) -> membership sum over joints */
   /* The sums are first added up in arrays (vertex numbers are small and dense); the map, whose
    * order is the order of the reports, is built only when a sum is off or the arrays do not
-   * fit (replaying the same additions in the same order). */
+   * fit (replaying the same additions in the same order, the arrays let go first). */
   struct member_pool pools[MEMBER_POOLS];
   unsigned npools;
   uint64_t values;
@@ -51,28 +52,37 @@ static struct member_pool *member_pool(struct vcheck *vc, const char *name, uint
   return &vc->pools[vc->npools++];
 }
 
+/* Bytes of member_pool arrays for cap vertices: a sum and a bit each. */
+static size_t member_bytes(size_t cap)
+{
+  return cap * sizeof(double) + cap / 64 * sizeof(uint64_t);
+}
+
 /* Room for vertex need - 1 in mp's arrays, charged to --max-memory (bound, may be NULL) as
- * their growth is: refused, the sums go to the map (charged itself) and the decode goes on. */
+ * their growth is: refused, the sums go to the map (charged itself) and the decode goes on.
+ * They grow by a quarter past the need, not to the next power of 2: all of a grown array is
+ * written (cleared), so a doubling held up to twice the vertices named. */
 static int member_grow(struct member_pool *mp, size_t need, struct mem_bound *bound)
 {
-  size_t cap = mp->cap ? mp->cap : 1024, per = sizeof *mp->sum + sizeof *mp->first;
+  size_t cap = mp->cap ? need + need / 4 : 1024;
   double *ns;
-  const struct egg_node **nf;
-  while (cap < need)
-    cap *= 2;
-  if (mem_bound_try(bound, (cap - mp->cap) * per) < 0)
+  uint64_t *nb;
+  if (cap < need)
+    cap = need;
+  cap = (cap + 1023) & ~(size_t)1023;
+  if (mem_bound_try(bound, member_bytes(cap) - member_bytes(mp->cap)) < 0)
     return -1;
-  mp->charged += (cap - mp->cap) * per;
+  mp->charged += member_bytes(cap) - member_bytes(mp->cap);
   ns = realloc(mp->sum, cap * sizeof *ns);
   if (!ns)
     return -1;
   mp->sum = ns;
-  nf = realloc(mp->first, cap * sizeof *nf);
-  if (!nf)
+  nb = realloc(mp->seen, cap / 64 * sizeof *nb);
+  if (!nb)
     return -1;
-  mp->first = nf;
+  mp->seen = nb;
   memset(mp->sum + mp->cap, 0, (cap - mp->cap) * sizeof *ns);
-  memset(mp->first + mp->cap, 0, (cap - mp->cap) * sizeof *nf);
+  memset(mp->seen + mp->cap / 64, 0, (cap - mp->cap) / 64 * sizeof *nb);
   mp->cap = cap;
   return 0;
 }
@@ -96,8 +106,7 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
       return;
     }
     mp->sum[idx] += m;
-    if (!mp->first[idx])
-      mp->first[idx] = vr;
+    mp->seen[idx / 64] |= (uint64_t)1 << (idx % 64);
   }
 }
 
@@ -108,7 +117,7 @@ static int members_fine(const struct vcheck *vc)
     return 0;
   for (unsigned i = 0; i < vc->npools; i++)
     for (size_t k = 0; k < vc->pools[i].cap; k++)
-      if (vc->pools[i].first[k] && fabs(vc->pools[i].sum[k] - 1.0) > 1e-2)
+      if ((vc->pools[i].seen[k / 64] >> (k % 64) & 1) && fabs(vc->pools[i].sum[k] - 1.0) > 1e-2)
         return 0;
   return 1;
 }
@@ -363,14 +372,11 @@ static double scalar_number(const struct egg_node *s, int *ok)
 
 static void check_membership(struct vcheck *vc, const struct egg_node *vr, int replay)
 {
-  const struct egg_node *owner = egg_parent(vr), *ref = NULL, *ms;
+  const struct egg_node *owner = egg_parent(vr), *ms;
   const char *pool;
   uint32_t plen;
   double m = 1.0;
   int ok;
-  for (const struct egg_node *c = egg_first(vr); c; c = egg_next(c))
-    if (c->spec == S_REF)
-      ref = c;
   ms = egg_scalar_child(vr, "membership");
   if (ms) {
     m = scalar_number(ms, &ok);
@@ -381,20 +387,16 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     if (ok && m != 1.0 && owner->spec != S_JOINT && !replay)
       egg_emit_node(vc->doc, RULE_EGG_MEMBERSHIP_PLAIN_GROUP, ms, NULL, "%g", m);
   }
-  if (owner->spec != S_JOINT || !ref || !egg_nvals(ref) || !(pool = egg_val_str(ref, 0, &plen)))
+  if (owner->spec != S_JOINT || !(pool = egg_vref_pool(vr, &plen)))
     return;
   if (!replay) {
     member_add(vc, pool, plen, vr, m);
     return;
   }
-  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
-    struct egg_map_ent *e = egg_map_named(&vc->members, pool, plen, egg_val_int(vr, i));
-    if (!e)
-      return;
-    e->sum += m;
-    if (!e->val)
-      e->val = (void *)(uintptr_t)vr;
-  }
+  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++)
+    if (egg_members_add(&vc->members, vr, pool, plen, i, m) < 0)
+      break;
+  egg_members_next_vref(&vc->members, vr);
 }
 
 static void check_occluder(struct egg_doc *doc, const struct egg_node *g)
@@ -437,7 +439,7 @@ void egg_check_vertices(struct egg_doc *doc)
   struct vcheck vc;
   memset(&vc, 0, sizeof vc);
   vc.doc = doc;
-  egg_map_init(&vc.members, &doc->map_failures, egg_doc_bound(doc));
+  egg_members_init(&vc.members, doc->root, &doc->map_failures, egg_doc_bound(doc));
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, vertices_descend(doc, n))) {
     switch (n->spec) {
     case S_VERTEX:
@@ -453,26 +455,29 @@ void egg_check_vertices(struct egg_doc *doc)
     default: break;
     }
   }
-  if (!members_fine(&vc))
+  int fine = members_fine(&vc);
+  for (unsigned i = 0; i < vc.npools; i++) {
+    free(vc.pools[i].sum);
+    free(vc.pools[i].seen);
+    mem_bound_release(egg_doc_bound(doc), vc.pools[i].charged);
+  }
+  if (!fine)
     for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
       if (n->spec == S_VREF_GROUP)
         check_membership(&vc, n, 1);
-  for (unsigned i = 0; i < vc.npools; i++) {
-    free(vc.pools[i].sum);
-    free(vc.pools[i].first);
-    mem_bound_release(egg_doc_bound(doc), vc.pools[i].charged);
-  }
   for (size_t i = 0; i < vc.members.cap; i++) {
-    const struct egg_map_ent *e = egg_map_slot(&vc.members, i);
     const struct egg_node *vr;
+    const char *pool;
+    uint32_t plen;
+    int64_t num;
+    double sum;
     char buf[96], act[160], exp[40];
-    if (!e || !e->val || fabs(e->sum - 1.0) <= EGG_MEMBERSHIP_SLACK)
+    if (!egg_members_slot(&vc.members, i, &sum, &num, &vr) || fabs(sum - 1.0) <= EGG_MEMBERSHIP_SLACK)
       continue;
-    vr = e->val;
-    snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)e->num,
-             egg_show(buf, sizeof buf, e->key, e->len));
-    snprintf(exp, sizeof exp, "%.6g (expected 1)", e->sum);
+    pool = egg_vref_pool(vr, &plen);
+    snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)num, egg_show(buf, sizeof buf, pool, plen));
+    snprintf(exp, sizeof exp, "%.6g (expected 1)", sum);
     egg_emit_node(doc, RULE_EGG_MEMBERSHIP_SUM, vr, exp, "%s", act);
   }
-  egg_map_free(&vc.members);
+  egg_members_free(&vc.members);
 }

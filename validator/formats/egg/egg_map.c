@@ -44,6 +44,11 @@ static uint64_t hash_of(const char *key, size_t len, uintptr_t obj, int64_t num)
   return h ^ (h >> 29);
 }
 
+uint64_t egg_map_hash(const char *key, size_t len, uintptr_t obj, int64_t num)
+{
+  return hash_of(key, len, obj, num);
+}
+
 static int same(const struct egg_map_ent *e, const char *key, size_t len, uintptr_t obj, int64_t num)
 {
   return e->len == len && e->obj == obj && e->num == num &&

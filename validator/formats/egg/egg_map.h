@@ -49,6 +49,9 @@ struct egg_map_ent *egg_map_pair_find(const struct egg_map *m, uintptr_t obj, in
 /* The entry in table slot i (i < cap), or NULL: the order of slots is the map's order. */
 const struct egg_map_ent *egg_map_slot(const struct egg_map *m, size_t i);
 
+/* The hash a key's slot is found from (egg_members keeps the same order without the entries). */
+uint64_t egg_map_hash(const char *key, size_t len, uintptr_t obj, int64_t num);
+
 /* Entries of one tree by their header name (egg_name): a slot holds the entry's place in the
  * tree + 1, 4 bytes; the name is read from the tree (issue 26: an egg_map entry is 48 bytes and
  * its slots, for a `<Group> a%d{}` of 14). */

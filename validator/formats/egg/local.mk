@@ -12,6 +12,8 @@ validator_libmdlcheck_la_SOURCES += \
   validator/formats/egg/egg_check_refs.c \
   validator/formats/egg/egg_resources.c \
   validator/formats/egg/egg_check_vertices.c \
+  validator/formats/egg/egg_members.h \
+  validator/formats/egg/egg_members.c \
   validator/formats/egg/egg_check_geometry.c \
   validator/formats/egg/egg_check_scalars.c \
   validator/formats/egg/egg_check_nurbs.c \
