@@ -40,11 +40,19 @@ struct vcheck {
   int sparse;
 };
 
-static struct member_pool *member_pool(struct vcheck *vc, const char *name, uint32_t len)
+static struct member_pool *member_pool_find(struct vcheck *vc, const char *name, uint32_t len)
 {
   for (unsigned i = 0; i < vc->npools; i++)
     if (vc->pools[i].len == len && (vc->pools[i].name == name || !memcmp(vc->pools[i].name, name, len)))
       return &vc->pools[i];
+  return NULL;
+}
+
+static struct member_pool *member_pool(struct vcheck *vc, const char *name, uint32_t len)
+{
+  struct member_pool *mp = member_pool_find(vc, name, len);
+  if (mp)
+    return mp;
   if (vc->npools == MEMBER_POOLS)
     return NULL;
   vc->pools[vc->npools].name = name;
@@ -120,6 +128,51 @@ static int members_fine(const struct vcheck *vc)
       if ((vc->pools[i].seen[k / 64] >> (k % 64) & 1) && fabs(vc->pools[i].sum[k] - 1.0) > 1e-2)
         return 0;
   return 1;
+}
+
+/* The arrays' sum of a vertex, or NULL when they have no room for it. */
+static double *member_sum(struct vcheck *vc, const char *pool, uint32_t plen, int64_t num)
+{
+  struct member_pool *mp = member_pool_find(vc, pool, plen);
+  return mp && num >= 0 && (uint64_t)num < mp->cap ? &mp->sum[num] : NULL;
+}
+
+static double member_sum_of(void *vc, const char *pool, uint32_t plen, int64_t num)
+{
+  const double *sum = member_sum(vc, pool, plen, num);
+  return sum ? *sum : 0;
+}
+
+static void members_free_arrays(struct vcheck *vc)
+{
+  for (unsigned i = 0; i < vc->npools; i++) {
+    free(vc->pools[i].sum);
+    free(vc->pools[i].seen);
+    mem_bound_release(egg_doc_bound(vc->doc), vc->pools[i].charged);
+    vc->pools[i].sum = NULL;
+    vc->pools[i].seen = NULL;
+    vc->pools[i].cap = vc->pools[i].charged = 0;
+  }
+}
+
+/* Before the replay: the arrays keep its sums (added again from 0, in its order) while they are
+ * no larger than the table's entries would be (12 bytes a vertex named, grown by a quarter), the
+ * table's slots then naming the value that created each key; else they are let go. */
+static void members_begin(struct vcheck *vc)
+{
+  size_t keys = 0, bytes = 0;
+  for (unsigned i = 0; i < vc->npools && !vc->sparse; i++) {
+    for (size_t k = 0; k < vc->pools[i].cap / 64; k++)
+      keys += (size_t)egg_popcount64(vc->pools[i].seen[k]);
+    bytes += member_bytes(vc->pools[i].cap);
+  }
+  if (vc->sparse || bytes > 15 * keys) {
+    members_free_arrays(vc);
+    return;
+  }
+  for (unsigned i = 0; i < vc->npools; i++)
+    memset(vc->pools[i].sum, 0, vc->pools[i].cap * sizeof *vc->pools[i].sum);
+  vc->members.by_ord = 1;
 }
 
 /* The morph target name: the header name, or the first body token. */
@@ -393,9 +446,17 @@ static void check_membership(struct vcheck *vc, const struct egg_node *vr, int r
     member_add(vc, pool, plen, vr, m);
     return;
   }
-  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++)
-    if (egg_members_add(&vc->members, vr, pool, plen, i, m) < 0)
+  for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
+    double *sum = NULL, *entry;
+    /* a vertex past the arrays (a <VertexRef> the first pass did not add up): the table takes
+     * the sums from here on */
+    if (vc->members.by_ord && !(sum = member_sum(vc, pool, plen, egg_val_int(vr, i))) &&
+        egg_members_entries(&vc->members, member_sum_of, vc) == 0)
+      members_free_arrays(vc);
+    if (egg_members_key(&vc->members, vr, pool, plen, i, &entry) < 0)
       break;
+    *(entry ? entry : sum) += m;
+  }
   egg_members_next_vref(&vc->members, vr);
 }
 
@@ -455,16 +516,14 @@ void egg_check_vertices(struct egg_doc *doc)
     default: break;
     }
   }
-  int fine = members_fine(&vc);
-  for (unsigned i = 0; i < vc.npools; i++) {
-    free(vc.pools[i].sum);
-    free(vc.pools[i].seen);
-    mem_bound_release(egg_doc_bound(doc), vc.pools[i].charged);
-  }
-  if (!fine)
+  if (members_fine(&vc)) {
+    members_free_arrays(&vc);
+  } else {
+    members_begin(&vc);
     for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
       if (n->spec == S_VREF_GROUP)
         check_membership(&vc, n, 1);
+  }
   for (size_t i = 0; i < vc.members.cap; i++) {
     const struct egg_node *vr;
     const char *pool;
@@ -472,12 +531,17 @@ void egg_check_vertices(struct egg_doc *doc)
     int64_t num;
     double sum;
     char buf[96], act[160], exp[40];
-    if (!egg_members_slot(&vc.members, i, &sum, &num, &vr) || fabs(sum - 1.0) <= EGG_MEMBERSHIP_SLACK)
+    if (!egg_members_slot(&vc.members, i, &sum, &num, &vr))
       continue;
     pool = egg_vref_pool(vr, &plen);
+    if (vc.members.by_ord)
+      sum = member_sum_of(&vc, pool, plen, num);
+    if (fabs(sum - 1.0) <= EGG_MEMBERSHIP_SLACK)
+      continue;
     snprintf(act, sizeof act, "vertex %lld of pool %s", (long long)num, egg_show(buf, sizeof buf, pool, plen));
     snprintf(exp, sizeof exp, "%.6g (expected 1)", sum);
     egg_emit_node(doc, RULE_EGG_MEMBERSHIP_SUM, vr, exp, "%s", act);
   }
+  members_free_arrays(&vc);
   egg_members_free(&vc.members);
 }

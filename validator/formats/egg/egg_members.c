@@ -45,11 +45,11 @@ const char *egg_vref_pool(const struct egg_node *vr, uint32_t *len)
   return ref && egg_nvals(ref) ? egg_val_str(ref, 0, len) : NULL;
 }
 
-/* The key of entry e: its number, and its pool's name (NULL when the caller needs none). */
-static const struct egg_node *key_of(const struct egg_members *t, uint32_t e, int64_t *num,
+/* The key in a slot holding s: its number, and its pool's name (NULL when the caller needs none). */
+static const struct egg_node *key_of(const struct egg_members *t, uint32_t s, int64_t *num,
                                      const char **pool, uint32_t *plen)
 {
-  uint32_t ord = t->ord[e];
+  uint32_t ord = t->by_ord ? s - 1 : t->ord[s - 1];
   size_t lo = 0, hi = t->nruns; /* the last run whose base is at most ord */
   const struct egg_node *vr;
   while (hi - lo > 1) {
@@ -75,10 +75,10 @@ static uint32_t *probe(const struct egg_members *t, const char *pool, uint32_t p
     int64_t enum_;
     if (!*s)
       return s;
-    key_of(t, *s - 1, &enum_, NULL, NULL);
+    key_of(t, *s, &enum_, NULL, NULL);
     if (enum_ != num)
       continue;
-    key_of(t, *s - 1, &enum_, &epool, &elen);
+    key_of(t, *s, &enum_, &epool, &elen);
     if (elen == plen && (!plen || epool == pool || !memcmp(epool, pool, plen)))
       return s;
   }
@@ -106,7 +106,7 @@ static int grow(struct egg_members *t)
       uint32_t plen;
       int64_t num;
       size_t j;
-      key_of(t, old[i] - 1, &num, &pool, &plen);
+      key_of(t, old[i], &num, &pool, &plen);
       j = (size_t)egg_map_hash(pool, plen, 0, num) & (ncap - 1);
       while (grown[j])
         j = (j + 1) & (ncap - 1);
@@ -120,8 +120,8 @@ static int grow(struct egg_members *t)
  * bytes a key, the most of this table's memory). */
 static int room(struct egg_members *t)
 {
-  if (t->count == t->ecap) {
-    size_t ecap = t->ecap ? t->ecap + t->ecap / 4 : 64, per = sizeof *t->ord + sizeof *t->sum;
+  if (!t->by_ord && t->count == t->ecap) {
+    size_t ecap = t->ecap + t->ecap / 4 + 64, per = sizeof *t->ord + sizeof *t->sum;
     uint32_t *no;
     double *ns;
     if (ecap > UINT32_MAX || mem_bound_grow(t->bound, t->ecap * per, ecap * per) < 0)
@@ -158,28 +158,71 @@ void egg_members_next_vref(struct egg_members *t, const struct egg_node *vr)
   t->next += egg_nvals(vr);
 }
 
-int egg_members_add(struct egg_members *t, const struct egg_node *vr, const char *pool, uint32_t plen,
-                    uint32_t i, double m)
+int egg_members_key(struct egg_members *t, const struct egg_node *vr, const char *pool, uint32_t plen,
+                    uint32_t i, double **sum)
 {
   int64_t num = egg_val_int(vr, i);
   uint32_t *s, vix = (uint32_t)(vr - t->root);
+  *sum = NULL;
   /* as egg_map's insert: the table grows before the lookup, found or not */
-  if ((t->count + 1) * 2 > t->cap && grow(t) < 0)
+  if (t->broken || ((t->count + 1) * 2 > t->cap && grow(t) < 0))
     return -1;
   s = probe(t, pool, plen, num);
   if (!*s) {
-    if (t->next + i > UINT32_MAX || room(t) < 0)
+    if (t->next + i >= UINT32_MAX || room(t) < 0)
       return -1;
     if (!t->nruns || t->root + t->runs[t->nruns - 1].vr != vr) {
       t->runs[t->nruns].base = (uint32_t)t->next;
       t->runs[t->nruns++].vr = vix;
     }
-    t->ord[t->count] = (uint32_t)(t->next + i);
-    t->sum[t->count] = 0;
-    *s = (uint32_t)++t->count;
+    if (t->by_ord) {
+      *s = (uint32_t)(t->next + i + 1);
+    } else {
+      t->ord[t->count] = (uint32_t)(t->next + i);
+      t->sum[t->count] = 0;
+      *s = (uint32_t)(t->count + 1);
+    }
+    t->count++;
   }
-  t->sum[*s - 1] += m;
+  if (!t->by_ord)
+    *sum = &t->sum[*s - 1];
   return 0;
+}
+
+int egg_members_entries(struct egg_members *t, double (*sum_of)(void *, const char *, uint32_t, int64_t),
+                        void *ctx)
+{
+  size_t per = sizeof *t->ord + sizeof *t->sum, ecap = t->count ? t->count : 1, e = 0;
+  if (!t->by_ord)
+    return 0;
+  if (mem_bound_charge(t->bound, ecap * per) < 0)
+    goto fail;
+  t->ord = malloc(ecap * sizeof *t->ord);
+  t->sum = malloc(ecap * sizeof *t->sum);
+  if (!t->ord || !t->sum) {
+    free(t->ord);
+    free(t->sum);
+    t->ord = NULL;
+    t->sum = NULL;
+    mem_bound_release(t->bound, ecap * per);
+    goto fail;
+  }
+  t->ecap = ecap;
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->slots[i]) {
+      const char *pool;
+      uint32_t plen;
+      int64_t num;
+      key_of(t, t->slots[i], &num, &pool, &plen);
+      t->ord[e] = t->slots[i] - 1;
+      t->sum[e] = sum_of(ctx, pool, plen, num);
+      t->slots[i] = (uint32_t)++e;
+    }
+  t->by_ord = 0;
+  return 0;
+fail:
+  t->broken = 1;
+  return failed(t);
 }
 
 int egg_members_slot(const struct egg_members *t, size_t i, double *sum, int64_t *num,
@@ -187,7 +230,7 @@ int egg_members_slot(const struct egg_members *t, size_t i, double *sum, int64_t
 {
   if (i >= t->cap || !t->slots[i])
     return 0;
-  *sum = t->sum[t->slots[i] - 1];
-  *vr = key_of(t, t->slots[i] - 1, num, NULL, NULL);
+  *sum = t->by_ord ? 0 : t->sum[t->slots[i] - 1];
+  *vr = key_of(t, t->slots[i], num, NULL, NULL);
   return 1;
 }

@@ -21,13 +21,16 @@ struct members_run {
  * entry is 48 bytes (issue 26: a joint <VertexRef> of a million vertices whose sums are off cost
  * 6 to 11 x its text). */
 struct egg_members {
-  uint32_t *slots; /* 1 + the entry's index, 0 when empty */
+  uint32_t *slots; /* 1 + the entry's index (by_ord: 1 + the ordinal), 0 when empty */
   size_t cap, count, ecap;
   uint32_t *ord;   /* entry -> ordinal of the value that created it */
   double *sum;     /* entry -> the memberships added to it */
   struct members_run *runs;
   size_t nruns, capruns;
   uint64_t next;   /* ordinal of the current <VertexRef>'s first value */
+  /* no entries: the caller keeps the sums (in arrays by vertex number, 8 bytes a vertex) */
+  int by_ord;
+  int broken;      /* leaving by_ord failed: no more keys */
   const struct egg_node *root;
   unsigned long *failures; /* as egg_map's */
   struct mem_bound *bound;
@@ -38,14 +41,18 @@ void egg_members_init(struct egg_members *t, const struct egg_node *root, unsign
 void egg_members_free(struct egg_members *t);
 /* The pool a <VertexRef> names (its last <Ref>'s first value, a string), or NULL. */
 const char *egg_vref_pool(const struct egg_node *vr, uint32_t *len);
-/* Add m to the key (the pool vr names, value i of vr), created when absent, as
- * egg_map_named(...)->sum += m: 0, or -1 out of memory (counted in failures; the rest of vr's
- * values are then skipped, as the map's replay did). Calls name vr's values in order, one vr
- * after another; egg_members_next_vref moves on to the next. */
-int egg_members_add(struct egg_members *t, const struct egg_node *vr, const char *pool, uint32_t plen,
-                    uint32_t i, double m);
+/* The key (the pool vr names, value i of vr), created when absent, as egg_map_named: 0 with
+ * *sum its entry's sum (NULL when by_ord), or -1 out of memory (counted in failures; the rest of
+ * vr's values are then skipped, as the map's replay did). Calls name vr's values in order, one
+ * vr after another; egg_members_next_vref moves on to the next. */
+int egg_members_key(struct egg_members *t, const struct egg_node *vr, const char *pool, uint32_t plen,
+                    uint32_t i, double **sum);
+/* Leave by_ord: an entry for each key, its sum sum_of(ctx, pool, plen, number); the slots'
+ * order is kept. 0, or -1 out of memory (counted; the table stays by_ord, and takes no more). */
+int egg_members_entries(struct egg_members *t, double (*sum_of)(void *, const char *, uint32_t, int64_t),
+                        void *ctx);
 void egg_members_next_vref(struct egg_members *t, const struct egg_node *vr);
-/* The entry in slot i (i < cap): 1 with its sum, number and first <VertexRef>, else 0. */
+/* The key in slot i (i < cap): 1 with its number, first <VertexRef> and, unless by_ord, sum; else 0. */
 int egg_members_slot(const struct egg_members *t, size_t i, double *sum, int64_t *num,
                      const struct egg_node **vr);
 
