@@ -102,6 +102,13 @@ awk 'BEGIN {
   print "<Joint> j0 { }\n}"
   print "<Table> { <Bundle> root { <Table> \"<skeleton>\" { <Table> j1 { <Xfm$Anim> xform { <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } <Table> k1 { } } } } }" }' \
   >joints.egg || exit 99
+# memberships whose sums are off, all within the first pass's arrays: the replay's table names
+# each key by the value that created it and the arrays keep the sums (egg_members.c); its slots
+# grow several times
+awk 'BEGIN { print "<CoordinateSystem> { Z-up }\n<VertexPool> p { <Vertex> 0 { 0 0 0 } }\n<Group> root { <Dart> { 1 }"
+  printf "<Joint> a { <VertexRef> {"; for (i = 0; i < 300; i++) printf " %d", i; print " <Scalar> membership { 0.5 } <Ref> { p } } }"
+  printf "<Joint> b { <VertexRef> {"; for (i = 0; i < 300; i += 2) printf " %d", i; print " <Scalar> membership { 0.5 } <Ref> { p } } }\n}" }' \
+  >members.egg || exit 99
 # an animation file whose nested <skeleton> tables stand in for joints (poses numbers them)
 printf '<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> a { <Table> b { <Xfm$Anim> xform { <Scalar> fps { 24 } <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } } <Table> c { } } <Table> d { } } } }\n' \
   >tables.egg || exit 99
@@ -180,6 +187,7 @@ scenario "validate egg (diagnostics, sarif)" 1 -f sarif broken.egg
 scenario "validate egg.pz" 0 dancer.egg.pz
 scenario "validate egg (tree side tables)" 1 sides.egg
 scenario "validate egg (joints)" 1 joints.egg
+scenario "validate egg (membership sums)" 1 --max-per-rule=0 members.egg
 scenario "validate egg (joints, --target)" 1 --target=panda3d -f json joints.egg
 # --max-memory: a bound the decode passes (exit 3, MDL-MEM-002) and one it stays within, each
 # with every allocation failed in turn: an allocation failure is never said as the bound, and
