@@ -66,12 +66,15 @@ static size_t member_bytes(size_t cap)
   return cap * sizeof(double) + cap / 64 * sizeof(uint64_t);
 }
 
-/* Room for vertex need - 1 in mp's arrays, charged to --max-memory (bound, may be NULL) as
- * their growth is: refused, the sums go to the map (charged itself) and the decode goes on.
+/* Room for vertex need - 1 in mp's arrays, charged to --max-memory (the doc's bound) as their
+ * growth is: refused, the sums go to the map (charged itself) and the decode goes on; an
+ * allocation that fails is counted (map_failures) as well: out of memory is said, never hidden
+ * by the fallback.
  * They grow by a quarter past the need, not to the next power of 2: all of a grown array is
  * written (cleared), so a doubling held up to twice the vertices named. */
-static int member_grow(struct member_pool *mp, size_t need, struct mem_bound *bound)
+static int member_grow(struct member_pool *mp, size_t need, struct egg_doc *doc)
 {
+  struct mem_bound *bound = egg_doc_bound(doc);
   size_t cap = mp->cap ? need + need / 4 : 1024;
   double *ns;
   uint64_t *nb;
@@ -82,12 +85,13 @@ static int member_grow(struct member_pool *mp, size_t need, struct mem_bound *bo
     return -1;
   mp->charged += member_bytes(cap) - member_bytes(mp->cap);
   ns = realloc(mp->sum, cap * sizeof *ns);
-  if (!ns)
+  if (ns)
+    mp->sum = ns;
+  nb = ns ? realloc(mp->seen, cap / 64 * sizeof *nb) : NULL;
+  if (!nb) {
+    doc->map_failures++;
     return -1;
-  mp->sum = ns;
-  nb = realloc(mp->seen, cap / 64 * sizeof *nb);
-  if (!nb)
-    return -1;
+  }
   mp->seen = nb;
   memset(mp->sum + mp->cap, 0, (cap - mp->cap) * sizeof *ns);
   memset(mp->seen + mp->cap / 64, 0, (cap - mp->cap) / 64 * sizeof *nb);
@@ -109,7 +113,7 @@ static void member_add(struct vcheck *vc, const char *pool, uint32_t plen, const
     int64_t idx = plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i);
     /* the arrays stay within a few times the map's size (which holds every value) */
     if (idx < 0 || (uint64_t)idx >= 4 * vc->values + (1u << 20) ||
-        ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1, egg_doc_bound(vc->doc)) < 0)) {
+        ((size_t)idx >= mp->cap && member_grow(mp, (size_t)idx + 1, vc->doc) < 0)) {
       vc->sparse = 1;
       return;
     }

@@ -1,5 +1,6 @@
 /* egg_members.h - the membership sums of (pool name, vertex) keys, in egg_map's order (the
- * order EGG-VTX-013 reports them in), at 12 bytes a key and the table's 4-byte slots. */
+ * order EGG-VTX-013 reports them in): the table's 4-byte slots, and 12 bytes a key unless the
+ * caller keeps the sums. */
 #ifndef MDL_EGG_MEMBERS_H
 #define MDL_EGG_MEMBERS_H
 
