@@ -4,6 +4,7 @@
 #include "grow.h"
 #include "rules_gen.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +16,26 @@ void report_init(struct report *r)
   r->fail_on = MDL_ERROR;
 }
 
+/* The one "" the messages share: a message's path is empty but in a few path-only checks, and
+ * a strdup of it took a heap chunk of 32 bytes a message. */
+static char empty_text[1];
+
+static void text_free(char *s)
+{
+  if (s != empty_text)
+    free(s);
+}
+
 static void file_free(struct report_file *f)
 {
   for (size_t i = 0; i < f->nmsgs; i++) {
-    free(f->msgs[i].message);
-    free(f->msgs[i].path);
-    free(f->msgs[i].actual);
-    free(f->msgs[i].expected);
+    text_free(f->msgs[i].message);
+    text_free(f->msgs[i].path);
+    text_free(f->msgs[i].actual);
+    text_free(f->msgs[i].expected);
     free(f->msgs[i].folded_at);
-    free(f->msgs[i].context);
+    if (!f->msgs[i].context_shared)
+      free(f->msgs[i].context);
   }
   free(f->msgs);
   for (size_t i = 0; i < f->nres; i++) {
@@ -48,7 +60,10 @@ void report_free(struct report *r)
 /* A copy of s ("" for NULL), or NULL when out of memory (f then says so). */
 static char *dup_or_empty(struct report_file *f, const char *s)
 {
-  char *p = strdup(s ? s : "");
+  char *p;
+  if (!s || !*s)
+    return empty_text;
+  p = strdup(s);
   if (!p)
     f->out_of_memory = 1;
   return p;
@@ -93,7 +108,11 @@ void report_collect(const mdl_diag *d, void *user)
   m->actual = dup_or_empty(f, d->actual);
   m->expected = dup_or_empty(f, d->expected);
   m->context_offset = -1;
-  if (d->context) {
+  if (d->context && f->last_context && f->last_context_size == d->context_size &&
+      !memcmp(f->last_context, d->context, d->context_size)) {
+    m->context = (char *)(uintptr_t)f->last_context;
+    m->context_shared = 1;
+  } else if (d->context) {
     m->context = malloc(d->context_size + 1);
     if (!m->context) {
       f->out_of_memory = 1;
@@ -101,6 +120,10 @@ void report_collect(const mdl_diag *d, void *user)
     }
     memcpy(m->context, d->context, d->context_size);
     m->context[d->context_size] = 0;
+    f->last_context = m->context;
+    f->last_context_size = d->context_size;
+  }
+  if (d->context) {
     m->context_size = d->context_size;
     m->context_mark = d->context_mark;
     m->context_offset = d->context_offset;

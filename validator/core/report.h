@@ -17,7 +17,9 @@ struct report_msg {
   mdl_position *folded_at; /* on a fold summary: the first folded repeats' positions */
   size_t nfolded_at;
   int baselined;         /* accepted by --baseline: shown, but not counted */
-  char *context;         /* mdl_diag's context, copied (NULL when none) */
+  char *context;         /* mdl_diag's context, copied (NULL when none), or the copy the
+                          * message before it holds when the bytes are the same */
+  int context_shared;    /* context is another message's copy: not freed with this one */
   size_t context_size, context_mark;
   long long context_offset;
   size_t seq;            /* emission order, to keep the position sort stable */
@@ -59,6 +61,10 @@ struct report_file {
   int res_summary;
   size_t res_total, res_bad;
   int out_of_memory;     /* a diagnostic or resource could not be kept: never write the report */
+  /* the context copy made last: thousands of diagnostics on one line (memberships of one
+   * <VertexRef>) kept a copy each, 256 bytes of a message's 600 (issue 26) */
+  const char *last_context;
+  size_t last_context_size;
 };
 
 struct report {
