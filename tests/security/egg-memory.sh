@@ -257,10 +257,25 @@ slope textures.named '' '<Texture> t%d { a.png }\n' ''
 # table for every pool's numbers, not a block each)
 slope pools.referenced.empty '' '<VertexPool> p%d{}<Polygon>{<VertexRef>{<Ref>{p%d}}}\n' ''
 # a pool of one vertex numbered 1000: the polygon area check took it as dense (1000 < 2 x 1 +
-# 1024) and kept 4 KiB of slots for 40 bytes of text, 85 x (review A); a slack of 16 now, so it
-# goes by the map: 4.3 x, still over 3 x (a map entry a vertex; the default bound stops the
-# larger file, exit 3), held here under 5 x without the bound
-SUB='-q --max-memory=none' FACTOR=5 slope pools.sparse '' '<VertexPool> p%d { <Vertex> 1000 { 0 0 0 } }\n' '<Polygon> { <VertexRef> { 1000 1000 1000 <Ref> { p0 } } }\n'
+# 1024) and kept 4 KiB of slots for 40 bytes of text, 85 x (review A); a slack of 16 then, so it
+# went by the map: 4.3 x (a map entry and a position a vertex; the default bound stopped the
+# larger file, exit 3); 2.4 x now: a pool of up to 16 entries (egg_pool_small) is indexed by
+# neither check, its children read again where a polygon names it
+SUB='-q --max-memory=none' slope pools.sparse '' '<VertexPool> p%d { <Vertex> 1000 { 0 0 0 } }\n' '<Polygon> { <VertexRef> { 1000 1000 1000 <Ref> { p0 } } }\n'
+SUB= # (as FACTOR below) and within the default bound now: checked to the end (exit 0)
+slope pools.sparse.bound '' '<VertexPool> p%d { <Vertex> 1000 { 0 0 0 } }\n' '<Polygon> { <VertexRef> { 1000 1000 1000 <Ref> { p0 } } }\n'
+# pools of three vertices, each named by a polygon: 4.75 x before (the reference check's
+# pool_info, its map entry and bit set, about 120 bytes a pool, kept while the area check held
+# a position of 24 bytes a vertex, a table and 4 slots), 2.7 x now (small pools: neither)
+SUB='-q --max-memory=none' slope pools.referenced.three '' '<VertexPool> p%d{<Vertex>{0}<Vertex>{0}<Vertex>{0}}<Polygon>{<VertexRef>{1 2 3 <Ref>{p%d}}}\n' ''
+# one large pool of `<Vertex>{0}` that a polygon names: 5.2 x before (the area check's position,
+# 24 bytes, and slot, 4, a vertex), 2.8 x now (no positions; a pool numbered in child order keeps
+# a slot every 16 vertices, the ones between reached by walking its children)
+SUB='-q --max-memory=none' slope vertices.referenced '<VertexPool> p {\n' '<Vertex>{0}\n' '}\n<Polygon> { <VertexRef> { 1 2 3 <Ref> { p } } }\n'
+# one polygon of millions of corners: 5.5 x before (the area check copied each corner's vertex
+# to an array of 8 bytes a corner), 1.5 x now (the corners read from the tree as it tests them)
+SUB='-q --max-memory=none' FACTOR=2 slope vertexref.polygon.run '<VertexPool> p { <Vertex> 0 { 0 0 0 } <Vertex> 1 { 1 0 0 } }\n<Polygon> { <VertexRef> {' ' 0 1' ' <Ref> { p } } }\n'
+FACTOR= SUB=
 # joint memberships whose sums are off (EGG-VTX-013, reported in the slot order of a hash table
 # of the sums): the replay kept an egg_map entry of 48 bytes and its slots a (pool, vertex), and
 # the first pass's arrays a sum and a pointer a vertex. 4.2 x the text added before for a pool
@@ -304,9 +319,8 @@ SUB=
 # tree entry, name column and name copy alone are 3.2 x a `<Tag> a%d{}` of 13 bytes, with a
 # slot where a check looks them up (<Group> a%d{} with an <Instance> 3.8 x; <Texture> t%d {
 # t%d.png } 3.0 x, 6.3 x with --resources: a model reference of 64 bytes each and its path;
-# pools of one vertex that polygons name 3.1 x (3.6 x before), of three 3.5 x (4.2 x): the area
-# check's positions, 24 bytes a vertex, and the tree; references to pools never defined 3.2 x
-# (3.9 x): the tree and the set of names reported); <File>{a} 3.3 x,
+# references to pools never defined 3.2 x (3.9 x): the tree and the set of names reported);
+# <File>{a} 3.3 x,
 # <Tag> a{} 3.2 x (an entry of 16 bytes and a name slot for 9 bytes of text).
 # runs of numbers in one entry that keeps them (vertex indices, knots, a <Collide>'s values):
 # 9 x before (8 bytes a number on the value stack and 8 again in the tree), 0.5 x now (a small

@@ -623,6 +623,18 @@ static inline int64_t egg_vertex_number(const struct egg_node *v, int64_t *next)
     *next = num + 1;
   return num;
 }
+/* A pool of at most EGG_POOL_SCAN entries: the checks that look its vertices up by number read
+ * its children again at each lookup rather than index them (a table, a map entry or a list a
+ * pool cost more than its text: issue 26, a million pools of one to three vertices). */
+#define EGG_POOL_SCAN 16
+static inline int egg_pool_small(const struct egg_node *pool)
+{
+  unsigned k = 0;
+  for (const struct egg_node *c = egg_first(pool); c; c = egg_next(c))
+    if (++k > EGG_POOL_SCAN)
+      return 0;
+  return 1;
+}
 /* Set the number of an entry that has a slot for it (a name_ix vertex keeps its own). */
 static inline void egg_set_index(struct egg_node *n, int64_t index)
 {

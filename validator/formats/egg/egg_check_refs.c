@@ -435,6 +435,32 @@ static int has_index(const struct pool_info *pi, int64_t idx)
   return lo < pi->count && pi->index[lo] == idx;
 }
 
+/* has_index for a small pool (egg_pool_small), which keeps no pool_info: its vertices numbered
+ * again as pool_index numbers them (a named one out of range is reported there, not kept). */
+static int small_has_index(const struct egg_node *pool, int64_t idx)
+{
+  int64_t highest = 0;
+  int any = 0;
+  for (const struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
+    int64_t num;
+    if (v->spec != S_VERTEX)
+      continue;
+    if (egg_name(v)) {
+      num = egg_index(v);
+      if (num < 0 || num > 2147483647)
+        continue;
+    } else {
+      num = any ? highest + 1 : 1;
+    }
+    if (!any || num > highest)
+      highest = num;
+    any = 1;
+    if (num == idx)
+      return 1;
+  }
+  return 0;
+}
+
 /* What visit() looks at is in groups and primitives: not in pools, tables, transforms, nor
  * below a <VertexRef> (its <Ref> is read with it). */
 static int vref_descend(const struct egg_node *n)
@@ -472,6 +498,7 @@ static void resolve_vertex_refs(struct refs *r)
   const struct egg_node *pool = NULL, *prev;
   int done = 0; /* the name's reference was reported */
   struct pool_info *pi = NULL;
+  int small = 0; /* the pool is small: no pool_info, its vertices read (small_has_index) */
   const struct vref_chunk *chunk = r->vrefs;
   size_t at = 0;
   egg_names_init_values(&reported, r->doc->root, &r->doc->map_failures, egg_doc_bound(r->doc));
@@ -497,7 +524,8 @@ static void resolve_vertex_refs(struct refs *r)
       pool = egg_names_find(&r->pools, ps, plen);
       done = egg_names_find(&reported, ps, plen) != NULL;
       pi = NULL;
-      if (pool && egg_first(pool)) {
+      small = pool && egg_first(pool) && egg_pool_small(pool);
+      if (pool && egg_first(pool) && !small) {
         const struct egg_map_ent *ie = egg_map_pair_find(&r->pool_infos, (uintptr_t)pool, -1);
         pi = ie ? ie->val : NULL;
       }
@@ -518,17 +546,19 @@ static void resolve_vertex_refs(struct refs *r)
     }
     if (pool->off > vr->off) /* the pool is after the reference in the text */
       forward_pool(r, &forwarded, pool, ref, ps, plen);
-    if (!pi || done)
+    if ((!pi && !small) || done)
       continue;
     plain = egg_numv(vr, &nv);
-    for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++)
-      missing += !has_index(pi, plain ? egg_numv_int(&nv, k) : egg_val_int(vr, k));
+    for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++) {
+      int64_t idx = plain ? egg_numv_int(&nv, k) : egg_val_int(vr, k);
+      missing += !(small ? small_has_index(pool, idx) : has_index(pi, idx));
+    }
     if (missing) {
       size_t n = (size_t)snprintf(what, sizeof what, "%s; undefined vertex index numbers:",
                                   egg_show(buf, sizeof buf, ps, plen));
       for (uint32_t k = 0, k_end = egg_nvals(vr); k < k_end; k++) {
         int64_t idx = egg_val_int(vr, k);
-        if (!has_index(pi, idx) && n + 24 < sizeof what)
+        if (!(small ? small_has_index(pool, idx) : has_index(pi, idx)) && n + 24 < sizeof what)
           n += (size_t)snprintf(what + n, sizeof what - n, " %lld", (long long)idx);
       }
       if (r->doc->panda)
@@ -635,7 +665,9 @@ void egg_check_refs(struct egg_doc *doc)
       struct egg_map_ent *ie;
       while (nrefd != SIZE_MAX && next < nrefd && refd[next] < off)
         next++;
-      if (nrefd != SIZE_MAX && !(next < nrefd && refd[next] == off)) {
+      /* a small pool is read again where referenced (small_has_index): a pool_info, its map
+       * entry and bit set, about 120 bytes, were more than a pool of one to three vertices */
+      if ((nrefd != SIZE_MAX && !(next < nrefd && refd[next] == off)) || egg_pool_small(n)) {
         pool_index(&r, n, 0); /* its checks, nothing kept */
         continue;
       }
