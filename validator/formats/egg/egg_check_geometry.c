@@ -296,24 +296,40 @@ static const struct egg_node *pool_named(const struct poly_ix *x, const char *po
   return pn || plen ? pn : x->nameless;
 }
 
-/* Vertex num of pool pn, or NULL when undefined. */
-static const struct egg_node *vertex_at(const struct poly_ix *x, const struct egg_node *pn, int64_t num)
+/* Where a pool's vertices are found: looked up once for each <VertexRef>, not each index. */
+struct pool_at {
+  const struct egg_node *pool;
+  int small;                 /* egg_pool_small: its children read again */
+  const struct pool_tab *tab; /* else its table, or NULL: the map */
+};
+
+static struct pool_at pool_at(const struct poly_ix *x, const struct egg_node *pn)
+{
+  struct pool_at a;
+  a.pool = pn;
+  a.small = egg_pool_small(pn);
+  a.tab = a.small ? NULL : tab_of(x, (uint32_t)(pn - x->doc->root));
+  return a;
+}
+
+/* Vertex num of the pool, or NULL when undefined. */
+static const struct egg_node *vertex_at(const struct poly_ix *x, const struct pool_at *a, int64_t num)
 {
   const struct egg_node *root = x->doc->root;
-  const struct pool_tab *t;
+  const struct pool_tab *t = a->tab;
   const struct egg_map_ent *ve;
-  if (egg_pool_small(pn)) {
+  if (a->small) {
     /* numbered as a large one is: the first of the number */
     int64_t next = 1;
     if (num < 0)
       return NULL;
-    for (const struct egg_node *v = egg_first(pn); v; v = egg_next(v))
+    for (const struct egg_node *v = egg_first(a->pool); v; v = egg_next(v))
       if (egg_vertex_number(v, &next) == num)
         return v;
     return NULL;
   }
-  if ((t = tab_of(x, (uint32_t)(pn - root))) == NULL) {
-    ve = egg_map_pair_find(&x->verts, (uintptr_t)pn, num);
+  if (!t) {
+    ve = egg_map_pair_find(&x->verts, (uintptr_t)a->pool, num);
     return ve ? ve->val : NULL;
   }
   switch (t->kind) {
@@ -370,6 +386,7 @@ static int polygon_walk(const struct poly_ix *x, const struct egg_node *prim, st
     const char *pool;
     uint32_t plen = 0;
     struct egg_numv nv;
+    struct pool_at at = {NULL, 0, NULL};
     int plain;
     if (vr->spec != S_VREF_PRIM || vr->bad)
       continue;
@@ -377,11 +394,12 @@ static int polygon_walk(const struct poly_ix *x, const struct egg_node *prim, st
       ;
     if (!ref || !egg_nvals(ref) || !(pool = egg_val_str(ref, 0, &plen)))
       return -1;
-    pn = pool_named(x, pool, plen);
+    if ((pn = pool_named(x, pool, plen)) != NULL)
+      at = pool_at(x, pn);
     plain = egg_numv(vr, &nv);
     for (uint32_t i = 0, i_end = egg_nvals(vr); i < i_end; i++) {
       const struct egg_node *v;
-      if (!pn || !(v = vertex_at(x, pn, plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i))))
+      if (!pn || !(v = vertex_at(x, &at, plain ? egg_numv_int(&nv, i) : egg_val_int(vr, i))))
         return -1;
       if (w->n < 64)
         w->first[w->n] = v;
