@@ -7,15 +7,29 @@
 #include "egg.h"
 #include "egg_map.h"
 #include "grow.h"
+#include "mem_bound.h"
 
 struct pool_info {
-  int32_t *index; /* sorted vertex numbers (0..2147483647: larger ones are reported, not kept) */
-  size_t count;
-  uint64_t *bits; /* the same as a bit set over 0..nbits-1, when the numbers are dense */
-  int64_t nbits;
-  int64_t beyond; /* unnamed vertices numbered on past 2147483647 (2147483648 and up) */
-  int reported;
+  /* the numbers (0..2147483647: larger ones are reported, not kept) as a bit set over
+   * 0..nbits-1 when they are dense (the usual pool, numbered in file order), in the word itself
+   * when nbits <= 64; else as a sorted list of count. 24 bytes, and none for a pool of up to 64
+   * numbers: a pool_info of 48 bytes and a bit set block a pool were a fifth of the text of a
+   * pool of 17 `<Vertex>{0}` (issue 26) */
+  union {
+    int32_t *index;
+    uint64_t *bits;
+    uint64_t word;
+  } u;
+  uint32_t count;
+  uint32_t nbits;  /* 0: the list */
+  uint32_t beyond; /* unnamed vertices numbered on past 2147483647 (2147483648 and up) */
+  int kept;        /* numbered (pool_index); else out of memory, its references not checked */
 };
+
+static const uint64_t *bits_of(const struct pool_info *pi)
+{
+  return pi->nbits <= 64 ? &pi->u.word : pi->u.bits;
+}
 
 #define VREF_CHUNK 4096
 
@@ -32,7 +46,13 @@ struct refs {
   /* names to the entry last defined (a group: closed) under each (egg_names: 8 bytes a name) */
   struct egg_names textures, materials, groups, pools;
   struct egg_map inline_tex;
-  struct egg_map pool_infos; /* (pool, -1) -> its pool_info, for the pools references name */
+  /* the large pools references name (their places in the tree, ascending) and their numbers:
+   * on the heap and let go when the checks end, before the area check indexes its own (they
+   * were an arena block of 48 bytes, a bit set and a map entry of 48 a pool, held to the end) */
+  uint32_t *refd;
+  struct pool_info *infos;
+  size_t nrefd;
+  size_t charged; /* the infos' lists and bit sets, charged to --max-memory */
   /* group names closed more than once: name -> the node closed before the latest one */
   struct egg_names group_dups;
   /* the last name found (names only get defined, so a found name stays found) */
@@ -290,23 +310,40 @@ static int bits_put(uint64_t **bits, size_t *nwords, int64_t idx)
   return was;
 }
 
+/* A zeroed array for the pool_infos or one's list or bit set (charged to --max-memory, freed at
+ * the end of egg_check_refs), or NULL when out of memory or over the bound (counted: the decode
+ * says its checks are incomplete). */
+static void *info_alloc(struct refs *r, size_t n, size_t size)
+{
+  void *p;
+  if (mem_bound_charge(egg_doc_bound(r->doc), n * size) < 0) {
+    r->doc->map_failures++;
+    return NULL;
+  }
+  if (!(p = calloc(n, size))) {
+    mem_bound_release(egg_doc_bound(r->doc), n * size);
+    r->doc->map_failures++;
+    return NULL;
+  }
+  r->charged += n * size;
+  return p;
+}
+
 /* Number the vertices of a pool as Panda3D does (notes §5 D1) and check the numbers. The numbers
  * are kept as a bit set when they are dense (the usual pool, numbered in file order), as a sorted
  * list otherwise; the bit set is built as the vertices are numbered while they are dense so far,
  * the list by a second walk over the numbers the vertices now keep, so a pool of dense numbers
  * never also has a list of 4 bytes a vertex (issue 26: a <Vertex>{0} is 11 bytes). */
-static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int keep)
+static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, struct pool_info *kept)
 {
-  /* a pool no reference names is numbered and checked, its numbers not kept: its lists are
-   * the caller's stack and the heap's, let go here */
-  struct pool_info local, *kept = keep ? arena_calloc(r->doc->arena, 1, sizeof *kept) : NULL;
-  struct pool_info *pi = keep ? kept : &local;
+  /* a pool no reference names (kept NULL) is numbered and checked, its numbers not kept: its
+   * lists are the caller's stack and the heap's, let go here */
+  struct pool_info local, *pi = kept ? kept : &local;
+  int keep = kept != NULL;
   size_t k = 0, dups = 0, nwords = 0;
   int64_t highest = 0, top = -1;
   int any = 0, dense = 1;
   uint64_t *bits = NULL;
-  if (!pi)
-    return NULL;
   memset(&local, 0, sizeof local);
   for (struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
     int64_t idx;
@@ -351,44 +388,64 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int k
     }
   }
   if (k && dense && keep) {
-    pi->nbits = top + 1;
-    pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
-    if (pi->bits)
-      memcpy(pi->bits, bits, (size_t)(pi->nbits + 63) / 64 * sizeof *pi->bits);
+    size_t words = (size_t)(top + 64) / 64;
+    if (words == 1) {
+      pi->u.word = bits[0];
+    } else if ((pi->u.bits = info_alloc(r, words, sizeof *pi->u.bits)) != NULL) {
+      memcpy(pi->u.bits, bits, words * sizeof *pi->u.bits);
+    } else {
+      free(bits);
+      return NULL; /* (counted by info_alloc) */
+    }
+    pi->nbits = (uint32_t)top + 1;
   }
   free(bits);
-  if (k && dense && keep && !pi->bits)
-    return NULL; /* the arena remembers its failure */
   if (k && !dense) {
     /* the vertices keep their numbers (egg_set_index): the list from them, the same ones */
     size_t i = 0;
     int sorted = 1;
-    pi->index = keep ? arena_calloc(r->doc->arena, k, sizeof *pi->index) : calloc(k, sizeof *pi->index);
-    if (!pi->index) {
+    int32_t *index = keep ? info_alloc(r, k, sizeof *index) : calloc(k, sizeof *index);
+    if (!index) {
       if (!keep) /* reported as a check that could not allocate (egg_decode) */
         r->doc->map_failures++;
-      return NULL; /* (the arena remembers its failure) */
+      return NULL; /* (info_alloc counted its failure) */
     }
     for (struct egg_node *v = egg_first(pool); v && i < k; v = egg_next(v)) {
       int64_t idx = v->spec == S_VERTEX ? egg_index(v) : -1;
       if (idx < 0 || idx > 2147483647)
         continue;
-      sorted &= !i || pi->index[i - 1] <= idx;
-      pi->index[i++] = (int32_t)idx;
+      sorted &= !i || index[i - 1] <= idx;
+      index[i++] = (int32_t)idx;
     }
     /* pools are mostly numbered in file order: then qsort's scratch copy is not needed either */
     if (!sorted)
-      qsort(pi->index, k, sizeof *pi->index, cmp_i32);
-    if (keep && pi->index[k - 1] < (int64_t)(64 * k + 4096)) {
-      /* dense after all (a high number first, many after it) */
-      pi->nbits = pi->index[k - 1] + 1;
-      pi->bits = arena_calloc(r->doc->arena, (size_t)(pi->nbits + 63) / 64, sizeof *pi->bits);
-      if (pi->bits)
-        for (size_t j = 0; j < k; j++)
-          pi->bits[pi->index[j] / 64] |= 1ull << (pi->index[j] % 64);
-    }
+      qsort(index, k, sizeof *index, cmp_i32);
     for (size_t j = 1; j < k; j++)
-      dups += pi->index[j] == pi->index[j - 1];
+      dups += index[j] == index[j - 1];
+    if (!keep) {
+      free(index);
+    } else if (index[k - 1] < (int64_t)(64 * k + 4096)) {
+      /* dense after all (a high number first, many after it): the bit set, not the list */
+      size_t words = (size_t)index[k - 1] / 64 + 1;
+      uint64_t *set = words == 1 ? &pi->u.word : info_alloc(r, words, sizeof *set);
+      if (set) {
+        pi->u.word = 0;
+        if (words > 1)
+          pi->u.bits = set;
+        for (size_t j = 0; j < k; j++)
+          set[index[j] / 64] |= 1ull << (index[j] % 64);
+        pi->nbits = (uint32_t)index[k - 1] + 1;
+        free(index);
+        mem_bound_release(egg_doc_bound(r->doc), k * sizeof *index);
+        r->charged -= k * sizeof *index;
+      } else {
+        pi->u.index = index;
+        pi->count = (uint32_t)k;
+      }
+    } else {
+      pi->u.index = index;
+      pi->count = (uint32_t)k;
+    }
   }
   /* duplicates: report each at the later vertex in file order */
   if (k > 1) {
@@ -410,12 +467,24 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, int k
       egg_map_free(&seen);
     }
   }
-  if (!keep) {
-    free(pi->index);
+  if (!keep)
     return NULL;
-  }
-  pi->count = k;
+  pi->kept = 1;
   return kept;
+}
+
+/* The pool_info of large pool (a place in the tree) a reference names, or NULL. */
+static struct pool_info *info_of(const struct refs *r, uint32_t pool)
+{
+  size_t lo = 0, hi = r->nrefd;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->refd[mid] < pool)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < r->nrefd && r->refd[lo] == pool && r->infos[lo].kept ? &r->infos[lo] : NULL;
 }
 
 static int has_index(const struct pool_info *pi, int64_t idx)
@@ -423,16 +492,16 @@ static int has_index(const struct pool_info *pi, int64_t idx)
   size_t lo = 0, hi = pi->count;
   if (idx > 2147483647)
     return idx - 2147483648 < pi->beyond;
-  if (pi->bits)
-    return idx >= 0 && idx < pi->nbits && (pi->bits[idx / 64] >> (idx % 64) & 1);
+  if (pi->nbits)
+    return idx >= 0 && idx < pi->nbits && (bits_of(pi)[idx / 64] >> (idx % 64) & 1);
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (pi->index[mid] < idx)
+    if (pi->u.index[mid] < idx)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < pi->count && pi->index[lo] == idx;
+  return lo < pi->count && pi->u.index[lo] == idx;
 }
 
 /* has_index for a small pool (egg_pool_small), which keeps no pool_info: its vertices numbered
@@ -525,10 +594,8 @@ static void resolve_vertex_refs(struct refs *r)
       done = egg_names_find(&reported, ps, plen) != NULL;
       pi = NULL;
       small = pool && egg_first(pool) && egg_pool_small(pool);
-      if (pool && egg_first(pool) && !small) {
-        const struct egg_map_ent *ie = egg_map_pair_find(&r->pool_infos, (uintptr_t)pool, -1);
-        pi = ie ? ie->val : NULL;
-      }
+      if (pool && egg_first(pool) && !small)
+        pi = info_of(r, (uint32_t)(pool - r->doc->root));
       last = ps;
       last_len = plen;
     }
@@ -622,7 +689,9 @@ static size_t referenced_pools(struct refs *r, uint32_t **out)
       last = ps;
       last_len = plen;
       pool = egg_names_find(&r->pools, ps, plen);
-      if (!pool || !egg_first(pool) || (n && list[n - 1] == (uint32_t)(pool - r->doc->root)))
+      /* a small pool keeps nothing (small_has_index) */
+      if (!pool || !egg_first(pool) || (n && list[n - 1] == (uint32_t)(pool - r->doc->root)) ||
+          egg_pool_small(pool))
         continue;
       if (grow_one(&list, &cap, n, sizeof *list, 64) < 0) {
         free(list);
@@ -642,7 +711,6 @@ static size_t referenced_pools(struct refs *r, uint32_t **out)
 void egg_check_refs(struct egg_doc *doc)
 {
   struct refs r;
-  uint32_t *refd = NULL;
   size_t nrefd, next = 0;
   memset(&r, 0, sizeof r);
   r.doc = doc;
@@ -651,37 +719,44 @@ void egg_check_refs(struct egg_doc *doc)
   egg_names_init(&r.groups, doc->root, &doc->map_failures, egg_doc_bound(doc));
   egg_names_init(&r.group_dups, doc->root, &doc->map_failures, egg_doc_bound(doc));
   egg_names_init(&r.pools, doc->root, &doc->map_failures, egg_doc_bound(doc));
-  egg_map_init(&r.pool_infos, &doc->map_failures, egg_doc_bound(doc));
   egg_map_init(&r.inline_tex, &doc->map_failures, egg_doc_bound(doc));
   refs_walk(&r);
-  if ((nrefd = referenced_pools(&r, &refd)) == SIZE_MAX)
-    doc->map_failures++; /* every pool's numbers are kept then: the same verdicts */
+  /* out of memory for the list or the infos: counted (the decode says its checks are
+   * incomplete), and no large pool's references are checked against its numbers */
+  if ((nrefd = referenced_pools(&r, &r.refd)) == SIZE_MAX) {
+    doc->map_failures++;
+    r.refd = NULL;
+  } else if (nrefd && !(r.infos = info_alloc(&r, nrefd, sizeof *r.infos))) {
+    free(r.refd);
+    r.refd = NULL;
+  } else {
+    r.nrefd = nrefd;
+  }
   /* number every pool (in file order) before resolving references to them; an empty one has
    * no numbers (a reference to it is to an undefined pool, resolve_vertex_refs): no entry of
-   * 48 bytes and no pool_info for a `<VertexPool> a{}` of 16 bytes (issue 26) */
+   * 48 bytes and no pool_info for a `<VertexPool> a{}` of 16 bytes (issue 26); a small one
+   * referenced is read again there (small_has_index): a pool_info and its bit set were more
+   * than a pool of one to three vertices */
   for (struct egg_node *n = doc->root; n; n = egg_next_skip(n, doc->root, egg_in_node_list(n)))
     if (n->spec == S_VPOOL && egg_first(n)) {
       uint32_t off = (uint32_t)(n - doc->root);
-      struct egg_map_ent *ie;
-      while (nrefd != SIZE_MAX && next < nrefd && refd[next] < off)
+      while (next < r.nrefd && r.refd[next] < off)
         next++;
-      /* a small pool is read again where referenced (small_has_index): a pool_info, its map
-       * entry and bit set, about 120 bytes, were more than a pool of one to three vertices */
-      if ((nrefd != SIZE_MAX && !(next < nrefd && refd[next] == off)) || egg_pool_small(n)) {
-        pool_index(&r, n, 0); /* its checks, nothing kept */
-        continue;
-      }
-      ie = egg_map_pair(&r.pool_infos, (uintptr_t)n, -1);
-      if (ie && !ie->val)
-        ie->val = pool_index(&r, n, 1);
+      pool_index(&r, n, next < r.nrefd && r.refd[next] == off ? &r.infos[next] : NULL);
     }
-  free(refd);
   resolve_vertex_refs(&r);
+  for (size_t i = 0; i < r.nrefd; i++)
+    if (r.infos[i].nbits > 64)
+      free(r.infos[i].u.bits);
+    else if (!r.infos[i].nbits)
+      free(r.infos[i].u.index);
+  free(r.infos);
+  free(r.refd);
+  mem_bound_release(egg_doc_bound(doc), r.charged);
   egg_names_free(&r.textures);
   egg_names_free(&r.materials);
   egg_names_free(&r.groups);
   egg_names_free(&r.group_dups);
   egg_names_free(&r.pools);
-  egg_map_free(&r.pool_infos);
   egg_map_free(&r.inline_tex);
 }
