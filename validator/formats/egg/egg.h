@@ -234,10 +234,11 @@ struct egg_tree_hdr {
  * v (egg_v) by vform (ix: the ix_slot bit, the entry's number first in its slots, see egg_index):
  *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : no v (the
  *                 line is kept in close)
- *   VF_NUM        nums[v+ix] = count, the values after it; with EGG_V_F32 or EGG_V_I8 (never
- *                 ix): the values in f32 or i8 at v & EGG_V_OFF, after the count (4 bytes) when
- *                 close is EGG_CLOSE_FAR
- *   VF_ONE        nums[v] = the value; with EGG_V_F32 or EGG_V_I8: f32 or i8 at v & EGG_V_OFF;
+ *   VF_NUM        nums[v+ix] = count, the values after it; with EGG_V_F32, EGG_V_I8 or
+ *                 EGG_V_DEC (never ix): the values in f32 (floats or decimal codes) or i8 at
+ *                 v & EGG_V_OFF, after the count (4 bytes) when close is EGG_CLOSE_FAR
+ *   VF_ONE        nums[v] = the value; with EGG_V_F32, EGG_V_I8 or EGG_V_DEC: f32 or i8 at
+ *                 v & EGG_V_OFF;
  *                 with close >= EGG_ONE_INLINE, no v: the value is a small integer kept in close
  *                 (egg_i8_values[close - EGG_ONE_INLINE])
  *   VF_WORD/QSTR  v = offset of the string in strs; with close >= EGG_ONE_INLINE, no v: the
@@ -289,6 +290,13 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
 /* the same, for values that are all integers from -128 to 127, a byte a value (a `<VertexRef>`
  * of single digits takes a byte an index of 2: the text's own bytes are a third of the bound) */
 #define EGG_V_I8 0x40000000u
+/* both: values of a VF_NUM or VF_ONE entry that a float does not hold but a short decimal
+ * spells (0.1, -2.35): in the tree's f32, a 4-byte code each (egg_dec_value), as EGG_V_F32's
+ * floats are; not 8 bytes a value in nums and 8 more on the value stack as the run is read
+ * (issue 26: a `<V>` of `.1 .3 ...` in `poses` cost 6.3 x its text) */
+#define EGG_V_DEC (EGG_V_F32 | EGG_V_I8)
+/* the code: the sign (bit 31), k (bits 27 to 30) and m (bits 0 to 26) of (-)m / 10^k */
+#define EGG_DEC_M_BITS 27u
 #define EGG_V_OFF 0x3fffffffu /* the offset in v, in nums, f32 or i8 */
 /* close of a VF_ONE entry whose one value, an integer from -128 to 127, is kept in the entry
  * itself, close - EGG_ONE_INLINE - 128, with no value slot nor byte: a `<DCS>{0}` or `<RGBA>{0}`
@@ -422,10 +430,30 @@ struct egg_numv {
   const double *d;
   const float *f;
   const int8_t *b;
+  const float *c; /* EGG_V_DEC: 4-byte codes in f32 (egg_dec_value) */
 };
+/* The double a decimal code (EGG_V_DEC) stands for: m / 10^k is one exact IEEE division, the
+ * correctly rounded value, as the lexer's fast_decimal (and strtod) gives it; a code is only
+ * made for a value it gives back bit for bit (egg_parse.c dec_code). */
+static inline double egg_dec_value(uint32_t code)
+{
+  static const double pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+    1e11, 1e12, 1e13, 1e14, 1e15};
+  double d = (double)(code & ((1u << EGG_DEC_M_BITS) - 1)) / pow10[(code >> EGG_DEC_M_BITS) & 15];
+  return code >> 31 ? -d : d;
+}
 static inline double egg_numv_at(const struct egg_numv *v, uint32_t i)
 {
-  return v->d ? v->d[i] : v->f ? (double)v->f[i] : (double)v->b[i];
+  uint32_t code;
+  if (v->d)
+    return v->d[i];
+  if (v->f)
+    return (double)v->f[i];
+  if (v->c) {
+    memcpy(&code, v->c + i, sizeof code);
+    return egg_dec_value(code);
+  }
+  return (double)v->b[i];
 }
 static inline int64_t egg_double_int(double d);
 static inline int64_t egg_numv_int(const struct egg_numv *v, uint32_t i)
@@ -439,6 +467,7 @@ static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_nod
   out->d = NULL;
   out->f = NULL;
   out->b = NULL;
+  out->c = NULL;
   if (n->vform != VF_NUM && n->vform != VF_ONE)
     return 0;
   if (n->vform == VF_ONE && n->close >= EGG_ONE_INLINE) {
@@ -446,7 +475,9 @@ static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_nod
     return 1;
   }
   v = egg_v_in(t, n);
-  if (v & EGG_V_F32)
+  if ((v & EGG_V_DEC) == EGG_V_DEC)
+    out->c = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);
+  else if (v & EGG_V_F32)
     out->f = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);
   else if (v & EGG_V_I8)
     out->b = t->i8 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR ? 4 : 0);
@@ -459,6 +490,7 @@ static inline int egg_numv(const struct egg_node *n, struct egg_numv *out)
   out->d = NULL;
   out->f = NULL;
   out->b = NULL;
+  out->c = NULL;
   if (n->vform != VF_NUM && n->vform != VF_ONE)
     return 0;
   return egg_numv_in(egg_tree_of(n), n, out);

@@ -32,8 +32,8 @@ struct frame {
                       * of 2-byte numbers (issue 26); another frame's values moved to the tree's
                       * f32 already (frame_spill) */
   size_t spill_at;   /* where those are in the tree's i8 or f32 (their count slot), SIZE_MAX: none */
-  int spill_kind;    /* which (PK_I8, PK_F32) */
-  int spill_dead;    /* a value a float does not hold: no more are moved */
+  int spill_kind;    /* which (PK_I8, PK_F32, PK_DEC) */
+  int spill_dead;    /* a value no kind holds: no more are moved */
   int seen_child;
   int seen_ref;      /* <VertexRef>: its <Ref> has been read */
   int seen_one;      /* <Distance>/<SwitchCondition>: their one child has been read */
@@ -370,10 +370,11 @@ static uint32_t nums_new(struct parser *p, size_t count)
 
 static void nums_set_u64(double *slot, uint64_t u) { memcpy(slot, &u, sizeof u); }
 
-/* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32); PK_W: strings, 4 bytes
- * each in f32 (a VF_RICH entry's EGG_V_F32); PK_WD: strings, a byte each in i8, the code of the
- * string's slot in the run's dictionary (struct parser's wdict; a VF_RICH entry's EGG_V_I8). */
-enum { PK_I8 = 1, PK_W = 2, PK_F32 = 4, PK_WD = 8 };
+/* Kinds of packed values: the bytes a value takes (EGG_V_I8, EGG_V_F32); PK_DEC: a short
+ * decimal's 4-byte code in f32 (EGG_V_DEC); PK_W: strings, 4 bytes each in f32 (a VF_RICH
+ * entry's EGG_V_F32); PK_WD: strings, a byte each in i8, the code of the string's slot in the
+ * run's dictionary (struct parser's wdict; a VF_RICH entry's EGG_V_I8). */
+enum { PK_I8 = 1, PK_W = 2, PK_F32 = 4, PK_WD = 8, PK_DEC = 16 };
 
 /* count slots in the tree's i8 or f32 (kind): the offset of the first, or UINT32_MAX when out of
  * memory or past what a value slot names (EGG_V_OFF; the caller keeps doubles then). */
@@ -418,13 +419,49 @@ static inline int f32_exact(double d)
   return d >= -FLT_MAX && d <= FLT_MAX && (double)(float)d == d;
 }
 
-/* The narrowest kind, no narrower than kind, that holds each of n values exactly, or 0. */
+/* The code (EGG_V_DEC) of a value m / 10^k, m below 2^27 and k below 16, that egg_dec_value
+ * gives back bit for bit: 1 with *code set, else 0. The lexer gives a short decimal (at most 8
+ * digits, 15 decimals) as that one division, so its m and k are found from the double; any
+ * other value (a long mantissa, an exponent, an infinity) keeps its double. */
+static int dec_code(double d, uint32_t *code)
+{
+  static const double pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+    1e11, 1e12, 1e13, 1e14, 1e15};
+  const double lim = (double)(1u << EGG_DEC_M_BITS);
+  uint32_t sign = signbit(d) ? 1u << 31 : 0;
+  double a = fabs(d), dbits = d;
+  if (!(a < lim))
+    return 0;
+  for (uint32_t k = 0; k < 16; k++) {
+    double s = a * pow10[k], m;
+    uint32_t c;
+    if (!(s < lim))
+      return 0;
+    m = floor(s + 0.5);
+    c = sign | k << EGG_DEC_M_BITS | (uint32_t)m;
+    if (m < lim && !memcmp(&(double){egg_dec_value(c)}, &dbits, sizeof dbits)) {
+      *code = c;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The narrowest kind, no narrower than kind, that holds each of n values exactly, or 0: bytes,
+ * floats, then decimal codes (which must hold those before that a float held too). */
 static int pack_kind(const double *src, size_t n, int kind)
 {
+  uint32_t c;
   for (size_t i = 0; i < n; i++) {
     if (kind == PK_I8 && !i8_exact(src[i]))
       kind = PK_F32;
-    if (kind == PK_F32 && !f32_exact(src[i]))
+    if (kind == PK_F32 && !f32_exact(src[i])) {
+      kind = PK_DEC;
+      for (size_t j = 0; j < i; j++)
+        if (!dec_code(src[j], &c))
+          return 0;
+    }
+    if (kind == PK_DEC && !dec_code(src[i], &c))
       return 0;
   }
   return kind;
@@ -436,13 +473,23 @@ static inline size_t pack_count_slots(int kind) { return kind == PK_I8 || kind =
 /* Write value i of a packed run at offset at of its kind's pool. */
 static inline void pack_put(struct egg_doc *doc, int kind, size_t at, double d)
 {
-  if (kind == PK_I8)
+  uint32_t c = 0;
+  if (kind == PK_I8) {
     doc->i8[at] = (int8_t)d;
-  else
+  } else if (kind == PK_DEC) {
+    dec_code(d, &c); /* (pack_kind found that it has one) */
+    memcpy(doc->f32 + at, &c, sizeof c);
+  } else {
     doc->f32[at] = (float)d;
+  }
 }
 static inline double pack_get(const struct egg_doc *doc, int kind, size_t at)
 {
+  uint32_t c;
+  if (kind == PK_DEC) {
+    memcpy(&c, doc->f32 + at, sizeof c);
+    return egg_dec_value(c);
+  }
   return kind == PK_I8 ? (double)doc->i8[at] : (double)doc->f32[at];
 }
 /* The 4-byte slot of a string value (struct egg_rich) of a VF_RICH entry kept as strings only: 1,
@@ -568,22 +615,32 @@ static void values_let_go(struct parser *p, struct frame *f)
  * is read (frame_spill): more than EGG_CLOSE_FAR, so the run's count slot is always taken. */
 #define SPILL_RUN 1024u
 
-/* The values frame_spill moved as bytes become floats (a later value is no small integer). 0, or
- * -1 when out of memory. */
-static int spill_widen(struct parser *p, struct frame *f)
+/* The values frame_spill moved become kind (PK_F32 or PK_DEC, wider than theirs: a later value
+ * is no small integer, or no float holds it). 0, or -1 when out of memory or when one of them
+ * (a float) has no decimal code: then they are left as they were. */
+static int spill_widen(struct parser *p, struct frame *f, int kind)
 {
   struct egg_doc *doc = p->doc;
   size_t moved = f->let_go;
-  uint32_t at;
-  if (f->spill_kind == PK_F32)
+  uint32_t at, c;
+  if (f->spill_kind == kind)
     return 0;
-  if ((at = pack_new(p, PK_F32, 1 + moved)) == UINT32_MAX)
+  if (f->spill_kind == PK_F32) { /* to codes, in place (the same 4 bytes) */
+    for (size_t i = 0; i < moved; i++)
+      if (!dec_code(doc->f32[f->spill_at + 1 + i], &c))
+        return -1;
+    for (size_t i = 0; i < moved; i++)
+      pack_put(doc, PK_DEC, f->spill_at + 1 + i, doc->f32[f->spill_at + 1 + i]);
+    f->spill_kind = PK_DEC;
+    return 0;
+  }
+  if ((at = pack_new(p, kind, 1 + moved)) == UINT32_MAX)
     return -1;
   for (size_t i = 0; i < moved; i++)
-    doc->f32[at + 1 + i] = (float)doc->i8[f->spill_at + 4 + i];
+    pack_put(doc, kind, at + 1 + i, doc->i8[f->spill_at + 4 + i]);
   doc->i8_used = f->spill_at;
   f->spill_at = at;
-  f->spill_kind = PK_F32;
+  f->spill_kind = kind;
   return 0;
 }
 
@@ -708,7 +765,7 @@ static void frame_spill(struct parser *p, struct frame *f)
     return;
   }
   kind = pack_kind(src, on, f->spill_at == SIZE_MAX ? PK_I8 : f->spill_kind);
-  if (!kind || (f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f) < 0)) {
+  if (!kind || (f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f, kind) < 0)) {
     f->spill_dead = 1;
     return;
   }
@@ -1161,7 +1218,7 @@ static int close_packed(struct parser *p, struct frame *f, struct egg_node *n, s
   int spilled = f->spill_at != SIZE_MAX;
   int kind = pack_kind(src, on, spilled ? f->spill_kind : PK_I8);
   uint32_t at;
-  if (!kind || (spilled && kind != f->spill_kind && spill_widen(p, f) < 0))
+  if (!kind || (spilled && kind != f->spill_kind && spill_widen(p, f, kind) < 0))
     return frame_unspill(p, f), 0;
   cs = count >= EGG_CLOSE_FAR ? pack_count_slots(kind) : 0;
   if (spilled) {
@@ -1182,7 +1239,7 @@ static int close_packed(struct parser *p, struct frame *f, struct egg_node *n, s
   for (size_t i = 0; i < on; i++)
     pack_put(p->doc, kind, first + i, src[i]);
   n->vform = count == 1 ? VF_ONE : VF_NUM;
-  frame_set_v(p, f, at | (kind == PK_I8 ? EGG_V_I8 : EGG_V_F32));
+  frame_set_v(p, f, at | (kind == PK_I8 ? EGG_V_I8 : kind == PK_DEC ? EGG_V_DEC : EGG_V_F32));
   return 1;
 }
 
