@@ -15,10 +15,19 @@ static const char component_letters[] = "ijkabchprxyz";
 static const double component_defaults[12] = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 #define MAX_ANIM_CELLS 1000000u /* frames * poses kept in the model (bounded: tables replicate) */
-/* Components of a <Transform> past which frames computed as they are read keep its matrix
+/* Components of a <Transform> past which frames computed as they are read may keep its matrix
  * (a rest pose plays in every frame: composing it again for each would cost its text times
  * the frames); a matrix of 128 bytes then stands for more than 8 entries of text. */
 #define HEAVY_TRANSFORM 8u
+/* The most such matrices kept (16.5 MiB with their joints' numbers), those of the transforms of
+ * the most components: one a joint of 9 `<RotX>{1}` cost 132 bytes for 104 of text, 4.1 x with
+ * the tree (issue 26). Past this many, a transform of fewer components than the kept ones' is
+ * composed again for each frame, and it is one of more than HEAVY_KEEP joints, so the frames
+ * are fewer than MAX_ANIM_CELLS / HEAVY_KEEP (7): its text times 7 at most. */
+#define HEAVY_KEEP 131072u
+/* Components counted exactly up to this when choosing the ones kept; a transform of more is
+ * always kept (132 bytes for more than 9 KB of text) */
+#define HEAVY_COUNT_MAX 1024u
 
 static void mat_identity(double m[16])
 {
@@ -536,13 +545,27 @@ static int egg_frame_get(const struct model *m, uint32_t f, uint32_t p, struct t
   return 0;
 }
 
-/* The components of <Transform> t, counted up to HEAVY_TRANSFORM + 1. */
+/* The components of <Transform> t, counted up to HEAVY_COUNT_MAX + 1. */
 static uint32_t transform_size(const struct egg_node *t)
 {
   uint32_t comps = 0;
-  for (const struct egg_node *c = egg_first(t); c && comps <= HEAVY_TRANSFORM; c = egg_next(c))
+  for (const struct egg_node *c = egg_first(t); c && comps <= HEAVY_COUNT_MAX; c = egg_next(c))
     comps++;
   return comps;
+}
+
+/* The fewest components (at least HEAVY_TRANSFORM) past which a transform's matrix is kept:
+ * the lowest that leaves at most HEAVY_KEEP kept, or HEAVY_COUNT_MAX. by_size[k]: how many of
+ * the transforms have k components (HEAVY_COUNT_MAX + 1: that many or more). */
+static uint32_t heavy_threshold(const uint32_t *by_size, uint32_t *kept)
+{
+  uint32_t h = HEAVY_TRANSFORM, over = 0;
+  for (uint32_t k = HEAVY_TRANSFORM + 1; k <= HEAVY_COUNT_MAX + 1; k++)
+    over += by_size[k];
+  while (over > HEAVY_KEEP && h < HEAVY_COUNT_MAX)
+    over -= by_size[++h];
+  *kept = over;
+  return h;
 }
 
 /* model.joint_name of a model whose joints are walked (poses): the name of joint j. */
@@ -567,7 +590,8 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
 {
   struct egg_private *priv = m->format_data;
   const struct egg_node *root = doc->root;
-  uint32_t nheavy = 0, k = 0, a = 0, first = 0;
+  uint32_t nheavy = 0, k = 0, a = 0, first = 0, heavy;
+  uint32_t by_size[HEAVY_COUNT_MAX + 2] = {0};
   priv->lazy_nodes = nodes;
   priv->lazy_tf = arena_calloc(&m->arena, n, sizeof *priv->lazy_tf);
   m->anims = arena_calloc(&m->arena, nbundles, sizeof *m->anims);
@@ -578,15 +602,16 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
     if (!t)
       continue;
     priv->lazy_tf[j] = (uint32_t)(t - root);
-    nheavy += transform_size(t) > HEAVY_TRANSFORM;
+    by_size[transform_size(t)]++;
   }
+  heavy = heavy_threshold(by_size, &nheavy);
   if (nheavy) {
     priv->heavy_joints = arena_calloc(&m->arena, nheavy, sizeof *priv->heavy_joints);
     priv->heavy_mats = arena_calloc(&m->arena, nheavy, 16 * sizeof *priv->heavy_mats);
     if (!priv->heavy_joints || !priv->heavy_mats)
       return -1;
     for (uint32_t j = 0; j < n && k < nheavy; j++)
-      if (priv->lazy_tf[j] && transform_size(root + priv->lazy_tf[j]) > HEAVY_TRANSFORM) {
+      if (priv->lazy_tf[j] && transform_size(root + priv->lazy_tf[j]) > heavy) {
         priv->heavy_joints[k] = j;
         transform_matrix(root + priv->lazy_tf[j], priv->heavy_mats + 16 * (size_t)k);
         k++;
