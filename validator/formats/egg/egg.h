@@ -908,8 +908,10 @@ struct egg_private {
    * of the joints whose <Transform> has many components (sorted joint numbers and their
    * matrices), and the matrix of the last frame computed, which egg_pose_matrix gives back */
   const uint32_t *lazy_nodes;
-  uint32_t **lazy_xf; /* per bundle (NULL when no table binds anywhere): NULL when no table
-                       * binds there (every joint's rest plays) */
+  /* bundle a's table for joint p at lazy_xf[a * num_poses + p] (NULL when no table binds
+   * anywhere): one array, not a pointer and a block of its own a bundle (24 bytes for a bundle
+   * binding one table; issue 26), and at most 4 MB: bundles x joints is within MAX_ANIM_CELLS */
+  uint32_t *lazy_xf;
   uint32_t *lazy_tf;  /* set (n > 0) whenever frames are computed as they are read */
   uint32_t *heavy_joints, num_heavy;
   double *heavy_mats;

@@ -523,7 +523,7 @@ static int egg_frame_get(const struct model *m, uint32_t f, uint32_t p, struct t
       hi = mid;
   }
   fl = f - m->anims[lo].first_frame;
-  xo = priv->lazy_xf && priv->lazy_xf[lo] ? priv->lazy_xf[lo][p] : 0;
+  xo = priv->lazy_xf ? priv->lazy_xf[(size_t)lo * priv->num_poses + p] : 0;
   priv->last_ok = 0;
   if (xo) {
     const struct egg_node *x = priv->root + xo;
@@ -625,7 +625,6 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
        b = egg_next_skip(b, root, egg_in_node_list(b) || b->spec == S_TABLE || b->spec == S_BUNDLE)) {
     const struct egg_node *skel, *unnamed = NULL, *prev;
     struct egg_names tables, claimed;
-    uint32_t *xf = NULL;
     int rc = -1, unnamed_claimed = 0;
     if (b->spec != S_BUNDLE)
       continue;
@@ -661,14 +660,11 @@ static int lazy_frames(struct egg_doc *doc, struct model *m, const uint32_t *nod
       }
       if (!t)
         continue;
-      if (!priv->lazy_xf && !(priv->lazy_xf = arena_calloc(&m->arena, nbundles, sizeof *priv->lazy_xf)))
+      /* (nbundles * n is at most the frames * n that MAX_ANIM_CELLS bounds) */
+      if (!priv->lazy_xf && !(priv->lazy_xf = arena_calloc(&m->arena, (size_t)nbundles * n, sizeof *priv->lazy_xf)))
         goto next;
-      if (!xf && !(xf = arena_calloc(&m->arena, n, sizeof *xf)))
-        goto next;
-      xf[jx] = (uint32_t)(find_xform(t) - root);
+      priv->lazy_xf[(size_t)a * n + jx] = (uint32_t)(find_xform(t) - root);
     }
-    if (xf)
-      priv->lazy_xf[a] = xf;
     rc = 0;
   next:
     egg_names_free(&tables);
