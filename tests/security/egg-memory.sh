@@ -213,6 +213,25 @@ influences()
 influences 160000 "$work/influences.1.egg"
 influences 320000 "$work/influences.2.egg"
 SUB=poses slope_of poses.influences.vertices "$work/influences.1.egg" "$work/influences.2.egg"
+# animation values a float does not hold (`.1 .2 ...`, 3 bytes each), which `poses` reads:
+# 6.3 x the text added before (a double each in the tree, and another on the value stack as
+# the run was read), 2.3 x now (a 4-byte code each, m / 10^k, moved as read)
+anim='<Group> b { <Dart> { 1 } <Joint> j { } }\n<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> j {'
+SUB='poses --max-memory=none' slope poses.decimals.sanim "$anim <Xfm\$Anim_S\$> xform { <S\$Anim> x { <V> {\n" \
+  '.1 .2 .3 .4 .6 .7 .8 .9\n' '} } } } } } }\n'
+SUB='poses -f json --max-memory=none' slope poses.json.decimals.xfm \
+  "$anim <Xfm\$Anim> xform { <Scalar> contents { ijkprhxyz } <V> {\n" '.1 .2 .3 .4 .6 .7 .8 .9 .3\n' '} } } } } }\n'
+# joints whose <Transform> has more than 8 components, in a file with frames: 4.1 x before (the
+# matrix of each, 132 bytes for a joint of 104, kept so that frames do not compose it again),
+# 2.9 x now (the matrices of the 131072 transforms of the most components at most)
+SUB='poses --fail-on=fatal --max-memory=none' slope poses.transforms.long '<Group> b { <Dart> { 1 }\n' \
+  '<Joint>{<Transform>{<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}<RotX>{1}}}\n' \
+  '}\n<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> { <Xfm$Anim> xform { <Scalar> contents { x } <V> { 1 2 } } } } } }\n'
+# bundles each binding a table to a joint: 3.5 x before (per bundle a pointer and a block of its
+# own for its tables, 24 bytes and more), 2.9 x now (one array of bundles x joints)
+SUB='poses --max-memory=none' slope poses.bundles.bound '<Group> b { <Dart> { 1 } <Joint> j { } }\n' \
+  '<Table>{<Bundle> b{<Table> "<skeleton>"{<Table> j{<Xfm$Anim> xform{<Scalar> contents{xyz}<V>{1 2 3}}}}}}\n' ''
+SUB=
 
 # file references: each <Texture> and <File> kept a model reference of about 100 bytes (its name
 # and path copied) for --resources, which validation never reads: 15 x the text added for a
