@@ -435,11 +435,10 @@ struct egg_numv {
 /* The double a decimal code (EGG_V_DEC) stands for: m / 10^k is one exact IEEE division, the
  * correctly rounded value, as the lexer's fast_decimal (and strtod) gives it; a code is only
  * made for a value it gives back bit for bit (egg_parse.c dec_code). */
+extern const double egg_dec_pow10[16]; /* 10^k, k < 16 (egg_tree.c) */
 static inline double egg_dec_value(uint32_t code)
 {
-  static const double pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-    1e11, 1e12, 1e13, 1e14, 1e15};
-  double d = (double)(code & ((1u << EGG_DEC_M_BITS) - 1)) / pow10[(code >> EGG_DEC_M_BITS) & 15];
+  double d = (double)(code & ((1u << EGG_DEC_M_BITS) - 1)) / egg_dec_pow10[(code >> EGG_DEC_M_BITS) & 15];
   return code >> 31 ? -d : d;
 }
 static inline double egg_numv_at(const struct egg_numv *v, uint32_t i)

@@ -425,15 +425,13 @@ static inline int f32_exact(double d)
  * other value (a long mantissa, an exponent, an infinity) keeps its double. */
 static int dec_code(double d, uint32_t *code)
 {
-  static const double pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-    1e11, 1e12, 1e13, 1e14, 1e15};
   const double lim = (double)(1u << EGG_DEC_M_BITS);
   uint32_t sign = signbit(d) ? 1u << 31 : 0;
   double a = fabs(d), dbits = d;
   if (!(a < lim))
     return 0;
   for (uint32_t k = 0; k < 16; k++) {
-    double s = a * pow10[k], m;
+    double s = a * egg_dec_pow10[k], m;
     uint32_t c;
     if (!(s < lim))
       return 0;

@@ -22,6 +22,9 @@ const int8_t egg_i8_values[256] = {
 _Static_assert(EGG_ONE_INLINE + 255 < EGG_CLOSE_FAR, "an inline value fits close");
 _Static_assert(EGG_STR_INLINE / 4 + 1 < EGG_CLOSE_FAR, "an inline string offset fits close");
 
+const double egg_dec_pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+                                  1e11, 1e12, 1e13, 1e14, 1e15};
+
 static const char elided_name[5] = {0, 0, 0, 0, 0};
 const char *const egg_name_elided = elided_name + 4;
 
