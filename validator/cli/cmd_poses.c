@@ -50,7 +50,7 @@ static void text_trs(FILE *out, const struct trs *p)
   fputc('\n', out);
 }
 
-/* 0, or -1 when a joint or a frame the model counts could not be given (nothing clean is
+/* 0, or -1 when a joint, an animation or a frame the model counts could not be given (nothing clean is
  * printed then; model_read_failure says why) */
 static int poses_text(FILE *out, const char *path, const struct pipeline_run *run)
 {
@@ -71,7 +71,10 @@ static int poses_text(FILE *out, const char *path, const struct pipeline_run *ru
     text_trs(out, c.rest);
   }
   for (uint32_t a = 0; a < m->num_anims; a++) {
-    const struct model_anim *an = &m->anims[a];
+    struct model_anim read;
+    const struct model_anim *an = model_anim_get(m, a, &read);
+    if (!an)
+      return -1;
     text_printf(out, "animation %u \"%s\": framerate ", (unsigned)a, an->name ? an->name : "");
     put_double(out, an->framerate);
     text_printf(out, "%s, frames %u (global %u..)\n", an->flags & MODEL_ANIM_LOOP ? ", loop" : "",
@@ -150,8 +153,9 @@ int cmd_poses(struct cli *c)
   }
   if ((c->output == OUT_JSON ? poses_write_json(out, c->args[0], &run) < 0
                               : poses_text(out, c->args[0], &run) < 0) && !ferror(out)) {
-    /* a joint or frame computed as it is printed (model.joint_walk, frame_get) could not be:
-     * for want of memory, the out-of-memory exit of every other path; else a bug */
+    /* a joint, animation or frame computed as it is printed (model.joint_walk, anim_get,
+     * frame_get) could not be: for want of memory, the out-of-memory exit of every other path;
+     * else a bug */
     if (model_read_failure(&run.model) == MDL_ENOMEM)
       oom_exit();
     text_printf(stderr, "mdlcheck: %s: a joint of the model could not be read back\n", c->args[0]);

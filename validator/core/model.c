@@ -125,6 +125,17 @@ const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p,
   return buf;
 }
 
+const struct model_anim *model_anim_get(const struct model *m, uint32_t a, struct model_anim *buf)
+{
+  if (a >= m->num_anims)
+    return NULL;
+  if (m->anims)
+    return &m->anims[a];
+  if (!m->anim_get || m->anim_get(m, a, buf) < 0)
+    return NULL;
+  return buf;
+}
+
 mdl_status model_read_failure(const struct model *m)
 {
   return m->read_error && *m->read_error == MDL_ENOMEM ? MDL_ENOMEM : MDL_EINTERNAL;

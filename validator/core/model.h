@@ -220,7 +220,7 @@ struct model {
    * model_frame_get (issue 26: a strip of frames x poses cells of 80 bytes, and the decoder's
    * matrices beside them, is reached from a few KB of text whose tables repeat). */
   int (*frame_get)(const struct model *m, uint32_t f, uint32_t p, struct trs *out);
-  /* Where the decoder that set joint_walk, joint_name or frame_get keeps why the last of those
+  /* Where the decoder that set joint_walk, joint_name, frame_get or anim_get keeps why the last of those
    * reads failed (its own state, in format_data, which the reads may change: libyaml's
    * parser.error): MDL_ENOMEM when an allocation of the read failed, else MDL_OK. NULL: its
    * reads allocate nothing. Read through model_read_failure. */
@@ -231,6 +231,11 @@ struct model {
 
   uint32_t num_anims;
   struct model_anim *anims;
+  /* Set by a skeleton-only decode that counted num_anims but left anims NULL: animation a into
+   * *out (its name valid until the next call); 0, or -1. Read through model_anim_get (issue 26:
+   * a model animation, its name's copy and the decoder's records beside them cost 4 to 7 x a
+   * file of `animation a<N>` lines). */
+  int (*anim_get)(const struct model *m, uint32_t a, struct model_anim *out);
 
   uint32_t num_vertexes;
   uint32_t num_varrays;
@@ -361,7 +366,11 @@ const char *model_joint_name(const struct model *m, uint32_t j);
 /* model_frame, or the pose the decoder computes into *buf (model.frame_get); NULL when none
  * (a computed one: model_read_failure says why). */
 const struct trs *model_frame_get(const struct model *m, uint32_t f, uint32_t p, struct trs *buf);
-/* Why the last of m's reads that failed (model_joints_next, model_joint_name, model_frame_get)
+/* Animation a (< num_anims): the model's, or the one the decoder gives into *buf (model.anim_get);
+ * NULL when it cannot be given (model_read_failure says why). */
+const struct model_anim *model_anim_get(const struct model *m, uint32_t a, struct model_anim *buf);
+/* Why the last of m's reads that failed (model_joints_next, model_joint_name, model_frame_get,
+ * model_anim_get)
  * failed: MDL_ENOMEM when memory ran out (the caller reports it as any out-of-memory: MDL-MEM-001,
  * MDL_ENOMEM, exit 70), else MDL_EINTERNAL (the model does not hold what it counts: a bug).
  * Ask only after a read failed. */

@@ -144,9 +144,12 @@ int poses_write_json(FILE *out, const char *path, const struct pipeline_run *run
   json_kv_string(&w, "frame_space", m->frame_space == MODEL_FRAMES_BIND ? "base-pose" : "parent");
   json_key(&w, "anims");
   json_array_begin(&w);
-  for (uint32_t a = 0; a < m->num_anims; a++)
-    if (json_anim(&w, run, &m->anims[a]) < 0)
-      return -1; /* a frame the model counts could not be given: no document */
+  for (uint32_t a = 0; a < m->num_anims; a++) {
+    struct model_anim buf;
+    const struct model_anim *an = model_anim_get(m, a, &buf);
+    if (!an || json_anim(&w, run, an) < 0)
+      return -1; /* an animation or a frame the model counts could not be given: no document */
+  }
   json_array_end(&w);
   json_object_end(&w);
   return json_end(&w);

@@ -503,8 +503,11 @@ static int alloc_arrays(struct iqe_parser *p)
   if (!p->by_line)
     p->pose_lines = arena_calloc(a, (size_t)poses_cap + 1, sizeof *p->pose_lines);
   p->frames = arena_calloc(p->by_line ? &p->m->arena : a, (size_t)frames_cap + 1, sizeof *p->frames);
-  p->anims = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
-  if (keep_anim && !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
+  /* poses read each animation from its line and its frame count here (iqe_poses.c), and take
+   * its framerate and loop from their lines: no play record */
+  p->anims = arena_calloc(p->by_line ? &p->m->arena : a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anims);
+  if (keep_anim && !p->by_line &&
+      !(p->anim_play = arena_calloc(a, (size_t)p->counts[CMD_ANIMATION] + 1, sizeof *p->anim_play)))
     return -1;
   if (!p->line_marks || !p->unknown_lines.step || !p->unknown_lines.mark || !p->pairs ||
       (!p->tris && keep) ||

@@ -369,10 +369,11 @@ static int anim_build(struct iqe_parser *p)
     for (uint32_t f = 0; f < p->num_frames; f++)
       if (p->frames[f].num_poses > np)
         np = p->frames[f].num_poses;
-  m->anims = arena_calloc(&m->arena, (size_t)p->num_anims + 1, sizeof *m->anims);
-  if (!m->anims)
+  /* poses: each animation read from its line as it is printed (iqe_poses.c, model.anim_get) */
+  m->anims = p->by_line ? NULL : arena_calloc(&m->arena, (size_t)p->num_anims + 1, sizeof *m->anims);
+  if (!m->anims && !p->by_line)
     return -1;
-  for (uint32_t a = 0; a < p->num_anims; a++) {
+  for (uint32_t a = 0; m->anims && a < p->num_anims; a++) {
     char buf[32];
     size_t len;
     const char *name = iqe_anim_name(p, a, buf, &len);
