@@ -232,4 +232,12 @@ slope_max poses.frames.pm 'joint\njoint\nanimation\n' 'frame\npm 0 0 0 1 0 0 0 1
 # each frame however few poses it gives (14 x for one pose of four joints on 11cd453, refused by
 # the bound; 489 KB of one pose of 2,000 joints took 3.1 GB); now padded as each frame is printed
 slope_max poses.frames.short 'joint\njoint\njoint\njoint\nanimation\n' 'frame\npq 0 0 0 0 0 0\n' 28
+# animations printed by `poses`, each read from its line as it is printed (model.anim_get): a model
+# animation of 32 bytes, an interned copy of its name and a play record of 16 beside the parser's
+# record cost 3.9 x the text added for `animation a<N>` + `frame` + `pq`, 5.2 x + `frame` and
+# 7.1 x bare `animation a<N>` lines on b10abda (--max-memory=none; the default bound refuses the
+# larger files); now 1.9, 1.8 and 2.1 x, as validation's
+slope poses.anims.pq '' 'animation a%d\nframe\npq 0 0 0 0 0 0\n'
+slope poses.anims.frame '' 'animation a%d\nframe\n'
+slope poses.anims '' 'animation a%d\n'
 finish
