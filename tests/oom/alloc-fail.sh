@@ -206,12 +206,14 @@ scenario "validate --resources --unreferenced" 0 --resources=res --unreferenced 
 scenario "validate --resources (iqe material texture)" 0 --resources=res/maps mat.iqe
 scenario "poses iqm" 0 poses walk.iqm
 scenario "poses iqe" 0 poses skinned.iqe
-# joints, names and frames computed as they are printed (model.joint_walk, joint_name,
-# frame_get): a read whose allocation fails is the out-of-memory exit, in text and in JSON
+# joints, names, animations and frames computed as they are printed (model.joint_walk,
+# joint_name, anim_get, frame_get): a read whose allocation fails is the out-of-memory exit, in
+# text and in JSON
 scenario "poses iqe (json)" 0 poses -f json skinned.iqe
 scenario "poses iqe (no animations)" 0 poses still.iqe
 scenario "poses iqe (no animations, json)" 0 poses -f json still.iqe
 scenario "poses iqe (animations)" 0 poses anims.iqe
+scenario "poses iqe (animations, json)" 0 poses -f json anims.iqe
 scenario "poses egg" 0 poses dancer.egg
 scenario "poses egg (joints)" 1 poses -f json joints.egg
 scenario "poses egg (tables for joints)" 0 poses tables.egg

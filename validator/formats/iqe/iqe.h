@@ -421,8 +421,9 @@ struct iqe_parser {
   struct trs *pose_trs;
   /* poses (of a file without animations, or read one frame at a time): no pose_trs, each rest
    * and frame pose computed again from its line as the output reads it (iqe_poses.c; issue 26: a pose of 80 bytes for a `pq 0 0 0 0 0 0` line
-   * of 15, a model joint of 16 and an interned name for a `joint` line of 6). The joint records,
-   * the frames and the line tables the walk reads are then in the model's arena. */
+   * of 15, a model joint of 16 and an interned name for a `joint` line of 6), and each animation
+   * read again from its line (no play record). The joint, frame and animation records and the
+   * line tables the walk reads are then in the model's arena. */
   int by_line;
   uint32_t num_poses;
   /* pose_trs holds only the poses the model reads: with joints, the first base pose per joint
@@ -574,8 +575,9 @@ int iqe_varray_derived(struct iqe_parser *p, uint32_t type, int generated, const
 /* The pose of a pq / pm / pa line, as the parser computed it (iqe_poses.c): 0, or -1 when the
  * line is no pose. */
 int iqe_pose_read(const struct iqe_line *ln, struct trs *out);
-/* A poses decode's model (by_line): its joints walked (model.joint_walk) and its rests computed
- * from the parser's tables, which stay in the model's arena; 0, or -1 when out of memory. */
+/* A poses decode's model (by_line): its joints walked (model.joint_walk), its rests computed and
+ * its animations read (model.anim_get) from the parser's tables, which stay in the model's
+ * arena; 0, or -1 when out of memory. */
 int iqe_poses_attach(struct iqe_parser *p);
 /* The same for the frames (after iqe_poses_attach): model.frame_get, and the joints'
  * names by number, model.joint_name */

@@ -24,8 +24,9 @@ struct iqe_poses {
   const uint32_t *pose_lines;   /* every pose's line: joint j < nb's rest is pose j's */
   const struct iqe_frame *frames; /* each frame's poses in pose_lines (np read, padded) */
   const struct iqe_anim *anims;   /* each animation's line and frame count */
-  const struct iqe_frame *frame_recs; /* every frame recorded (frames, or NULL without poses to
-                                         read): where each animation's first is, by line */
+  const struct iqe_frame *frame_recs; /* every frame recorded, in file order (frames is NULL
+                                         where no pose is read): where each animation's first
+                                         is, found by line */
   uint32_t num_frame_recs;
   uint32_t nb;
   struct trs identity;          /* the rest of a joint without a base pose */
