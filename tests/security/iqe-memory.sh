@@ -234,10 +234,12 @@ slope_max poses.frames.pm 'joint\njoint\nanimation\n' 'frame\npm 0 0 0 1 0 0 0 1
 slope_max poses.frames.short 'joint\njoint\njoint\njoint\nanimation\n' 'frame\npq 0 0 0 0 0 0\n' 28
 # animations printed by `poses`, each read from its line as it is printed (model.anim_get): a model
 # animation of 32 bytes, an interned copy of its name and a play record of 16 beside the parser's
-# record cost 3.9 x the text added for `animation a<N>` + `frame` + `pq`, 5.2 x + `frame` and
-# 7.1 x bare `animation a<N>` lines on b10abda (--max-memory=none; the default bound refuses the
-# larger files); now 1.9, 1.8 and 2.1 x, as validation's
+# record cost 3.9 x the text added for `animation a<N>` + `frame` + `pq`, 5.2 x + `frame`, 7.1 x
+# bare `animation a<N>` lines and 10.3 x unnamed ones (the dummy name 'animation<N>' copied for
+# each) on b10abda (--max-memory=none; the default bound refuses the larger files); now 1.9,
+# 1.8, 2.1 and 2.3 x, as validation's
 slope poses.anims.pq '' 'animation a%d\nframe\npq 0 0 0 0 0 0\n'
 slope poses.anims.frame '' 'animation a%d\nframe\n'
 slope poses.anims '' 'animation a%d\n'
+slope poses.anims.unnamed '' 'animation\n'
 finish
