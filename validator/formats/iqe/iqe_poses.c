@@ -24,10 +24,9 @@ struct iqe_poses {
   const uint32_t *pose_lines;   /* every pose's line: joint j < nb's rest is pose j's */
   const struct iqe_frame *frames; /* each frame's poses in pose_lines (np read, padded) */
   const struct iqe_anim *anims;   /* each animation's line and frame count */
-  const struct iqe_frame *frame_recs; /* every frame recorded, in file order (frames is NULL
-                                         where no pose is read): where each animation's first
-                                         is, found by line */
-  uint32_t num_frame_recs;
+  uint32_t anim_at, anim_first;   /* an animation and its first frame, the sum of the frame
+                                     counts before it: the output reads animations in order, so
+                                     the next one's is found by adding on */
   uint32_t nb;
   struct trs identity;          /* the rest of a joint without a base pose */
   struct arena *arena;          /* the model's: the name buffer grows there */
@@ -177,19 +176,17 @@ static int iqe_frame_get(const struct model *m, uint32_t f, uint32_t j, struct t
   return 0;
 }
 
-/* The first frame recorded after line `line` (frames are recorded in file order; an empty one
- * dropped was overwritten): an animation's first, as the parser's count when it began */
-static uint32_t frame_after(const struct iqe_poses *w, uint32_t line)
+/* Animation a's first frame: every frame the parser kept is counted in the animation it
+ * belongs to, so the frames before a are those the animations before it counted */
+static uint32_t anim_first_frame(struct iqe_poses *w, uint32_t a)
 {
-  uint32_t lo = 0, hi = w->num_frame_recs;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (w->frame_recs[mid].line < line)
-      lo = mid + 1;
-    else
-      hi = mid;
+  if (a < w->anim_at) {
+    w->anim_at = 0;
+    w->anim_first = 0;
   }
-  return lo;
+  for (; w->anim_at < a; w->anim_at++)
+    w->anim_first += w->anims[w->anim_at].num_frames;
+  return w->anim_first;
 }
 
 /* Animation a's `loop` and `framerate` lines, read again as iqe_anim_setting took them: every
@@ -249,7 +246,7 @@ static int iqe_anim_get(const struct model *m, uint32_t a, struct model_anim *ou
   if (name_copy(w, &w->anim_name, &w->anim_name_cap, s, len) < 0)
     return -1;
   out->name = w->anim_name;
-  out->first_frame = frame_after(w, w->anims[a].line);
+  out->first_frame = anim_first_frame(w, a);
   out->num_frames = w->anims[a].num_frames;
   anim_settings(w, &ln, a + 1 < m->num_anims ? w->anims[a + 1].line : UINT32_MAX, out);
   return 0;
@@ -292,8 +289,6 @@ int iqe_poses_attach(struct iqe_parser *p)
   w->joints = p->joints;
   w->pose_lines = p->pose_lines;
   w->anims = p->anims;
-  w->frame_recs = p->frames;
-  w->num_frame_recs = p->num_frames;
   w->nb = p->num_base_poses < nj ? p->num_base_poses : nj;
   trs_identity(&w->identity);
   w->arena = &m->arena;
