@@ -132,7 +132,7 @@ int cmd_poses(struct cli *c)
   report_init(&rep);
   rep.fail_on = c->fail_on;
   f = cli_add_file(&rep, c->args[0]);
-  st = poses_decode(in.data, in.size, c->args[0], &c->lib, &rep, f, &run);
+  st = poses_decode(&in, c->args[0], &c->lib, &rep, f, &run);
   if (st == MDL_ENOMEM)
     oom_exit();
   if (st == MDL_EIO || st == MDL_EDECODE) { /* EIO: an inner input over --max-input-size */

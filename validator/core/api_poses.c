@@ -48,8 +48,6 @@ static char *poses_json(const char *path, const void *data, size_t size, const c
                      input_error_text(err, st.options.max_input_size, why, sizeof why));
     else
       read = 1;
-    data = in.data;
-    size = in.size;
   } else if (rc == MDL_OK && (unsigned long long)size > input_limit(&st.options)) {
     char why[128]; /* a buffer is bounded as a file of its size */
     rc = api_error(error, error_size, MDL_EIO, "cannot read %s: %s", label,
@@ -59,7 +57,11 @@ static char *poses_json(const char *path, const void *data, size_t size, const c
     struct report_file *f;
     rep.fail_on = st.fail_on;
     f = report_add_file(&rep, label);
-    rc = poses_decode(data, size, label, &st.options, &rep, f, &run);
+    if (!read) { /* the caller's bytes: none is given back */
+      in.data = data;
+      in.size = size;
+    }
+    rc = poses_decode(&in, label, &st.options, &rep, f, &run);
     if (rc == MDL_OK) {
       struct api_text t;
       if (!api_text_open(&t)) {

@@ -48,7 +48,7 @@ static int side_decode(struct diag_sink *sink, struct side *s, const struct comp
   o.on_diag = NULL; /* validation findings belong to `mdlcheck validate` */
   o.user = NULL;
   o.max_issues = 0;
-  if (pipeline_decode_in(s->in.data, s->in.size, in->path, &o, 1, bound, &s->run) == MDL_EIO) {
+  if (pipeline_decode_input(&s->in, in->path, &o, 1, bound, &s->run) == MDL_EIO) {
     if (pipeline_bound_hit(&s->run)) { /* not compared for want of memory: "could not check" */
       diag_out_of_memory(sink, in->path);
       return -3;

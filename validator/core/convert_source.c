@@ -69,7 +69,7 @@ mdl_status convert_source(struct convert_state *s)
   o.user = out->in;
   s->run_open = 1;
   mem_bound_init_model(&s->bound, rq->options, s->in.size);
-  st = pipeline_decode_in(s->in.data, s->in.size, rq->in_path, &o, 1, &s->bound, &s->run);
+  st = pipeline_decode_input(&s->in, rq->in_path, &o, 1, &s->bound, &s->run);
   if (st != MDL_OK && st != MDL_EIO) {
     out->verdict = CONVERT_INTERNAL;
     return MDL_OK;

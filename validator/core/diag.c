@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem_bound.h"
+#include "text_window.h"
 
 __attribute__((format(printf, 2, 0)))
 static void vpath(char *out, const char *fmt, va_list ap)
@@ -65,6 +66,7 @@ int diag_sink_init(struct diag_sink *sink, const mdl_options *options)
   sink->regrade = NULL;
   sink->regrade_ctx = NULL;
   sink->bound = NULL;
+  sink->window = NULL;
   diag_source(sink, NULL, 0);
   return 0;
 }
@@ -86,12 +88,31 @@ void diag_source_lf_cr(struct diag_sink *sink)
   sink->cursor_end = 0;
 }
 
+/* Bytes a line is read in before what was read is given back (text_window_reread). */
+#define LINE_CHUNK ((size_t)1 << 20)
+
+/* The first line end (\n or \r) at or after at, or source_size. What it reads is said to the
+ * input's window a MiB at a time: the lines walked to a diagnostic's, a line of the whole text,
+ * go back as they are read rather than coming back whole beside the decoder's structures. */
+static size_t line_end(const struct diag_sink *s, size_t at)
+{
+  const unsigned char *p = s->source;
+  while (at < s->source_size) {
+    size_t from = at, stop = s->source_size - at > LINE_CHUNK ? at + LINE_CHUNK : s->source_size;
+    while (at < stop && p[at] != '\n' && p[at] != '\r')
+      at++;
+    text_window_reread(s->window, p, from, at + 1 - from);
+    if (at < stop)
+      break;
+  }
+  return at;
+}
+
 /* Where the line after the one starting at `at` starts, or source_size when there is none. */
 static size_t next_line(const struct diag_sink *s, size_t at)
 {
   const unsigned char *p = s->source;
-  while (at < s->source_size && p[at] != '\n' && p[at] != '\r')
-    at++;
+  at = line_end(s, at);
   if (at + 1 < s->source_size && ((p[at] == '\r' && p[at + 1] == '\n') ||
                                    (s->lf_cr_one && p[at] == '\n' && p[at + 1] == '\r')))
     at++;
@@ -120,9 +141,7 @@ static void context_text(struct diag_sink *s, mdl_diag *d)
   /* the line's end is found once per line: thousands of diagnostics on one long line would
    * otherwise each scan the whole of it */
   if (!s->cursor_end) {
-    end = start;
-    while (end < s->source_size && p[end] != '\n' && p[end] != '\r')
-      end++;
+    end = line_end(s, start);
     s->cursor_end = end + 1; /* + 1: 0 stays "not yet" for an empty first line */
   }
   end = s->cursor_end - 1;

@@ -54,6 +54,9 @@ struct diag_sink {
   size_t cursor_start;
   size_t cursor_end;      /* where line cursor_line ends, once looked for (0: not yet) */
   int lf_cr_one;            /* LF CR is one line end (Egg, as Panda3D reads it), not two */
+  /* the decode's input, whose pages the lines read for a context are given back through
+   * (text_window_reread), or NULL */
+  struct text_window *window;
   /* the decode's memory bound (--max-memory), or NULL: an allocation that failed because the
    * bound refused it is said as MDL-MEM-002, not MDL-MEM-001 (diag_out_of_memory) */
   const struct mem_bound *bound;

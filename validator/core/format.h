@@ -11,8 +11,12 @@
 #include "model.h"
 #include "reader.h"
 
+struct text_window;
+
 struct decode_ctx {
   struct reader in;          /* the whole input */
+  struct text_window *text;  /* in's pages, given back as the decoder finishes with them
+                              * (text_window.h: a mapped input's), or NULL */
   struct diag_sink *diag;
   const mdl_options *options;
   const char *name_hint;     /* file name or NULL; a decoder reads it through decode_name */

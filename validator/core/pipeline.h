@@ -4,6 +4,7 @@
 #define MDL_PIPELINE_H
 
 #include "format.h"
+#include "input.h"
 #include "mem_bound.h"
 
 struct pipeline_run {
@@ -46,6 +47,13 @@ mdl_status pipeline_decode(const void *data, size_t size, const char *name_hint,
 mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hint,
                               const mdl_options *options, int keep_frames, struct mem_bound *bound,
                               struct pipeline_run *run);
+/* pipeline_decode_in over an input input_open read: the pages of a mapped one are given back as
+ * the decode finishes with them, and all of them at its end (text_window.h), so its text is not
+ * held whole beside the decoder's structures; bound may be NULL (pipeline_decode's own). Bytes
+ * held in memory of their own (standard input) are decoded as pipeline_decode_in decodes. */
+mdl_status pipeline_decode_input(const struct mdl_input *in, const char *name_hint,
+                                 const mdl_options *options, int keep_frames, struct mem_bound *bound,
+                                 struct pipeline_run *run);
 /* 1 when the decode stopped at its memory bound (MDL-MEM-002 was emitted). */
 int pipeline_bound_hit(const struct pipeline_run *run);
 void pipeline_release(struct pipeline_run *run);

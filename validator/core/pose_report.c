@@ -6,7 +6,7 @@
 #include "pose.h"
 #include "pose_report.h"
 
-mdl_status poses_decode(const void *data, size_t size, const char *name, const mdl_options *o,
+mdl_status poses_decode(const struct mdl_input *in, const char *name, const mdl_options *o,
                         const struct report *rep, struct report_file *f, struct pipeline_run *run)
 {
   mdl_options opts = *o;
@@ -18,9 +18,9 @@ mdl_status poses_decode(const void *data, size_t size, const char *name, const m
   opts.user = f;
   /* poses read no geometry, unless a --target check reads it in the model; what they build
    * is held to --max-memory as validation's structures are (MDL-MEM-002, MDL_EIO) */
-  st = pipeline_decode(data, size, name, &opts,
-                       PIPELINE_FRAMES | PIPELINE_FRAMES_LAZY | PIPELINE_BOUNDED |
-                       (opts.targets ? 0 : PIPELINE_SKELETON), run);
+  st = pipeline_decode_input(in, name, &opts,
+                             PIPELINE_FRAMES | PIPELINE_FRAMES_LAZY | PIPELINE_BOUNDED |
+                             (opts.targets ? 0 : PIPELINE_SKELETON), NULL, run);
   if (st != MDL_OK && st != MDL_EIO)
     return st;
   report_set_result(f, &run->result);

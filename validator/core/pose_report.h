@@ -8,13 +8,14 @@
 #include "pipeline.h"
 #include "report.h"
 
-/* Decode data with its animation frames, collecting its diagnostics into f (a file of rep, whose
+/* Decode in (input.h: a mapped file's pages go back as the decode reads on; a buffer's are
+ * the caller's) with its animation frames, collecting its diagnostics into f (a file of rep, whose
  * fail_on applies). MDL_OK: the poses may be shown. MDL_EDECODE: the input does not decode
  * cleanly, and poses of a broken file mislead (f says why). MDL_EIO: its inflated text passed
  * the size limit (MDL-IO-002 in f). MDL_ENOMEM: f is NULL (report_add_file failed) or lost a
  * diagnostic. MDL_EINTERNAL. Release run with pipeline_release whatever
  * it returns. */
-mdl_status poses_decode(const void *data, size_t size, const char *name, const mdl_options *o,
+mdl_status poses_decode(const struct mdl_input *in, const char *name, const mdl_options *o,
                         const struct report *rep, struct report_file *f, struct pipeline_run *run);
 
 struct json_writer;

@@ -7,6 +7,7 @@
 #include "pipeline.h"
 #include "resources.h"
 #include "targets.h"
+#include "text_window.h"
 
 void mdl_options_init(mdl_options *options)
 {
@@ -96,6 +97,19 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
                               const mdl_options *options, int keep_frames, struct mem_bound *shared,
                               struct pipeline_run *run)
 {
+  struct mdl_input in = {0}; /* bytes of the caller's: none is given back */
+  in.data = data;
+  in.size = size;
+  return pipeline_decode_input(&in, name_hint, options, keep_frames, shared, run);
+}
+
+mdl_status pipeline_decode_input(const struct mdl_input *in, const char *name_hint,
+                                 const mdl_options *options, int keep_frames, struct mem_bound *shared,
+                                 struct pipeline_run *run)
+{
+  const void *data = in->data;
+  size_t size = in->size;
+  struct text_window window;
   struct diag_sink sink;
   struct decode_ctx ctx;
   mdl_options defaults;
@@ -113,6 +127,8 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
   if (diag_sink_init(&sink, options) < 0)
     return MDL_EINTERNAL;
   diag_source(&sink, data, size);
+  text_window_init(&window, in);
+  sink.window = &window;
   /* a decode that keeps every vertex's values (poses under --target, the page's model) has the
    * bound of convert's and compare's (mem_bound_init_model); validation and poses keep less */
   if ((keep_frames & PIPELINE_FRAMES) && !(keep_frames & PIPELINE_SKELETON))
@@ -142,6 +158,7 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
 
   if (run->format) {
     reader_init(&ctx.in, data, size);
+    ctx.text = &window;
     ctx.diag = &sink;
     ctx.options = options;
     ctx.name_hint = name_hint;
@@ -193,6 +210,7 @@ mdl_status pipeline_decode_in(const void *data, size_t size, const char *name_hi
   }
 
   diag_sink_finish(&sink);
+  text_window_close(&window); /* what was read again goes back too: the model holds the rest */
   memcpy(run->result.counts, sink.counts, sizeof sink.counts);
   run->result.truncated = sink.truncated;
   if (internal)
@@ -234,26 +252,36 @@ void pipeline_release_source(struct pipeline_run *run)
     run->format->release_source(&run->model);
 }
 
-mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
-                               const mdl_options *options, mdl_result *result)
+/* mdl_validate_buffer over an input: a mapped file's pages go back as the decode reads on */
+static mdl_status validate_input(const struct mdl_input *in, const char *name_hint,
+                                 const mdl_options *options, mdl_result *result)
 {
   struct pipeline_run run;
   mdl_status st;
   mdl_result refused;
   if (!abi_ok(options, result))
     return MDL_EINVAL;
-  if ((unsigned long long)size > input_limit(options)) { /* as a file of that size */
+  if ((unsigned long long)in->size > input_limit(options)) { /* as a file of that size */
     input_refuse(options, result ? result : &refused);
     errno = EFBIG;
     return MDL_EIO;
   }
   if (options && mdl_targets_check(options->targets, NULL, 0) < 0)
     return MDL_EINVAL; /* a loader no target describes: nothing could be checked for it */
-  st = pipeline_decode(data, size, name_hint, options, PIPELINE_BOUNDED, &run);
+  st = pipeline_decode_input(in, name_hint, options, PIPELINE_BOUNDED, NULL, &run);
   if (result)
     *result = run.result;
   pipeline_release(&run);
   return st;
+}
+
+mdl_status mdl_validate_buffer(const void *data, size_t size, const char *name_hint,
+                               const mdl_options *options, mdl_result *result)
+{
+  struct mdl_input in = {0}; /* the caller's bytes: none is given back */
+  in.data = data;
+  in.size = size;
+  return validate_input(&in, name_hint, options, result);
 }
 
 mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_result *result)
@@ -276,7 +304,7 @@ mdl_status mdl_validate_file(const char *path, const mdl_options *options, mdl_r
     errno = err;
     return err == ENOMEM ? MDL_ENOMEM : MDL_EIO; /* memory, not the file: no I/O verdict */
   }
-  st = mdl_validate_buffer(in.data, in.size, path, options, result);
+  st = validate_input(&in, path, options, result);
   input_close(&in);
   return st;
 }

@@ -724,6 +724,9 @@ struct egg_doc {
   struct egg_node *root;
   const unsigned char *data; /* the egg text (inflated for .egg.pz) */
   size_t size;
+  /* the input's pages, given back behind the parser and after what is read again (egg_node_loc,
+   * the re-lexes): the decode's (ctx->text) while it runs, then NULL (text_window.h) */
+  struct text_window *window;
   int panda;              /* --profile=panda */
   int keep_values;        /* keep every value (a writer or the model may read them) */
   int keep_anim;          /* keep the animation tables' values (<V>): poses build the frames

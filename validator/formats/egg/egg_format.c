@@ -208,16 +208,16 @@ static void stats_count(struct decode_ctx *ctx, const struct egg_doc *doc)
   decode_stat(ctx, "tables", tables);
 }
 
-static int egg_decode(struct decode_ctx *ctx, struct model *m)
+static int decode_doc(struct decode_ctx *ctx, struct model *m, struct egg_doc *doc)
 {
-  struct egg_doc *doc = arena_calloc(&m->arena, 1, sizeof *doc);
   struct egg_private *priv = arena_calloc(&m->arena, 1, sizeof *priv);
   const unsigned char *data;
   size_t size = ctx->in.size;
   int compressed;
-  if (!doc || !priv)
+  if (!priv)
     return -1;
   doc->ctx = ctx;
+  doc->window = ctx->text;
   doc->arena = &m->arena;
   doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
   /* validation alone reads no vertex or animation samples: keep their counts only; poses
@@ -280,6 +280,17 @@ static int egg_decode(struct decode_ctx *ctx, struct model *m)
     return -1;
   }
   return 0;
+}
+
+static int egg_decode(struct decode_ctx *ctx, struct model *m)
+{
+  struct egg_doc *doc = arena_calloc(&m->arena, 1, sizeof *doc);
+  int rc;
+  if (!doc)
+    return -1;
+  rc = decode_doc(ctx, m, doc);
+  doc->window = NULL; /* the decode's: what reads the text later (spans) reads it as it is */
+  return rc;
 }
 
 /* *s, when it is in the tree's strings (egg_name, egg_val_str), as a copy in the model's arena:

@@ -9,6 +9,7 @@
 
 #include "egg.h"
 #include "mem_bound.h"
+#include "text_window.h"
 
 /* the entry steps every entry of a file takes, inlined into the loop that calls them: a call
  * for each costs about as much as the work */
@@ -92,6 +93,7 @@ struct parser {
   int oom;
   struct spec_facts facts[S_COUNT]; /* what open_entry derives from an entry's kind (spec_facts_init) */
   struct egg_kw_cache kw_cache[EGG_KW_CACHE_MAX + 1]; /* the lexer's (struct egg_lexer) */
+  size_t give_at; /* where the text behind is next given back (text_behind) */
 };
 
 static int child_spec(struct parser *p, int ctx, int kw)
@@ -143,7 +145,28 @@ static const char *tok_show(const struct egg_token *t, char *buf, size_t cap)
   }
 }
 
-static void advance(struct parser *p) { egg_lex_next_inline(&p->lx, &p->tok); }
+/* How far behind the lexer the text is given back: the open entries read their values' words
+ * again as they close (most are far shorter; one that is not reads its pages back from the
+ * file), and how often the parser says how far it got. */
+#define TEXT_BEHIND ((size_t)1 << 20)
+
+/* The text more than TEXT_BEHIND before the lexer is not read in order again: a mapped input
+ * gives it back (text_window.h), so the peak is the tree and a window, not the tree and the
+ * whole text; an inflated one keeps it (text_window_done does nothing). */
+static void text_behind(struct parser *p)
+{
+  size_t pos = p->lx.pos;
+  if (pos < p->give_at)
+    return;
+  text_window_done(p->doc->window, p->lx.data, pos - TEXT_BEHIND);
+  p->give_at = pos + TEXT_BEHIND;
+}
+
+static void advance(struct parser *p)
+{
+  egg_lex_next_inline(&p->lx, &p->tok);
+  text_behind(p);
+}
 
 static void syntax(struct parser *p, enum rule_index rule, const struct egg_token *at,
                    const char *expected)
@@ -1847,6 +1870,7 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   p->stack[0].name_at = SIZE_MAX;
   p->stack[0].spill_at = SIZE_MAX;
   p->depth = 1;
+  p->give_at = TEXT_BEHIND * 2;
   advance(p);
   while (!p->oom) {
     struct frame *f = &p->stack[p->depth - 1];
@@ -1885,6 +1909,7 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
         if (f->maxvals - frame_nvals(p, f) < room)
           room = f->maxvals - frame_nvals(p, f);
         p->nvals += egg_lex_decimals(&p->lx, p->dstack + p->nvals, room, f->fastnum == 2, &p->tok);
+        text_behind(p);
         values_let_go(p, f);
         if (p->nvals - f->vstart >= SPILL_RUN)
           frame_spill(p, f);
@@ -1901,6 +1926,7 @@ int egg_parse(struct egg_doc *doc, const unsigned char *data, size_t size)
   }
   rc = -1;
 done:
+  text_window_done(doc->window, data, size); /* the checks read only what they look at again */
   doc->eof_line = p->lx.line;
   free(p->dstack);
   free(p->rstack);

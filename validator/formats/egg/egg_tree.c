@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "egg.h"
+#include "text_window.h"
 
 /* four bytes of length 0, then the terminating NUL */
 /* -128 to 127 in order: a VF_ONE entry's inline value is read as one of these bytes */
@@ -165,7 +166,7 @@ static size_t next_eol(const unsigned char *d, size_t i, size_t n)
 static void read_on(const struct egg_doc *doc, struct egg_checkpoint *c, size_t to)
 {
   const unsigned char *d = doc->data;
-  size_t n = doc->size, i = c->pos;
+  size_t n = doc->size, i = c->pos, from = c->pos;
   while (i < to) {
     i = next_eol(d, i, n < to ? n : to);
     if (i >= to || i >= n)
@@ -177,6 +178,9 @@ static void read_on(const struct egg_doc *doc, struct egg_checkpoint *c, size_t 
     c->line_start = i;
   }
   c->pos = i > to ? i : to;
+  /* the checkpoints are built a block at a time, each read once: behind the parser (a
+   * diagnostic during the parse) or after it, those pages go back as others come */
+  text_window_reread(doc->window, d, from, (c->pos < n ? c->pos + 1 : n) - from);
 }
 
 void egg_node_loc(const struct egg_node *n, unsigned *line, unsigned *col)
@@ -305,29 +309,32 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
   struct egg_lexer lx;
   struct egg_token t;
   int64_t i = 0;
+  size_t from;
   egg_node_loc(n, line, col);
   if (k >= 0 && doc->vcur_valid && doc->vcur_off == n->off && doc->vcur_k < k) {
     lx = doc->vcur_lx; /* on from value vcur_k, found last time */
     i = doc->vcur_k + 1;
+    from = lx.pos;
   } else {
     if (relex_at(doc, n, &lx, *line, *col) < 0)
       return;
+    from = n->off;
     egg_lex_next(&lx, &t);
     if (is_value_tok(t.type)) { /* the header name */
       if (k < 0) {
         *line = t.line;
         *col = t.col;
-        return;
+        goto done;
       }
       egg_lex_next(&lx, &t);
     }
     if (t.type != T_LBRACE || k < 0)
-      return;
+      goto done;
   }
   for (;; i++) {
     egg_lex_next(&lx, &t);
     if (!is_value_tok(t.type))
-      return;
+      break;
     if (i == k) {
       *line = t.line;
       *col = t.col;
@@ -335,9 +342,11 @@ void egg_val_loc(struct egg_doc *doc, const struct egg_node *n, int64_t k, unsig
       doc->vcur_off = n->off;
       doc->vcur_k = k;
       doc->vcur_valid = 1;
-      return;
+      break;
     }
   }
+done:
+  text_window_reread(doc->window, doc->data, from, lx.pos - from);
 }
 
 uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double *out, uint32_t max)
@@ -363,6 +372,7 @@ uint32_t egg_values_relex(struct egg_doc *doc, const struct egg_node *n, double 
       break;
     out[got++] = t.num;
   }
+  text_window_reread(doc->window, doc->data, n->off, lx.pos - n->off);
   return got;
 }
 
