@@ -20,6 +20,7 @@ UNIT_TESTS = \
   tests/unit/test_inflate \
   tests/unit/test_fix \
   tests/unit/test_input_end \
+  tests/unit/test_text_window \
   tests/unit/test_targets
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -39,6 +40,9 @@ tests_unit_test_targets_LDADD = $(UNIT_LDADD)
 tests_unit_test_input_end_SOURCES = tests/unit/test_input_end.c tests/unit/unit.h
 tests_unit_test_input_end_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_input_end_LDADD = $(UNIT_LDADD)
+tests_unit_test_text_window_SOURCES = tests/unit/test_text_window.c tests/unit/unit.h
+tests_unit_test_text_window_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_text_window_LDADD = $(UNIT_LDADD)
 tests_unit_test_fix_SOURCES = tests/unit/test_fix.c tests/unit/unit.h
 tests_unit_test_fix_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_fix_LDADD = $(UNIT_LDADD)
