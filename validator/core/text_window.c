@@ -78,7 +78,7 @@ void text_window_reread(struct text_window *w, const void *text, size_t off, siz
   w->last = last + 1;
   if (w->blocks * TEXT_WINDOW_BLOCK < TEXT_WINDOW_REREAD)
     return;
-  give_back(w, w->lo * TEXT_WINDOW_BLOCK,
+  give_back(w, (w->lo * TEXT_WINDOW_BLOCK) & ~(w->page - 1), /* a page larger than a block */
             w->hi * TEXT_WINDOW_BLOCK < w->size ? w->hi * TEXT_WINDOW_BLOCK : w->size);
   w->blocks = w->last = 0;
 }
