@@ -3,7 +3,7 @@
 # geo_filter4.h, geo_corners4.h, f32_scan.h) is compiled and run somewhere. They are the
 # production code of non-x86 builds (arm64); the WebAssembly module ran them until it was built
 # with SIMD (59eab23). same.sh compares this build's answers with the normal build's.
-check_LTLIBRARIES = validator/libmdlcheck_portable.la
+check_LTLIBRARIES += validator/libmdlcheck_portable.la
 validator_libmdlcheck_portable_la_SOURCES = $(validator_libmdlcheck_la_SOURCES)
 nodist_validator_libmdlcheck_portable_la_SOURCES = $(nodist_validator_libmdlcheck_la_SOURCES)
 validator_libmdlcheck_portable_la_CPPFLAGS = $(AM_CPPFLAGS) -U__SSE2__

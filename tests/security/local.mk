@@ -34,3 +34,9 @@ SECURITY_TESTS += tests/security/iqe-memory.sh
 SECURITY_TESTS += tests/security/max-memory-rss.sh
 # wholemodel: fix and compare hold whole models, within 3 x their texts (item 8)
 SECURITY_TESTS += tests/security/model-memory.sh
+# coordinator: a mapped input that shrinks while decoded is exit 3 with a line, not SIGBUS
+SECURITY_TESTS += tests/security/input-shrinks.sh
+check_LTLIBRARIES += tests/security/shrink_mapped.la
+tests_security_shrink_mapped_la_SOURCES = tests/security/shrink_mapped.c
+tests_security_shrink_mapped_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_security_shrink_mapped_la_LIBADD = -ldl

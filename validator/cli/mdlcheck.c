@@ -53,6 +53,7 @@ int main(int argc, char **argv)
   struct cli c;
   int first = 1, rc;
 
+  fault_guard_install();
   if (argc > 1) {
     for (const struct command *k = commands; k->name; k++) {
       if (!strcmp(argv[1], k->name)) {

@@ -1,0 +1,47 @@
+#!/bin/sh
+# A mapped input that another process truncates while mdlcheck decodes it: reading a page past the
+# new end raises SIGBUS, which killed mdlcheck with exit 135 and no word (validate, poses, convert
+# alike). Now it is the "could not be read" exit 3 with a line saying why, and no verdict. The
+# truncation is made certain by a preloaded mmap (shrink_mapped.c) rather than raced.
+. "$srcdir/tests/cli/cli-lib.sh"
+if [ -n "${SAN_CFLAGS:-}" ]; then
+  echo "SKIP: a sanitizer runtime must come first; a preload cannot"
+  exit 77
+fi
+shim=$top_builddir/tests/security/.libs/shrink_mapped.so
+[ -f "$shim" ] || fail "no $shim (make check builds it)"
+
+# big enough to be mapped (core/input.c maps from 64 KiB), many pages past the first
+awk 'BEGIN { print "<CoordinateSystem> { Z-up }"; for (i = 0; i < 40000; i++) printf "<Group> g%d { }\n", i }' \
+  >"$work/big.egg"
+cp "$work/big.egg" "$work/keep.egg"
+
+# run WHAT...: mdlcheck with the shim, big.egg restored first
+run()
+{
+  cp "$work/keep.egg" "$work/big.egg"
+  rc=0
+  LD_PRELOAD=$shim MDL_SHRINK_PATH=big.egg "$MDLCHECK" "$@" >"$work/out" 2>"$work/err" || rc=$?
+  echo "+ mdlcheck $* -> $rc"
+}
+
+# the shim really truncates: a file read whole is never mapped, so nothing happens to small ones
+run "$work/big.egg"
+expect_rc 3 "a shrinking input is 'could not be read'"
+expect_grep err "could not be read while it was decoded" "the reason is said"
+[ ! -s "$work/big.egg" ] || fail "the shim did not truncate the file: the test proves nothing"
+grep -q 'valid' "$work/out" && fail "a verdict was printed for an input read in part"
+
+run poses "$work/big.egg"
+expect_rc 3 "poses"
+expect_grep err "could not be read while it was decoded" "poses says why"
+
+run convert "$work/big.egg" "$work/out.iqe"
+expect_rc 3 "convert"
+[ ! -e "$work/out.iqe" ] || fail "convert left OUT behind"
+
+# untouched, the same file is valid: the exit above is the truncation's
+rc=0
+"$MDLCHECK" "$work/keep.egg" >"$work/out" 2>"$work/err" || rc=$?
+expect_rc 0 "the same file, not truncated"
+finish
