@@ -23,11 +23,12 @@ PY
 # the pattern can pass the bound, and the second must be within the bound itself (3 x its text +
 # 64 MiB over $base, the caller's baseline). Both files are removed. FACTOR, when set, is a
 # tighter limit than 3 on what the second costs more (a form whose cost was cut well under 3 x,
-# so that it does not creep back to the bound unnoticed).
+# so that it does not creep back to the bound unnoticed). TEXT1 and TEXT2, when set, are the
+# texts' sizes (an .egg.pz's inflated text), where the files' sizes are not.
 slope_of()
 {
-  _t1=$(wc -c <"$2" | tr -d ' ')
-  _t2=$(wc -c <"$3" | tr -d ' ')
+  _t1=${TEXT1:-$(wc -c <"$2" | tr -d ' ')}
+  _t2=${TEXT2:-$(wc -c <"$3" | tr -d ' ')}
   _f1=$2 _f2=$3
   set -- "$1" $(peak "$2") $(peak "$3")
   _grew=$(($4 - $2))
