@@ -28,17 +28,25 @@ run()
 # the shim really truncates: a file read whole is never mapped, so nothing happens to small ones
 run "$work/big.egg"
 expect_rc 3 "a shrinking input is 'could not be read'"
-expect_grep err "could not be read while it was decoded" "the reason is said"
+expect_grep err "big\.egg: could not be read to the end .it shrank.*no verdict$" "the input and the reason are said"
 [ ! -s "$work/big.egg" ] || fail "the shim did not truncate the file: the test proves nothing"
 grep -q 'valid' "$work/out" && fail "a verdict was printed for an input read in part"
 
 run poses "$work/big.egg"
 expect_rc 3 "poses"
-expect_grep err "could not be read while it was decoded" "poses says why"
+expect_grep err "big\.egg: could not be read to the end" "poses says which input and why"
 
 run convert "$work/big.egg" "$work/out.iqe"
 expect_rc 3 "convert"
 [ ! -e "$work/out.iqe" ] || fail "convert left OUT behind"
+expect_grep err "big\.egg: could not be read to the end" "convert names IN"
+
+# in a batch (-j2), the line names the file that shrank, not another one read at the same time
+cp "$work/keep.egg" "$work/other.egg"
+run -j2 "$work/other.egg" "$work/big.egg"
+expect_rc 3 "a batch"
+expect_grep err "big\.egg: could not be read to the end" "the batch names the input that shrank"
+grep -q 'other\.egg: could not' "$work/err" && fail "the batch names the wrong input"
 
 # untouched, the same file is valid: the exit above is the truncation's
 rc=0

@@ -60,8 +60,10 @@ int cli_parse(struct cli *c, int argc, char **argv);
  * candidates in one directory). With verbose, says the choice on stderr. */
 int config_choose(struct cli *c, int no_config, int verbose);
 void cli_free(struct cli *c);
-/* Make SIGBUS on a mapped input that shrank an exit 3 with a line, not a crash (fault_guard.c) */
+/* Make SIGBUS on a mapped input that shrank an exit 3 with a line, not a crash (fault_guard.c);
+ * fault_guard_input names the input (or the two of compare) this thread reads next */
 void fault_guard_install(void);
+void fault_guard_input(const char *a, const char *b);
 struct cache;
 /* Give the cache every setting of this run that can change a file's diagnostics: each option
  * as written, except those that only choose the output, the inputs or the exit code (a new

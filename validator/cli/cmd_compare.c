@@ -36,6 +36,7 @@ int cmd_compare(struct cli *cl)
   report_init(&rep);
   rep.fail_on = cl->fail_on;
   f = cli_add_file(&rep, cl->args[0]);
+  fault_guard_input(in[0].path, in[1].path);
   st = compare_run(&cr, in, &cl->lib, compare_note, cl, f);
   if (st != MDL_OK) {
     if (st == MDL_EIO)

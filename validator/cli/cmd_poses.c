@@ -121,6 +121,7 @@ int cmd_poses(struct cli *c)
     text_printf(stderr, "mdlcheck: poses prints json or text\n");
     return EXIT_USAGE;
   }
+  fault_guard_input(c->args[0], NULL);
   if ((err = input_open(c->args[0], &in, c->lib.max_input_size)) != 0) {
     char why[128];
     if (err == ENOMEM)

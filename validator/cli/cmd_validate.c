@@ -97,6 +97,7 @@ static void validate_one(struct batch_run *b, struct report_file *f)
   mdl_result res;
   mdl_status st;
   collect_into(b, &o, f);
+  fault_guard_input(f->path, NULL);
   errno = 0;
   if (validate_cached(b, f, &o, &st)) {
     if (st != MDL_OK)

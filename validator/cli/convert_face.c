@@ -19,6 +19,7 @@ int convert_face_run(const struct convert_request *rq, struct report *rep, struc
   mdl_status st;
   report_init(rep);
   rep->fail_on = fail_on;
+  fault_guard_input(rq->in_path, NULL);
   st = convert_run(rq, rep, res);
   if (st == MDL_ENOMEM)
     oom_exit();
