@@ -436,7 +436,11 @@ static int polygons_check(struct egg_doc *doc)
   egg_map_init(&x.verts, &doc->map_failures, egg_doc_bound(doc));
   if (pools_index(&x) < 0)
     goto done;
-  for (const struct egg_node *p = root; p; p = egg_next_skip(p, root, egg_in_node_list(p))) {
+  /* every group is entered, not only those egg_in_node_list enters (a group with a nested
+   * group, table or pool): a group of polygons alone, the usual layout, has none, and its
+   * polygons went unchecked (review A, session 16) */
+  for (const struct egg_node *p = root; p;
+       p = egg_next_skip(p, root, p->spec == S_ROOT || egg_is_group(p->spec))) {
     int repeated = 0;
     if (p->spec != S_POLYGON || p->bad)
       continue;
