@@ -295,8 +295,13 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
  * floats are; not 8 bytes a value in nums and 8 more on the value stack as the run is read
  * (issue 26: a `<V>` of `.1 .3 ...` in `poses` cost 6.3 x its text) */
 #define EGG_V_DEC (EGG_V_F32 | EGG_V_I8)
-/* the code: the sign (bit 31), k (bits 27 to 30) and m (bits 0 to 26) of (-)m / 10^k */
+/* the code: the sign (bit 31), k (bits 27 to 30) and m (bits 0 to 26) of (-)m / 10^k, k below
+ * EGG_DEC_ESC; a code whose k is EGG_DEC_ESC is an escape: the value is the double at nums[i],
+ * i the code's m with its sign bit as bit 27, so that a run of codes also holds the few values
+ * no code spells (0.123456789123, 1e-30) at 12 bytes each, not doubles for all (issue 26) */
 #define EGG_DEC_M_BITS 27u
+#define EGG_DEC_ESC 15u
+#define EGG_DEC_ESC_MAX (1u << (EGG_DEC_M_BITS + 1)) /* escapes name nums below this */
 #define EGG_V_OFF 0x3fffffffu /* the offset in v, in nums, f32 or i8 */
 /* close of a VF_ONE entry whose one value, an integer from -128 to 127, is kept in the entry
  * itself, close - EGG_ONE_INLINE - 128, with no value slot nor byte: a `<DCS>{0}` or `<RGBA>{0}`
@@ -430,7 +435,8 @@ struct egg_numv {
   const double *d;
   const float *f;
   const int8_t *b;
-  const float *c; /* EGG_V_DEC: 4-byte codes in f32 (egg_dec_value) */
+  const float *c; /* EGG_V_DEC: 4-byte codes in f32 (egg_code_value) */
+  const double *x; /* with c: the tree's nums, where escaped codes point */
 };
 /* The double a decimal code (EGG_V_DEC) stands for: m / 10^k is one exact IEEE division, the
  * correctly rounded value, as the lexer's fast_decimal (and strtod) gives it; a code is only
@@ -441,6 +447,13 @@ static inline double egg_dec_value(uint32_t code)
   double d = (double)(code & ((1u << EGG_DEC_M_BITS) - 1)) / egg_dec_pow10[(code >> EGG_DEC_M_BITS) & 15];
   return code >> 31 ? -d : d;
 }
+/* The double a code of an EGG_V_DEC run stands for: a decimal's, or an escape's in nums. */
+static inline double egg_code_value(const double *nums, uint32_t code)
+{
+  if (((code >> EGG_DEC_M_BITS) & 15) == EGG_DEC_ESC)
+    return nums[(code & ((1u << EGG_DEC_M_BITS) - 1)) | (code >> 31) << EGG_DEC_M_BITS];
+  return egg_dec_value(code);
+}
 static inline double egg_numv_at(const struct egg_numv *v, uint32_t i)
 {
   uint32_t code;
@@ -450,7 +463,7 @@ static inline double egg_numv_at(const struct egg_numv *v, uint32_t i)
     return (double)v->f[i];
   if (v->c) {
     memcpy(&code, v->c + i, sizeof code);
-    return egg_dec_value(code);
+    return egg_code_value(v->x, code);
   }
   return (double)v->b[i];
 }
@@ -467,6 +480,7 @@ static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_nod
   out->f = NULL;
   out->b = NULL;
   out->c = NULL;
+  out->x = NULL;
   if (n->vform != VF_NUM && n->vform != VF_ONE)
     return 0;
   if (n->vform == VF_ONE && n->close >= EGG_ONE_INLINE) {
@@ -475,7 +489,7 @@ static inline int egg_numv_in(const struct egg_tree_hdr *t, const struct egg_nod
   }
   v = egg_v_in(t, n);
   if ((v & EGG_V_DEC) == EGG_V_DEC)
-    out->c = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);
+    out->c = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR), out->x = t->nums;
   else if (v & EGG_V_F32)
     out->f = t->f32 + (v & EGG_V_OFF) + (n->close == EGG_CLOSE_FAR);
   else if (v & EGG_V_I8)
@@ -490,6 +504,7 @@ static inline int egg_numv(const struct egg_node *n, struct egg_numv *out)
   out->f = NULL;
   out->b = NULL;
   out->c = NULL;
+  out->x = NULL;
   if (n->vform != VF_NUM && n->vform != VF_ONE)
     return 0;
   return egg_numv_in(egg_tree_of(n), n, out);

@@ -33,6 +33,7 @@ struct frame {
                       * of 2-byte numbers (issue 26); another frame's values moved to the tree's
                       * f32 already (frame_spill) */
   size_t spill_at;   /* where those are in the tree's i8 or f32 (their count slot), SIZE_MAX: none */
+  size_t spill_nums; /* nums_used as they began: their codes' escapes are the nums after it */
   int spill_kind;    /* which (PK_I8, PK_F32, PK_DEC) */
   int spill_dead;    /* a value no kind holds: no more are moved */
   int seen_child;
@@ -442,10 +443,10 @@ static inline int f32_exact(double d)
   return d >= -FLT_MAX && d <= FLT_MAX && (double)(float)d == d;
 }
 
-/* The code (EGG_V_DEC) of a value m / 10^k, m below 2^27 and k below 16, that egg_dec_value
+/* The code (EGG_V_DEC) of a value m / 10^k, m below 2^27 and k below 15, that egg_dec_value
  * gives back bit for bit: 1 with *code set, else 0. The lexer gives a short decimal (at most 8
  * digits, 15 decimals) as that one division, so its m and k are found from the double; any
- * other value (a long mantissa, an exponent, an infinity) keeps its double. */
+ * other value (a long mantissa, an exponent, an infinity) takes an escape (dec_escape). */
 static int dec_code(double d, uint32_t *code)
 {
   const double lim = (double)(1u << EGG_DEC_M_BITS);
@@ -453,7 +454,7 @@ static int dec_code(double d, uint32_t *code)
   double a = fabs(d), dbits = d;
   if (!(a < lim))
     return 0;
-  for (uint32_t k = 0; k < 16; k++) {
+  for (uint32_t k = 0; k < EGG_DEC_ESC; k++) {
     double s = a * egg_dec_pow10[k], m;
     uint32_t c;
     if (!(s < lim))
@@ -468,24 +469,44 @@ static int dec_code(double d, uint32_t *code)
   return 0;
 }
 
-/* The narrowest kind, no narrower than kind, that holds each of n values exactly, or 0: bytes,
- * floats, then decimal codes (which must hold those before that a float held too). */
-static int pack_kind(const double *src, size_t n, int kind)
+/* The narrowest kind, no narrower than kind, that holds each of n values exactly: bytes, floats,
+ * then codes (which hold any value, the few without a decimal code as escapes: *esc of them
+ * among the n, for esc_room). */
+static int pack_kind(const double *src, size_t n, int kind, size_t *esc)
 {
   uint32_t c;
-  for (size_t i = 0; i < n; i++) {
+  *esc = 0;
+  for (size_t i = 0; i < n && kind != PK_DEC; i++) {
     if (kind == PK_I8 && !i8_exact(src[i]))
       kind = PK_F32;
-    if (kind == PK_F32 && !f32_exact(src[i])) {
+    if (kind == PK_F32 && !f32_exact(src[i]))
       kind = PK_DEC;
-      for (size_t j = 0; j < i; j++)
-        if (!dec_code(src[j], &c))
-          return 0;
-    }
-    if (kind == PK_DEC && !dec_code(src[i], &c))
-      return 0;
   }
+  if (kind == PK_DEC)
+    for (size_t i = 0; i < n; i++)
+      *esc += !dec_code(src[i], &c);
   return kind;
+}
+
+/* Room in nums for n escapes (the doubles of values no code spells) among of values, taken
+ * before any code is written so that writing one cannot fail: 0, or -1 when out of memory
+ * (p->oom), past what an escape names (EGG_DEC_ESC_MAX), or when more than half of them escape:
+ * 12 bytes each cost more than the 8 of doubles then (a run of long decimals keeps doubles). */
+static int esc_room(struct parser *p, size_t n, size_t of)
+{
+  struct egg_doc *doc = p->doc;
+  void *base = doc->nums;
+  if (!n)
+    return 0;
+  if (n > of / 2 || n > EGG_DEC_ESC_MAX - doc->nums_used || doc->nums_used > EGG_DEC_ESC_MAX)
+    return -1;
+  if (pool_room(p, &base, doc->nums_used, &doc->nums_cap, n, sizeof *doc->nums) < 0)
+    return -1;
+  if (base != doc->nums) {
+    doc->nums = base;
+    tree_pools(doc);
+  }
+  return 0;
 }
 
 /* Slots of a kind that a count takes (4 bytes). */
@@ -498,7 +519,12 @@ static inline void pack_put(struct egg_doc *doc, int kind, size_t at, double d)
   if (kind == PK_I8) {
     doc->i8[at] = (int8_t)d;
   } else if (kind == PK_DEC) {
-    dec_code(d, &c); /* (pack_kind found that it has one) */
+    if (!dec_code(d, &c)) { /* an escape, in the room esc_room took */
+      uint32_t x = (uint32_t)doc->nums_used++;
+      doc->nums[x] = d;
+      c = (x >> EGG_DEC_M_BITS) << 31 | EGG_DEC_ESC << EGG_DEC_M_BITS |
+          (x & ((1u << EGG_DEC_M_BITS) - 1));
+    }
     memcpy(doc->f32 + at, &c, sizeof c);
   } else {
     doc->f32[at] = (float)d;
@@ -509,7 +535,7 @@ static inline double pack_get(const struct egg_doc *doc, int kind, size_t at)
   uint32_t c;
   if (kind == PK_DEC) {
     memcpy(&c, doc->f32 + at, sizeof c);
-    return egg_dec_value(c);
+    return egg_code_value(doc->nums, c);
   }
   return kind == PK_I8 ? (double)doc->i8[at] : (double)doc->f32[at];
 }
@@ -637,8 +663,8 @@ static void values_let_go(struct parser *p, struct frame *f)
 #define SPILL_RUN 1024u
 
 /* The values frame_spill moved become kind (PK_F32 or PK_DEC, wider than theirs: a later value
- * is no small integer, or no float holds it). 0, or -1 when out of memory or when one of them
- * (a float) has no decimal code: then they are left as they were. */
+ * is no small integer, or no float holds it). 0, or -1 when out of memory or when a float among
+ * them has no decimal code and escapes have no room: then they are left as they were. */
 static int spill_widen(struct parser *p, struct frame *f, int kind)
 {
   struct egg_doc *doc = p->doc;
@@ -647,9 +673,11 @@ static int spill_widen(struct parser *p, struct frame *f, int kind)
   if (f->spill_kind == kind)
     return 0;
   if (f->spill_kind == PK_F32) { /* to codes, in place (the same 4 bytes) */
+    size_t esc = 0;
     for (size_t i = 0; i < moved; i++)
-      if (!dec_code(doc->f32[f->spill_at + 1 + i], &c))
-        return -1;
+      esc += !dec_code(doc->f32[f->spill_at + 1 + i], &c);
+    if (esc_room(p, esc, moved) < 0)
+      return -1;
     for (size_t i = 0; i < moved; i++)
       pack_put(doc, PK_DEC, f->spill_at + 1 + i, doc->f32[f->spill_at + 1 + i]);
     f->spill_kind = PK_DEC;
@@ -772,11 +800,12 @@ static void words_spill(struct parser *p, struct frame *f)
  * if each is a small integer or a float holds it exactly: a `<VertexRef>{0 0 0 ...}` of millions
  * of 2-byte indices then takes a byte an index, not 8 on the stack and 8 again in the tree (issue
  * 26). Its last values stay on the stack, and close_packed moves them; the first value a float
- * does not hold ends the moves (frame_unspill takes them back before the entry keeps doubles). */
+ * does not hold makes them codes, a run's few values without one escapes; a batch more than
+ * half escapes ends the moves (frame_unspill takes them back before the entry keeps doubles). */
 static void frame_spill(struct parser *p, struct frame *f)
 {
   const double *src = p->dstack + f->vstart;
-  size_t on = p->nvals - f->vstart;
+  size_t on = p->nvals - f->vstart, esc;
   uint32_t at;
   int kind;
   if (f->lazy || f->spill_dead || egg_has_index(f->node->spec))
@@ -785,8 +814,11 @@ static void frame_spill(struct parser *p, struct frame *f)
     words_spill(p, f);
     return;
   }
-  kind = pack_kind(src, on, f->spill_at == SIZE_MAX ? PK_I8 : f->spill_kind);
-  if (!kind || (f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f, kind) < 0)) {
+  if (f->spill_at == SIZE_MAX)
+    f->spill_nums = p->doc->nums_used;
+  kind = pack_kind(src, on, f->spill_at == SIZE_MAX ? PK_I8 : f->spill_kind, &esc);
+  if ((f->spill_at != SIZE_MAX && kind != f->spill_kind && spill_widen(p, f, kind) < 0) ||
+      esc_room(p, esc, on) < 0) {
     f->spill_dead = 1;
     return;
   }
@@ -843,6 +875,8 @@ static int frame_unspill(struct parser *p, struct frame *f)
   p->nvals += moved;
   f->let_go = 0;
   pack_set_used(p->doc, f->spill_kind, f->spill_at);
+  if (f->spill_kind == PK_DEC) /* their escapes, the last nums (values precede children) */
+    p->doc->nums_used = f->spill_nums;
   f->spill_at = SIZE_MAX;
   f->spill_dead = 1;
   return 0;
@@ -1230,16 +1264,17 @@ static void close_line_keep(struct parser *p, struct frame *f, struct egg_node *
 }
 
 /* The plain decimals of an entry without a number, as it closes, into the tree's i8 or f32 after
- * those frame_spill moved, when each is a small integer or a float holds it exactly (EGG_V_I8,
- * EGG_V_F32): 1, or 0 when it keeps doubles (then every value is on the value stack again). */
+ * those frame_spill moved: bytes when each is a small integer, floats when a float holds each
+ * exactly, else codes (EGG_V_I8, EGG_V_F32, EGG_V_DEC): 1, or 0 when it keeps doubles (more
+ * than half would escape; then every value is on the value stack again). */
 static int close_packed(struct parser *p, struct frame *f, struct egg_node *n, size_t count)
 {
   const double *src = p->dstack + f->vstart;
-  size_t on = p->nvals - f->vstart, cs, first;
+  size_t on = p->nvals - f->vstart, cs, first, esc;
   int spilled = f->spill_at != SIZE_MAX;
-  int kind = pack_kind(src, on, spilled ? f->spill_kind : PK_I8);
+  int kind = pack_kind(src, on, spilled ? f->spill_kind : PK_I8, &esc);
   uint32_t at;
-  if (!kind || (spilled && kind != f->spill_kind && spill_widen(p, f, kind) < 0))
+  if ((spilled && kind != f->spill_kind && spill_widen(p, f, kind) < 0) || esc_room(p, esc, on) < 0)
     return frame_unspill(p, f), 0;
   cs = count >= EGG_CLOSE_FAR ? pack_count_slots(kind) : 0;
   if (spilled) {
