@@ -112,6 +112,13 @@ awk 'BEGIN { print "<CoordinateSystem> { Z-up }\n<VertexPool> p { <Vertex> 0 { 0
 # an animation file whose nested <skeleton> tables stand in for joints (poses numbers them)
 printf '<Table> { <Bundle> b { <Table> "<skeleton>" { <Table> a { <Table> b { <Xfm$Anim> xform { <Scalar> fps { 24 } <Scalar> contents { xyz } <V> { 0 0 0 1 1 1 } } } <Table> c { } } <Table> d { } } } }\n' \
   >tables.egg || exit 99
+# animation runs of decimal codes holding a few escaped doubles (nums grows as they are moved):
+# one long run moved as read (past the value stack's first 1024) and a short one closed at once
+awk 'BEGIN { print "<Group> b { <Dart> { 1 } <Joint> j { } }"
+  printf "<Table> { <Bundle> b { <Table> \"<skeleton>\" { <Table> j { <Xfm$Anim_S$> xform { <Scalar> fps { 24 } <S$Anim> x { <V> {"
+  for (i = 0; i < 3000; i++) printf (i % 100 == 7 ? " 0.123456789123" : " .1")
+  printf " } } <S$Anim> y { <V> {"; for (i = 0; i < 3000; i++) printf (i % 5 ? " .3" : " 1e-30"); print " } } } } } } }" }' \
+  >escapes.egg || exit 99
 "$OOM" -f json broken.iqe >old.json 2>/dev/null
 "$OOM" -f json --ignore=IQE-VTX-001 broken.iqe >new.json 2>/dev/null
 [ -s old.json ] && [ -s new.json ] || { echo "cannot write the diff inputs" >&2; exit 99; }
@@ -216,6 +223,7 @@ scenario "poses iqe (animations)" 0 poses anims.iqe
 scenario "poses iqe (animations, json)" 0 poses -f json anims.iqe
 scenario "poses egg" 0 poses dancer.egg
 scenario "poses egg (joints)" 1 poses -f json joints.egg
+scenario "poses egg (escaped decimals)" 0 poses escapes.egg
 scenario "poses egg (tables for joints)" 0 poses tables.egg
 scenario "poses qmsh" 0 poses crate.qmsh
 scenario "poses x42" 0 poses walker.x42

@@ -235,8 +235,9 @@ struct egg_tree_hdr {
  *   VF_NONE       ix ? nums[v] = number, nums[v+1] = line of the closing brace : no v (the
  *                 line is kept in close)
  *   VF_NUM        nums[v+ix] = count, the values after it; with EGG_V_F32, EGG_V_I8 or
- *                 EGG_V_DEC (never ix): the values in f32 (floats or decimal codes) or i8 at
- *                 v & EGG_V_OFF, after the count (4 bytes) when close is EGG_CLOSE_FAR
+ *                 EGG_V_DEC (never ix): the values in f32 (floats, or codes whose escapes
+ *                 name nums) or i8 at v & EGG_V_OFF, after the count (4 bytes) when close is
+ *                 EGG_CLOSE_FAR
  *   VF_ONE        nums[v] = the value; with EGG_V_F32, EGG_V_I8 or EGG_V_DEC: f32 or i8 at
  *                 v & EGG_V_OFF;
  *                 with close >= EGG_ONE_INLINE, no v: the value is a small integer kept in close
@@ -291,7 +292,7 @@ _Static_assert(VF_IXV < 8, "enum egg_vform fits egg_node.vform (3 bits)");
  * of single digits takes a byte an index of 2: the text's own bytes are a third of the bound) */
 #define EGG_V_I8 0x40000000u
 /* both: values of a VF_NUM or VF_ONE entry that a float does not hold but a short decimal
- * spells (0.1, -2.35): in the tree's f32, a 4-byte code each (egg_dec_value), as EGG_V_F32's
+ * spells (0.1, -2.35): in the tree's f32, a 4-byte code each (egg_code_value), as EGG_V_F32's
  * floats are; not 8 bytes a value in nums and 8 more on the value stack as the run is read
  * (issue 26: a `<V>` of `.1 .3 ...` in `poses` cost 6.3 x its text) */
 #define EGG_V_DEC (EGG_V_F32 | EGG_V_I8)
