@@ -130,20 +130,27 @@ run --max-input-size=1M "$work/pack.pk3"
 expect_rc 3 "an .egg.pz member inflating past --max-input-size"
 expect_no_grep out "packed.egg.pz: valid" "no verdict of valid for the .egg.pz member"
 
-# a run of 1.5 million knots moved off the value stack as read, then a value neither a byte, a
-# float nor a short decimal's code holds: taking them back onto the stack passes the bound. It
-# crashed (a read past the stack, SIGSEGV); now the entry keeps none and the run ends in
-# MDL-MEM-002, and without a bound the file is checked to the end (a final 0.1, a code since
-# b59ce1f, no longer takes the run back)
+# a run of 1.5 million knots moved off the value stack as read, then values neither a byte, a
+# float nor a short decimal's code holds, more of them than the run before: taking the run back
+# onto the stack as doubles passes the bound. It crashed (a read past the stack, SIGSEGV); now the
+# entry keeps none and the run ends in MDL-MEM-002, and without a bound the file is checked to
+# the end. (A final 0.1, a code since b59ce1f, and one such value, an escape in the codes since
+# c064119, no longer take the run back: that file is checked to the end within the bound.)
 "$PYTHON" -c "
 import sys
-sys.stdout.write('<Group> g { <NURBSCurve> { <Order> { 4 } <Knots> { ' + '0 ' * 1500000 + '0.123456789123 } } }\n')" >"$work/knots.egg"
+sys.stdout.write('<Group> g { <NURBSCurve> { <Order> { 4 } <Knots> { ' + '0 ' * 1500000 + '0.123456789123 ' * 1600000 + '} } }\n')" >"$work/knots.egg"
 run "$work/knots.egg"
 expect_rc 3 "a long run of knots taken back past the default bound"
 expect_grep out "MDL-MEM-002" "the knots: MDL-MEM-002"
 run --max-memory=none "$work/knots.egg"
 expect_rc 1 "the knots without a bound"
 expect_grep out "EGG-VTX-019" "the knots without a bound: checked to the end"
+"$PYTHON" -c "
+import sys
+sys.stdout.write('<Group> g { <NURBSCurve> { <Order> { 4 } <Knots> { ' + '0 ' * 1500000 + '0.123456789123 } } }\n')" >"$work/knots.egg"
+run "$work/knots.egg"
+expect_rc 1 "a long run of knots ending in one value kept as an escape: within the bound"
+expect_grep out "EGG-VTX-019" "the knots with an escape: checked to the end"
 
 # the checks' maps count against the bound too (egg_map, egg_names: outside the decoder's arena):
 # with an <Instance>, the reference check keeps a slot for each of a million group names, so the
