@@ -205,6 +205,11 @@ scenario "validate egg.pz within --max-memory" 0 --max-memory=64M dancer.egg.pz
 scenario "validate iqm" 0 walk.iqm
 scenario "validate qmsh" 0 crate.qmsh
 scenario "validate x42" 0 walker.x42
+# an archive's member (read through libzip into memory, then validated as a buffer): out of
+# memory there listed the member as valid with nothing checked, exit 70 and no word (review C)
+/usr/bin/python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "models/m.egg"); z.close()' \
+  pack.pk3 broken.egg
+scenario "validate an archive member" 1 pack.pk3
 scenario "validate batch, config, summary" 1 --config=config.yaml -j 1 skinned.iqe broken.iqe walk.iqm
 scenario "validate --baseline" 0 --baseline=old.json broken.iqe
 scenario "validate --shard" 0 --shard=1/2 walk.iqm crate.qmsh walker.x42

@@ -160,10 +160,8 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
     report_set_unchecked(f, &res);
     return;
   }
-  if (rc == ENOMEM) {
-    atomic_store(&b->internal_error, 1);
-    return;
-  }
+  if (rc == ENOMEM)
+    oom_exit(); /* as validate_one: the member was not read, so no report stands (review C) */
   if (rc != 0) {
     report_read_failure_why(f, why);
     return;
@@ -181,6 +179,8 @@ static void validate_member(struct batch_run *b, struct report_file *f, const st
     st = MDL_OK;
   }
   free(data);
+  if (st == MDL_ENOMEM)
+    oom_exit(); /* the member's entry would read "valid" with nothing checked (review C) */
   if (st != MDL_OK)
     atomic_store(&b->internal_error, 1);
 }
