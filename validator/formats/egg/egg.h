@@ -743,6 +743,11 @@ struct egg_doc {
   /* the input's pages, given back behind the parser and after what is read again (egg_node_loc,
    * the re-lexes): the decode's (ctx->text) while it runs, then NULL (text_window.h) */
   struct text_window *window;
+  /* the same window for model.ref_walk (egg_resources.c), which resources_check calls after the
+   * decode but while the pipeline that owns the window still runs (core/validate.c): each
+   * reference's line and column is read again from the text, and unreported those reads brought
+   * the whole text back (--resources over a million textures: 3.0 x the text added, 2.0 x with) */
+  struct text_window *walk_window;
   int panda;              /* --profile=panda */
   int keep_values;        /* keep every value (a writer or the model may read them) */
   int keep_anim;          /* keep the animation tables' values (<V>): poses build the frames

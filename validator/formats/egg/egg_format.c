@@ -218,6 +218,7 @@ static int decode_doc(struct decode_ctx *ctx, struct model *m, struct egg_doc *d
     return -1;
   doc->ctx = ctx;
   doc->window = ctx->text;
+  doc->walk_window = ctx->refs_distinct ? ctx->text : NULL;
   doc->arena = &m->arena;
   doc->panda = ctx->options && ctx->options->profile && !strcmp(ctx->options->profile, "panda");
   /* validation alone reads no vertex or animation samples: keep their counts only; poses

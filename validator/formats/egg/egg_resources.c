@@ -284,7 +284,9 @@ static int egg_ref_walk(const struct model *m, struct mem_bound *bound,
   c.bound = bound;
   c.fn = fn;
   c.user = user;
+  c.doc->window = c.doc->walk_window; /* reads of the text again are the window's, as in the decode */
   refs_walk(&c, NULL, 1);
+  c.doc->window = NULL;
   return c.rc;
 }
 
