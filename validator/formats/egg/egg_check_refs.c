@@ -329,6 +329,25 @@ static void *info_alloc(struct refs *r, size_t n, size_t size)
   return p;
 }
 
+/* A pool vertex's number as Panda3D gives it, into *num: its own, or one past the highest so far
+ * (the first unnamed one: 1), counted in *highest and *any; -1 for a named number outside
+ * 0..2147483647 (*num holds it; not counted: pool_index reports it). pool_index and
+ * small_has_index number a pool the same way through it. */
+static int vertex_number(const struct egg_node *v, int64_t *num, int64_t *highest, int *any)
+{
+  if (egg_name(v)) {
+    *num = egg_index(v);
+    if (*num < 0 || *num > 2147483647)
+      return -1;
+  } else {
+    *num = *any ? *highest + 1 : 1;
+  }
+  if (!*any || *num > *highest)
+    *highest = *num;
+  *any = 1;
+  return 0;
+}
+
 /* Number the vertices of a pool as Panda3D does (notes §5 D1) and check the numbers. The numbers
  * are kept as a bit set when they are dense (the usual pool, numbered in file order), as a sorted
  * list otherwise; the bit set is built as the vertices are numbered while they are dense so far,
@@ -349,23 +368,14 @@ static struct pool_info *pool_index(struct refs *r, struct egg_node *pool, struc
     int64_t idx;
     if (v->spec != S_VERTEX)
       continue;
-    if (egg_name(v)) {
-      idx = egg_index(v);
-      if (idx < 0) {
+    if (vertex_number(v, &idx, &highest, &any) < 0) {
+      if (idx < 0)
         egg_emit_val(r->doc, RULE_EGG_VERTEX_INDEX_NEGATIVE, v, -1, NULL, "%lld", (long long)idx);
-        continue;
-      }
-      if (idx > 2147483647) {
+      else
         egg_emit_val(r->doc, RULE_EGG_VERTEX_INDEX_INVALID, v, -1, "0..2147483647", "%lld", (long long)idx);
-        continue;
-      }
-    } else {
-      idx = any ? highest + 1 : 1;
+      continue;
     }
     egg_set_index(v, idx);
-    if (!any || idx > highest)
-      highest = idx;
-    any = 1;
     if (idx > 2147483647) {
       pi->beyond++; /* consecutive from 2147483648: named ones that high were reported above */
       continue;
@@ -512,19 +522,7 @@ static int small_has_index(const struct egg_node *pool, int64_t idx)
   int any = 0;
   for (const struct egg_node *v = egg_first(pool); v; v = egg_next(v)) {
     int64_t num;
-    if (v->spec != S_VERTEX)
-      continue;
-    if (egg_name(v)) {
-      num = egg_index(v);
-      if (num < 0 || num > 2147483647)
-        continue;
-    } else {
-      num = any ? highest + 1 : 1;
-    }
-    if (!any || num > highest)
-      highest = num;
-    any = 1;
-    if (num == idx)
+    if (v->spec == S_VERTEX && vertex_number(v, &num, &highest, &any) == 0 && num == idx)
       return 1;
   }
   return 0;
