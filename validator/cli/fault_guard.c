@@ -63,8 +63,7 @@ static void on_bus(int sig, siginfo_t *info, void *context)
         "error); no verdict\n");
     _exit(EXIT_IO);
   }
-  signal(sig, SIG_DFL);
-  raise(sig);
+  raise(sig); /* SA_RESETHAND made the action the default again: it ends the process as before */
 }
 
 void fault_guard_install(void)
